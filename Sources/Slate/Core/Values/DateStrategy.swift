@@ -1,0 +1,171 @@
+import Foundation
+
+/// How `Date` values are stored, in a form SQLite's date and time functions understand.
+///
+/// Set it for a connection with ``Database/Configuration/dateStrategy``, or for one value with
+/// ``Statement/bind(_:at:strategy:)`` and ``Row/date(at:strategy:)``. Reading is tolerant: text in
+/// any ISO-8601 form SQLite produces is accepted whatever the strategy, and numbers are read as the
+/// strategy says (as Unix seconds under ``iso8601``).
+public enum DateStrategy: Sendable, Hashable {
+    /// TEXT `YYYY-MM-DD HH:MM:SS.SSS` in UTC, the format of SQLite's `datetime()` with milliseconds.
+    /// Sorts chronologically as text. The default.
+    case iso8601
+    /// Seconds since 1970-01-01 UTC: an INTEGER when whole, else a REAL. Use `'unixepoch'` in SQL.
+    case unixSeconds
+    /// Milliseconds since 1970-01-01 UTC, as an INTEGER.
+    case unixMilliseconds
+    /// The Julian day number, as a REAL, SQLite's native `julianday()` form.
+    case julianDay
+
+    /// The SQL value storing `date`.
+    public func sqlValue(for date: Date) -> SQLValue {
+        let seconds = date.timeIntervalSince1970
+        switch self {
+        case .iso8601:
+            return .text(DateCoding.iso8601String(date))
+        case .unixSeconds:
+            if let whole = Int64(exactly: seconds) { return .integer(whole) }
+            return .real(seconds)
+        case .unixMilliseconds:
+            return .integer(Int64((seconds * 1000).rounded()))
+        case .julianDay:
+            return .real(seconds / 86_400 + DateCoding.unixEpochJulianDay)
+        }
+    }
+
+    /// The date a SQL value stores, or `nil` when it is not a date.
+    public func date(from value: SQLValue) -> Date? {
+        switch value {
+        case .text(let text):
+            return DateCoding.parseISO8601(text)
+        case .integer(let integer):
+            return date(fromNumber: Double(integer))
+        case .real(let real):
+            return date(fromNumber: real)
+        default:
+            return nil
+        }
+    }
+
+    private func date(fromNumber number: Double) -> Date {
+        switch self {
+        case .iso8601, .unixSeconds: Date(timeIntervalSince1970: number)
+        case .unixMilliseconds: Date(timeIntervalSince1970: number / 1000)
+        case .julianDay: Date(timeIntervalSince1970: (number - DateCoding.unixEpochJulianDay) * 86_400)
+        }
+    }
+}
+
+/// Allocation-light ISO-8601 formatting and parsing in UTC, with no Foundation formatters
+/// (which are slow and not thread-safe on every platform).
+enum DateCoding {
+    static let unixEpochJulianDay = 2_440_587.5
+
+    /// `YYYY-MM-DD HH:MM:SS.SSS`, UTC, rounded to the millisecond.
+    static func iso8601String(_ date: Date) -> String {
+        let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        let (totalSeconds, milliseconds) = floorDivision(totalMilliseconds, 1000)
+        let (days, secondOfDay) = floorDivision(totalSeconds, 86_400)
+        let (year, month, day) = civil(fromDays: days)
+        var text = ""
+        text.reserveCapacity(23)
+        text += padded(year, 4) + "-" + padded(month, 2) + "-" + padded(day, 2) + " "
+        text += padded(secondOfDay / 3600, 2) + ":" + padded(secondOfDay / 60 % 60, 2) + ":" + padded(secondOfDay % 60, 2)
+        text += "." + padded(milliseconds, 3)
+        return text
+    }
+
+    /// Parses `YYYY-MM-DD`, optionally followed by ` ` or `T`, `HH:MM`, `:SS`, `.fraction`, and a
+    /// `Z` or `±HH:MM` offset. Returns `nil` for anything else.
+    static func parseISO8601(_ text: String) -> Date? {
+        var bytes = Array(text.utf8)[...]
+        while bytes.first == 0x20 { bytes = bytes.dropFirst() }
+        while bytes.last == 0x20 { bytes = bytes.dropLast() }
+        func number(_ width: Int) -> Int64? {
+            guard bytes.count >= width else { return nil }
+            var value: Int64 = 0
+            for byte in bytes.prefix(width) {
+                guard byte >= 0x30 && byte <= 0x39 else { return nil }
+                value = value * 10 + Int64(byte - 0x30)
+            }
+            bytes = bytes.dropFirst(width)
+            return value
+        }
+        func expect(_ byte: UInt8) -> Bool {
+            guard bytes.first == byte else { return false }
+            bytes = bytes.dropFirst()
+            return true
+        }
+        guard let year = number(4), expect(0x2D), let month = number(2), expect(0x2D), let day = number(2),
+            (1...12).contains(month), (1...31).contains(day)
+        else { return nil }
+        var seconds = Double(days(fromCivil: year, month, day)) * 86_400
+        if let separator = bytes.first, separator == 0x20 || separator == 0x54 {
+            bytes = bytes.dropFirst()
+            guard let hour = number(2), expect(0x3A), let minute = number(2), hour < 24, minute < 60 else { return nil }
+            seconds += Double(hour * 3600 + minute * 60)
+            if expect(0x3A) {
+                guard let second = number(2), second < 61 else { return nil }
+                seconds += Double(second)
+                if expect(0x2E) {
+                    var scale = 0.1
+                    var fraction = 0.0
+                    var digits = 0
+                    while let byte = bytes.first, byte >= 0x30 && byte <= 0x39 {
+                        fraction += Double(byte - 0x30) * scale
+                        scale /= 10
+                        digits += 1
+                        bytes = bytes.dropFirst()
+                    }
+                    guard digits > 0 else { return nil }
+                    // Keep millisecond precision exact, as stored.
+                    seconds += (fraction * 1000).rounded() / 1000
+                }
+            }
+            if expect(0x5A) {
+                // Z: already UTC
+            } else if let sign = bytes.first, sign == 0x2B || sign == 0x2D {
+                bytes = bytes.dropFirst()
+                guard let hours = number(2) else { return nil }
+                _ = expect(0x3A)
+                guard let minutes = number(2) else { return nil }
+                let offset = Double(hours * 3600 + minutes * 60)
+                seconds += sign == 0x2B ? -offset : offset
+            }
+        }
+        guard bytes.isEmpty else { return nil }
+        return Date(timeIntervalSince1970: seconds)
+    }
+
+    private static func padded(_ value: Int64, _ width: Int) -> String {
+        let digits = String(value)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
+
+    private static func floorDivision(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
+        let quotient = value >= 0 ? value / divisor : -((-value - 1) / divisor) - 1
+        return (quotient, value - quotient * divisor)
+    }
+
+    /// Days since 1970-01-01 for a proleptic Gregorian date (Howard Hinnant's algorithm).
+    static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+
+// MARK: - Date
+
+extension Date: SQLBindable, SQLExtractable {
+    /// The date as ``DateStrategy/iso8601`` text. Binding to a statement uses the connection's
+    /// ``Database/Configuration/dateStrategy`` instead.
+    public var sqlValue: SQLValue { DateStrategy.iso8601.sqlValue(for: self) }
+
+    /// Binds with the statement's date strategy.
+    public func bind(to statement: Statement, at index: Int32) throws {
+        try statement.bindValue(statement.dateStrategy.sqlValue(for: self), at: index)
+    }
+
+    /// Reads ISO-8601 text, or a number as Unix seconds.
+    public init(sqlValue: SQLValue) throws {
+        guard let date = DateStrategy.iso8601.date(from: sqlValue) else {
+            throw DatabaseError.conversionFailure(sqlValue, to: Date.self)
+        }
+        self = date
+    }
+
+    /// Reads with the row's date strategy.
+    public static func extract(from row: Row, at index: Int32) throws -> Date {
+        try row.date(at: index, strategy: row.dateStrategy)
+    }
+}
+
+extension Row {
+    /// Reads column `index` as a date stored with `strategy`, whatever the connection's strategy.
+    public func date(at index: Int32, strategy: DateStrategy) throws -> Date {
+        guard let date = strategy.date(from: value(at: index)) else {
+            throw conversionFailure(at: index, to: Date.self)
+        }
+        return date
+    }
+
+    /// Reads column `index` as an optional date stored with `strategy`.
+    public func date(at index: Int32, strategy: DateStrategy) throws -> Date? {
+        if isNull(at: index) { return nil }
+        return try date(at: index, strategy: strategy) as Date
+    }
+}
+
+extension Statement {
+    /// Binds `date` with `strategy`, whatever the connection's strategy.
+    public func bind(_ date: Date?, at index: Int, strategy: DateStrategy) throws {
+        let position = Int32(truncatingIfNeeded: index)
+        guard let date else { return try bindNull(at: position) }
+        try bindValue(strategy.sqlValue(for: date), at: position)
+    }
+}
+
+// MARK: - UUID
+
+extension UUID: SQLBindable, SQLExtractable {
+    /// Stored as TEXT in `uuidString` form (uppercase, hyphenated). Use ``UUIDStorage/blob`` with
+    /// ``Statement/bind(_:at:storage:)`` for 16-byte BLOBs.
+    public var sqlValue: SQLValue { .text(uuidString) }
+
+    /// Reads 36-character text in either case, or a 16-byte BLOB.
+    public init(sqlValue: SQLValue) throws {
+        switch sqlValue {
+        case .text(let text):
+            if let uuid = UUID(uuidString: text) {
+                self = uuid
+                return
+            }
+        case .blob(let data) where data.count == 16:
+            let bytes = [UInt8](data)
+            self = UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                               bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+            return
+        default: break
+        }
+        throw DatabaseError.conversionFailure(sqlValue, to: UUID.self)
+    }
+}
+
+/// How a UUID is stored.
+public enum UUIDStorage: Sendable, Hashable {
+    /// 36-character uppercase TEXT (the default).
+    case text
+    /// 16 raw bytes.
+    case blob
+
+    /// The SQL value storing `uuid`.
+    public func sqlValue(for uuid: UUID) -> SQLValue {
+        switch self {
+        case .text: return .text(uuid.uuidString)
+        case .blob: return .blob(withUnsafeBytes(of: uuid.uuid) { Data($0) })
+        }
+    }
+}
+
+extension Statement {
+    /// Binds `uuid` with an explicit storage.
+    public func bind(_ uuid: UUID?, at index: Int, storage: UUIDStorage) throws {
+        let position = Int32(truncatingIfNeeded: index)
+        guard let uuid else { return try bindNull(at: position) }
+        try bindValue(storage.sqlValue(for: uuid), at: position)
+    }
+}
+
+// MARK: - URL
+
+extension URL: SQLBindable, SQLExtractable {
+    /// Stored as TEXT, its `absoluteString`.
+    public var sqlValue: SQLValue { .text(absoluteString) }
+
+    public init(sqlValue: SQLValue) throws {
+        guard case .text(let text) = sqlValue, let url = URL(string: text) else {
+            throw DatabaseError.conversionFailure(sqlValue, to: URL.self)
+        }
+        self = url
+    }
+}
+
+// MARK: - Decimal
+
+extension Decimal: SQLBindable, SQLExtractable {
+    /// Stored as TEXT in plain decimal notation, so no digit is lost.
+    public var sqlValue: SQLValue { .text(description) }
+
+    /// Reads text exactly, and integers and reals as numbers.
+    public init(sqlValue: SQLValue) throws {
+        switch sqlValue {
+        case .text(let text):
+            if let decimal = Decimal(string: text.trimmingCharacters(in: .whitespaces), locale: Locale(identifier: "en_US_POSIX")) {
+                self = decimal
+                return
+            }
+        case .integer(let integer):
+            self = Decimal(integer)
+            return
+        case .real(let real):
+            self = Decimal(real)
+            return
+        default: break
+        }
+        throw DatabaseError.conversionFailure(sqlValue, to: Decimal.self)
+    }
+}

@@ -1,0 +1,408 @@
+import CSQLite
+import Foundation
+
+// MARK: - Fast column readers shared by the standard conformances
+
+extension Row {
+    /// Reads an INTEGER column with one `sqlite3_column_type` check; anything else takes the slow,
+    /// strict path.
+    @inlinable
+    public func int64(at index: Int32) throws -> Int64 {
+        if let sqliteStatement, sqlite3_column_type(sqliteStatement, index) == SQLITE_INTEGER {
+            return sqlite3_column_int64(sqliteStatement, index)
+        }
+        return try convertedInt64(at: index, as: Int64.self)
+    }
+
+    /// Reads a column as a double; integers convert when exact.
+    @inlinable
+    public func double(at index: Int32) throws -> Double {
+        if let sqliteStatement, sqlite3_column_type(sqliteStatement, index) == SQLITE_FLOAT {
+            return sqlite3_column_double(sqliteStatement, index)
+        }
+        return try convertedDouble(at: index)
+    }
+
+    /// Reads a column as text; numbers convert to their SQL text.
+    @inlinable
+    public func string(at index: Int32) throws -> String {
+        if let sqliteStatement, sqlite3_column_type(sqliteStatement, index) == SQLITE_TEXT,
+            let text = sqlite3_column_text(sqliteStatement, index)
+        {
+            let count = Int(sqlite3_column_bytes(sqliteStatement, index))
+            return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+        }
+        return try convertedString(at: index)
+    }
+
+    /// Calls `body` with the bytes of a BLOB (or TEXT) column, without copying them.
+    @inlinable
+    public func withUnsafeBytes<Result>(at index: Int32, _ body: (UnsafeRawBufferPointer) throws -> Result) throws -> Result {
+        if let sqliteStatement {
+            let type = sqlite3_column_type(sqliteStatement, index)
+            if type == SQLITE_BLOB {
+                let bytes = sqlite3_column_blob(sqliteStatement, index)
+                let count = Int(sqlite3_column_bytes(sqliteStatement, index))
+                return try body(UnsafeRawBufferPointer(start: bytes, count: bytes == nil ? 0 : count))
+            }
+        }
+        let value = value(at: index)
+        switch value {
+        case .blob(let data): return try data.withUnsafeBytes(body)
+        case .text(let text): return try Data(text.utf8).withUnsafeBytes(body)
+        default: throw conversionFailure(at: index, to: Data.self)
+        }
+    }
+
+    @usableFromInline
+    func convertedInt64(at index: Int32, as type: Any.Type) throws -> Int64 {
+        switch value(at: index) {
+        case .integer(let integer): return integer
+        case .real(let real):
+            if let integer = Int64(exactly: real) { return integer }
+            throw conversionFailure(at: index, to: type, reason: "it is not a whole number in range")
+        case .text(let text):
+            if let integer = Int64(text.trimmingCharacters(in: .whitespaces)) { return integer }
+            throw conversionFailure(at: index, to: type)
+        default:
+            throw conversionFailure(at: index, to: type)
+        }
+    }
+
+    @usableFromInline
+    func convertedDouble(at index: Int32) throws -> Double {
+        switch value(at: index) {
+        case .real(let real): return real
+        case .integer(let integer): return Double(integer)
+        case .text(let text):
+            if let real = Double(text.trimmingCharacters(in: .whitespaces)) { return real }
+            throw conversionFailure(at: index, to: Double.self)
+        default:
+            throw conversionFailure(at: index, to: Double.self)
+        }
+    }
+
+    @usableFromInline
+    func convertedString(at index: Int32) throws -> String {
+        switch value(at: index) {
+        case .text(let text): return text
+        case .integer(let integer): return String(integer)
+        case .real(let real): return String(real)
+        default: throw conversionFailure(at: index, to: String.self)
+        }
+    }
+
+    /// An integer read into a narrower type that cannot hold it.
+    @usableFromInline
+    func overflow(at index: Int32, to type: Any.Type) -> DatabaseError {
+        conversionFailure(at: index, to: type, reason: "integer overflow")
+    }
+}
+
+extension SQLValue {
+    @usableFromInline
+    func int64(as type: Any.Type) throws -> Int64 {
+        switch self {
+        case .integer(let integer): return integer
+        case .real(let real):
+            if let integer = Int64(exactly: real) { return integer }
+        case .text(let text):
+            if let integer = Int64(text.trimmingCharacters(in: .whitespaces)) { return integer }
+        default: break
+        }
+        throw DatabaseError.conversionFailure(self, to: type)
+    }
+}
+
+// MARK: - Integers
+
+extension SQLBindable where Self: FixedWidthInteger {
+    @inlinable
+    public var sqlValue: SQLValue {
+        get throws {
+            guard let integer = Int64(exactly: self) else {
+                throw DatabaseError.unrepresentable("\(Self.self) value \(self)", as: "a 64-bit SQLite INTEGER")
+            }
+            return .integer(integer)
+        }
+    }
+
+    @inlinable
+    public func bind(to statement: Statement, at index: Int32) throws {
+        guard let integer = Int64(exactly: self) else {
+            throw DatabaseError.unrepresentable("\(Self.self) value \(self)", as: "a 64-bit SQLite INTEGER")
+        }
+        try statement.bindInt64(integer, at: index)
+    }
+}
+
+extension SQLExtractable where Self: FixedWidthInteger {
+    @inlinable
+    public init(sqlValue: SQLValue) throws {
+        let integer = try sqlValue.int64(as: Self.self)
+        guard let value = Self(exactly: integer) else {
+            throw DatabaseError.conversionFailure(sqlValue, to: Self.self, reason: "integer overflow")
+        }
+        self = value
+    }
+
+    @inlinable
+    public static func extract(from row: Row, at index: Int32) throws -> Self {
+        let integer = try row.int64(at: index)
+        guard let value = Self(exactly: integer) else { throw row.overflow(at: index, to: Self.self) }
+        return value
+    }
+}
+
+extension Int: SQLBindable, SQLExtractable {}
+extension Int8: SQLBindable, SQLExtractable {}
+extension Int16: SQLBindable, SQLExtractable {}
+extension Int32: SQLBindable, SQLExtractable {}
+extension UInt: SQLBindable, SQLExtractable {}
+extension UInt8: SQLBindable, SQLExtractable {}
+extension UInt16: SQLBindable, SQLExtractable {}
+extension UInt32: SQLBindable, SQLExtractable {}
+extension UInt64: SQLBindable, SQLExtractable {}
+
+extension Int64: SQLBindable, SQLExtractable {
+    @inlinable
+    public var sqlValue: SQLValue { .integer(self) }
+
+    @inlinable
+    public func bind(to statement: Statement, at index: Int32) throws {
+        try statement.bindInt64(self, at: index)
+    }
+
+    @inlinable
+    public static func extract(from row: Row, at index: Int32) throws -> Int64 {
+        try row.int64(at: index)
+    }
+}
+
+// MARK: - Bool
+
+extension Bool: SQLBindable, SQLExtractable {
+    /// `true` is stored as 1, `false` as 0.
+    @inlinable
+    public var sqlValue: SQLValue { .integer(self ? 1 : 0) }
+
+    @inlinable
+    public func bind(to statement: Statement, at index: Int32) throws {
+        try statement.bindInt64(self ? 1 : 0, at: index)
+    }
+
+    /// Any non-zero number is `true`.
+    public init(sqlValue: SQLValue) throws {
+        self = try sqlValue.int64(as: Bool.self) != 0
+    }
+
+    @inlinable
+    public static func extract(from row: Row, at index: Int32) throws -> Bool {
+        try row.int64(at: index) != 0
+    }
+}
+
+// MARK: - Floating point
+
+extension Double: SQLBindable, SQLExtractable {
+    @inlinable
+    public var sqlValue: SQLValue { .real(self) }
+
+    @inlinable
+    public func bind(to statement: Statement, at index: Int32) throws {
+        try statement.bindDouble(self, at: index)
+    }
+
+    public init(sqlValue: SQLValue) throws {
+        switch sqlValue {
+        case .real(let real): self = real
+        case .integer(let integer): self = Double(integer)
+        case .text(let text):
+            guard let real = Double(text.trimmingCharacters(in: .whitespaces)) else {
+                throw DatabaseError.conversionFailure(sqlValue, to: Double.self)
+            }
+            self = real
+        default: throw DatabaseError.conversionFailure(sqlValue, to: Double.self)
+        }
+    }
+
+    @inlinable
+    public static func extract(from row: Row, at index: Int32) throws -> Double {
+        try row.double(at: index)
+    }
+}
+
+extension Float: SQLBindable, SQLExtractable {
+    @inlinable
+    public var sqlValue: SQLValue { .real(Double(self)) }
+
+    @inlinable
+    public func bind(to statement: Statement, at index: Int32) throws {
+        try statement.bindDouble(Double(self), at: index)
+    }
+
+    public init(sqlValue: SQLValue) throws {
+        self = Float(try Double(sqlValue: sqlValue))
+    }
+
+    @inlinable
+    public static func extract(from row: Row, at index: Int32) throws -> Float {
+        Float(try row.double(at: index))
+    }
+}
+
+// MARK: - Text and bytes
+
+extension String: SQLBindable, SQLExtractable {
+    @inlinable
+    public var sqlValue: SQLValue { .text(self) }
+
+    @inlinable
+    public func bind(to statement: Statement, at index: Int32) throws {
+        try statement.bindText(self, at: index)
+    }
+
+    public init(sqlValue: SQLValue) throws {
+        switch sqlValue {
+        case .text(let text): self = text
+        case .integer(let integer): self = String(integer)
+        case .real(let real): self = String(real)
+        default: throw DatabaseError.conversionFailure(sqlValue, to: String.self)
+        }
+    }
+
+    @inlinable
+    public static func extract(from row: Row, at index: Int32) throws -> String {
+        try row.string(at: index)
+    }
+}
+
+extension Data: SQLBindable, SQLExtractable {
+    @inlinable
+    public var sqlValue: SQLValue { .blob(self) }
+
+    @inlinable
+    public func bind(to statement: Statement, at index: Int32) throws {
+        try withUnsafeBytes { try statement.bindBlob($0, at: index) }
+    }
+
+    /// Reads a BLOB, or the UTF-8 bytes of TEXT.
+    public init(sqlValue: SQLValue) throws {
+        switch sqlValue {
+        case .blob(let data): self = data
+        case .text(let text): self = Data(text.utf8)
+        default: throw DatabaseError.conversionFailure(sqlValue, to: Data.self)
+        }
+    }
+
+    @inlinable
+    public static func extract(from row: Row, at index: Int32) throws -> Data {
+        try row.withUnsafeBytes(at: index) { Data($0) }
+    }
+}
+
+extension Array: SQLBindable where Element == UInt8 {
+    /// Bytes are stored as a BLOB.
+    @inlinable
+    public var sqlValue: SQLValue { .blob(Data(self)) }
+
+    @inlinable
+    public func bind(to statement: Statement, at index: Int32) throws {
+        try withUnsafeBytes { try statement.bindBlob($0, at: index) }
+    }
+}
+
+extension Array: SQLExtractable where Element == UInt8 {
+    public init(sqlValue: SQLValue) throws {
+        self = Array(try Data(sqlValue: sqlValue))
+    }
+
+    @inlinable
+    public static func extract(from row: Row, at index: Int32) throws -> [UInt8] {
+        try row.withUnsafeBytes(at: index) { Array($0) }
+    }
+}
+
+extension SQLValue: SQLBindable, SQLExtractable {
+    /// The value itself.
+    public var sqlValue: SQLValue { self }
+
+    public init(sqlValue: SQLValue) { self = sqlValue }
+
+    public static func extract(from row: Row, at index: Int32) throws -> SQLValue {
+        row.value(at: index)
+    }
+}
+
+// MARK: - Optionals
+
+extension Optional: SQLBindable where Wrapped: SQLBindable {
+    /// `nil` is `NULL`.
+    @inlinable
+    public var sqlValue: SQLValue {
+        get throws {
+            guard let self else { return .null }
+            return try self.sqlValue
+        }
+    }
+
+    @inlinable
+    public func bind(to statement: Statement, at index: Int32) throws {
+        if let self {
+            try self.bind(to: statement, at: index)
+        } else {
+            try statement.bindNull(at: index)
+        }
+    }
+}
+
+extension Optional: SQLExtractable where Wrapped: SQLExtractable {
+    /// `NULL` is `nil`.
+    @inlinable
+    public init(sqlValue: SQLValue) throws {
+        self = sqlValue.isNull ? nil : try Wrapped(sqlValue: sqlValue)
+    }
+
+    @inlinable
+    public static func extract(from row: Row, at index: Int32) throws -> Wrapped? {
+        if row.isNull(at: index) {
+            if index < 0 || Int(index) >= row.count {
+                throw row.contextualize(DatabaseError(resultCode: .range, message: ""), column: index)
+            }
+            return nil
+        }
+        return try Wrapped.extract(from: row, at: index)
+    }
+}
+
+// MARK: - RawRepresentable
+
+extension SQLBindable where Self: RawRepresentable, RawValue: SQLBindable {
+    /// The raw value's SQL value.
+    @inlinable
+    public var sqlValue: SQLValue { get throws { try rawValue.sqlValue } }
+
+    @inlinable
+    public func bind(to statement: Statement, at index: Int32) throws {
+        try rawValue.bind(to: statement, at: index)
+    }
+}
+
+extension SQLExtractable where Self: RawRepresentable, RawValue: SQLExtractable {
+    /// Reads the raw value; an unknown raw value is a ``ResultCode/mismatch`` error.
+    @inlinable
+    public init(sqlValue: SQLValue) throws {
+        guard let value = Self(rawValue: try RawValue(sqlValue: sqlValue)) else {
+            throw DatabaseError.conversionFailure(sqlValue, to: Self.self, reason: "no such raw value")
+        }
+        self = value
+    }
+
+    @inlinable
+    public static func extract(from row: Row, at index: Int32) throws -> Self {
+        guard let value = Self(rawValue: try RawValue.extract(from: row, at: index)) else {
+            throw row.conversionFailure(at: index, to: Self.self, reason: "no such raw value")
+        }
+        return value
+    }
+}
