@@ -20,6 +20,9 @@ public struct Row {
     @usableFromInline unowned(unsafe) let statement: Statement?
     /// The values of a copied row.
     @usableFromInline let storage: RowStorage?
+    /// Where this row's column 0 is in the underlying result: non-zero for a view of the columns
+    /// of one table in a join.
+    @usableFromInline let columnOffset: Int32
 
     /// A row reading the current row of `statement`.
     @inlinable
@@ -27,6 +30,7 @@ public struct Row {
         self.sqliteStatement = statement.handle
         self.statement = statement
         self.storage = nil
+        self.columnOffset = 0
     }
 
     /// A row holding `values`, named by `columnNames`.
@@ -34,17 +38,34 @@ public struct Row {
         self.sqliteStatement = nil
         self.statement = nil
         self.storage = RowStorage(columnNames: columnNames, values: values, dateStrategy: dateStrategy, sql: nil)
+        self.columnOffset = 0
     }
 
-    /// The number of columns.
+    @inlinable
+    init(base: Row, offset: Int32) {
+        self.sqliteStatement = base.sqliteStatement
+        self.statement = base.statement
+        self.storage = base.storage
+        self.columnOffset = base.columnOffset &+ offset
+    }
+
+    /// A view of this row whose column 0 is column `offset` of this row. Joins use it so each
+    /// table's record decodes its columns from position 0.
+    @inlinable
+    public func shifted(by offset: Int) -> Row {
+        Row(base: self, offset: Int32(truncatingIfNeeded: offset))
+    }
+
+    /// The number of columns (after the offset).
     public var count: Int {
-        if let sqliteStatement { return Int(sqlite3_column_count(sqliteStatement)) }
-        return storage?.values.count ?? 0
+        if let sqliteStatement { return max(0, Int(sqlite3_column_count(sqliteStatement)) - Int(columnOffset)) }
+        return max(0, (storage?.values.count ?? 0) - Int(columnOffset))
     }
 
     /// The column names, in order.
     public var columnNames: [String] {
-        statement?.columnNames ?? storage?.columnNames ?? []
+        let names = statement?.columnNames ?? storage?.columnNames ?? []
+        return columnOffset == 0 ? names : Array(names.dropFirst(Int(columnOffset)))
     }
 
     /// How dates in this row are read.
@@ -57,6 +78,9 @@ public struct Row {
 
     /// The index of the first column called `name` (case-insensitive), or `nil`.
     public func index(ofColumn name: String) -> Int? {
+        if columnOffset != 0 {
+            return columnNames.firstIndex { $0.caseInsensitiveCompare(name) == .orderedSame }
+        }
         if let statement { return statement.columnIndex(named: name) }
         return storage?.columnIndex(named: name)
     }
@@ -67,15 +91,16 @@ public struct Row {
     /// Whether column `index` holds `NULL` (or does not exist).
     @inlinable
     public func isNull(at index: Int32) -> Bool {
-        if let sqliteStatement { return sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL }
+        if let sqliteStatement { return sqlite3_column_type(sqliteStatement, index &+ columnOffset) == SQLITE_NULL }
         return value(at: index).isNull
     }
 
     /// The boxed value of column `index` (0-based); `.null` when out of range.
     public func value(at index: Int32) -> SQLValue {
-        if let sqliteStatement { return Self.readValue(sqliteStatement, index) }
-        guard let values = storage?.values, index >= 0, Int(index) < values.count else { return .null }
-        return values[Int(index)]
+        let position = index &+ columnOffset
+        if let sqliteStatement { return Self.readValue(sqliteStatement, position) }
+        guard let values = storage?.values, index >= 0, Int(position) < values.count else { return .null }
+        return values[Int(position)]
     }
 
     /// The boxed value of column `name`, or `nil` when there is no such column.
@@ -116,7 +141,7 @@ public struct Row {
 
     /// A copy that stays valid after the statement moves on.
     public func copy() -> Row {
-        if storage != nil { return self }
+        if storage != nil && columnOffset == 0 { return self }
         let row = Row(columnNames: columnNames, values: values, dateStrategy: dateStrategy)
         row.storage?.sql = statement?.sql
         return row

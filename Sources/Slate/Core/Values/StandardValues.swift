@@ -8,8 +8,9 @@ extension Row {
     /// strict path.
     @inlinable
     public func int64(at index: Int32) throws -> Int64 {
-        if let sqliteStatement, sqlite3_column_type(sqliteStatement, index) == SQLITE_INTEGER {
-            return sqlite3_column_int64(sqliteStatement, index)
+        let position = index &+ columnOffset
+        if let sqliteStatement, sqlite3_column_type(sqliteStatement, position) == SQLITE_INTEGER {
+            return sqlite3_column_int64(sqliteStatement, position)
         }
         return try convertedInt64(at: index, as: Int64.self)
     }
@@ -17,8 +18,9 @@ extension Row {
     /// Reads a column as a double; integers convert when exact.
     @inlinable
     public func double(at index: Int32) throws -> Double {
-        if let sqliteStatement, sqlite3_column_type(sqliteStatement, index) == SQLITE_FLOAT {
-            return sqlite3_column_double(sqliteStatement, index)
+        let position = index &+ columnOffset
+        if let sqliteStatement, sqlite3_column_type(sqliteStatement, position) == SQLITE_FLOAT {
+            return sqlite3_column_double(sqliteStatement, position)
         }
         return try convertedDouble(at: index)
     }
@@ -26,10 +28,11 @@ extension Row {
     /// Reads a column as text; numbers convert to their SQL text.
     @inlinable
     public func string(at index: Int32) throws -> String {
-        if let sqliteStatement, sqlite3_column_type(sqliteStatement, index) == SQLITE_TEXT,
-            let text = sqlite3_column_text(sqliteStatement, index)
+        let position = index &+ columnOffset
+        if let sqliteStatement, sqlite3_column_type(sqliteStatement, position) == SQLITE_TEXT,
+            let text = sqlite3_column_text(sqliteStatement, position)
         {
-            let count = Int(sqlite3_column_bytes(sqliteStatement, index))
+            let count = Int(sqlite3_column_bytes(sqliteStatement, position))
             return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
         }
         return try convertedString(at: index)
@@ -39,10 +42,11 @@ extension Row {
     @inlinable
     public func withUnsafeBytes<Result>(at index: Int32, _ body: (UnsafeRawBufferPointer) throws -> Result) throws -> Result {
         if let sqliteStatement {
-            let type = sqlite3_column_type(sqliteStatement, index)
+            let position = index &+ columnOffset
+            let type = sqlite3_column_type(sqliteStatement, position)
             if type == SQLITE_BLOB {
-                let bytes = sqlite3_column_blob(sqliteStatement, index)
-                let count = Int(sqlite3_column_bytes(sqliteStatement, index))
+                let bytes = sqlite3_column_blob(sqliteStatement, position)
+                let count = Int(sqlite3_column_bytes(sqliteStatement, position))
                 return try body(UnsafeRawBufferPointer(start: bytes, count: bytes == nil ? 0 : count))
             }
         }
