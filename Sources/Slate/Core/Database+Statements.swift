@@ -78,10 +78,14 @@ extension Database {
                 var handle: OpaquePointer?
                 var tail: UnsafePointer<CChar>?
                 let code = sqlite3_prepare_v3(self.handle, current, -1, 0, &handle, &tail)
-                let text = tail.map { String(decoding: UnsafeRawBufferPointer(start: current, count: $0 - current), as: UTF8.self) } ?? String(cString: current)
                 guard code == SQLITE_OK else {
-                    throw DatabaseError.lastError(of: self.handle, code: code, sql: text.trimmingSpace)
+                    // Report the failing statement: from here to the end of the statement SQLite stopped in.
+                    let error = DatabaseError.lastError(of: self.handle, code: code)
+                    let remaining = String(cString: current)
+                    let failing = remaining.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? remaining
+                    throw DatabaseError(resultCode: error.extendedResultCode, message: error.message, sql: failing.trimmingSpace)
                 }
+                let text = tail.map { String(decoding: UnsafeRawBufferPointer(start: current, count: $0 - current), as: UTF8.self) } ?? String(cString: current)
                 cursor = tail
                 guard let handle else { continue }  // whitespace or comment
                 let statement = Statement(adopting: handle, database: self, sql: text.trimmingSpace)

@@ -95,7 +95,8 @@ public final class Database {
         let statement = try Statement(database: self, sql: "SELECT count(*) FROM sqlite_schema", persistent: false)
         _ = try statement.step()
         try statement.reset()
-        if !configuration.isReadOnly, sqlite3_db_readonly(handle, "main") == 1 {
+        // A `file:` URI may ask for read-only itself (`mode=ro`); only a plain path is checked.
+        if case .file = location, !configuration.isReadOnly, sqlite3_db_readonly(handle, "main") == 1 {
             throw DatabaseError(
                 resultCode: .readOnly,
                 message: "the database file at \(location) is read-only, but a writable connection was requested"

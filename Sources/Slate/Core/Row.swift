@@ -16,8 +16,9 @@ import Foundation
 public struct Row {
     /// The live statement's `sqlite3_stmt *`, or `nil` for a copied row.
     @usableFromInline let sqliteStatement: OpaquePointer?
-    /// The live statement. Unowned: a live row never outlives the fetch that made it.
-    @usableFromInline unowned(unsafe) let statement: Statement?
+    /// The live statement, unretained: a live row never outlives the fetch that made it.
+    /// (`Unmanaged` rather than an `unowned(unsafe)` optional, whose layout generic code misreads.)
+    @usableFromInline let statementReference: Unmanaged<Statement>?
     /// The values of a copied row.
     @usableFromInline let storage: RowStorage?
     /// Where this row's column 0 is in the underlying result: non-zero for a view of the columns
@@ -28,7 +29,7 @@ public struct Row {
     @inlinable
     public init(statement: Statement) {
         self.sqliteStatement = statement.handle
-        self.statement = statement
+        self.statementReference = Unmanaged.passUnretained(statement)
         self.storage = nil
         self.columnOffset = 0
     }
@@ -36,7 +37,7 @@ public struct Row {
     /// A row holding `values`, named by `columnNames`.
     public init(columnNames: [String], values: [SQLValue], dateStrategy: DateStrategy = .iso8601) {
         self.sqliteStatement = nil
-        self.statement = nil
+        self.statementReference = nil
         self.storage = RowStorage(columnNames: columnNames, values: values, dateStrategy: dateStrategy, sql: nil)
         self.columnOffset = 0
     }
@@ -44,7 +45,7 @@ public struct Row {
     @inlinable
     init(base: Row, offset: Int32) {
         self.sqliteStatement = base.sqliteStatement
-        self.statement = base.statement
+        self.statementReference = base.statementReference
         self.storage = base.storage
         self.columnOffset = base.columnOffset &+ offset
     }
@@ -55,6 +56,9 @@ public struct Row {
     public func shifted(by offset: Int) -> Row {
         Row(base: self, offset: Int32(truncatingIfNeeded: offset))
     }
+
+    @usableFromInline
+    var statement: Statement? { statementReference?.takeUnretainedValue() }
 
     /// The number of columns (after the offset).
     public var count: Int {
