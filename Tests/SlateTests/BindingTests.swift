@@ -182,11 +182,25 @@ import Testing
         #expect(try db.fetchValue(Data.self, "SELECT 'ab'") == Data("ab".utf8))
     }
 
-    @Test func lossyOrMeaninglessConversionsThrow() throws {
+    @Test func realsTruncateIntoIntegersOnBothPaths() throws {
         let db = try Database.memory()
-        let fractional = try #require(throws: DatabaseError.self) { try db.fetchValue(Int.self, "SELECT 4.5") }
-        #expect(fractional.resultCode == .mismatch)
+        #expect(try db.fetchValue(Int.self, "SELECT 4.5") == 4)
+        #expect(try db.fetchValue(Int.self, "SELECT 0.5") == 0)
+        #expect(try db.fetchValue(Int.self, "SELECT -2.7") == -2)
+        let row = try #require(try db.fetchOne(Row.self, "SELECT 4.5, 0.5"))
+        #expect(try row.decode(Int.self, at: 0) == 4)
+        #expect(try row.decode(Int.self, at: 1) == 0)
+        // Out-of-range reals saturate, as CAST(x AS INTEGER) does, and narrower types then overflow.
+        #expect(try db.fetchValue(Int64.self, "SELECT 1e300") == .max)
+        #expect(try row.decode(Int64.self, at: 0) == 4)
+        #expect(throws: DatabaseError.self) { try db.fetchValue(Int32.self, "SELECT 1e300") }
+    }
+
+    @Test func meaninglessConversionsThrow() throws {
+        let db = try Database.memory()
         #expect(throws: DatabaseError.self) { try db.fetchValue(Int.self, "SELECT 'forty-two'") }
+        #expect(throws: DatabaseError.self) { try db.fetchValue(Double.self, "SELECT 'forty-two'") }
+        #expect(throws: DatabaseError.self) { try db.fetchValue(Double.self, "SELECT NULL") }
         #expect(throws: DatabaseError.self) { try db.fetchValue(Int.self, "SELECT x'00'") }
         #expect(throws: DatabaseError.self) { try db.fetchValue(String.self, "SELECT x'00'") }
         #expect(throws: DatabaseError.self) { try db.fetchValue(URL.self, "SELECT 5") }
