@@ -1,0 +1,20 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// A small program that opens the bundled Northwind sample database with Slate and prints the
+// answers of a few queries. Run it from the repository root:
+//
+//     swift run --package-path Examples/Northwind
+let package = Package(
+    name: "Northwind",
+    platforms: [.macOS(.v13)],
+    dependencies: [.package(name: "Slate", path: "../..")],
+    targets: [
+        .executableTarget(
+            name: "Northwind",
+            dependencies: [.product(name: "Slate", package: "Slate")],
+            resources: [.copy("Resources/northwind.sqlite")]
+        )
+    ],
+    swiftLanguageModes: [.v6]
+)
