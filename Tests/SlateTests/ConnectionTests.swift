@@ -153,6 +153,21 @@ import Testing
         try db.close()  // closing twice does nothing
     }
 
+    @Test func usingAClosedConnectionThrowsInsteadOfCrashing() throws {
+        let db = try Database.memory()
+        try db.execute(sql: "CREATE TABLE t(x)")
+        try db.close()
+        let error = try #require(throws: DatabaseError.self) { try db.execute(sql: "SELECT 1") }
+        #expect(error.resultCode == .misuse)
+        #expect(error.message.contains("closed"))
+        #expect(throws: DatabaseError.self) { try db.fetchValue(Int.self, "SELECT 1") }
+        #expect(throws: DatabaseError.self) { try db.prepare(sql: "SELECT 1") }
+        #expect(throws: DatabaseError.self) { try db.transaction {} }
+        #expect(!db.isInTransaction)
+        #expect(db.lastInsertedRowID == 0)
+        #expect(db.path == nil)
+    }
+
     @Test func changeCountersAndLastInsertedRowID() throws {
         let db = try Database.memory()
         try db.execute(sql: "CREATE TABLE t(id INTEGER PRIMARY KEY, x)")

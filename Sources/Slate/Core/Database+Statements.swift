@@ -22,6 +22,7 @@ extension Database {
     /// are safe.
     @inlinable
     public func cachedStatement(sql: String) throws -> Statement {
+        try checkOpen()
         if let statement = statementCache[sql], !statement.isCheckedOut {
             statement.resetQuietly()
             return statement
@@ -70,6 +71,7 @@ extension Database {
     /// available to every statement. A statement that fails stops the script and throws; earlier
     /// statements are not undone unless you run the script in a ``transaction(_:_:)``.
     public func execute(sql: String, arguments: StatementArguments = StatementArguments()) throws {
+        try checkOpen()
         var consumed = 0
         var usedNames: Set<String> = []
         try sql.withCString { start in

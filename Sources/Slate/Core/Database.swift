@@ -22,12 +22,12 @@ public final class Database {
 
     @usableFromInline var statementCache: [String: Statement] = [:]
     /// Observers installed through the hook APIs, kept alive for the C callbacks.
-    var hooks = HookRegistry()
+    let hooks = HookRegistry()
     /// Trace observers, kept alive for the C callback.
-    var tracing = TraceRegistry()
+    let tracing = TraceRegistry()
     /// Lets other threads interrupt this connection safely.
     public let interruptHandle: InterruptHandle
-    var isClosed = false
+    @usableFromInline var isClosed = false
     var savepointCounter = 0
 
     /// Opens a connection.
@@ -147,6 +147,7 @@ public final class Database {
     func closeForcibly() {
         guard !isClosed else { return }
         statementCache.removeAll()
+        hooks.uninstallAll()  // a zombie connection must not call back into a freed registry
         sqlite3_close_v2(handle)
         markClosed()
     }
@@ -158,27 +159,39 @@ public final class Database {
         tracing.removeAll()
     }
 
-    /// The rowid of the most recent successful `INSERT` on this connection.
-    public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    /// Throws ``ResultCode/misuse`` once the connection is closed: its handle is gone, and using it
+    /// would crash.
+    @inlinable
+    public func checkOpen() throws {
+        if isClosed { throw Self.closedConnectionError() }
+    }
+
+    @usableFromInline
+    static func closedConnectionError() -> DatabaseError {
+        DatabaseError(resultCode: .misuse, message: "the connection is closed")
+    }
+
+    /// The rowid of the most recent successful `INSERT` on this connection (0 once closed).
+    public var lastInsertedRowID: Int64 { isClosed ? 0 : sqlite3_last_insert_rowid(handle) }
 
     /// The number of rows changed by the most recent `INSERT`, `UPDATE` or `DELETE`.
-    public var changesCount: Int { Int(sqlite3_changes64(handle)) }
+    public var changesCount: Int { isClosed ? 0 : Int(sqlite3_changes64(handle)) }
 
     /// The number of rows changed since the connection opened.
-    public var totalChangesCount: Int { Int(sqlite3_total_changes64(handle)) }
+    public var totalChangesCount: Int { isClosed ? 0 : Int(sqlite3_total_changes64(handle)) }
 
     /// Whether a transaction is open (the connection is not in autocommit mode).
-    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+    public var isInTransaction: Bool { !isClosed && sqlite3_get_autocommit(handle) == 0 }
 
     /// Whether the main database is read-only for this connection.
-    public var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
+    public var isReadOnly: Bool { !isClosed && sqlite3_db_readonly(handle, "main") == 1 }
 
     /// The version of the SQLite library in use, such as `"3.40.1"`.
     public static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
 
     /// The path of the main database file, or `nil` for in-memory and temporary databases.
     public var path: String? {
-        guard let name = sqlite3_db_filename(handle, "main") else { return nil }
+        guard !isClosed, let name = sqlite3_db_filename(handle, "main") else { return nil }
         let path = String(cString: name)
         return path.isEmpty ? nil : path
     }

@@ -32,6 +32,7 @@ public final class Statement {
     private var cachedColumnNames: [String]?
 
     init(database: Database, sql: String, persistent: Bool) throws {
+        try database.checkOpen()
         var statement: OpaquePointer?
         var tail: UnsafePointer<CChar>?
         let flags = UInt32(persistent ? SQLITE_PREPARE_PERSISTENT : 0)
