@@ -1,0 +1,230 @@
+import Foundation
+
+// The harness: scenarios, contenders, the interleaved run loop, and result verification.
+//
+// A scenario builds its fixture once (untimed) and hands back its contenders. Every round runs each
+// contender once, in the order listed (A B C A B C …), so that drift in the machine's load hits all
+// of them alike. The first `warmupRounds` rounds are discarded; the next `timedRounds` are kept.
+//
+// A contender is one function `(Stopwatch) throws -> Checksum`: it does any per-iteration setup it
+// needs, wraps exactly the work being compared in `stopwatch.measure { … }`, then returns a
+// checksum of what it produced. The harness compares that checksum with the scenario's expected one
+// after every iteration, warm-up included, so a contender that skips or botches work fails the run.
+
+/// What one iteration produced: a row count and an order-sensitive hash of every value read or
+/// written. Two contenders agree only if they saw the same values in the same rows in the same order.
+struct Checksum: Equatable, CustomStringConvertible {
+    private(set) var rows = 0
+    private(set) var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a offset basis
+
+    init() {}
+
+    /// Starts a new row.
+    mutating func nextRow() {
+        rows += 1
+        mix(0x9e37_79b9_7f4a_7c15)
+    }
+
+    mutating func mix(_ bits: UInt64) {
+        hash = (hash ^ bits) &* 0x0000_0100_0000_01b3  // FNV-1a prime
+    }
+
+    mutating func combine(_ value: Int) { mix(UInt64(bitPattern: Int64(value))) }
+    mutating func combine(_ value: Int64) { mix(UInt64(bitPattern: value)) }
+    mutating func combine(_ value: Double) { mix(value.bitPattern) }
+    mutating func combine(_ value: String) {
+        mix(UInt64(value.utf8.count))
+        for byte in value.utf8 { mix(UInt64(byte)) }
+    }
+    mutating func combine(_ value: Int?) { if let value { combine(value) } else { mix(0xdead) } }
+    mutating func combine(_ value: Double?) { if let value { combine(value) } else { mix(0xdead) } }
+    mutating func combine(_ value: String?) { if let value { combine(value) } else { mix(0xdead) } }
+
+    /// A checksum of aggregate facts, such as `count(*)` and `SUM(…)` read back after an insert.
+    init(rows: Int, values: [Int64]) {
+        self.rows = rows
+        for value in values { combine(value) }
+    }
+
+    var description: String { "\(rows) rows, hash \(String(hash, radix: 16))" }
+}
+
+/// Something that folds itself into a checksum: the records every scenario fetches.
+protocol Checksummable {
+    func combine(into checksum: inout Checksum)
+}
+
+extension Sequence where Element: Checksummable {
+    /// The checksum of every element, in order.
+    var checksum: Checksum {
+        var checksum = Checksum()
+        for element in self {
+            checksum.nextRow()
+            element.combine(into: &checksum)
+        }
+        return checksum
+    }
+}
+
+/// Times the one region of an iteration that is being compared.
+final class Stopwatch {
+    private(set) var elapsed: Duration?
+
+    /// Runs `body`, recording its wall-clock duration. Call it exactly once per iteration.
+    @inline(never)
+    func measure<Result>(_ body: () throws -> Result) rethrows -> Result {
+        precondition(elapsed == nil, "Stopwatch.measure called twice in one iteration")
+        let clock = ContinuousClock()
+        let start = clock.now
+        let result = try body()
+        let end = clock.now
+        elapsed = end - start
+        return result
+    }
+}
+
+/// One implementation being compared: `raw`, `slate-…` or `grdb-…`. Counterparts share a suffix.
+struct Contender {
+    let name: String
+    let iteration: (Stopwatch) throws -> Checksum
+
+    init(_ name: String, _ iteration: @escaping (Stopwatch) throws -> Checksum) {
+        self.name = name
+        self.iteration = iteration
+    }
+}
+
+/// A scenario whose fixture is built and whose contenders are ready to run.
+struct PreparedScenario {
+    /// The rows each iteration fetches, inserts or looks up.
+    let rows: Int
+    /// What every iteration of every contender must produce.
+    let expected: Checksum
+    var contenders: [Contender]
+}
+
+/// A benchmark scenario: a name, a one-line summary, and how to build its fixture and contenders.
+struct Scenario: Sendable {
+    let name: String
+    let summary: String
+    let prepare: @Sendable (BenchmarkContext) throws -> PreparedScenario
+}
+
+/// What a scenario needs to know about the run.
+struct BenchmarkContext: Sendable {
+    let quick: Bool
+    /// A fresh, empty directory for this scenario's database files, deleted after the scenario.
+    let directory: URL
+
+    /// `full` rows in a full run, `quick` rows with `--quick`.
+    func size(full: Int, quick: Int) -> Int { self.quick ? quick : full }
+
+    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+}
+
+/// The timings of one contender in one scenario.
+struct ContenderResult {
+    let contender: String
+    let samples: [Double]  // seconds, one per timed round
+    let median: Double
+    let min: Double
+    let max: Double
+    /// This contender's median over the raw C API's median.
+    var ratioToRaw = 1.0
+
+    init(contender: String, samples: [Double]) {
+        self.contender = contender
+        self.samples = samples
+        let sorted = samples.sorted()
+        let middle = sorted.count / 2
+        self.median = sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+        self.min = sorted.first ?? 0
+        self.max = sorted.last ?? 0
+    }
+}
+
+struct ScenarioResult {
+    let name: String
+    let rows: Int
+    var results: [ContenderResult]
+}
+
+struct VerificationFailure: Error, CustomStringConvertible {
+    let scenario: String
+    let contender: String
+    let round: Int
+    let expected: Checksum
+    let actual: Checksum
+
+    var description: String {
+        "\(scenario) / \(contender), round \(round): result does not verify: expected \(expected), got \(actual)"
+    }
+}
+
+struct HarnessError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+struct Runner {
+    let quick: Bool
+    /// When not empty, only the contenders whose name contains one of these run (and `raw`, always).
+    let contenderFilters: [String]
+    let warmupRounds: Int
+    let timedRounds: Int
+
+    /// Prepares `scenario`, runs its contenders interleaved, verifies every iteration.
+    func run(_ scenario: Scenario, progress: (String) -> Void) throws -> ScenarioResult {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("slate-bench-\(ProcessInfo.processInfo.processIdentifier)-\(scenario.name)")
+        try? FileManager.default.removeItem(at: directory)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+
+        let context = BenchmarkContext(quick: quick, directory: directory)
+        progress("\(scenario.name): preparing fixture…")
+        var prepared = try scenario.prepare(context)
+        guard prepared.contenders.first?.name == "raw" else {
+            throw HarnessError("\(scenario.name): the first contender must be \"raw\"")
+        }
+        if !contenderFilters.isEmpty {
+            prepared.contenders = prepared.contenders.filter { contender in
+                contender.name == "raw" || contenderFilters.contains { contender.name.contains($0) }
+            }
+        }
+
+        var samples = Array(repeating: [Double](), count: prepared.contenders.count)
+        let rounds = warmupRounds + timedRounds
+        for round in 0..<rounds {
+            for (index, contender) in prepared.contenders.enumerated() {
+                let stopwatch = Stopwatch()
+                let checksum = try contender.iteration(stopwatch)
+                guard let elapsed = stopwatch.elapsed else {
+                    throw HarnessError("\(scenario.name) / \(contender.name): the iteration never called Stopwatch.measure")
+                }
+                guard checksum == prepared.expected else {
+                    throw VerificationFailure(
+                        scenario: scenario.name, contender: contender.name, round: round,
+                        expected: prepared.expected, actual: checksum)
+                }
+                if round >= warmupRounds { samples[index].append(elapsed.seconds) }
+            }
+            progress("\(scenario.name): round \(round + 1)/\(rounds)\(round < warmupRounds ? " (warm-up)" : "")")
+        }
+
+        var results = zip(prepared.contenders, samples).map { ContenderResult(contender: $0.name, samples: $1) }
+        let rawMedian = results[0].median
+        guard rawMedian > 0 else { throw HarnessError("\(scenario.name): the raw contender's median is zero") }
+        for index in results.indices {
+            results[index].ratioToRaw = results[index].median / rawMedian
+        }
+        return ScenarioResult(name: scenario.name, rows: prepared.rows, results: results)
+    }
+}
+
+extension Duration {
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) * 1e-18
+    }
+}

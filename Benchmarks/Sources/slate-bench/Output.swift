@@ -1,0 +1,180 @@
+import Foundation
+
+// The results table, the machine note, and the JSON report.
+
+/// What the numbers were measured on.
+struct MachineInfo: Encodable {
+    let cpu: String
+    let cores: Int
+    let sqliteVersion: String
+    let swiftVersion: String
+    let grdbVersion: String
+    let os: String
+    let mode: String
+    let warmupRounds: Int
+    let timedRounds: Int
+    let date: String
+
+    enum CodingKeys: String, CodingKey {
+        case cpu, cores, os, mode, date
+        case sqliteVersion = "sqlite_version"
+        case swiftVersion = "swift_version"
+        case grdbVersion = "grdb_version"
+        case warmupRounds = "warmup_rounds"
+        case timedRounds = "timed_rounds"
+    }
+
+    static func current(quick: Bool, warmupRounds: Int, timedRounds: Int) -> MachineInfo {
+        MachineInfo(
+            cpu: cpuModel(),
+            cores: ProcessInfo.processInfo.activeProcessorCount,
+            sqliteVersion: sqliteLibraryVersion,
+            swiftVersion: compilerVersion,
+            grdbVersion: "7.10.0",
+            os: ProcessInfo.processInfo.operatingSystemVersionString,
+            mode: quick ? "quick" : "full",
+            warmupRounds: warmupRounds,
+            timedRounds: timedRounds,
+            date: ISO8601DateFormatter().string(from: Date()))
+    }
+
+    /// The `model name` line of /proc/cpuinfo (Linux), or "unknown" elsewhere.
+    private static func cpuModel() -> String {
+        guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return "unknown" }
+        for line in text.split(separator: "\n") where line.hasPrefix("model name") {
+            if let colon = line.firstIndex(of: ":") {
+                return line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            }
+        }
+        return "unknown"
+    }
+
+    /// `swift --version`'s first line (the toolchain `swift run` used), or failing that the
+    /// compiler release the harness was built with.
+    private static var compilerVersion: String {
+        let process = Process()
+        let pipe = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["swift", "--version"]
+        process.standardOutput = pipe
+        process.standardError = pipe
+        if (try? process.run()) != nil {
+            let output = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            if process.terminationStatus == 0,
+                let line = String(decoding: output, as: UTF8.self).split(separator: "\n").first(where: { $0.contains("Swift version") })
+            {
+                return line.trimmingCharacters(in: .whitespaces)
+            }
+        }
+        #if compiler(>=6.4)
+        return "compiler >= 6.4"
+        #elseif compiler(>=6.3)
+        return "compiler 6.3"
+        #elseif compiler(>=6.2)
+        return "compiler 6.2"
+        #elseif compiler(>=6.1)
+        return "compiler 6.1"
+        #else
+        return "compiler 6.0"
+        #endif
+    }
+
+    var summary: String {
+        """
+        machine: \(cpu), \(cores) cores; SQLite \(sqliteVersion); \(swiftVersion); GRDB \(grdbVersion)
+        run: \(mode), \(warmupRounds) warm-up + \(timedRounds) timed rounds per scenario, contenders interleaved
+        """
+    }
+}
+
+/// The JSON report: `{"machine": {…}, "scenarios": [{"name", "rows", "results": [{…}]}]}`.
+struct Report: Encodable {
+    struct Scenario: Encodable {
+        let name: String
+        let rows: Int
+        let results: [Result]
+    }
+
+    struct Result: Encodable {
+        let contender: String
+        let medianSeconds: Double
+        let minSeconds: Double
+        let maxSeconds: Double
+        let ratioToRaw: Double
+
+        enum CodingKeys: String, CodingKey {
+            case contender
+            case medianSeconds = "median_s"
+            case minSeconds = "min_s"
+            case maxSeconds = "max_s"
+            case ratioToRaw = "ratio_to_raw"
+        }
+    }
+
+    let machine: MachineInfo
+    let scenarios: [Scenario]
+
+    init(machine: MachineInfo, results: [ScenarioResult]) {
+        self.machine = machine
+        self.scenarios = results.map { scenario in
+            Scenario(
+                name: scenario.name, rows: scenario.rows,
+                results: scenario.results.map {
+                    Result(contender: $0.contender, medianSeconds: $0.median, minSeconds: $0.min, maxSeconds: $0.max, ratioToRaw: $0.ratioToRaw)
+                })
+        }
+    }
+
+    func write(to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        var data = try encoder.encode(self)
+        data.append(contentsOf: Array("\n".utf8))
+        try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+    }
+}
+
+/// The human-readable results table.
+enum Table {
+    static func render(_ results: [ScenarioResult]) -> String {
+        let header = ["scenario", "rows", "contender", "median ms", "min ms", "max ms", "x raw"]
+        var rows: [[String]] = []
+        for scenario in results {
+            for (index, result) in scenario.results.enumerated() {
+                rows.append([
+                    index == 0 ? scenario.name : "",
+                    index == 0 ? String(scenario.rows) : "",
+                    result.contender,
+                    milliseconds(result.median),
+                    milliseconds(result.min),
+                    milliseconds(result.max),
+                    format(result.ratioToRaw, decimals: 2),
+                ])
+            }
+        }
+        let widths = header.indices.map { column in
+            ([header] + rows).map { $0[column].count }.max() ?? 0
+        }
+        // Text columns are left-aligned, numbers right-aligned.
+        let leftAligned: Set<Int> = [0, 2]
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { column, cell in
+                let padding = String(repeating: " ", count: widths[column] - cell.count)
+                return leftAligned.contains(column) ? cell + padding : padding + cell
+            }.joined(separator: "  ")
+        }
+        var lines = [line(header), widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")]
+        lines += rows.map(line)
+        return lines.joined(separator: "\n")
+    }
+
+    static func milliseconds(_ seconds: Double) -> String {
+        let ms = seconds * 1000
+        return format(ms, decimals: ms < 10 ? 3 : ms < 100 ? 2 : 1)
+    }
+
+    static func format(_ value: Double, decimals: Int) -> String {
+        String(format: "%.\(decimals)f", value)
+    }
+}

@@ -1,0 +1,136 @@
+import CSQLite
+import Foundation
+import GRDB
+import Slate
+
+/// Fetch every row of the Northwind `Orders` table into records, as in Lighter's performance suite.
+///
+/// The bundled Northwind database has 830 orders. The fixture copies it into the scenario's
+/// directory and enlarges `Orders` to the target size by re-inserting copies of the original 830
+/// rows, in OrderID order, with new AUTOINCREMENT OrderIDs: the same file every run.
+enum NorthwindOrders {
+    static let scenario = Scenario(
+        name: "northwind-orders",
+        summary: "fetch all 16,000 rows of Northwind Orders (14 columns, TEXT/INTEGER/REAL, NULLs) into records"
+    ) { context in
+        let fixture = try Fixture(context)
+        return PreparedScenario(
+            rows: fixture.rowCount,
+            expected: fixture.expected,
+            contenders: [
+                Contender("raw", fixture.raw),
+                Contender("slate-record", fixture.slateRecord),
+                Contender("grdb-record", fixture.grdbRecord),
+                Contender("grdb-codable", fixture.grdbCodable),
+            ])
+    }
+
+    final class Fixture {
+        let rowCount: Int
+        private(set) var expected = Checksum()
+        let rawConnection: RawConnection
+        let rawSelect: RawStatement
+        let slate: Slate.Database
+        let grdb: DatabaseQueue
+
+        init(_ context: BenchmarkContext) throws {
+            rowCount = context.size(full: 16_000, quick: 2_000)
+            let path = context.path("northwind.sqlite")
+            guard let bundled = Bundle.module.url(forResource: "northwind", withExtension: "sqlite") else {
+                throw HarnessError("northwind.sqlite is missing from the slate-bench resources")
+            }
+            try FileManager.default.copyItem(at: bundled, to: URL(fileURLWithPath: path))
+            // The bundled copy may be read-only (it is in the repository's shared data).
+            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
+            try Self.enlarge(path: path, to: rowCount)
+
+            rawConnection = try RawConnection(path: path)
+            rawSelect = try RawStatement(rawConnection, Order.selectAll)
+            slate = try Slate.Database(path: path)
+            grdb = try DatabaseQueue(path: path)
+
+            // The expected checksum is one untimed read through the C API; every contender,
+            // raw included, must match it on every iteration.
+            let reference = try readRaw()
+            let count = try rawConnection.integers("SELECT count(*) FROM Orders")[0]
+            guard reference.count == rowCount, count == rowCount else {
+                throw HarnessError("northwind-orders: expected \(rowCount) orders, read \(reference.count), count(*) \(count)")
+            }
+            expected = reference.checksum
+        }
+
+        /// Copies the original orders (in OrderID order) until `Orders` holds `target` rows.
+        static func enlarge(path: String, to target: Int) throws {
+            let connection = try RawConnection(path: path)
+            let original = try connection.integers("SELECT count(*), max(OrderID) FROM Orders")
+            let (originalCount, originalMax) = (Int(original[0]), original[1])
+            guard target >= originalCount else {
+                throw HarnessError("northwind-orders: cannot shrink Orders below \(originalCount) rows")
+            }
+            let columns = """
+                CustomerID, EmployeeID, OrderDate, RequiredDate, ShippedDate, ShipVia, Freight, \
+                ShipName, ShipAddress, ShipCity, ShipRegion, ShipPostalCode, ShipCountry
+                """
+            try connection.transaction {
+                var count = originalCount
+                while count < target {
+                    let batch = min(originalCount, target - count)
+                    try connection.execute("""
+                        INSERT INTO Orders(\(columns)) SELECT \(columns) FROM Orders \
+                        WHERE OrderID <= \(originalMax) ORDER BY OrderID LIMIT \(batch)
+                        """)
+                    count += batch
+                }
+            }
+        }
+
+        private func readRaw() throws -> [Order] {
+            let statement = rawSelect.handle
+            var orders: [Order] = []
+            var code = sqlite3_step(statement)
+            while code == SQLITE_ROW {
+                orders.append(Order(
+                    orderID: Int(sqlite3_column_int64(statement, 0)),
+                    customerID: rawSelect.optionalString(at: 1),
+                    employeeID: rawSelect.optionalInt(at: 2),
+                    orderDate: rawSelect.optionalString(at: 3),
+                    requiredDate: rawSelect.optionalString(at: 4),
+                    shippedDate: rawSelect.optionalString(at: 5),
+                    shipVia: rawSelect.optionalInt(at: 6),
+                    freight: rawSelect.optionalDouble(at: 7),
+                    shipName: rawSelect.optionalString(at: 8),
+                    shipAddress: rawSelect.optionalString(at: 9),
+                    shipCity: rawSelect.optionalString(at: 10),
+                    shipRegion: rawSelect.optionalString(at: 11),
+                    shipPostalCode: rawSelect.optionalString(at: 12),
+                    shipCountry: rawSelect.optionalString(at: 13)))
+                code = sqlite3_step(statement)
+            }
+            sqlite3_reset(statement)
+            guard code == SQLITE_DONE else { throw rawConnection.failure(Order.selectAll) }
+            return orders
+        }
+
+        // MARK: Contenders
+
+        func raw(_ stopwatch: Stopwatch) throws -> Checksum {
+            try stopwatch.measure { try readRaw() }.checksum
+        }
+
+        func slateRecord(_ stopwatch: Stopwatch) throws -> Checksum {
+            try stopwatch.measure { try slate.fetchAll(Order.self, sql: Order.selectAll) }.checksum
+        }
+
+        func grdbRecord(_ stopwatch: Stopwatch) throws -> Checksum {
+            try stopwatch.measure {
+                try grdb.inDatabase { db in try Order.fetchAll(db, sql: Order.selectAll) }
+            }.checksum
+        }
+
+        func grdbCodable(_ stopwatch: Stopwatch) throws -> Checksum {
+            try stopwatch.measure {
+                try grdb.inDatabase { db in try CodableOrder.fetchAll(db, sql: Order.selectAll) }
+            }.checksum
+        }
+    }
+}
