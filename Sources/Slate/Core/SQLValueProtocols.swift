@@ -39,6 +39,11 @@ public protocol SQLExtractable {
     /// Reads column `index` (0-based) of `row`. The default implementation reads the boxed value
     /// and calls ``init(sqlValue:)``; standard types read `sqlite3_column_*` directly.
     static func extract(from row: Row, at index: Int32) throws -> Self
+
+    /// Reads column `index` of `row`, or returns `nil` when it is `NULL`: the path optionals take.
+    /// The default checks for `NULL`, then calls ``extract(from:at:)``; standard types do both in
+    /// one pass over the C API.
+    static func extractIfPresent(from row: Row, at index: Int32) throws -> Self?
 }
 
 /// A value that can be both bound and extracted.
@@ -53,6 +58,13 @@ extension SQLBindable {
 }
 
 extension SQLExtractable {
+    /// Checks for `NULL`, then reads the value with ``extract(from:at:)``.
+    @inlinable
+    public static func extractIfPresent(from row: Row, at index: Int32) throws -> Self? {
+        if row.isNull(at: index) { return nil }
+        return try extract(from: row, at: index)
+    }
+
     /// Reads the boxed value and converts it with ``init(sqlValue:)``.
     @inlinable
     public static func extract(from row: Row, at index: Int32) throws -> Self {

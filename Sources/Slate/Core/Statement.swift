@@ -215,6 +215,9 @@ public final class Statement {
     /// The index of the first result column called `name`, compared case-insensitively as SQLite
     /// compares identifiers.
     public func columnIndex(named name: String) -> Int? {
+        // Exact names first: a short scan beats hashing a lowercased copy on every read by name.
+        let names = columnNames
+        if names.count <= 32, let exact = names.firstIndex(of: name) { return exact }
         if columnIndexCache == nil {
             var indexes: [String: Int32] = [:]
             for (index, column) in columnNames.enumerated() where indexes[column.lowercased()] == nil {

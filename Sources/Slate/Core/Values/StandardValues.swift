@@ -21,6 +21,56 @@ extension Row {
         return try convertedInt64(at: index, as: Int64.self)
     }
 
+    /// Reads a column as a 64-bit integer, or `nil` when it is `NULL`, in one C call for non-zero
+    /// integers. See ``int64(at:)``.
+    @inlinable
+    public func int64IfPresent(at index: Int32) throws -> Int64? {
+        let position = index &+ columnOffset
+        if let sqliteStatement {
+            let value = sqlite3_column_int64(sqliteStatement, position)
+            if value != 0 { return value }
+            let type = sqlite3_column_type(sqliteStatement, position)
+            if type == SQLITE_INTEGER { return 0 }
+            if type == SQLITE_NULL { return nil }
+        } else if value(at: index).isNull {
+            return nil
+        }
+        return try convertedInt64(at: index, as: Int64.self)
+    }
+
+    /// Reads a column as a double, or `nil` when it is `NULL`. See ``double(at:)``.
+    @inlinable
+    public func doubleIfPresent(at index: Int32) throws -> Double? {
+        let position = index &+ columnOffset
+        if let sqliteStatement {
+            let value = sqlite3_column_double(sqliteStatement, position)
+            if value != 0 { return value }
+            let type = sqlite3_column_type(sqliteStatement, position)
+            if type == SQLITE_FLOAT || type == SQLITE_INTEGER { return value }
+            if type == SQLITE_NULL { return nil }
+        } else if value(at: index).isNull {
+            return nil
+        }
+        return try convertedDouble(at: index)
+    }
+
+    /// Reads a column as text, or `nil` when it is `NULL`, with one type check.
+    @inlinable
+    public func stringIfPresent(at index: Int32) throws -> String? {
+        let position = index &+ columnOffset
+        if let sqliteStatement {
+            let type = sqlite3_column_type(sqliteStatement, position)
+            if type == SQLITE_TEXT, let text = sqlite3_column_text(sqliteStatement, position) {
+                let count = Int(sqlite3_column_bytes(sqliteStatement, position))
+                return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+            }
+            if type == SQLITE_NULL { return nil }
+        } else if value(at: index).isNull {
+            return nil
+        }
+        return try convertedString(at: index)
+    }
+
     /// Reads a column as a double. Like ``int64(at:)``, only a zero result is type-checked, so
     /// `NULL` and non-numeric values throw while integers convert.
     @inlinable
@@ -176,6 +226,13 @@ extension SQLExtractable where Self: FixedWidthInteger {
         guard let value = Self(exactly: integer) else { throw row.overflow(at: index, to: Self.self) }
         return value
     }
+
+    @inlinable
+    public static func extractIfPresent(from row: Row, at index: Int32) throws -> Self? {
+        guard let integer = try row.int64IfPresent(at: index) else { return nil }
+        guard let value = Self(exactly: integer) else { throw row.overflow(at: index, to: Self.self) }
+        return value
+    }
 }
 
 extension Int: SQLBindable, SQLExtractable {}
@@ -201,6 +258,11 @@ extension Int64: SQLBindable, SQLExtractable {
     public static func extract(from row: Row, at index: Int32) throws -> Int64 {
         try row.int64(at: index)
     }
+
+    @inlinable
+    public static func extractIfPresent(from row: Row, at index: Int32) throws -> Int64? {
+        try row.int64IfPresent(at: index)
+    }
 }
 
 // MARK: - Bool
@@ -223,6 +285,11 @@ extension Bool: SQLBindable, SQLExtractable {
     @inlinable
     public static func extract(from row: Row, at index: Int32) throws -> Bool {
         try row.int64(at: index) != 0
+    }
+
+    @inlinable
+    public static func extractIfPresent(from row: Row, at index: Int32) throws -> Bool? {
+        try row.int64IfPresent(at: index).map { $0 != 0 }
     }
 }
 
@@ -253,6 +320,11 @@ extension Double: SQLBindable, SQLExtractable {
     @inlinable
     public static func extract(from row: Row, at index: Int32) throws -> Double {
         try row.double(at: index)
+    }
+
+    @inlinable
+    public static func extractIfPresent(from row: Row, at index: Int32) throws -> Double? {
+        try row.doubleIfPresent(at: index)
     }
 }
 
@@ -298,6 +370,11 @@ extension String: SQLBindable, SQLExtractable {
     @inlinable
     public static func extract(from row: Row, at index: Int32) throws -> String {
         try row.string(at: index)
+    }
+
+    @inlinable
+    public static func extractIfPresent(from row: Row, at index: Int32) throws -> String? {
+        try row.stringIfPresent(at: index)
     }
 }
 
@@ -389,13 +466,18 @@ extension Optional: SQLExtractable where Wrapped: SQLExtractable {
 
     @inlinable
     public static func extract(from row: Row, at index: Int32) throws -> Wrapped? {
-        if row.isNull(at: index) {
-            if index < 0 || Int(index) >= row.count {
-                throw row.contextualize(DatabaseError(resultCode: .range, message: ""), column: index)
-            }
-            return nil
+        if let value = try Wrapped.extractIfPresent(from: row, at: index) { return value }
+        if index < 0 || Int(index) >= row.count {
+            throw row.contextualize(DatabaseError(resultCode: .range, message: ""), column: index)
         }
-        return try Wrapped.extract(from: row, at: index)
+        return nil
+    }
+
+    /// A doubly optional read: `nil` for `NULL`.
+    @inlinable
+    public static func extractIfPresent(from row: Row, at index: Int32) throws -> Wrapped?? {
+        if row.isNull(at: index) { return nil }
+        return try extract(from: row, at: index)
     }
 }
 
