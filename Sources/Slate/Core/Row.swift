@@ -82,6 +82,9 @@ public struct Row {
 
     /// The index of the first column called `name` (case-insensitive), or `nil`.
     public func index(ofColumn name: String) -> Int? {
+        if columnOffset == 0, let statementReference {
+            return statementReference._withUnsafeGuaranteedRef { $0.columnIndex(named: name) }
+        }
         if columnOffset != 0 {
             return columnNames.firstIndex { $0.caseInsensitiveCompare(name) == .orderedSame }
         }
@@ -125,11 +128,16 @@ public struct Row {
     }
 
     /// Reads the column called `name` as `Value`: `let name: String = try row["name"]`.
+    @inlinable
     public subscript<Value: SQLExtractable>(_ name: String) -> Value {
-        get throws {
-            guard let index = index(ofColumn: name) else { throw missingColumn(name) }
-            return try Value.extract(from: self, at: Int32(index))
-        }
+        get throws { try Value.extract(from: self, at: columnPosition(named: name)) }
+    }
+
+    /// The index of column `name`, or a ``ResultCode/range`` error listing the row's columns.
+    @usableFromInline
+    func columnPosition(named name: String) throws -> Int32 {
+        guard let index = index(ofColumn: name) else { throw missingColumn(name) }
+        return Int32(index)
     }
 
     /// Reads column `index` as `type`; the spelling generated code uses.
@@ -139,8 +147,9 @@ public struct Row {
     }
 
     /// Reads the column called `name` as `type`.
+    @inlinable
     public func decode<Value: SQLExtractable>(_ type: Value.Type = Value.self, named name: String) throws -> Value {
-        try self[name]
+        try Value.extract(from: self, at: columnPosition(named: name))
     }
 
     /// A copy that stays valid after the statement moves on.

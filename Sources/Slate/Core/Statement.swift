@@ -216,8 +216,10 @@ public final class Statement {
     /// compares identifiers.
     public func columnIndex(named name: String) -> Int? {
         // Exact names first: a short scan beats hashing a lowercased copy on every read by name.
-        let names = columnNames
-        if names.count <= 32, let exact = names.firstIndex(of: name) { return exact }
+        if cachedColumnNames == nil { _ = columnNames }
+        if let names = cachedColumnNames, names.count <= 32 {
+            for index in names.indices where names[index] == name { return index }
+        }
         if columnIndexCache == nil {
             var indexes: [String: Int32] = [:]
             for (index, column) in columnNames.enumerated() where indexes[column.lowercased()] == nil {

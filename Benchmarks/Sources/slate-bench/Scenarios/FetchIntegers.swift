@@ -31,7 +31,7 @@ enum FetchIntegers {
         let rawConnection: RawConnection
         let rawSelect: RawStatement
         let slate: Slate.Database
-        let grdb: DatabaseQueue
+        let grdb: GRDB.DatabaseQueue
 
         init(_ context: BenchmarkContext) throws {
             rowCount = context.size(full: 200_000, quick: 20_000)
@@ -46,7 +46,7 @@ enum FetchIntegers {
             rawConnection = try RawConnection(path: path)
             rawSelect = try RawStatement(rawConnection, Item.selectAll)
             slate = try Slate.Database(path: path)
-            grdb = try DatabaseQueue(path: path)
+            grdb = try GRDB.DatabaseQueue(path: path)
         }
 
         // MARK: Contenders

@@ -123,7 +123,7 @@ enum Insert {
         func grdbPositional(_ stopwatch: Stopwatch) throws -> Checksum {
             removeFile()
             do {
-                let dbQueue = try DatabaseQueue(path: path)
+                let dbQueue = try GRDB.DatabaseQueue(path: path)
                 try dbQueue.inDatabase { db in try db.execute(sql: Item.createTable) }
                 try stopwatch.measure {
                     try dbQueue.write { db in
@@ -143,7 +143,7 @@ enum Insert {
         func grdbRecord(_ stopwatch: Stopwatch) throws -> Checksum {
             removeFile()
             do {
-                let dbQueue = try DatabaseQueue(path: path)
+                let dbQueue = try GRDB.DatabaseQueue(path: path)
                 try dbQueue.inDatabase { db in try db.execute(sql: Item.createTable) }
                 try stopwatch.measure {
                     try dbQueue.write { db in

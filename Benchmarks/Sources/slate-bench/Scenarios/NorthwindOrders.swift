@@ -31,7 +31,7 @@ enum NorthwindOrders {
         let rawConnection: RawConnection
         let rawSelect: RawStatement
         let slate: Slate.Database
-        let grdb: DatabaseQueue
+        let grdb: GRDB.DatabaseQueue
 
         init(_ context: BenchmarkContext) throws {
             rowCount = context.size(full: 16_000, quick: 2_000)
@@ -47,7 +47,7 @@ enum NorthwindOrders {
             rawConnection = try RawConnection(path: path)
             rawSelect = try RawStatement(rawConnection, Order.selectAll)
             slate = try Slate.Database(path: path)
-            grdb = try DatabaseQueue(path: path)
+            grdb = try GRDB.DatabaseQueue(path: path)
 
             // The expected checksum is one untimed read through the C API; every contender,
             // raw included, must match it on every iteration.

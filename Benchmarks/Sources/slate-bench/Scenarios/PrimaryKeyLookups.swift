@@ -31,7 +31,7 @@ enum PrimaryKeyLookups {
         let rawConnection: RawConnection
         let rawSelect: RawStatement
         let slate: Slate.Database
-        let grdb: DatabaseQueue
+        let grdb: GRDB.DatabaseQueue
 
         init(_ context: BenchmarkContext) throws {
             let rowCount = context.size(full: 100_000, quick: 10_000)
@@ -48,7 +48,7 @@ enum PrimaryKeyLookups {
             rawConnection = try RawConnection(path: path)
             rawSelect = try RawStatement(rawConnection, KeyedItem.selectByID)
             slate = try Slate.Database(path: path)
-            grdb = try DatabaseQueue(path: path)
+            grdb = try GRDB.DatabaseQueue(path: path)
         }
 
         // MARK: Contenders
