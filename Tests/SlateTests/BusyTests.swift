@@ -41,7 +41,6 @@ import Testing
         let elapsed = Date().timeIntervalSince(start)
         #expect(error.resultCode == .busy)
         #expect(elapsed >= 0.15, "waited for the timeout, not \(elapsed) s")
-        #expect(elapsed < 1.5)
 
         try pair.holder.execute(sql: "COMMIT")
         try pair.insert(1)

@@ -22,7 +22,9 @@ import Testing
         #expect(error?.resultCode == .interrupt)
         #expect(error?.message.contains("cancelled") == true)
         #expect(error?.isCancellation == true)
-        #expect(elapsed < 5, "the query should stop long before it counts to 50 million")
+        // No timing assertion: an uncancelled 50-million-row count finishes without error, so the
+        // interrupt error above is the proof. (`elapsed` is kept for failure diagnostics.)
+        _ = elapsed
     }
 
     @Test func cancellingAQueueReadInterruptsTheRunningQuery() async throws {
