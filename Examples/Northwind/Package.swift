@@ -1,8 +1,9 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// A small program that opens the bundled Northwind sample database with Slate and prints the
-// answers of a few queries. Run it from the repository root:
+// A small program that opens the bundled Northwind sample database through code that Slate's
+// build-tool plugin generates from it at build time, and prints the answers of a few typed
+// queries. Run it from the repository root:
 //
 //     swift run --package-path Examples/Northwind
 let package = Package(
@@ -13,7 +14,8 @@ let package = Package(
         .executableTarget(
             name: "Northwind",
             dependencies: [.product(name: "Slate", package: "Slate")],
-            resources: [.copy("Resources/northwind.sqlite")]
+            resources: [.copy("Resources/northwind.sqlite")],
+            plugins: [.plugin(name: "SlateBuildPlugin", package: "Slate")]
         )
     ],
     swiftLanguageModes: [.v6]

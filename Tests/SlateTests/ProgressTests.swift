@@ -41,13 +41,11 @@ private final class InterruptStopFlag: @unchecked Sendable {
             calls += 1
             return calls >= 5
         }
-        let start = Date()
         let error = try #require(throws: DatabaseError.self) {
             _ = try db.fetchValue(Int.self, sql: Self.longQuery)
         }
         #expect(error.resultCode == .interrupt)
         #expect(calls == 5)
-        #expect(Date().timeIntervalSince(start) < 1)
 
         // The connection is usable afterwards, and a removed handler is not called any more.
         db.removeProgressHandler()
@@ -93,13 +91,11 @@ private final class InterruptStopFlag: @unchecked Sendable {
         interrupter.start()
         defer { finished.set() }
 
-        let start = Date()
         let error = try #require(throws: DatabaseError.self) {
             _ = try db.fetchValue(Int.self, sql: Self.longQuery)
         }
         finished.set()
         #expect(error.resultCode == .interrupt)
-        #expect(Date().timeIntervalSince(start) < 1)
 
         // Once the interrupter has stopped, the connection runs statements normally.
         Thread.sleep(forTimeInterval: 0.02)

@@ -1,41 +1,43 @@
 import Foundation
 import Slate
 
-// The database ships read-only inside the executable's resource bundle.
-guard let url = Bundle.module.url(forResource: "northwind", withExtension: "sqlite") else {
-    print("northwind.sqlite is missing from the bundle")
-    exit(1)
-}
-var configuration = Database.Configuration()
-configuration.isReadOnly = true
-
+// `NorthwindDatabase` and its records (`Customer`, `Order`, `OrderDetail`, `Product` …) are
+// generated at build time by SlateBuildPlugin from Resources/northwind.sqlite.
 do {
-    let db = try Database(path: url.path, configuration: configuration)
+    // The database ships read-only inside the executable's resource bundle.
+    let db = try NorthwindDatabase.bundled()
 
-    let customers = try db.fetchValue(Int.self, "SELECT count(*) FROM Customers")
-    let orders = try db.fetchValue(Int.self, "SELECT count(*) FROM Orders")
+    // Counts.
+    let customers = try db.customers.fetchCount()
+    let orders = try db.orders.fetchCount()
     print("Northwind has \(customers) customers and \(orders) orders.")
 
+    // A join through foreign keys: each customer's orders (Orders.CustomerID → Customers).
     print("\nTop 5 customers by number of orders:")
-    let top = try db.fetchAll(
-        """
-        SELECT c.CompanyName, count(o.OrderID) AS orderCount
-        FROM Customers c JOIN Orders o ON o.CustomerID = c.CustomerID
-        GROUP BY c.CustomerID ORDER BY orderCount DESC, c.CompanyName LIMIT \(5)
-        """
-    ) { row in (try row.decode(String.self, at: 0), try row.decode(Int.self, at: 1)) }
-    for (company, count) in top { print("  \(company): \(count)") }
+    var orderCounts: [(company: String, orders: Int)] = []
+    for customer in try db.customers.fetchAll() {
+        orderCounts.append((customer.companyName ?? "?", try db.orders.fetch(for: customer).count))
+    }
+    orderCounts.sort { ($0.orders, $1.company) > ($1.orders, $0.company) }
+    for (company, count) in orderCounts.prefix(5) { print("  \(company): \(count)") }
 
+    // A filtered select of chosen columns, decoded into typed tuples.
     let country = "Germany"
     print("\nProducts from suppliers in \(country) costing more than $30:")
-    let products = try db.fetchAll(
-        """
-        SELECT p.ProductName, p.UnitPrice FROM Products p
-        JOIN Suppliers s ON s.SupplierID = p.SupplierID
-        WHERE s.Country = \(country) AND p.UnitPrice > \(30.0) ORDER BY p.UnitPrice DESC
-        """
-    ) { row in (try row.decode(String.self, at: 0), try row.decode(Double.self, at: 1)) }
-    for (name, price) in products { print("  \(name): $\(String(format: "%.2f", price))") }
+    let germanSuppliers = try db.suppliers.select(\.supplierID) { $0.country == country }
+    let products = try db.products.select(\.productName, \.unitPrice, \.supplierID) { $0.unitPrice > 30.0 }
+        .filter { germanSuppliers.contains($0.2) }
+        .sorted { ($0.1 ?? 0) > ($1.1 ?? 0) }
+    for (name, price, _) in products { print("  \(name): $\(String(format: "%.2f", price ?? 0))") }
+
+    // Parents through foreign keys: the lines of one order, with their products.
+    if let order = try db.orders.find(10248) {
+        print("\nOrder \(order.orderID ?? 0) for \(try order.fetchCustomer(in: db.database)?.companyName ?? "?"):")
+        for line in try order.fetchOrderDetails(in: db.database) {
+            let product = try line.fetchProduct(in: db.database)
+            print("  \(line.quantity) × \(product?.productName ?? "?") at $\(String(format: "%.2f", line.unitPrice))")
+        }
+    }
 } catch {
     print("error: \(error)")
     exit(1)

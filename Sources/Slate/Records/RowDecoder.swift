@@ -1,0 +1,237 @@
+import Foundation
+
+/// Decodes `Decodable` values from rows, by column name.
+///
+/// Each property is read from the column of the same name (or the name ``CodableRecord/columnNames``
+/// gives it): standard types and every ``SQLExtractable`` type through their own conformance (dates
+/// with the connection's ``DateStrategy``), values that decode from a single value (such as
+/// `RawRepresentable` enums) from the column's value, and any other nested value from the column's
+/// JSON text. A missing column or `NULL` decodes as `nil` for an optional property.
+///
+/// ```swift
+/// let decoder = RowDecoder()
+/// let players = try db.fetchAll("SELECT * FROM player") { row in try decoder.decode(Player.self, from: row) }
+/// ```
+///
+/// Decoding several rows of one statement with the same decoder reuses the column lookups.
+public final class RowDecoder {
+    /// Column names for coding keys stored under another name.
+    public var columnNames: [String: String]
+    private var lookup = ColumnLookup()
+    private var lookupSQL: String?
+
+    /// A decoder; `columnNames` maps coding keys to the columns that hold them.
+    public init(columnNames: [String: String] = [:]) {
+        self.columnNames = columnNames
+    }
+
+    /// Decodes `type` from `row`.
+    public func decode<Value: Decodable>(_ type: Value.Type, from row: Row) throws -> Value {
+        let sql = row.sql
+        if sql == nil || sql != lookupSQL {
+            lookup = ColumnLookup()
+            lookupSQL = sql
+        }
+        let decoder = RowValueDecoder(row: row, lookup: lookup, columnNames: columnNames)
+        return try Value(from: decoder)
+    }
+}
+
+/// Coding-key-to-column-index lookups, shared by the rows of one statement.
+final class ColumnLookup {
+    private var indexes: [String: Int32] = [:]
+    private var missing: Set<String> = []
+
+    func index(of key: String, column: String, in row: Row) -> Int32? {
+        if let index = indexes[key] { return index }
+        if missing.contains(key) { return nil }
+        guard let index = row.index(ofColumn: column) else {
+            missing.insert(key)
+            return nil
+        }
+        indexes[key] = Int32(index)
+        return Int32(index)
+    }
+}
+
+/// The `Decoder` for one row.
+struct RowValueDecoder: Decoder {
+    let row: Row
+    let lookup: ColumnLookup
+    let columnNames: [String: String]
+    var codingPath: [any CodingKey] = []
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(RowKeyedDecodingContainer<Key>(decoder: self))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        throw DecodingError.typeMismatch(
+            [Any].self,
+            DecodingError.Context(codingPath: codingPath, debugDescription: "a row decodes into a keyed value (a struct), not an array"))
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        throw DecodingError.typeMismatch(
+            Any.self,
+            DecodingError.Context(codingPath: codingPath, debugDescription: "a row decodes into a keyed value (a struct), not a single value"))
+    }
+}
+
+struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let decoder: RowValueDecoder
+    var codingPath: [any CodingKey] { decoder.codingPath }
+    var row: Row { decoder.row }
+
+    var allKeys: [Key] {
+        let reverse = Dictionary(decoder.columnNames.map { ($0.value.lowercased(), $0.key) }, uniquingKeysWith: { first, _ in first })
+        return row.columnNames.compactMap { Key(stringValue: reverse[$0.lowercased()] ?? $0) }
+    }
+
+    func columnName(_ key: Key) -> String {
+        decoder.columnNames[key.stringValue] ?? key.stringValue
+    }
+
+    func index(_ key: Key) -> Int32? {
+        decoder.lookup.index(of: key.stringValue, column: columnName(key), in: row)
+    }
+
+    func requireIndex(_ key: Key) throws -> Int32 {
+        guard let index = index(key) else {
+            throw DecodingError.keyNotFound(
+                key,
+                DecodingError.Context(
+                    codingPath: codingPath,
+                    debugDescription: "the row has no column \(columnName(key)); it has \(row.columnNames.joined(separator: ", "))"))
+        }
+        return index
+    }
+
+    func contains(_ key: Key) -> Bool { index(key) != nil }
+
+    func decodeNil(forKey key: Key) throws -> Bool {
+        row.isNull(at: try requireIndex(key))
+    }
+
+    func read<Value: SQLExtractable>(_ type: Value.Type, _ key: Key) throws -> Value {
+        try Value.extract(from: row, at: try requireIndex(key))
+    }
+
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try read(type, key) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try read(type, key) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try read(type, key) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try read(type, key) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try read(type, key) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try read(type, key) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try read(type, key) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try read(type, key) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try read(type, key) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try read(type, key) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try read(type, key) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try read(type, key) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try read(type, key) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try read(type, key) }
+
+    func decode<Value: Decodable>(_ type: Value.Type, forKey key: Key) throws -> Value {
+        let index = try requireIndex(key)
+        return try ColumnValueDecoding.decode(type, from: row, at: index, codingPath: codingPath + [key])
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+        throw DecodingError.typeMismatch(
+            type, DecodingError.Context(codingPath: codingPath + [key], debugDescription: "nested containers of a row are not supported: decode a nested Decodable value, which is read from the column's JSON"))
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        throw DecodingError.typeMismatch(
+            [Any].self, DecodingError.Context(codingPath: codingPath + [key], debugDescription: "nested containers of a row are not supported: decode a nested Decodable value, which is read from the column's JSON"))
+    }
+
+    func superDecoder() throws -> any Decoder { decoder }
+
+    func superDecoder(forKey key: Key) throws -> any Decoder {
+        throw DecodingError.typeMismatch(
+            Any.self, DecodingError.Context(codingPath: codingPath + [key], debugDescription: "super decoders of a row column are not supported"))
+    }
+}
+
+/// Reads one column as any `Decodable` type.
+enum ColumnValueDecoding {
+    static func decode<Value: Decodable>(_ type: Value.Type, from row: Row, at index: Int32, codingPath: [any CodingKey]) throws -> Value {
+        if let extractable = type as? any SQLExtractable.Type {
+            return try cast(extract(extractable, row: row, index: index), codingPath: codingPath)
+        }
+        if let optional = type as? any OptionalTypeUnwrapping.Type, row.isNull(at: index) {
+            return try cast(optional.noneValue, codingPath: codingPath)
+        }
+        let value = row.value(at: index)
+        if value.isNull {
+            throw DecodingError.valueNotFound(
+                type, DecodingError.Context(codingPath: codingPath, debugDescription: "column \(index) is NULL"))
+        }
+        do {
+            return try Value(from: SingleColumnDecoder(value: value, codingPath: codingPath))
+        } catch is NeedsJSON {
+            do {
+                return try JSONCoding.decode(type, from: value)
+            } catch let error as DatabaseError {
+                throw row.contextualize(error, column: index)
+            }
+        }
+    }
+
+    private static func extract<Value: SQLExtractable>(_ type: Value.Type, row: Row, index: Int32) throws -> Value {
+        try Value.extract(from: row, at: index)
+    }
+
+    static func cast<Value>(_ value: Any, codingPath: [any CodingKey]) throws -> Value {
+        guard let value = value as? Value else {
+            throw DecodingError.typeMismatch(Value.self, DecodingError.Context(codingPath: codingPath, debugDescription: "unexpected value type"))
+        }
+        return value
+    }
+}
+
+/// Thrown when a nested value asks for a keyed or unkeyed container: it is read from JSON instead.
+struct NeedsJSON: Error {}
+
+/// A decoder for a nested value stored in one column: single values come from the column, and
+/// anything structured comes from its JSON text.
+struct SingleColumnDecoder: Decoder, SingleValueDecodingContainer {
+    let value: SQLValue
+    var codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> { throw NeedsJSON() }
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw NeedsJSON() }
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
+
+    func decodeNil() -> Bool { value.isNull }
+
+    func read<Value: SQLExtractable>(_ type: Value.Type) throws -> Value {
+        try Value(sqlValue: value)
+    }
+
+    func decode(_ type: Bool.Type) throws -> Bool { try read(type) }
+    func decode(_ type: String.Type) throws -> String { try read(type) }
+    func decode(_ type: Double.Type) throws -> Double { try read(type) }
+    func decode(_ type: Float.Type) throws -> Float { try read(type) }
+    func decode(_ type: Int.Type) throws -> Int { try read(type) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try read(type) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try read(type) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try read(type) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try read(type) }
+    func decode(_ type: UInt.Type) throws -> UInt { try read(type) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try read(type) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try read(type) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try read(type) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try read(type) }
+
+    func decode<Value: Decodable>(_ type: Value.Type) throws -> Value {
+        if let extractable = type as? any SQLExtractable.Type {
+            return try ColumnValueDecoding.cast(extractable.init(sqlValue: value), codingPath: codingPath)
+        }
+        return try Value(from: self)
+    }
+}

@@ -1,0 +1,101 @@
+/// Builds Swift source text line by line into one growing string: appending is amortized constant
+/// time, so generating thousands of tables stays linear.
+struct SourceWriter {
+    private(set) var text = ""
+    private var indentation = ""
+    /// Whether DocC comments are written.
+    let documents: Bool
+
+    init(documents: Bool, capacity: Int = 0) {
+        self.documents = documents
+        text.reserveCapacity(capacity)
+    }
+
+    /// Appends one line at the current indentation; an empty string appends an empty line.
+    mutating func line(_ content: String = "") {
+        if content.contains("\n") {
+            for part in content.split(separator: "\n", omittingEmptySubsequences: false) { line(String(part)) }
+            return
+        }
+        if !content.isEmpty {
+            text += indentation
+            text += content
+        }
+        text += "\n"
+    }
+
+    /// Appends `///` comment lines, when documentation is on. Multi-line strings are split.
+    mutating func doc(_ lines: String...) {
+        guard documents else { return }
+        for line in lines {
+            for part in line.split(separator: "\n", omittingEmptySubsequences: false) {
+                self.line(part.isEmpty ? "///" : "/// " + part)
+            }
+        }
+    }
+
+    /// Appends `header {`, the body one level deeper, and `}`.
+    mutating func block(_ header: String, _ body: (inout SourceWriter) -> Void) {
+        line(header + " {")
+        indent()
+        body(&self)
+        outdent()
+        line("}")
+    }
+
+    mutating func indent() { indentation += "    " }
+
+    mutating func outdent() { indentation = String(indentation.dropLast(4)) }
+}
+
+/// Swift literals for generated code.
+enum SwiftLiteral {
+    /// `value` as a Swift string literal, with quotes, backslashes and control characters escaped.
+    static func string(_ value: String) -> String {
+        var result = "\""
+        result.reserveCapacity(value.utf8.count + 2)
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    result += "\\u{" + String(scalar.value, radix: 16) + "}"
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result + "\""
+    }
+
+    /// SQL text as a Swift literal, preferring a raw string (`#"SELECT "a" FROM "t""#`) so quoted
+    /// identifiers stay readable; falls back to an escaped literal for control characters.
+    static func sql(_ value: String) -> String {
+        if value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { return string(value) }
+        if !value.contains("\"") && !value.contains("\\") { return "\"" + value + "\"" }
+        var hashes = "#"
+        while value.contains("\"" + hashes) || value.contains("\\" + hashes) { hashes += "#" }
+        return hashes + "\"" + value + "\"" + hashes
+    }
+
+    /// Text for a DocC comment: backticks in names would end code spans, so they are replaced.
+    static func codeSpan(_ value: String) -> String {
+        "`" + value.replacingOccurrences(of: "`", with: "'").replacingOccurrences(of: "\n", with: " ") + "`"
+    }
+}
+
+extension String {
+    /// Whether two identifiers are equal as SQLite compares them (case-insensitively).
+    func caseInsensitiveEquals(_ other: String) -> Bool {
+        self.lowercased() == other.lowercased()
+    }
+
+    /// The string as a quoted SQL identifier: wrapped in double quotes, inner quotes doubled.
+    var sqlQuoted: String {
+        "\"" + replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

@@ -1,0 +1,444 @@
+import SwiftDiagnostics
+import SwiftSyntax
+import SwiftSyntaxBuilder
+import SwiftSyntaxMacros
+
+/// One column of a `@Table` struct, as read from a stored property.
+struct ColumnModel {
+    /// The property name, without backticks.
+    var propertyName: String
+    /// The property name as code refers to it (backticked when it is a keyword).
+    var accessName: String
+    /// The column name.
+    var columnName: String
+    /// The property's type, as written.
+    var typeText: String
+    var info: TypeInfo
+    var storage: ColumnStorage
+    var isPrimaryKey = false
+    var isAutoIncrement = false
+    var isUnique = false
+    var isIndexed = false
+    var defaultSQL: String?
+    var collation: String?
+    /// A `ColumnReference` expression.
+    var references: String?
+    var renamedFrom: String?
+    var sqlTypeOverride: String?
+    /// Whether the property is a `var` (so `didInsert(rowID:)` can set it).
+    var isMutable: Bool
+
+    /// The `Value` type of the column's `Column<Root, Value>`.
+    var columnValueType: String {
+        if storage == .json {
+            return "Slate.JSONEncoded<\(info.baseType)>" + (info.isOptional ? "?" : "")
+        }
+        return typeText
+    }
+
+    var sqlType: SQLTypeSpec {
+        if let sqlTypeOverride { return .literal(sqlTypeOverride) }
+        if case .date(let strategy) = storage { return .literal(TypeAnalysis.dateSQLType(strategy: strategy)) }
+        return info.sqlType
+    }
+}
+
+/// Everything `@Table` generates code from.
+struct TableModel {
+    var typeName: String
+    var tableName: String
+    var databaseFile: String?
+    var isWithoutRowID = false
+    var accessModifier: String
+    var columns: [ColumnModel]
+
+    var primaryKeyColumns: [ColumnModel] { columns.filter(\.isPrimaryKey) }
+}
+
+/// Reads a `@Table` struct into a ``TableModel``, reporting every problem it finds.
+struct TableParser {
+    let context: any MacroExpansionContext
+    private(set) var hasErrors = false
+
+    init(context: some MacroExpansionContext) {
+        self.context = context
+    }
+
+    mutating func error(_ message: TableDiagnostic, at node: some SyntaxProtocol, notes: [Note] = [], fixIts: [FixIt] = []) {
+        hasErrors = true
+        context.diagnose(Diagnostic(node: Syntax(node), message: message, notes: notes, fixIts: fixIts))
+    }
+
+    // MARK: The type
+
+    mutating func parse(node: AttributeSyntax, declaration: some DeclGroupSyntax, type: some TypeSyntaxProtocol) -> TableModel? {
+        guard let structDecl = declaration.as(StructDeclSyntax.self) else {
+            diagnoseNotAStruct(declaration)
+            return nil
+        }
+        if structDecl.genericParameterClause != nil {
+            error(.genericType, at: structDecl.name)
+            return nil
+        }
+        let typeName = type.trimmedDescription
+        var model = TableModel(
+            typeName: typeName, tableName: structDecl.name.identifier?.name ?? structDecl.name.text,
+            accessModifier: Self.accessModifier(structDecl.modifiers), columns: [])
+        if let name = node.argument(nil) {
+            if let value = name.stringValue { model.tableName = value } else if !name.isNilLiteral {
+                error(.invalidArgument(attribute: "Table", argument: "name", expected: "a string literal"), at: name)
+            }
+        }
+        if let file = node.argument("databaseFile") {
+            if let value = file.stringValue { model.databaseFile = value } else if !file.isNilLiteral {
+                error(.invalidArgument(attribute: "Table", argument: "databaseFile", expected: "a string literal"), at: file)
+            }
+        }
+        if let withoutRowID = node.argument("withoutRowID") {
+            if let value = withoutRowID.boolValue { model.isWithoutRowID = value } else {
+                error(.invalidArgument(attribute: "Table", argument: "withoutRowID", expected: "true or false"), at: withoutRowID)
+            }
+        }
+
+        var firstUse: [String: (property: String, node: Syntax)] = [:]
+        for member in structDecl.memberBlock.members {
+            guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
+            for column in parseVariable(variable) {
+                let key = column.columnName.lowercased()
+                if let first = firstUse[key] {
+                    error(
+                        .duplicateColumn(name: column.columnName, property: column.propertyName, firstProperty: first.property),
+                        at: variable,
+                        notes: [Note(node: first.node, message: TableNote(message: "column \"\(column.columnName)\" is first used by '\(first.property)' here"))])
+                    continue
+                }
+                firstUse[key] = (column.propertyName, Syntax(variable))
+                model.columns.append(column)
+            }
+        }
+        if model.columns.isEmpty && !hasErrors {
+            error(.noStoredProperties(typeName: structDecl.name.text), at: structDecl.name)
+        }
+        if hasErrors { return nil }
+
+        // The primary key: the @PrimaryKey properties, else a property called `id`.
+        if !model.columns.contains(where: \.isPrimaryKey), let index = model.columns.firstIndex(where: { $0.propertyName == "id" }) {
+            model.columns[index].isPrimaryKey = true
+        }
+        return model
+    }
+
+    private mutating func diagnoseNotAStruct(_ declaration: some DeclGroupSyntax) {
+        if let classDecl = declaration.as(ClassDeclSyntax.self) {
+            let keyword = classDecl.classKeyword
+            error(
+                .notAStruct(kind: "a class"), at: keyword,
+                fixIts: [
+                    FixIt(
+                        message: TableFixIt(message: "make it a struct"),
+                        changes: [.replace(oldNode: Syntax(keyword), newNode: Syntax(keyword.with(\.tokenKind, .keyword(.struct))))])
+                ])
+        } else if let actorDecl = declaration.as(ActorDeclSyntax.self) {
+            let keyword = actorDecl.actorKeyword
+            error(
+                .notAStruct(kind: "an actor"), at: keyword,
+                fixIts: [
+                    FixIt(
+                        message: TableFixIt(message: "make it a struct"),
+                        changes: [.replace(oldNode: Syntax(keyword), newNode: Syntax(keyword.with(\.tokenKind, .keyword(.struct))))])
+                ])
+        } else if let enumDecl = declaration.as(EnumDeclSyntax.self) {
+            error(.notAStruct(kind: "an enum"), at: enumDecl.enumKeyword)
+        } else if let protocolDecl = declaration.as(ProtocolDeclSyntax.self) {
+            error(.notAStruct(kind: "a protocol"), at: protocolDecl.protocolKeyword)
+        } else {
+            error(.notAStruct(kind: "this declaration"), at: declaration)
+        }
+    }
+
+    static func accessModifier(_ modifiers: DeclModifierListSyntax) -> String {
+        for modifier in modifiers {
+            switch modifier.name.tokenKind {
+            case .keyword(.public), .keyword(.open): return "public "
+            case .keyword(.package): return "package "
+            default: continue
+            }
+        }
+        return ""
+    }
+
+    // MARK: Properties
+
+    private mutating func parseVariable(_ variable: VariableDeclSyntax) -> [ColumnModel] {
+        let isStatic = variable.modifiers.contains { [.keyword(.static), .keyword(.class)].contains($0.name.tokenKind) }
+        var attributes: [PropertyAttribute: AttributeSyntax] = [:]
+        for element in variable.attributes {
+            guard let attribute = element.as(AttributeSyntax.self), let kind = PropertyAttribute(attribute) else { continue }
+            attributes[kind] = attribute
+        }
+        if isStatic {
+            if let (_, attribute) = attributes.first {
+                let name = PropertyAttribute(attribute)?.rawValue ?? "Column"
+                error(.attributeOnNonProperty(attribute: name), at: attribute)
+            }
+            return []
+        }
+        let isIgnored = attributes[.ignored] != nil || attributes[.transient] != nil
+        let isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
+        let isLazy = variable.modifiers.contains { $0.name.tokenKind == .keyword(.lazy) }
+
+        // `var a, b: Int` annotates only the last binding: carry the type backwards.
+        let bindings = Array(variable.bindings)
+        var types: [TypeSyntax?] = Array(repeating: nil, count: bindings.count)
+        var carried: TypeSyntax?
+        for index in bindings.indices.reversed() {
+            if let type = bindings[index].typeAnnotation?.type {
+                carried = type
+            } else if bindings[index].initializer != nil {
+                carried = nil
+            }
+            types[index] = bindings[index].typeAnnotation?.type ?? (bindings[index].initializer == nil ? carried : nil)
+        }
+
+        var columns: [ColumnModel] = []
+        for (index, binding) in bindings.enumerated() where Self.isStored(binding) {
+            guard let pattern = binding.pattern.as(IdentifierPatternSyntax.self) else {
+                if !isIgnored { error(.destructuringPattern, at: binding.pattern) }
+                continue
+            }
+            let accessName = pattern.identifier.text
+            let propertyName = pattern.identifier.identifier?.name ?? accessName
+            if isIgnored {
+                if let conflicting = attributes.keys.first(where: { ![.ignored, .transient].contains($0) }) {
+                    let ignoredName = attributes[.ignored] != nil ? "Ignored" : "Transient"
+                    error(.conflictingAttributes(property: propertyName, first: ignoredName, second: conflicting.rawValue), at: variable)
+                    continue
+                }
+                let hasImplicitNil = !isLet && (types[index].map { TypeAnalysis.analyze($0, storage: .plain).isOptional } ?? false)
+                if binding.initializer == nil && !hasImplicitNil {
+                    error(.ignoredWithoutDefault(property: propertyName), at: binding)
+                }
+                continue
+            }
+            if isLazy {
+                error(.lazyProperty(property: propertyName), at: variable, fixIts: [Self.addAttributeFixIt(variable, attribute: "@Ignored", message: "mark it @Ignored")])
+                continue
+            }
+            if isLet, binding.initializer != nil {
+                let keyword = variable.bindingSpecifier
+                error(
+                    .letWithInitialValue(property: propertyName), at: keyword,
+                    fixIts: [
+                        FixIt(
+                            message: TableFixIt(message: "make it 'var'"),
+                            changes: [.replace(oldNode: Syntax(keyword), newNode: Syntax(keyword.with(\.tokenKind, .keyword(.var))))])
+                    ])
+                continue
+            }
+            guard let type = types[index] else {
+                var fixIts: [FixIt] = []
+                if let typeName = binding.initializer?.value.literalTypeName {
+                    let annotated = binding
+                        .with(\.pattern, PatternSyntax(pattern.with(\.trailingTrivia, [])))
+                        .with(\.typeAnnotation, TypeAnnotationSyntax(
+                            colon: .colonToken(trailingTrivia: .space),
+                            type: TypeSyntax(IdentifierTypeSyntax(name: .identifier(typeName, trailingTrivia: pattern.trailingTrivia)))))
+                    fixIts.append(FixIt(message: TableFixIt(message: "add ': \(typeName)'"), changes: [.replace(oldNode: Syntax(binding), newNode: Syntax(annotated))]))
+                }
+                error(.missingTypeAnnotation(property: propertyName), at: pattern, fixIts: fixIts)
+                continue
+            }
+            if let column = parseColumn(
+                variable: variable, binding: binding, type: type, accessName: accessName, propertyName: propertyName,
+                attributes: attributes, isMutable: !isLet)
+            {
+                columns.append(column)
+            }
+        }
+        return columns
+    }
+
+    static func isStored(_ binding: PatternBindingSyntax) -> Bool {
+        guard let accessorBlock = binding.accessorBlock else { return true }
+        switch accessorBlock.accessors {
+        case .getter: return false
+        case .accessors(let accessors):
+            return accessors.allSatisfy { [.keyword(.willSet), .keyword(.didSet)].contains($0.accessorSpecifier.tokenKind) }
+        }
+    }
+
+    static func addAttributeFixIt(_ variable: VariableDeclSyntax, attribute: String, message: String) -> FixIt {
+        var fixed = variable
+        let leading = variable.leadingTrivia
+        fixed.leadingTrivia = []
+        let newAttribute = AttributeSyntax(stringLiteral: attribute).with(\.leadingTrivia, leading).with(\.trailingTrivia, .space)
+        fixed.attributes.insert(.attribute(newAttribute), at: fixed.attributes.startIndex)
+        return FixIt(message: TableFixIt(message: message), changes: [.replace(oldNode: Syntax(variable), newNode: Syntax(fixed))])
+    }
+
+    // MARK: One column
+
+    private mutating func parseColumn(
+        variable: VariableDeclSyntax, binding: PatternBindingSyntax, type: TypeSyntax, accessName: String,
+        propertyName: String, attributes: [PropertyAttribute: AttributeSyntax], isMutable: Bool
+    ) -> ColumnModel? {
+        var storage = ColumnStorage.plain
+        var columnName = propertyName
+        var sqlTypeOverride: String?
+        var defaultSQL: String?
+        var collation: String?
+        var renamedFrom: String?
+        var failed = false
+
+        if let attribute = attributes[.column] {
+            for argument in attribute.argumentList {
+                let label = argument.label?.text
+                let expression = argument.expression
+                switch label {
+                case nil:
+                    if let value = expression.stringValue { columnName = value } else if !expression.isNilLiteral {
+                        error(.invalidArgument(attribute: "Column", argument: "name", expected: "a string literal"), at: expression)
+                        failed = true
+                    }
+                case "storage":
+                    if let parsed = Self.parseStorage(expression) {
+                        storage = parsed
+                    } else if !expression.isNilLiteral {
+                        error(.invalidArgument(attribute: "Column", argument: "storage", expected: "'.json', '.date(…)' or '.uuid(…)'"), at: expression)
+                        failed = true
+                    }
+                default:
+                    guard let label else { continue }
+                    let value = expression.stringValue
+                    if value == nil && !expression.isNilLiteral {
+                        error(.invalidArgument(attribute: "Column", argument: label, expected: "a string literal"), at: expression)
+                        failed = true
+                        continue
+                    }
+                    switch label {
+                    case "type": sqlTypeOverride = value
+                    case "default": defaultSQL = value
+                    case "collate": collation = value
+                    case "renamedFrom": renamedFrom = value
+                    default: break
+                    }
+                }
+            }
+        }
+        if failed { return nil }
+
+        let info = TypeAnalysis.analyze(type, storage: storage)
+        switch info.problem {
+        case .implicitlyUnwrapped:
+            if let iuo = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) {
+                let optional = OptionalTypeSyntax(wrappedType: iuo.wrappedType, questionMark: .postfixQuestionMarkToken(trailingTrivia: iuo.exclamationMark.trailingTrivia))
+                error(
+                    .implicitlyUnwrapped(property: propertyName), at: type,
+                    fixIts: [FixIt(message: TableFixIt(message: "make it optional"), changes: [.replace(oldNode: Syntax(iuo), newNode: Syntax(optional))])])
+            }
+            return nil
+        case .unsupported(let reason):
+            error(.unsupportedType(property: propertyName, type: type.trimmedDescription, reason: reason), at: type)
+            return nil
+        case .collection:
+            error(
+                .collectionNeedsJSON(property: propertyName, type: type.trimmedDescription), at: type,
+                fixIts: [Self.addAttributeFixIt(variable, attribute: "@Column(storage: .json)", message: "store it as JSON")])
+            return nil
+        case nil:
+            break
+        }
+        switch storage {
+        case .date where info.knownName != "Date":
+            error(.invalidArgument(attribute: "Column", argument: "storage", expected: "'.date(…)' only on a Date property"), at: type)
+            return nil
+        case .uuid where info.knownName != "UUID":
+            error(.invalidArgument(attribute: "Column", argument: "storage", expected: "'.uuid(…)' only on a UUID property"), at: type)
+            return nil
+        default:
+            break
+        }
+
+        if defaultSQL == nil, let initializer = binding.initializer?.value, !initializer.isNilLiteral {
+            defaultSQL = initializer.sqlLiteral
+        }
+        var column = ColumnModel(
+            propertyName: propertyName, accessName: accessName, columnName: columnName, typeText: type.trimmedDescription,
+            info: info, storage: storage, defaultSQL: defaultSQL, collation: collation, renamedFrom: renamedFrom,
+            sqlTypeOverride: sqlTypeOverride, isMutable: isMutable)
+
+        if let primaryKey = attributes[.primaryKey] {
+            column.isPrimaryKey = true
+            if let autoIncrement = primaryKey.argument("autoIncrement") {
+                if let value = autoIncrement.boolValue { column.isAutoIncrement = value } else {
+                    error(.invalidArgument(attribute: "PrimaryKey", argument: "autoIncrement", expected: "true or false"), at: autoIncrement)
+                    return nil
+                }
+            }
+        }
+        column.isUnique = attributes[.unique] != nil
+        column.isIndexed = attributes[.indexed] != nil
+        if let foreignKey = attributes[.foreignKey] {
+            guard let reference = parseReference(foreignKey) else { return nil }
+            column.references = reference
+        }
+        return column
+    }
+
+    static func parseStorage(_ expression: ExprSyntax) -> ColumnStorage? {
+        if let member = expression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "json" {
+            return .json
+        }
+        guard let call = expression.as(FunctionCallExprSyntax.self),
+            let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+            call.arguments.count == 1, let argument = call.arguments.first?.expression
+        else { return nil }
+        switch member.declName.baseName.text {
+        case "date": return .date(strategy: argument.trimmedDescription)
+        case "uuid": return .uuid(storage: argument.trimmedDescription)
+        default: return nil
+        }
+    }
+
+    private mutating func parseReference(_ attribute: AttributeSyntax) -> String? {
+        var table: String?
+        var arguments: [String] = []
+        for argument in attribute.argumentList {
+            let expression = argument.expression
+            switch argument.label?.text {
+            case nil:
+                if let member = expression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "self",
+                    let base = member.base
+                {
+                    table = "\(base.trimmedDescription).tableName"
+                } else {
+                    error(.invalidArgument(attribute: "ForeignKey", argument: "table", expected: "a table type such as 'Artist.self'"), at: expression)
+                    return nil
+                }
+            case "table":
+                guard let value = expression.stringValue else {
+                    error(.invalidArgument(attribute: "ForeignKey", argument: "table", expected: "a string literal"), at: expression)
+                    return nil
+                }
+                table = stringLiteral(value)
+            case "column":
+                guard let value = expression.stringValue else {
+                    error(.invalidArgument(attribute: "ForeignKey", argument: "column", expected: "a string literal"), at: expression)
+                    return nil
+                }
+                arguments.append("column: \(stringLiteral(value))")
+            case "onDelete":
+                arguments.append("onDelete: \(expression.trimmedDescription)")
+            case "onUpdate":
+                arguments.append("onUpdate: \(expression.trimmedDescription)")
+            default:
+                break
+            }
+        }
+        guard let table else {
+            error(.invalidArgument(attribute: "ForeignKey", argument: "table", expected: "given"), at: attribute)
+            return nil
+        }
+        return "Slate.ColumnReference(" + (["table: \(table)"] + arguments).joined(separator: ", ") + ")"
+    }
+}

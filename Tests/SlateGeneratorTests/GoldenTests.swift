@@ -1,0 +1,157 @@
+import Foundation
+import SlateGenerator
+import SlateSchema
+import Testing
+
+/// Generator output for representative schemas, compared with the files in Fixtures.
+///
+/// After an intended change to the generated code, regenerate the files and review the diff:
+///
+/// ```sh
+/// SLATE_UPDATE_GOLDEN=1 swift test --filter GoldenTests
+/// ```
+@Suite("GoldenTests")
+struct GoldenTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        var golden: String
+        var input: String
+        var configuration: String?
+        var testDescription: String { golden }
+    }
+
+    static let cases: [Case] = [
+        Case(golden: "single_column.golden", input: "single_column.sql"),
+        Case(golden: "composite_key.golden", input: "composite_key.sql"),
+        Case(golden: "rowid_alias.golden", input: "rowid_alias.sql"),
+        Case(golden: "rowid_alias.raw.golden", input: "rowid_alias.sql", configuration: #"{"style": "raw"}"#),
+        Case(golden: "wide_table.golden", input: "wide_table.sql"),
+        Case(golden: "awkward_names.golden", input: "awkward_names.sql"),
+        Case(golden: "aggregate_view.golden", input: "aggregate_view.sql"),
+        Case(golden: "uuid_key.golden", input: "uuid_key.sql"),
+        Case(
+            golden: "uuid_key.both.golden", input: "uuid_key.sql",
+            configuration: """
+                {"style": "both", "accessLevel": "public", "uuidStorage": "blob", "dateStorage": "unixSeconds",
+                 "columnSuffixes": {"homepage": "URL"}, "recordOperations": false}
+                """),
+    ]
+
+    static func generate(_ testCase: Case) throws -> String {
+        var configuration = GeneratorConfiguration()
+        if let json = testCase.configuration {
+            configuration = try JSONDecoder().decode(GeneratorConfiguration.self, from: Data(json.utf8))
+        }
+        return try CodeGenerator.generate(inputs: [TestFiles.fixture(testCase.input)], configuration: configuration)
+    }
+
+    @Test(arguments: cases)
+    func outputMatchesTheGoldenFile(_ testCase: Case) throws {
+        let output = try Self.generate(testCase)
+        let url = TestFiles.fixture(testCase.golden)
+        if ProcessInfo.processInfo.environment["SLATE_UPDATE_GOLDEN"] != nil {
+            try output.write(to: url, atomically: true, encoding: .utf8)
+            return
+        }
+        let expected = try String(contentsOf: url, encoding: .utf8)
+        if output != expected {
+            let outputLines = output.split(separator: "\n", omittingEmptySubsequences: false)
+            let expectedLines = expected.split(separator: "\n", omittingEmptySubsequences: false)
+            let first = zip(outputLines, expectedLines).enumerated().first { $0.element.0 != $0.element.1 }
+            let line = first?.offset ?? min(outputLines.count, expectedLines.count)
+            Issue.record("""
+                \(testCase.golden) differs from line \(line + 1):
+                  expected: \(line < expectedLines.count ? String(expectedLines[line]) : "<end>")
+                  actual:   \(line < outputLines.count ? String(outputLines[line]) : "<end>")
+                Regenerate with SLATE_UPDATE_GOLDEN=1 if the change is intended.
+                """)
+        }
+    }
+
+    @Test func outputIsDeterministic() throws {
+        for testCase in Self.cases {
+            #expect(try Self.generate(testCase) == Self.generate(testCase))
+        }
+        let northwind = TestFiles.resource("northwind.sqlite")
+        #expect(try CodeGenerator.generate(inputs: [northwind]) == CodeGenerator.generate(inputs: [northwind]))
+    }
+
+    /// The bundled-database accessor: only a database file gets it.
+    static func removingBundleAccessor(_ source: String, typeName: String) -> String {
+        let start = "\nextension \(typeName) {\n    /// The resource name"
+        guard let range = source.range(of: start),
+            let end = source.range(of: "\n}\n", range: range.upperBound..<source.endIndex)
+        else { return source }
+        return String(source[..<range.lowerBound]) + "\n" + String(source[end.upperBound...]).drop { $0 == "\n" }
+    }
+
+    @Test(arguments: ["northwind", "chinook"])
+    func sqlAndDatabaseFileGenerateTheSameCode(_ name: String) throws {
+        for style in GeneratorConfiguration.Style.allCases {
+            var configuration = GeneratorConfiguration()
+            configuration.style = style
+            let typeName = name.prefix(1).uppercased() + name.dropFirst() + "Database"
+            let fromFile = try CodeGenerator.generate(
+                inputs: [TestFiles.resource("\(name).sqlite")], configuration: configuration)
+            let fromSQL = try CodeGenerator.generate(
+                inputs: [TestFiles.resource("\(name).schema.sql")], configuration: configuration)
+            #expect(!fromSQL.contains("resourceName"))  // .sql never gets a bundled accessor
+            if style == .raw {
+                #expect(fromFile == fromSQL)
+            } else {
+                #expect(fromFile.contains("static func bundled(in bundle: Bundle"))
+                #expect(!fromFile.contains("static func bundled() throws"))  // Bundle.module only when asked
+                #expect(Self.removingBundleAccessor(fromFile, typeName: typeName) == fromSQL)
+            }
+        }
+    }
+
+    @Test func moduleBundleAccessorOnlyForDatabaseFiles() throws {
+        let database = try CodeGenerator.generate(
+            inputs: [TestFiles.resource("chinook.sqlite")], generatesModuleBundleAccessor: true,
+            resourceSubdirectory: "Resources")
+        #expect(database.contains("static func bundled() throws -> ChinookDatabase"))
+        #expect(database.contains(#"try bundled(in: .module, subdirectory: "Resources")"#))
+        let script = try CodeGenerator.generate(
+            inputs: [TestFiles.resource("chinook.schema.sql")], generatesModuleBundleAccessor: true)
+        #expect(!script.contains("bundled"))
+        #expect(!script.contains("Bundle.module"))
+    }
+
+    @Test func docCommentsStateTypeNullabilityAndTheRealDefault() throws {
+        let source = try Self.generate(Case(golden: "", input: "uuid_key.sql"))
+        #expect(source.contains("/// Column `id` (`UUID`), the primary key, required (`NOT NULL`), no SQL default."))
+        #expect(source.contains("/// Column `name` (`TEXT`), required (`NOT NULL`), no SQL default."))
+        #expect(source.contains("/// Column `active` (`BOOLEAN`), required (`NOT NULL`), SQL default `1`."))
+        #expect(source.contains("/// Column `mentor_id` (`UUID`), optional (`NULL` allowed), no SQL default."))
+        #expect(source.contains("/// Required: `name`."))
+        #expect(source.contains("id: UUID = UUID(),"))
+        #expect(source.contains("mentorId: UUID? = nil,"))
+        #expect(source.contains("createdAt: Date = Date()"))
+        let rowid = try Self.generate(Case(golden: "", input: "rowid_alias.sql"))
+        #expect(rowid.contains("/// Column `id` (`INTEGER`), the primary key: an alias of the rowid, `nil` until the record is inserted, when SQLite assigns it."))
+        #expect(rowid.contains("/// Column `id` (`BIGINT`), the primary key, required (`NOT NULL`), no SQL default."))
+        #expect(rowid.contains("id: Int64,"))  // BIGINT PRIMARY KEY NOT NULL: required, no default
+    }
+
+    @Test func largeSchemasGenerateEveryTable() throws {
+        // 300 tables of 20 columns and one table of 500 columns.
+        var sql = ""
+        for table in 0..<300 {
+            sql += "CREATE TABLE t\(table) (id INTEGER PRIMARY KEY"
+            for column in 0..<20 { sql += ", c\(column) TEXT" }
+            sql += ");\n"
+        }
+        sql += "CREATE TABLE huge (id INTEGER PRIMARY KEY" + (0..<500).map { ", c\($0) INTEGER" }.joined() + ");\n"
+        let db = try Slate.Database(location: .inMemory)
+        try SchemaLoader.apply(sql, file: "big.sql", to: db)
+        let schema = try SchemaReader.read(from: db)
+        // Generation speed is measured in Benchmarks/, not asserted here.
+        let source = try CodeGenerator.generate(
+            schema: schema, options: GenerationOptions(databaseTypeName: "BigDatabase", source: .sqlScripts))
+        #expect(source.contains("struct Huge: PrimaryKeyedTable"))
+        #expect(source.contains("struct T299: PrimaryKeyedTable"))
+        #expect(source.contains("c499"))
+    }
+}
+
+import Slate

@@ -1,0 +1,38 @@
+import SlateMacrosPlugin
+import SwiftSyntaxMacroExpansion
+import SwiftSyntaxMacros
+import SwiftSyntaxMacrosGenericTestSupport
+import Testing
+
+/// The macros under test, with the conformances `@Table` may add.
+let slateMacroSpecs: [String: MacroSpec] = {
+    var specs: [String: MacroSpec] = [
+        "Table": MacroSpec(type: TableMacro.self, conformances: ["Table", "PrimaryKeyedTable", "SelfManagingTable"])
+    ]
+    for name in ["Column", "PrimaryKey", "Ignored", "Transient", "Unique", "Indexed", "ForeignKey"] {
+        specs[name] = MacroSpec(type: ColumnAttributeMacro.self)
+    }
+    return specs
+}()
+
+/// Expands `source` and checks the result, the diagnostics and, when given, the source with
+/// fix-its applied; failures are recorded as Swift Testing issues at the caller's location.
+func assertTableExpansion(
+    _ source: String,
+    expandedSource: String,
+    diagnostics: [DiagnosticSpec] = [],
+    applyFixIts: [String]? = nil,
+    fixedSource: String? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    assertMacroExpansion(
+        source,
+        expandedSource: expandedSource,
+        diagnostics: diagnostics,
+        macroSpecs: slateMacroSpecs,
+        applyFixIts: applyFixIts,
+        fixedSource: fixedSource,
+        failureHandler: { failure in
+            Issue.record(Comment(rawValue: failure.message), sourceLocation: sourceLocation)
+        })
+}

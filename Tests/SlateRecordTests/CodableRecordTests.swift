@@ -1,0 +1,129 @@
+import Foundation
+import Slate
+import Testing
+
+struct Address: Codable, Equatable {
+    var city: String
+    var zip: String?
+}
+
+enum Mood: String, Codable, CaseIterable {
+    case happy, grumpy
+}
+
+struct Contact: CodableRecord, Equatable {
+    var id: Int64?
+    var name: String
+    var email: String?
+    var score: Double
+    var isFavorite: Bool
+    var mood: Mood
+    var address: Address
+    var tags: [String]
+    var birthday: Date?
+    var token: UUID
+    var avatar: Data?
+
+    static let columnNames = ["isFavorite": "is_favorite"]
+
+    mutating func didInsert(rowID: Int64) { id = rowID }
+}
+
+struct Tag: CodableRecord, Equatable {
+    var name: String
+    var uses: Int
+    static let primaryKey = ["name"]
+    static let tableName = "tags"
+}
+
+struct LogLine: CodableRecord, Equatable {
+    var message: String
+    var level: Int
+}
+
+@Suite struct CodableRecordTests {
+    let sample = Contact(
+        id: nil, name: "Ada", email: nil, score: 9.5, isFavorite: true, mood: .grumpy,
+        address: Address(city: "London", zip: nil), tags: ["math", "engines"],
+        birthday: Date(timeIntervalSince1970: 1_000_000), token: UUID(), avatar: Data([1, 2, 3]))
+
+    @Test func columnsAreInferredFromTheCodableShape() throws {
+        let definition = try TableDefinition(Contact.self)
+        #expect(definition.name == "Contact")
+        let columns = definition.columns.map { "\($0.name) \($0.sqlType)\($0.isNullable ? "" : " NOT NULL")\($0.isPrimaryKey ? " KEY" : "")" }
+        #expect(columns == [
+            "id INTEGER NOT NULL KEY", "name TEXT NOT NULL", "email TEXT", "score REAL NOT NULL",
+            "is_favorite INTEGER NOT NULL", "mood TEXT NOT NULL", "address TEXT NOT NULL", "tags TEXT NOT NULL",
+            "birthday DATETIME", "token TEXT NOT NULL", "avatar BLOB",
+        ])
+        #expect(definition.rowIDColumn == "id")
+        #expect(try TableDefinition(Tag.self).primaryKeyColumns == ["name"])
+        #expect(try TableDefinition(LogLine.self).primaryKeyColumns.isEmpty)
+    }
+
+    @Test func saveInsertsThenUpdatesByKey() throws {
+        let db = try Database()
+        var contact = try db.save(sample)
+        #expect(contact.id == 1)
+        contact.score = 7
+        contact.email = "ada@example.com"
+        try db.save(contact)
+        #expect(try db.fetchCount(Contact.self) == 1)
+        let fetched = try db.fetchOne(Contact.self, where: "id = \(1)")
+        #expect(fetched == contact)
+    }
+
+    @Test func nestedValuesAreJSONAndQueryable() throws {
+        let db = try Database()
+        try db.save(sample)
+        let json = try db.fetchValue(String.self, "SELECT address FROM Contact")
+        #expect(json == #"{"city":"London"}"#)
+        let city = try db.fetchValue(String.self, "SELECT json_extract(address, '$.city') FROM Contact")
+        #expect(city == "London")
+        let tagged = try db.fetchAll(Contact.self, where: "EXISTS (SELECT 1 FROM json_each(tags) WHERE value = \("engines"))")
+        #expect(tagged.count == 1)
+        #expect(try db.fetchValue(String.self, "SELECT mood FROM Contact") == "grumpy")
+    }
+
+    @Test func saveArraysFetchWithFilterDeleteByKeyFilterAndAll() throws {
+        let db = try Database()
+        let tags = [Tag(name: "a", uses: 1), Tag(name: "b", uses: 2), Tag(name: "c", uses: 3)]
+        try db.save(contentsOf: tags)
+        try db.save(Tag(name: "b", uses: 20))
+        #expect(try db.fetchAll(Tag.self, orderBy: "name") == [tags[0], Tag(name: "b", uses: 20), tags[2]])
+        #expect(try db.fetchAll(Tag.self, where: "uses > \(2)", orderBy: "uses DESC").map(\.name) == ["b", "c"])
+        #expect(try db.delete(tags[0]))
+        #expect(try db.deleteAll(Tag.self, where: "uses = \(3)") == 1)
+        #expect(try db.deleteAll(Tag.self) == 1)
+        try db.dropTable(for: Tag.self)
+        #expect(try db.fetchOne(Int.self, "SELECT 1 FROM sqlite_schema WHERE name = 'tags'") == nil)
+    }
+
+    @Test func recordsWithoutKeyAreAlwaysInsertedAndCannotBeDeletedByKey() throws {
+        let db = try Database()
+        try db.save(contentsOf: [LogLine(message: "a", level: 1), LogLine(message: "a", level: 1)])
+        #expect(try db.fetchCount(LogLine.self) == 2)
+        #expect(throws: DatabaseError.self) { try db.delete(LogLine(message: "a", level: 1)) }
+    }
+
+    @Test func rowDecoderAndEncoderWorkOnTheirOwn() throws {
+        let db = try Database()
+        try db.execute(sql: "CREATE TABLE t(city TEXT, zip TEXT)")
+        let values = try RowEncoder().encode(Address(city: "Paris", zip: "75001"))
+        #expect(values.columns == ["city", "zip"])
+        try db.execute("INSERT INTO t VALUES (\(values["city"] as? String), \(values["zip"] as? String))")
+        let decoder = RowDecoder()
+        let decoded = try db.fetchAll("SELECT * FROM t") { try decoder.decode(Address.self, from: $0) }
+        #expect(decoded == [Address(city: "Paris", zip: "75001")])
+    }
+
+    @Test func decodingErrorsNameTheColumn() throws {
+        let db = try Database()
+        try db.execute(sql: "CREATE TABLE t(city TEXT)")
+        try db.execute(sql: "INSERT INTO t VALUES (NULL)")
+        let decoder = RowDecoder()
+        #expect(throws: (any Error).self) {
+            _ = try db.fetchAll("SELECT * FROM t") { try decoder.decode(Address.self, from: $0) }
+        }
+    }
+}
