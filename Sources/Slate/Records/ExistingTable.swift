@@ -128,7 +128,7 @@ enum SchemaText {
     /// A default expression without enclosing parentheses or surrounding space.
     static func defaultValue(_ text: String?) -> String? {
         guard var text = text?.trimmingCharacters(in: .whitespacesAndNewlines) else { return nil }
-        while TableDefinition.isParenthesized(text) {
+        while DefaultExpression.isParenthesized(text) {
             text = String(text.dropFirst().dropLast()).trimmingCharacters(in: .whitespacesAndNewlines)
         }
         if text.uppercased() == "NULL" { return nil }

@@ -112,56 +112,7 @@ public struct CreateTable<Root: Table>: QueryStatement {
     /// A `DEFAULT` expression as SQLite requires it: literals as they are, anything else in
     /// parentheses.
     static func defaultExpression(_ text: String) -> String {
-        let trimmed = text.trimmingSpace
-        return isLiteral(trimmed) || isParenthesized(trimmed) ? trimmed : "(" + trimmed + ")"
-    }
-
-    private static func isLiteral(_ text: String) -> Bool {
-        let upper = text.uppercased()
-        if ["NULL", "TRUE", "FALSE", "CURRENT_TIME", "CURRENT_DATE", "CURRENT_TIMESTAMP"].contains(upper) { return true }
-        if let first = text.first, "+-.0123456789".contains(first) {
-            if Double(text) != nil && !upper.contains("INF") && !upper.contains("NAN") { return true }
-            let unsigned = text.drop { $0 == "+" || $0 == "-" }
-            if unsigned.lowercased().hasPrefix("0x"), Int64(unsigned.dropFirst(2), radix: 16) != nil { return true }
-            return false
-        }
-        var body = Substring(text)
-        if upper.hasPrefix("X'") { body = body.dropFirst() }
-        return isSingleQuoted(body)
-    }
-
-    /// Whether `text` is exactly one single-quoted SQL string.
-    private static func isSingleQuoted(_ text: Substring) -> Bool {
-        guard text.count >= 2, text.first == "'", text.last == "'" else { return false }
-        var index = text.index(after: text.startIndex)
-        while index < text.endIndex {
-            if text[index] == "'" {
-                let next = text.index(after: index)
-                if next == text.endIndex { return true }
-                guard text[next] == "'" else { return false }
-                index = text.index(after: next)
-            } else {
-                index = text.index(after: index)
-            }
-        }
-        return false
-    }
-
-    /// Whether `text` is one parenthesized group, as in `(datetime('now'))`.
-    private static func isParenthesized(_ text: String) -> Bool {
-        guard text.first == "(", text.last == ")" else { return false }
-        var depth = 0
-        var inString = false
-        for (offset, character) in text.enumerated() {
-            if character == "'" { inString.toggle() }
-            if inString { continue }
-            if character == "(" { depth += 1 }
-            if character == ")" {
-                depth -= 1
-                if depth == 0 && offset != text.count - 1 { return false }
-            }
-        }
-        return depth == 0
+        DefaultExpression.rendered(text)
     }
 }
 
