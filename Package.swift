@@ -1,5 +1,6 @@
 // swift-tools-version: 6.0
 import CompilerPluginSupport
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -128,3 +129,13 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// CI's ThreadSanitizer run (.ci/sanitize-thread.sh) needs only the core and its tests. With
+// SLATE_CORE_ONLY=1 the manifest leaves out the macro and generator targets, so that run does not
+// build swift-syntax and swift-argument-parser a second time under TSan. Users never set it.
+if ProcessInfo.processInfo.environment["SLATE_CORE_ONLY"] == "1" {
+    let core: Set<String> = ["CSQLite", "Slate", "SlateTests"]
+    package.targets.removeAll { !core.contains($0.name) }
+    package.products.removeAll { !["Slate", "CSQLite"].contains($0.name) }
+    package.dependencies.removeAll()
+}
