@@ -17,10 +17,17 @@ let package = Package(
             name: "slate-bench",
             dependencies: [
                 .product(name: "Slate", package: "Slate"),
+                // The `@Table` macro (`slate-macro` contenders); builds swift-syntax for the host.
+                .product(name: "SlateMacros", package: "Slate"),
                 .product(name: "CSQLite", package: "Slate"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
-            resources: [.copy("Resources/northwind.sqlite")]
+            // slate.json configures the build plugin (it is read by the plugin, not compiled).
+            exclude: ["slate.json"],
+            resources: [.copy("Resources/northwind.sqlite"), .copy("Schema/item.sql")],
+            // Generates `GeneratedItem` from Schema/item.sql at build time (`slate-generated`), and
+            // builds the `SlateCLI` tool that the `codegen-*` scenarios run.
+            plugins: [.plugin(name: "SlateBuildPlugin", package: "Slate")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Smoke run of the Slate benchmarks, for CI: builds the harness in release, runs every scenario with
 # --quick (small sizes, few rounds, every iteration still verified), writes the JSON report, and
-# checks that the report has the expected shape and every scenario the harness knows. Compiler
-# warnings in the harness's own sources fail it too.
+# checks that the report has the expected shape and every scenario the harness knows: raw first
+# and a slate-*/grdb-* pair for every GRDB contender where the baseline is raw, and null ratios in
+# the codegen scenarios, which have no raw baseline. Compiler warnings in the harness's own sources
+# fail it too.
 #
 #     bash Benchmarks/run-quick.sh            # from the repository root, or from anywhere
 #
@@ -13,8 +15,10 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 json="${SLATE_BENCH_JSON:-/tmp/slate-bench-quick.json}"
 rm -f "$json"
 
-# Build first so that warnings in the harness's own sources fail the run.
-swift build -c release --package-path Benchmarks 2>&1 | tee /tmp/slate-bench-build.log | tail -n 3
+# Build first so that warnings in the harness's own sources fail the run. Only slate-bench (and,
+# for its build plugin, the SlateCLI tool): a plain `swift build` would also compile the `slate`
+# executable and swift-argument-parser a second time, for the target platform.
+swift build -c release --package-path Benchmarks --product slate-bench 2>&1 | tee /tmp/slate-bench-build.log | tail -n 3
 if grep -E "warning:" /tmp/slate-bench-build.log | grep -vE "/\.build[^/]*/|/checkouts/" | grep -E "Benchmarks/Sources/"; then
     echo "run-quick: compiler warnings in the benchmark harness" >&2
     exit 1
@@ -44,19 +48,40 @@ for scenario in scenarios:
     name = scenario.get("name")
     if not isinstance(scenario.get("rows"), int) or scenario["rows"] <= 0:
         errors.append(f"{name}: bad rows {scenario.get('rows')!r}")
+    if "baseline" not in scenario or scenario["baseline"] not in ("raw", None):
+        errors.append(f"{name}: baseline is {scenario.get('baseline', 'missing')!r}, not \"raw\" or null")
+    has_raw = scenario.get("baseline") == "raw"
     results = scenario.get("results") or []
     contenders = [r.get("contender") for r in results]
-    if not contenders or contenders[0] != "raw":
-        errors.append(f"{name}: the first contender is not raw: {contenders}")
+    if not contenders:
+        errors.append(f"{name}: no results")
+    if len(set(contenders)) != len(contenders):
+        errors.append(f"{name}: duplicate contenders: {contenders}")
     if not any(c.startswith("slate-") for c in contenders):
         errors.append(f"{name}: no slate-* contender")
-    if not any(c.startswith("grdb-") for c in contenders):
-        errors.append(f"{name}: no grdb-* contender")
+    if has_raw:
+        # Scenarios compared with the C API: raw first, and every GRDB contender has its Slate
+        # counterpart (same suffix), so each comparison in the README has both sides.
+        if contenders and contenders[0] != "raw":
+            errors.append(f"{name}: the first contender is not raw: {contenders}")
+        if not any(c.startswith("grdb-") for c in contenders):
+            errors.append(f"{name}: no grdb-* contender")
+        for c in contenders:
+            if c.startswith("grdb-") and "slate-" + c[len("grdb-"):] not in contenders:
+                errors.append(f"{name}: {c} has no slate-{c[len('grdb-'):]} counterpart")
+    elif "raw" in contenders:
+        errors.append(f"{name}: a raw contender in a scenario whose baseline is null")
+    for c in contenders:
+        if c != "raw" and not (c.startswith("slate-") or c.startswith("grdb-")):
+            errors.append(f"{name}: contender {c} is not raw, slate-* or grdb-*")
     for result in results:
-        for key in ("median_s", "min_s", "max_s", "ratio_to_raw"):
+        keys = ("median_s", "min_s", "max_s", "ratio_to_raw") if has_raw else ("median_s", "min_s", "max_s")
+        for key in keys:
             value = result.get(key)
             if not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
                 errors.append(f"{name}/{result.get('contender')}: bad {key} {value!r}")
+        if not has_raw and ("ratio_to_raw" not in result or result["ratio_to_raw"] is not None):
+            errors.append(f"{name}/{result.get('contender')}: ratio_to_raw should be null without a raw baseline")
         if all(isinstance(result.get(k), (int, float)) for k in ("min_s", "median_s", "max_s")):
             if not result["min_s"] <= result["median_s"] <= result["max_s"]:
                 errors.append(f"{name}/{result.get('contender')}: min <= median <= max does not hold")

@@ -101,6 +101,9 @@ struct PreparedScenario {
     /// What every iteration of every contender must produce.
     let expected: Checksum
     var contenders: [Contender]
+    /// Whether the first contender is `raw`, the baseline of every ratio. Scenarios with no C API
+    /// equivalent (code generation) have none: their results have no ratio (`null` in JSON).
+    var hasRawBaseline = true
 }
 
 /// A benchmark scenario: a name, a one-line summary, and how to build its fixture and contenders.
@@ -129,8 +132,8 @@ struct ContenderResult {
     let median: Double
     let min: Double
     let max: Double
-    /// This contender's median over the raw C API's median.
-    var ratioToRaw = 1.0
+    /// This contender's median over the raw C API's median; `nil` in a scenario without `raw`.
+    var ratioToRaw: Double?
 
     init(contender: String, samples: [Double]) {
         self.contender = contender
@@ -146,6 +149,8 @@ struct ContenderResult {
 struct ScenarioResult {
     let name: String
     let rows: Int
+    /// Whether `results[0]` is `raw`, the baseline of `ratioToRaw`.
+    let hasRawBaseline: Bool
     var results: [ContenderResult]
 }
 
@@ -173,8 +178,9 @@ struct Runner {
     let warmupRounds: Int
     let timedRounds: Int
 
-    /// Prepares `scenario`, runs its contenders interleaved, verifies every iteration.
-    func run(_ scenario: Scenario, progress: (String) -> Void) throws -> ScenarioResult {
+    /// Prepares `scenario`, runs its contenders interleaved, verifies every iteration. Returns `nil`
+    /// when `--contender` leaves a scenario without baseline no contender to run.
+    func run(_ scenario: Scenario, progress: (String) -> Void) throws -> ScenarioResult? {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("slate-bench-\(ProcessInfo.processInfo.processIdentifier)-\(scenario.name)")
         try? FileManager.default.removeItem(at: directory)
@@ -184,12 +190,20 @@ struct Runner {
         let context = BenchmarkContext(quick: quick, directory: directory)
         progress("\(scenario.name): preparing fixture…")
         var prepared = try scenario.prepare(context)
-        guard prepared.contenders.first?.name == "raw" else {
-            throw HarnessError("\(scenario.name): the first contender must be \"raw\"")
+        if prepared.hasRawBaseline {
+            guard prepared.contenders.first?.name == "raw" else {
+                throw HarnessError("\(scenario.name): the first contender must be \"raw\"")
+            }
+        } else if prepared.contenders.contains(where: { $0.name == "raw" }) {
+            throw HarnessError("\(scenario.name): a scenario without raw baseline has a \"raw\" contender")
         }
         if !contenderFilters.isEmpty {
             prepared.contenders = prepared.contenders.filter { contender in
-                contender.name == "raw" || contenderFilters.contains { contender.name.contains($0) }
+                (prepared.hasRawBaseline && contender.name == "raw") || contenderFilters.contains { contender.name.contains($0) }
+            }
+            guard !prepared.contenders.isEmpty else {
+                progress("\(scenario.name): skipped, no contender matches \(contenderFilters)")
+                return nil
             }
         }
 
@@ -213,12 +227,14 @@ struct Runner {
         }
 
         var results = zip(prepared.contenders, samples).map { ContenderResult(contender: $0.name, samples: $1) }
-        let rawMedian = results[0].median
-        guard rawMedian > 0 else { throw HarnessError("\(scenario.name): the raw contender's median is zero") }
-        for index in results.indices {
-            results[index].ratioToRaw = results[index].median / rawMedian
+        if prepared.hasRawBaseline {
+            let rawMedian = results[0].median
+            guard rawMedian > 0 else { throw HarnessError("\(scenario.name): the raw contender's median is zero") }
+            for index in results.indices {
+                results[index].ratioToRaw = results[index].median / rawMedian
+            }
         }
-        return ScenarioResult(name: scenario.name, rows: prepared.rows, results: results)
+        return ScenarioResult(name: scenario.name, rows: prepared.rows, hasRawBaseline: prepared.hasRawBaseline, results: results)
     }
 }
 

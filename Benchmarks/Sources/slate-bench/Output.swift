@@ -88,12 +88,25 @@ struct MachineInfo: Encodable {
     }
 }
 
-/// The JSON report: `{"machine": {…}, "scenarios": [{"name", "rows", "results": [{…}]}]}`.
+/// The JSON report: `{"machine": {…}, "scenarios": [{"name", "rows", "baseline", "results": [{…}]}]}`.
+/// `baseline` is `"raw"`, or `null` for a scenario without C API baseline, whose results have
+/// `"ratio_to_raw": null`.
 struct Report: Encodable {
     struct Scenario: Encodable {
         let name: String
         let rows: Int
+        let baseline: String?
         let results: [Result]
+
+        enum CodingKeys: String, CodingKey { case name, rows, baseline, results }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .name)
+            try container.encode(rows, forKey: .rows)
+            try container.encode(baseline, forKey: .baseline)  // `null` when there is none
+            try container.encode(results, forKey: .results)
+        }
     }
 
     struct Result: Encodable {
@@ -101,7 +114,7 @@ struct Report: Encodable {
         let medianSeconds: Double
         let minSeconds: Double
         let maxSeconds: Double
-        let ratioToRaw: Double
+        let ratioToRaw: Double?
 
         enum CodingKeys: String, CodingKey {
             case contender
@@ -109,6 +122,15 @@ struct Report: Encodable {
             case minSeconds = "min_s"
             case maxSeconds = "max_s"
             case ratioToRaw = "ratio_to_raw"
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(contender, forKey: .contender)
+            try container.encode(medianSeconds, forKey: .medianSeconds)
+            try container.encode(minSeconds, forKey: .minSeconds)
+            try container.encode(maxSeconds, forKey: .maxSeconds)
+            try container.encode(ratioToRaw, forKey: .ratioToRaw)  // `null` without baseline
         }
     }
 
@@ -119,7 +141,7 @@ struct Report: Encodable {
         self.machine = machine
         self.scenarios = results.map { scenario in
             Scenario(
-                name: scenario.name, rows: scenario.rows,
+                name: scenario.name, rows: scenario.rows, baseline: scenario.hasRawBaseline ? "raw" : nil,
                 results: scenario.results.map {
                     Result(contender: $0.contender, medianSeconds: $0.median, minSeconds: $0.min, maxSeconds: $0.max, ratioToRaw: $0.ratioToRaw)
                 })
@@ -136,7 +158,7 @@ struct Report: Encodable {
 }
 
 /// The human-readable results table.
-enum Table {
+enum ResultsTable {
     static func render(_ results: [ScenarioResult]) -> String {
         let header = ["scenario", "rows", "contender", "median ms", "min ms", "max ms", "x raw"]
         var rows: [[String]] = []
@@ -149,7 +171,7 @@ enum Table {
                     milliseconds(result.median),
                     milliseconds(result.min),
                     milliseconds(result.max),
-                    format(result.ratioToRaw, decimals: 2),
+                    result.ratioToRaw.map { format($0, decimals: 2) } ?? "-",
                 ])
             }
         }

@@ -1,14 +1,19 @@
+import Foundation
 import GRDB
 import Slate
 
 // The structs every contender fills. One plain struct per table serves the raw C API, both
 // libraries' row-reading paths, and both libraries' hand-written positional record protocols
-// (`Slate.RowDecodable` and `GRDB.FetchableRecord` each add an `init(row:)` for their own `Row`).
-// Codable decoding needs a type whose `Decodable` conformance GRDB uses, so it gets its own struct.
+// (`Slate.Table` and `GRDB.FetchableRecord` each add an `init(row:)` for their own `Row`).
+// Codable decoding needs a type whose `Codable` conformance both libraries use, so it gets its own
+// struct. The `@Table` macro's struct is in MacroRecords.swift (a file that does not import GRDB,
+// whose `Table` type would clash with the macro's name); the generated one is written at build time
+// by SlateBuildPlugin from Schema/item.sql.
 //
-// Slate and GRDB both define `Row`, `Database`, `Statement` and `SQL`: always qualify them here.
+// Slate and GRDB both define `Row`, `Database`, `Statement`, `SQL`, `Table` and `Column`: always
+// qualify them here.
 
-// MARK: - item(i0 … i9 INT)
+// MARK: - item(i0 … i9 INTEGER NOT NULL)
 
 struct Item: Equatable {
     var i0, i1, i2, i3, i4, i5, i6, i7, i8, i9: Int
@@ -27,7 +32,13 @@ struct Item: Equatable {
     }
 
     static let columnList = "i0, i1, i2, i3, i4, i5, i6, i7, i8, i9"
-    static let createTable = "CREATE TABLE item(i0 INT, i1 INT, i2 INT, i3 INT, i4 INT, i5 INT, i6 INT, i7 INT, i8 INT, i9 INT)"
+    /// The table every `item` scenario uses. `NOT NULL`, like the non-optional `Int` properties of
+    /// every record type here; Schema/item.sql holds the same statement (checked at run time).
+    static let createTable = """
+        CREATE TABLE item(i0 INTEGER NOT NULL, i1 INTEGER NOT NULL, i2 INTEGER NOT NULL, i3 INTEGER NOT NULL, \
+        i4 INTEGER NOT NULL, i5 INTEGER NOT NULL, i6 INTEGER NOT NULL, i7 INTEGER NOT NULL, i8 INTEGER NOT NULL, \
+        i9 INTEGER NOT NULL)
+        """
     static let selectAll = "SELECT \(columnList) FROM item"
     static let insert = "INSERT INTO item(\(columnList)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 }
@@ -39,12 +50,37 @@ extension Item: Checksummable {
     }
 }
 
-extension Item: Slate.RowDecodable {
+/// A hand-written `Slate.Table` conformance: what the `@Table` macro and `slate generate` write,
+/// spelled out. `init(row:)` alone is what `db.fetchAll(Item.self, sql:)` (`slate-record`) uses.
+extension Item: Slate.Table {
+    static let tableName = "item"
+    static let columnDescriptors: [ColumnDescriptor] = (0..<10).map {
+        ColumnDescriptor(name: "i\($0)", sqlType: "INTEGER", isNullable: false)
+    }
+
+    struct Columns: TableColumns {
+        let i0, i1, i2, i3, i4, i5, i6, i7, i8, i9: Slate.Column<Item, Int>
+        init(qualifier: String) {
+            i0 = Slate.Column(qualifier, "i0"); i1 = Slate.Column(qualifier, "i1"); i2 = Slate.Column(qualifier, "i2")
+            i3 = Slate.Column(qualifier, "i3"); i4 = Slate.Column(qualifier, "i4"); i5 = Slate.Column(qualifier, "i5")
+            i6 = Slate.Column(qualifier, "i6"); i7 = Slate.Column(qualifier, "i7"); i8 = Slate.Column(qualifier, "i8")
+            i9 = Slate.Column(qualifier, "i9")
+        }
+    }
+
     init(row: Slate.Row) throws {
         i0 = try row.decode(at: 0); i1 = try row.decode(at: 1); i2 = try row.decode(at: 2)
         i3 = try row.decode(at: 3); i4 = try row.decode(at: 4); i5 = try row.decode(at: 5)
         i6 = try row.decode(at: 6); i7 = try row.decode(at: 7); i8 = try row.decode(at: 8)
         i9 = try row.decode(at: 9)
+    }
+
+    func bindColumns(to statement: Slate.Statement, startingAt index: Int32) throws {
+        try i0.bind(to: statement, at: index); try i1.bind(to: statement, at: index + 1)
+        try i2.bind(to: statement, at: index + 2); try i3.bind(to: statement, at: index + 3)
+        try i4.bind(to: statement, at: index + 4); try i5.bind(to: statement, at: index + 5)
+        try i6.bind(to: statement, at: index + 6); try i7.bind(to: statement, at: index + 7)
+        try i8.bind(to: statement, at: index + 8); try i9.bind(to: statement, at: index + 9)
     }
 }
 
@@ -63,9 +99,19 @@ extension Item: GRDB.FetchableRecord, GRDB.PersistableRecord {
     }
 }
 
-/// `Item` decoded through GRDB's `Decodable` support (columns matched by name).
-struct CodableItem: Codable, GRDB.FetchableRecord, Checksummable {
+/// `Item` as a plain `Codable` struct, coded by column name through each library's `Codable`
+/// support: Slate's `CodableRecord` (`RowDecoder`/`RowEncoder`) and GRDB's `FetchableRecord` /
+/// `PersistableRecord`. The synthesized `Codable` conformance is the same for both.
+struct CodableItem: Codable, Slate.CodableRecord, GRDB.FetchableRecord, GRDB.PersistableRecord, Checksummable {
     var i0, i1, i2, i3, i4, i5, i6, i7, i8, i9: Int
+
+    static let tableName = "item"  // Slate
+    static let databaseTableName = "item"  // GRDB
+
+    init(_ item: Item) {
+        (i0, i1, i2, i3, i4) = (item.i0, item.i1, item.i2, item.i3, item.i4)
+        (i5, i6, i7, i8, i9) = (item.i5, item.i6, item.i7, item.i8, item.i9)
+    }
 
     func combine(into checksum: inout Checksum) {
         Item(i0: i0, i1: i1, i2: i2, i3: i3, i4: i4, i5: i5, i6: i6, i7: i7, i8: i8, i9: i9)
@@ -91,7 +137,26 @@ extension KeyedItem: Checksummable {
     }
 }
 
-extension KeyedItem: Slate.RowDecodable {
+/// Hand-written, like `Item`'s: `init(row:)` serves `slate-cached`, the whole conformance
+/// `KeyedItem.find(id, in: db)` (`slate-find`).
+extension KeyedItem: Slate.PrimaryKeyedTable {
+    static let tableName = "keyed_item"
+    static let columnDescriptors: [ColumnDescriptor] =
+        [ColumnDescriptor(name: "id", sqlType: "INTEGER", isNullable: false, primaryKeyPosition: 1)]
+        + (0..<10).map { ColumnDescriptor(name: "i\($0)", sqlType: "INT") }
+
+    struct Columns: TableColumns {
+        let id: Slate.Column<KeyedItem, Int>
+        init(qualifier: String) { id = Slate.Column(qualifier, "id") }
+    }
+
+    var primaryKey: Int { id }
+
+    func bindColumns(to statement: Slate.Statement, startingAt index: Int32) throws {
+        try id.bind(to: statement, at: index)
+        try item.bindColumns(to: statement, startingAt: index + 1)
+    }
+
     init(row: Slate.Row) throws {
         id = try row.decode(at: 0)
         item = Item(
@@ -220,5 +285,42 @@ struct CodableOrder: Codable, GRDB.FetchableRecord, Checksummable {
             shipName: shipName, shipAddress: shipAddress, shipCity: shipCity, shipRegion: shipRegion,
             shipPostalCode: shipPostalCode, shipCountry: shipCountry
         ).combine(into: &checksum)
+    }
+}
+
+// MARK: - Generated from Schema/item.sql
+
+/// `GeneratedItem` (and `ItemDatabase`, its database type) are written at build time by
+/// SlateBuildPlugin from Schema/item.sql, as configured by slate.json. The generator maps
+/// `INTEGER NOT NULL` to `Int64`.
+extension GeneratedItem: Checksummable {
+    func combine(into checksum: inout Checksum) {
+        checksum.combine(i0); checksum.combine(i1); checksum.combine(i2); checksum.combine(i3); checksum.combine(i4)
+        checksum.combine(i5); checksum.combine(i6); checksum.combine(i7); checksum.combine(i8); checksum.combine(i9)
+    }
+}
+
+// MARK: - Schema checks
+
+enum ItemSchema {
+    /// Checks, once per fixture, that the record types agree with the `item` table `slate`'s file
+    /// holds: Schema/item.sql (the generator's input) is `Item.createTable`, and `CodableItem`'s
+    /// inferred table needs no migration (else its first fetch or save would rebuild the table).
+    static func check(_ slate: Slate.Database) throws {
+        guard let url = Bundle.module.url(forResource: "item", withExtension: "sql") else {
+            throw HarnessError("item.sql is missing from the slate-bench resources")
+        }
+        let script = try String(contentsOf: url, encoding: .utf8)
+        let normalized = { (text: String) in
+            text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+                .replacingOccurrences(of: ";", with: "")
+        }
+        guard normalized(script) == normalized(Item.createTable) else {
+            throw HarnessError("Schema/item.sql differs from Item.createTable:\n\(script)\n\(Item.createTable)")
+        }
+        let plan = try slate.migrationPlan(for: CodableItem.self)
+        guard plan.isEmpty else {
+            throw HarnessError("CodableItem does not match the item table; its fetches would migrate it:\n\(plan)")
+        }
     }
 }

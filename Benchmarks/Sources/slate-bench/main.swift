@@ -11,7 +11,10 @@ let allScenarios: [Scenario] = [
     FetchIntegers.scenario,
     Insert.scenario,
     NorthwindOrders.scenario,
+    BuilderFilterOrder.scenario,
     PrimaryKeyLookups.scenario,
+    Codegen.manyTables,
+    Codegen.wideTable,
 ]
 
 struct Options {
@@ -127,16 +130,16 @@ func main() -> Int32 {
     var results: [ScenarioResult] = []
     for scenario in scenarios {
         do {
-            results.append(try runner.run(scenario) { printError("  \($0)") })
+            if let result = try runner.run(scenario, progress: { printError("  \($0)") }) { results.append(result) }
         } catch {
             printError("slate-bench: \(scenario.name) failed: \(error)")
             return 1
         }
     }
 
-    print(Table.render(results))
+    print(ResultsTable.render(results))
     print("")
-    print("total run time: \(Table.format((ContinuousClock.now - started).seconds, decimals: 1)) s")
+    print("total run time: \(ResultsTable.format((ContinuousClock.now - started).seconds, decimals: 1)) s")
 
     if let jsonPath = options.jsonPath {
         do {

@@ -17,6 +17,9 @@ enum FetchIntegers {
                 Contender("slate-row-index", fixture.slateRowIndex),
                 Contender("slate-row-name", fixture.slateRowName),
                 Contender("slate-record", fixture.slateRecord),
+                Contender("slate-macro", fixture.slateMacro),
+                Contender("slate-generated", fixture.slateGenerated),
+                Contender("slate-codable", fixture.slateCodable),
                 Contender("grdb-row-index", fixture.grdbRowIndex),
                 Contender("grdb-row-name", fixture.grdbRowName),
                 Contender("grdb-record", fixture.grdbRecord),
@@ -31,6 +34,8 @@ enum FetchIntegers {
         let rawConnection: RawConnection
         let rawSelect: RawStatement
         let slate: Slate.Database
+        /// The generated database type, wrapping `slate`.
+        let generated: ItemDatabase
         let grdb: GRDB.DatabaseQueue
 
         init(_ context: BenchmarkContext) throws {
@@ -46,7 +51,9 @@ enum FetchIntegers {
             rawConnection = try RawConnection(path: path)
             rawSelect = try RawStatement(rawConnection, Item.selectAll)
             slate = try Slate.Database(path: path)
+            generated = ItemDatabase(slate)
             grdb = try GRDB.DatabaseQueue(path: path)
+            try ItemSchema.check(slate)
         }
 
         // MARK: Contenders
@@ -95,6 +102,22 @@ enum FetchIntegers {
         func slateRecord(_ stopwatch: Stopwatch) throws -> Checksum {
             let items = try stopwatch.measure { try slate.fetchAll(Item.self, sql: Item.selectAll) }
             return items.checksum
+        }
+
+        /// The `@Table` struct, fetched through the typed layer: `SELECT "item"."i0", … FROM "item"`.
+        func slateMacro(_ stopwatch: Stopwatch) throws -> Checksum {
+            try stopwatch.measure { try MacroItem.all().fetchAll(slate) }.checksum
+        }
+
+        /// The record `slate generate` wrote from Schema/item.sql, through the generated database type.
+        func slateGenerated(_ stopwatch: Stopwatch) throws -> Checksum {
+            try stopwatch.measure { try generated.generatedItems.fetchAll() }.checksum
+        }
+
+        /// A plain `Codable` struct: `CodableRecord`'s `fetchAll`, `SELECT * FROM "item"` decoded by
+        /// column name with `RowDecoder` (after a schema-version check that the table is prepared).
+        func slateCodable(_ stopwatch: Stopwatch) throws -> Checksum {
+            try stopwatch.measure { try slate.fetchAll(CodableItem.self) }.checksum
         }
 
         func grdbRowIndex(_ stopwatch: Stopwatch) throws -> Checksum {

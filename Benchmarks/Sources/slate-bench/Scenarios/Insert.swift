@@ -20,18 +20,27 @@ enum Insert {
             contenders: [
                 Contender("raw", fixture.raw),
                 Contender("slate-positional", fixture.slatePositional),
+                Contender("slate-record", fixture.slateRecord),
+                Contender("slate-macro", fixture.slateMacro),
+                Contender("slate-codable", fixture.slateCodable),
                 Contender("grdb-positional", fixture.grdbPositional),
                 Contender("grdb-record", fixture.grdbRecord),
+                Contender("grdb-codable", fixture.grdbCodable),
             ])
     }
 
     final class Fixture {
         let items: [Item]
+        /// The same values in the other record types, built once, untimed.
+        let macroItems: [MacroItem]
+        let codableItems: [CodableItem]
         let expected: Checksum
         let path: String
 
         init(_ context: BenchmarkContext) {
             items = (0..<context.size(full: 50_000, quick: 5_000)).map { Item.generated(row: $0) }
+            macroItems = items.map(MacroItem.init)
+            codableItems = items.map(CodableItem.init)
             path = context.path("insert.sqlite")
             expected = Self.checksum(
                 rows: items.count,
@@ -120,6 +129,50 @@ enum Insert {
             return try verify()
         }
 
+        /// The typed layer's bulk insert: `INSERT INTO "item" ("i0", …) VALUES (?, …)` prepared once
+        /// (inside a savepoint, here nested in the transaction), `Item.bindColumns` per record.
+        func slateRecord(_ stopwatch: Stopwatch) throws -> Checksum {
+            removeFile()
+            do {
+                let db = try Slate.Database(path: path)
+                try db.execute(sql: Item.createTable)
+                try stopwatch.measure {
+                    try db.transaction { _ = try db.insert(contentsOf: items) }
+                }
+            }
+            return try verify()
+        }
+
+        /// The same with the `@Table` struct, whose `bindColumns` the macro wrote.
+        func slateMacro(_ stopwatch: Stopwatch) throws -> Checksum {
+            removeFile()
+            do {
+                let db = try Slate.Database(path: path)
+                try db.execute(sql: Item.createTable)
+                try stopwatch.measure {
+                    try db.transaction { _ = try db.insert(contentsOf: macroItems) }
+                }
+            }
+            return try verify()
+        }
+
+        /// `CodableRecord`'s bulk save: one prepared `INSERT` (the table has no primary key, so no
+        /// `ON CONFLICT`), each record encoded by `RowEncoder` and bound by column name. Untimed:
+        /// `prepareTable`, which checks once that the table matches the type (it does, so no
+        /// migration), as `create table` is untimed for the others.
+        func slateCodable(_ stopwatch: Stopwatch) throws -> Checksum {
+            removeFile()
+            do {
+                let db = try Slate.Database(path: path)
+                try db.execute(sql: Item.createTable)
+                try db.prepareTable(for: CodableItem.self)
+                try stopwatch.measure {
+                    try db.transaction { _ = try db.save(contentsOf: codableItems) }
+                }
+            }
+            return try verify()
+        }
+
         func grdbPositional(_ stopwatch: Stopwatch) throws -> Checksum {
             removeFile()
             do {
@@ -148,6 +201,22 @@ enum Insert {
                 try stopwatch.measure {
                     try dbQueue.write { db in
                         for item in items { try item.insert(db) }
+                    }
+                }
+            }
+            return try verify()
+        }
+
+        /// GRDB's `Encodable` support: `PersistableRecord.insert(db)` with the synthesized
+        /// `encode(to: Encoder)`, the counterpart of `slate-codable`.
+        func grdbCodable(_ stopwatch: Stopwatch) throws -> Checksum {
+            removeFile()
+            do {
+                let dbQueue = try GRDB.DatabaseQueue(path: path)
+                try dbQueue.inDatabase { db in try db.execute(sql: Item.createTable) }
+                try stopwatch.measure {
+                    try dbQueue.write { db in
+                        for item in codableItems { try item.insert(db) }
                     }
                 }
             }

@@ -19,8 +19,9 @@ enum PrimaryKeyLookups {
             contenders: [
                 Contender("raw", fixture.raw),
                 Contender("slate-cached", fixture.slateCached),
+                Contender("slate-find", fixture.slateFind),
                 Contender("grdb-cached", fixture.grdbCached),
-                Contender("grdb-record", fixture.grdbRecord),
+                Contender("grdb-find", fixture.grdbFind),
             ])
     }
 
@@ -87,6 +88,24 @@ enum PrimaryKeyLookups {
             }.checksum
         }
 
+        /// The typed layer's primary-key lookup, `KeyedItem.find(id, in: db)` on the hand-written
+        /// `PrimaryKeyedTable`: builds `SELECT … FROM "keyed_item" WHERE "keyed_item"."id" = ? LIMIT 1`
+        /// on every call, then takes the cached statement for that text.
+        func slateFind(_ stopwatch: Stopwatch) throws -> Checksum {
+            try stopwatch.measure {
+                try slate.transaction {
+                    var found: [KeyedItem] = []
+                    for id in ids {
+                        guard let item = try KeyedItem.find(id, in: slate) else {
+                            throw HarnessError("slate-find: no row for id \(id)")
+                        }
+                        found.append(item)
+                    }
+                    return found
+                }
+            }.checksum
+        }
+
         /// The counterpart of `slate-cached`: the statement comes from GRDB's cache by its SQL text on
         /// every lookup, and the record decodes by position.
         func grdbCached(_ stopwatch: Stopwatch) throws -> Checksum {
@@ -106,14 +125,14 @@ enum PrimaryKeyLookups {
         }
 
         /// GRDB's idiomatic primary-key lookup, `fetchOne(db, key:)`, which builds its request and
-        /// statement through the query interface on every call.
-        func grdbRecord(_ stopwatch: Stopwatch) throws -> Checksum {
+        /// statement through the query interface on every call: the counterpart of `slate-find`.
+        func grdbFind(_ stopwatch: Stopwatch) throws -> Checksum {
             try stopwatch.measure {
                 try grdb.read { db in
                     var found: [KeyedItem] = []
                     for id in ids {
                         guard let item = try KeyedItem.fetchOne(db, key: id) else {
-                            throw HarnessError("grdb-record: no row for id \(id)")
+                            throw HarnessError("grdb-find: no row for id \(id)")
                         }
                         found.append(item)
                     }
