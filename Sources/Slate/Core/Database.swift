@@ -21,6 +21,9 @@ public final class Database {
     public let configuration: Database.Configuration
 
     @usableFromInline var statementCache: [String: Statement] = [:]
+    /// SQL text the typed layer renders once per table type (such as a find by primary key), so
+    /// repeated one-record calls skip rendering and go straight to the statement cache.
+    var recordSQLCache: [RecordSQLKey: RecordSQL] = [:]
     /// Observers installed through the hook APIs, kept alive for the C callbacks.
     let hooks = HookRegistry()
     /// Trace observers, kept alive for the C callback.

@@ -113,6 +113,14 @@ public struct SQL: ExpressibleByStringInterpolation, CustomStringConvertible {
 extension String {
     /// The string as a quoted SQL identifier: wrapped in double quotes, inner quotes doubled.
     public var quotedIdentifier: String {
-        "\"" + replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        // Most identifiers have no quote: skip the search-and-replace (and its Foundation bridging).
+        guard utf8.contains(UInt8(ascii: "\"")) else { return "\"" + self + "\"" }
+        var quoted = "\""
+        quoted.reserveCapacity(utf8.count + 4)
+        for character in unicodeScalars {
+            if character == "\"" { quoted += "\"\"" } else { quoted.unicodeScalars.append(character) }
+        }
+        quoted += "\""
+        return quoted
     }
 }

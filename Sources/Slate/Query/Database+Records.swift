@@ -98,8 +98,31 @@ extension Database {
 
     /// The record with primary key `key`, or `nil`. A composite key is a tuple:
     /// `try db.find(PlaylistTrack.self, key: (1, 3402))`.
+    ///
+    /// The SQL is rendered once per record type and connection; each later call binds the key to
+    /// the cached statement and decodes the row by position.
     public func find<Record: PrimaryKeyedTable>(_ type: Record.Type, key: Record.PrimaryKey) throws -> Record? {
-        try Record.find(key).fetchOne(self)
+        let cacheKey = RecordSQLKey(Record.self, .findByPrimaryKey)
+        let rendered: RecordSQL
+        if let cached = recordSQLCache[cacheKey] {
+            rendered = cached
+        } else {
+            let select = Record.find(key)
+            if let error = select.clauses.deferredError { throw error }
+            let sql = select.clauses.renderForOne()
+            let keyCount = Record.primaryKeyColumnNames.count
+            rendered = RecordSQL(text: sql.text, parameterCount: keyCount, trailingArguments: Array(sql.arguments.positional.dropFirst(keyCount)))
+            recordSQLCache[cacheKey] = rendered
+        }
+        var arguments = Record.primaryKeyArguments(key)
+        guard arguments.count == rendered.parameterCount else {
+            return try Record.find(key).fetchOne(self)  // throws the arity error
+        }
+        arguments += rendered.trailingArguments
+        return try withStatement(SQL(sql: rendered.text, arguments: StatementArguments(arguments))) { statement in
+            guard try statement.step() else { return nil }
+            return try Record(row: Row(statement: statement))
+        }
     }
 
     /// Updates the record's row, or inserts the record when its primary key is `nil` or no row has
@@ -146,7 +169,15 @@ public struct UpdateRecord<Root: PrimaryKeyedTable>: QueryStatement {
     ///   column, and any error of the update.
     @discardableResult
     public func execute(_ db: Database) throws -> Bool {
-        let statement = try db.cachedStatement(sql: Root.updateByPrimaryKeySQL())
+        let cacheKey = RecordSQLKey(Root.self, .updateByPrimaryKey)
+        let text: String
+        if let cached = db.recordSQLCache[cacheKey] {
+            text = cached.text
+        } else {
+            text = try Root.updateByPrimaryKeySQL()
+            db.recordSQLCache[cacheKey] = RecordSQL(text: text, parameterCount: Root.columnDescriptors.count, trailingArguments: [])
+        }
+        let statement = try db.cachedStatement(sql: text)
         statement.isCheckedOut = true
         defer {
             statement.isCheckedOut = false
@@ -175,6 +206,30 @@ extension PrimaryKeyedTable {
 
     /// The record with primary key `key`, or `nil`: `try Person.find(1, in: db)`.
     public static func find(_ key: PrimaryKey, in db: Database) throws -> Self? {
-        try find(key).fetchOne(db)
+        try db.find(Self.self, key: key)
+    }
+}
+
+/// SQL text rendered once per table type: the caller binds `parameterCount` values, followed by
+/// `trailingArguments` (such as the `LIMIT`).
+struct RecordSQL {
+    let text: String
+    let parameterCount: Int
+    let trailingArguments: [(any SQLBindable)?]
+}
+
+/// Identifies SQL text rendered once per table type, in ``Database``'s record SQL cache.
+struct RecordSQLKey: Hashable {
+    enum Kind: Hashable {
+        case findByPrimaryKey
+        case updateByPrimaryKey
+    }
+
+    let type: ObjectIdentifier
+    let kind: Kind
+
+    init(_ type: Any.Type, _ kind: Kind) {
+        self.type = ObjectIdentifier(type)
+        self.kind = kind
     }
 }

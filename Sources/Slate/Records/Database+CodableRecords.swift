@@ -35,7 +35,6 @@ extension Database {
                 ? " DO NOTHING"
                 : " DO UPDATE SET " + updates.map { "\($0.quotedIdentifier) = excluded.\($0.quotedIdentifier)" }.joined(separator: ", ")
         }
-        let encoder = RowEncoder(columnNames: R.columnNames)
         let rowIDColumn = definition.rowIDColumn
         let hasHiddenRowID = keys.isEmpty && !definition.isWithoutRowID
         let run = { () throws -> [R] in
@@ -45,17 +44,14 @@ extension Database {
                 statement.isCheckedOut = false
                 statement.resetQuietly()
             }
+            let binder = RecordBinder(statement: statement, columns: columns, columnNames: R.columnNames)
             var saved: [R] = []
             saved.reserveCapacity(records.count)
             for var record in records {
                 statement.resetQuietly()
-                let encoded = try encoder.encode(record)
-                for (index, column) in columns.enumerated() {
-                    let position = Int32(index + 1)
-                    if let value = encoded[column] { try value.bind(to: statement, at: position) } else { try statement.bindNull(at: position) }
-                }
+                try binder.bind(record)
                 try statement.run()
-                if hasHiddenRowID || (rowIDColumn.map { encoded[$0] == nil } ?? false) {
+                if hasHiddenRowID || (rowIDColumn.map { !binder.hasValue(forColumn: $0) } ?? false) {
                     record.didInsert(rowID: self.lastInsertedRowID)
                 }
                 saved.append(record)

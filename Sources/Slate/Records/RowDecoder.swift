@@ -13,12 +13,17 @@ import Foundation
 /// let players = try db.fetchAll("SELECT * FROM player") { row in try decoder.decode(Player.self, from: row) }
 /// ```
 ///
-/// Decoding several rows of one statement with the same decoder reuses the column lookups.
+/// Decoding several rows of one statement with the same decoder reuses the column lookups: the
+/// first row records which column each coding key reads, in the order the type asks for them, and
+/// later rows follow that order without hashing a key. A decoder is not thread-safe; use one per
+/// fetch.
 public final class RowDecoder {
     /// Column names for coding keys stored under another name.
-    public var columnNames: [String: String]
-    private var lookup = ColumnLookup()
-    private var lookupSQL: String?
+    public var columnNames: [String: String] {
+        didSet { state = nil }
+    }
+    /// The lookups of the statement decoded last.
+    private var state: RowDecodingState?
 
     /// A decoder; `columnNames` maps coding keys to the columns that hold them.
     public init(columnNames: [String: String] = [:]) {
@@ -28,42 +33,86 @@ public final class RowDecoder {
     /// Decodes `type` from `row`.
     public func decode<Value: Decodable>(_ type: Value.Type, from row: Row) throws -> Value {
         let sql = row.sql
-        if sql == nil || sql != lookupSQL {
-            lookup = ColumnLookup()
-            lookupSQL = sql
+        let state: RowDecodingState
+        if let current = self.state, sql != nil, current.sql == sql {
+            state = current
+        } else {
+            state = RowDecodingState(row: row, sql: sql, columnNames: columnNames)
+            self.state = sql == nil ? nil : state
         }
-        let decoder = RowValueDecoder(row: row, lookup: lookup, columnNames: columnNames)
-        return try Value(from: decoder)
+        state.begin(row)
+        let value = try Value(from: RowValueDecoder(state: state))
+        state.finish()
+        return value
     }
 }
 
-/// Coding-key-to-column-index lookups, shared by the rows of one statement.
-final class ColumnLookup {
-    private var indexes: [String: Int32] = [:]
-    private var missing: Set<String> = []
-
-    func index(of key: String, column: String, in row: Row) -> Int32? {
-        if let index = indexes[key] { return index }
-        if missing.contains(key) { return nil }
-        guard let index = row.index(ofColumn: column) else {
-            missing.insert(key)
-            return nil
-        }
-        indexes[key] = Int32(index)
-        return Int32(index)
-    }
-}
-
-/// The `Decoder` for one row.
-struct RowValueDecoder: Decoder {
-    let row: Row
-    let lookup: ColumnLookup
+/// What decoding the rows of one statement shares: the current row, and which column each coding
+/// key reads.
+final class RowDecodingState {
+    private(set) var row: Row
+    let sql: String?
     let columnNames: [String: String]
-    var codingPath: [any CodingKey] = []
+    /// Column index by coding key, `-1` for a key the row has no column for.
+    private var indexes: [String: Int32] = [:]
+    /// The keys in the order the first row asked for them, with their columns.
+    private var requests: [(key: String, index: Int32)] = []
+    /// Whether the current row is the first one, whose requests are recorded.
+    private var isRecording = true
+    /// The next expected request.
+    private var cursor = 0
+
+    init(row: Row, sql: String?, columnNames: [String: String]) {
+        self.row = row
+        self.sql = sql
+        self.columnNames = columnNames
+    }
+
+    func begin(_ row: Row) {
+        self.row = row
+        cursor = 0
+    }
+
+    func finish() {
+        isRecording = false
+    }
+
+    /// The column of the coding key `key`, or `nil` when the row has none.
+    @inline(__always)
+    func index(ofKey key: String) -> Int32? {
+        if !isRecording, cursor < requests.count, requests[cursor].key == key {
+            let index = requests[cursor].index
+            cursor += 1
+            return index >= 0 ? index : nil
+        }
+        return lookUp(key)
+    }
+
+    private func lookUp(_ key: String) -> Int32? {
+        let index: Int32
+        if let known = indexes[key] {
+            index = known
+        } else {
+            index = row.index(ofColumn: columnName(ofKey: key)).map { Int32($0) } ?? -1
+            indexes[key] = index
+        }
+        if isRecording { requests.append((key, index)) }
+        return index >= 0 ? index : nil
+    }
+
+    func columnName(ofKey key: String) -> String {
+        columnNames[key] ?? key
+    }
+}
+
+/// The `Decoder` for one row: a single reference, so it is passed around without allocating.
+struct RowValueDecoder: Decoder {
+    let state: RowDecodingState
+    var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(RowKeyedDecodingContainer<Key>(decoder: self))
+        KeyedDecodingContainer(RowKeyedDecodingContainer<Key>(state: state))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -80,42 +129,42 @@ struct RowValueDecoder: Decoder {
 }
 
 struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let decoder: RowValueDecoder
-    var codingPath: [any CodingKey] { decoder.codingPath }
-    var row: Row { decoder.row }
+    let state: RowDecodingState
+    var codingPath: [any CodingKey] { [] }
+    var row: Row { state.row }
 
     var allKeys: [Key] {
-        let reverse = Dictionary(decoder.columnNames.map { ($0.value.lowercased(), $0.key) }, uniquingKeysWith: { first, _ in first })
+        let reverse = Dictionary(state.columnNames.map { ($0.value.lowercased(), $0.key) }, uniquingKeysWith: { first, _ in first })
         return row.columnNames.compactMap { Key(stringValue: reverse[$0.lowercased()] ?? $0) }
     }
 
-    func columnName(_ key: Key) -> String {
-        decoder.columnNames[key.stringValue] ?? key.stringValue
-    }
-
-    func index(_ key: Key) -> Int32? {
-        decoder.lookup.index(of: key.stringValue, column: columnName(key), in: row)
-    }
-
     func requireIndex(_ key: Key) throws -> Int32 {
-        guard let index = index(key) else {
+        guard let index = state.index(ofKey: key.stringValue) else {
             throw DecodingError.keyNotFound(
                 key,
                 DecodingError.Context(
                     codingPath: codingPath,
-                    debugDescription: "the row has no column \(columnName(key)); it has \(row.columnNames.joined(separator: ", "))"))
+                    debugDescription: "the row has no column \(state.columnName(ofKey: key.stringValue)); it has \(row.columnNames.joined(separator: ", "))"))
         }
         return index
     }
 
-    func contains(_ key: Key) -> Bool { index(key) != nil }
+    func contains(_ key: Key) -> Bool { state.index(ofKey: key.stringValue) != nil }
 
     func decodeNil(forKey key: Key) throws -> Bool {
         row.isNull(at: try requireIndex(key))
     }
 
+    @inline(__always)
     func read<Value: SQLExtractable>(_ type: Value.Type, _ key: Key) throws -> Value {
         try Value.extract(from: row, at: try requireIndex(key))
+    }
+
+    /// One lookup for `decodeIfPresent`: `nil` for a missing column or `NULL`.
+    @inline(__always)
+    func readIfPresent<Value: SQLExtractable>(_ type: Value.Type, _ key: Key) throws -> Value? {
+        guard let index = state.index(ofKey: key.stringValue) else { return nil }
+        return try Value.extractIfPresent(from: row, at: index)
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try read(type, key) }
@@ -133,8 +182,28 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
     func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try read(type, key) }
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try read(type, key) }
 
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try readIfPresent(type, key) }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try readIfPresent(type, key) }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try readIfPresent(type, key) }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try readIfPresent(type, key) }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try readIfPresent(type, key) }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try readIfPresent(type, key) }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try readIfPresent(type, key) }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try readIfPresent(type, key) }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try readIfPresent(type, key) }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try readIfPresent(type, key) }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try readIfPresent(type, key) }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try readIfPresent(type, key) }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try readIfPresent(type, key) }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try readIfPresent(type, key) }
+
     func decode<Value: Decodable>(_ type: Value.Type, forKey key: Key) throws -> Value {
         let index = try requireIndex(key)
+        return try ColumnValueDecoding.decode(type, from: row, at: index, codingPath: codingPath + [key])
+    }
+
+    func decodeIfPresent<Value: Decodable>(_ type: Value.Type, forKey key: Key) throws -> Value? {
+        guard let index = state.index(ofKey: key.stringValue), !row.isNull(at: index) else { return nil }
         return try ColumnValueDecoding.decode(type, from: row, at: index, codingPath: codingPath + [key])
     }
 
@@ -148,7 +217,7 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
             [Any].self, DecodingError.Context(codingPath: codingPath + [key], debugDescription: "nested containers of a row are not supported: decode a nested Decodable value, which is read from the column's JSON"))
     }
 
-    func superDecoder() throws -> any Decoder { decoder }
+    func superDecoder() throws -> any Decoder { RowValueDecoder(state: state) }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
         throw DecodingError.typeMismatch(
