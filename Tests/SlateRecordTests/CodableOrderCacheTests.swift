@@ -68,6 +68,21 @@ struct Reading: CodableRecord, Equatable {
         ])
     }
 
+    @Test func copiedAndHandMadeRowsDecodeLikeLiveOnes() throws {
+        let db = try Database()
+        try db.execute(sql: """
+            CREATE TABLE shape(kind TEXT, radius REAL, width REAL, height REAL, label TEXT);
+            INSERT INTO shape VALUES ('circle', 1.5, NULL, NULL, 'a'), ('rectangle', NULL, 2, 3, NULL);
+            """)
+        let decoder = RowDecoder()
+        let copies = try db.fetchAll(Row.self, "SELECT * FROM shape ORDER BY rowid")
+        #expect(try copies.map { try decoder.decode(Shape.self, from: $0) } == [
+            Shape(kind: .circle, radius: 1.5, label: "a"), Shape(kind: .rectangle, width: 2, height: 3),
+        ])
+        let handMade = Row(columnNames: ["label", "kind", "radius"], values: [.text("h"), .text("circle"), .real(4)])
+        #expect(try decoder.decode(Shape.self, from: handMade) == Shape(kind: .circle, radius: 4, label: "h"))
+    }
+
     @Test func oneDecoderFollowsEachStatementsColumns() throws {
         let db = try Database()
         try db.execute(sql: "CREATE TABLE shape(kind TEXT, radius REAL, label TEXT); INSERT INTO shape VALUES ('circle', 2, 'x')")

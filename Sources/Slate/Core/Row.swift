@@ -42,6 +42,16 @@ public struct Row {
         self.columnOffset = 0
     }
 
+    /// A row reading the current row of a live statement, from its parts: building it involves no
+    /// reference counting.
+    @inlinable
+    init(sqliteStatement: OpaquePointer, statementReference: Unmanaged<Statement>?, columnOffset: Int32) {
+        self.sqliteStatement = sqliteStatement
+        self.statementReference = statementReference
+        self.storage = nil
+        self.columnOffset = columnOffset
+    }
+
     @inlinable
     init(base: Row, offset: Int32) {
         self.sqliteStatement = base.sqliteStatement

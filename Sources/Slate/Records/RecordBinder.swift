@@ -19,11 +19,13 @@ final class RecordBinder {
     /// Parameter position by coding key, `0` for a key that is not a column.
     private var positionsByKey: [String: Int32] = [:]
     /// The keys in the order the first record encoded them, with their positions.
-    private var requests: [(key: String, position: Int32)] = []
-    private var isRecording = true
-    private var cursor = 0
+    // The hot properties skip dynamic exclusivity checks: a binder is used by one thread at a time,
+    // and no access to them ever overlaps another.
+    @exclusivity(unchecked) private var requests: [(key: String, position: Int32)] = []
+    @exclusivity(unchecked) private var isRecording = true
+    @exclusivity(unchecked) private var cursor = 0
     /// What each parameter (index `position - 1`) received for the current record.
-    private(set) var bindings: [Binding]
+    @exclusivity(unchecked) private(set) var bindings: [Binding]
 
     /// A binder for `statement`, whose parameters are `columns` in order.
     init(statement: Statement, columns: [String], columnNames: [String: String]) {

@@ -50,26 +50,49 @@ public final class RowDecoder {
 /// What decoding the rows of one statement shares: the current row, and which column each coding
 /// key reads.
 final class RowDecodingState {
-    private(set) var row: Row
+    // The hot properties skip dynamic exclusivity checks: the state belongs to one decoder, which is
+    // used by one thread at a time, and no access to them ever overlaps another.
+    @exclusivity(unchecked) private(set) var storedRow: Row
+    // The parts of a live statement's row, kept apart so that rebuilding it is free of reference
+    // counting (a copy of `storedRow` retains and releases its storage on every column read).
+    @exclusivity(unchecked) private(set) var sqliteStatement: OpaquePointer?
+    @exclusivity(unchecked) private(set) var statementReference: Unmanaged<Statement>?
+    @exclusivity(unchecked) private(set) var columnOffset: Int32 = 0
     let sql: String?
     let columnNames: [String: String]
     /// Column index by coding key, `-1` for a key the row has no column for.
     private var indexes: [String: Int32] = [:]
     /// The keys in the order the first row asked for them, with their columns.
-    private var requests: [(key: String, index: Int32)] = []
+    @exclusivity(unchecked) private var requests: [(key: String, index: Int32)] = []
     /// Whether the current row is the first one, whose requests are recorded.
-    private var isRecording = true
+    @exclusivity(unchecked) private var isRecording = true
     /// The next expected request.
-    private var cursor = 0
+    @exclusivity(unchecked) private var cursor = 0
 
     init(row: Row, sql: String?, columnNames: [String: String]) {
-        self.row = row
+        self.storedRow = row
         self.sql = sql
         self.columnNames = columnNames
     }
 
+    /// The row being decoded.
+    @inline(__always)
+    var row: Row {
+        if let sqliteStatement {
+            return Row(sqliteStatement: sqliteStatement, statementReference: statementReference, columnOffset: columnOffset)
+        }
+        return storedRow
+    }
+
     func begin(_ row: Row) {
-        self.row = row
+        if row.storage == nil, let handle = row.sqliteStatement {
+            sqliteStatement = handle
+            statementReference = row.statementReference
+            columnOffset = row.columnOffset
+        } else {
+            sqliteStatement = nil
+            storedRow = row
+        }
         cursor = 0
     }
 
@@ -155,16 +178,28 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
         row.isNull(at: try requireIndex(key))
     }
 
+    // The reads rebuild a live statement's row from its parts, so that no column read retains or
+    // releases anything.
+
     @inline(__always)
     func read<Value: SQLExtractable>(_ type: Value.Type, _ key: Key) throws -> Value {
-        try Value.extract(from: row, at: try requireIndex(key))
+        let index = try requireIndex(key)
+        if let handle = state.sqliteStatement {
+            let row = Row(sqliteStatement: handle, statementReference: state.statementReference, columnOffset: state.columnOffset)
+            return try Value.extract(from: row, at: index)
+        }
+        return try Value.extract(from: state.storedRow, at: index)
     }
 
     /// One lookup for `decodeIfPresent`: `nil` for a missing column or `NULL`.
     @inline(__always)
     func readIfPresent<Value: SQLExtractable>(_ type: Value.Type, _ key: Key) throws -> Value? {
         guard let index = state.index(ofKey: key.stringValue) else { return nil }
-        return try Value.extractIfPresent(from: row, at: index)
+        if let handle = state.sqliteStatement {
+            let row = Row(sqliteStatement: handle, statementReference: state.statementReference, columnOffset: state.columnOffset)
+            return try Value.extractIfPresent(from: row, at: index)
+        }
+        return try Value.extractIfPresent(from: state.storedRow, at: index)
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try read(type, key) }
