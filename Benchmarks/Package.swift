@@ -2,7 +2,13 @@
 // The Slate benchmark harness. A separate package, so that Slate itself never depends on GRDB.
 //
 //     swift run -c release --package-path Benchmarks slate-bench [--quick] [--json FILE] [--filter TEXT]
+//
+// SLATE_BENCH_WITHOUT_MACRO=1 leaves out the `@Table` macro and its `slate-macro` contenders, so that
+// swift-syntax is not built in release (minutes on a small machine): CI's quick run uses it.
+import Foundation
 import PackageDescription
+
+let withoutMacro = ProcessInfo.processInfo.environment["SLATE_BENCH_WITHOUT_MACRO"] == "1"
 
 let package = Package(
     name: "SlateBenchmarks",
@@ -17,14 +23,16 @@ let package = Package(
             name: "slate-bench",
             dependencies: [
                 .product(name: "Slate", package: "Slate"),
-                // The `@Table` macro (`slate-macro` contenders); builds swift-syntax for the host.
-                .product(name: "SlateMacros", package: "Slate"),
                 .product(name: "CSQLite", package: "Slate"),
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ],
+            ] + (withoutMacro ? [] : [
+                // The `@Table` macro (`slate-macro` contenders); builds swift-syntax for the host.
+                .product(name: "SlateMacros", package: "Slate"),
+            ]),
             // slate.json configures the build plugin (it is read by the plugin, not compiled).
             exclude: ["slate.json"],
             resources: [.copy("Resources/northwind.sqlite"), .copy("Schema/item.sql")],
+            swiftSettings: withoutMacro ? [.define("SLATE_BENCH_WITHOUT_MACRO")] : [],
             // Generates `GeneratedItem` from Schema/item.sql at build time (`slate-generated`), and
             // builds the `SlateCLI` tool that the `codegen-*` scenarios run.
             plugins: [.plugin(name: "SlateBuildPlugin", package: "Slate")]

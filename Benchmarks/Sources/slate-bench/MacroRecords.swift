@@ -1,7 +1,20 @@
-import SlateMacros
+// Records declared with the `@Table` macro, and the `slate-macro` contenders that use them. This
+// file does not import GRDB, whose `Table` type would make the attribute `@Table` ambiguous.
+//
+// With SLATE_BENCH_WITHOUT_MACRO=1 in the environment, the manifest leaves the macro out (so
+// swift-syntax is not built in release, which takes minutes: CI's quick run does this) and the
+// scenarios run without their `slate-macro` contender.
+#if SLATE_BENCH_WITHOUT_MACRO
+extension FetchIntegers.Fixture {
+    var macroContenders: [Contender] { [] }
+}
 
-// Records declared with the `@Table` macro. This file does not import GRDB, whose `Table` type
-// would make the attribute `@Table` ambiguous.
+extension Insert.Fixture {
+    var macroContenders: [Contender] { [] }
+}
+#else
+import Slate
+import SlateMacros
 
 /// `item(i0 … i9)` declared with `@Table`: the macro writes the positional `init(row:)`,
 /// `bindColumns`, typed columns and column descriptors (`INTEGER NOT NULL` for `Int`).
@@ -22,3 +35,32 @@ extension MacroItem: Checksummable {
         checksum.combine(i5); checksum.combine(i6); checksum.combine(i7); checksum.combine(i8); checksum.combine(i9)
     }
 }
+
+extension FetchIntegers.Fixture {
+    /// The `@Table` struct, fetched through the typed layer: `SELECT "item"."i0", … FROM "item"`.
+    var macroContenders: [Contender] {
+        [Contender("slate-macro") { stopwatch in try stopwatch.measure { try MacroItem.all().fetchAll(self.slate) }.checksum }]
+    }
+}
+
+extension Insert.Fixture {
+    /// The same insert as `slate-record` with the `@Table` struct, whose `bindColumns` the macro
+    /// wrote. The records are converted once, untimed.
+    var macroContenders: [Contender] {
+        let macroItems = items.map(MacroItem.init)
+        return [
+            Contender("slate-macro") { stopwatch in
+                self.removeFile()
+                do {
+                    let db = try Slate.Database(path: self.path)
+                    try db.execute(sql: Item.createTable)
+                    try stopwatch.measure {
+                        try db.transaction { _ = try db.insert(contentsOf: macroItems) }
+                    }
+                }
+                return try self.verify()
+            },
+        ]
+    }
+}
+#endif

@@ -205,6 +205,18 @@ struct Order: Equatable {
         """
 }
 
+extension Order {
+    /// The same order, from the record `slate generate` wrote (for the checksum, untimed).
+    init(_ order: GeneratedOrder) {
+        self.init(
+            orderID: order.orderID ?? -1, customerID: order.customerID, employeeID: order.employeeID,
+            orderDate: order.orderDate, requiredDate: order.requiredDate, shippedDate: order.shippedDate,
+            shipVia: order.shipVia, freight: order.freight, shipName: order.shipName,
+            shipAddress: order.shipAddress, shipCity: order.shipCity, shipRegion: order.shipRegion,
+            shipPostalCode: order.shipPostalCode, shipCountry: order.shipCountry)
+    }
+}
+
 extension Order: Checksummable {
     func combine(into checksum: inout Checksum) {
         checksum.combine(orderID); checksum.combine(customerID); checksum.combine(employeeID)

@@ -17,7 +17,7 @@ enum FetchIntegers {
                 Contender("slate-row-index", fixture.slateRowIndex),
                 Contender("slate-row-name", fixture.slateRowName),
                 Contender("slate-record", fixture.slateRecord),
-                Contender("slate-macro", fixture.slateMacro),
+            ] + fixture.macroContenders + [
                 Contender("slate-generated", fixture.slateGenerated),
                 Contender("slate-codable", fixture.slateCodable),
                 Contender("grdb-row-index", fixture.grdbRowIndex),
@@ -102,11 +102,6 @@ enum FetchIntegers {
         func slateRecord(_ stopwatch: Stopwatch) throws -> Checksum {
             let items = try stopwatch.measure { try slate.fetchAll(Item.self, sql: Item.selectAll) }
             return items.checksum
-        }
-
-        /// The `@Table` struct, fetched through the typed layer: `SELECT "item"."i0", … FROM "item"`.
-        func slateMacro(_ stopwatch: Stopwatch) throws -> Checksum {
-            try stopwatch.measure { try MacroItem.all().fetchAll(slate) }.checksum
         }
 
         /// The record `slate generate` wrote from Schema/item.sql, through the generated database type.

@@ -21,7 +21,7 @@ enum Insert {
                 Contender("raw", fixture.raw),
                 Contender("slate-positional", fixture.slatePositional),
                 Contender("slate-record", fixture.slateRecord),
-                Contender("slate-macro", fixture.slateMacro),
+            ] + fixture.macroContenders + [
                 Contender("slate-codable", fixture.slateCodable),
                 Contender("grdb-positional", fixture.grdbPositional),
                 Contender("grdb-record", fixture.grdbRecord),
@@ -32,14 +32,12 @@ enum Insert {
     final class Fixture {
         let items: [Item]
         /// The same values in the other record types, built once, untimed.
-        let macroItems: [MacroItem]
         let codableItems: [CodableItem]
         let expected: Checksum
         let path: String
 
         init(_ context: BenchmarkContext) {
             items = (0..<context.size(full: 50_000, quick: 5_000)).map { Item.generated(row: $0) }
-            macroItems = items.map(MacroItem.init)
             codableItems = items.map(CodableItem.init)
             path = context.path("insert.sqlite")
             expected = Self.checksum(
@@ -138,19 +136,6 @@ enum Insert {
                 try db.execute(sql: Item.createTable)
                 try stopwatch.measure {
                     try db.transaction { _ = try db.insert(contentsOf: items) }
-                }
-            }
-            return try verify()
-        }
-
-        /// The same with the `@Table` struct, whose `bindColumns` the macro wrote.
-        func slateMacro(_ stopwatch: Stopwatch) throws -> Checksum {
-            removeFile()
-            do {
-                let db = try Slate.Database(path: path)
-                try db.execute(sql: Item.createTable)
-                try stopwatch.measure {
-                    try db.transaction { _ = try db.insert(contentsOf: macroItems) }
                 }
             }
             return try verify()
