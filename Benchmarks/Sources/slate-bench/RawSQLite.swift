@@ -29,6 +29,12 @@ final class RawConnection {
         sqlite3_close_v2(handle)
     }
 
+    /// Creates `item` and fills it with `items` in one transaction: the fetch scenarios' fixture.
+    func createItemTable(_ items: [Item]) throws {
+        try execute(Item.createTable)
+        try transaction { try insert(items) }
+    }
+
     /// Runs one or more statements, discarding rows.
     func execute(_ sql: String) throws {
         try check(sqlite3_exec(handle, sql, nil, nil, nil))
@@ -118,6 +124,21 @@ final class RawStatement {
         sqlite3_bind_int64(handle, first + 7, Int64(item.i7))
         sqlite3_bind_int64(handle, first + 8, Int64(item.i8))
         sqlite3_bind_int64(handle, first + 9, Int64(item.i9))
+    }
+
+    /// Steps through every row (after binding, if any), reading each with `read`, then resets the
+    /// statement: the `raw` contenders' loop.
+    @inline(__always)
+    func readAll<Record>(_ read: (RawStatement) -> Record) throws -> [Record] {
+        var records: [Record] = []
+        var code = sqlite3_step(handle)
+        while code == SQLITE_ROW {
+            records.append(read(self))
+            code = sqlite3_step(handle)
+        }
+        sqlite3_reset(handle)
+        guard code == SQLITE_DONE else { throw connection.failure(String(cString: sqlite3_sql(handle))) }
+        return records
     }
 
     /// Reads ten integer columns starting at `first` into an `Item`.

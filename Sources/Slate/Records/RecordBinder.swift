@@ -16,14 +16,10 @@ final class RecordBinder {
     private let columnNames: [String: String]
     /// Parameter position (1-based) by column name.
     private let positions: [String: Int32]
-    /// Parameter position by coding key, `0` for a key that is not a column.
-    private var positionsByKey: [String: Int32] = [:]
-    /// The keys in the order the first record encoded them, with their positions.
     // The hot properties skip dynamic exclusivity checks: a binder is used by one thread at a time,
     // and no access to them ever overlaps another.
-    @exclusivity(unchecked) private var requests: [(key: String, position: Int32)] = []
-    @exclusivity(unchecked) private var isRecording = true
-    @exclusivity(unchecked) private var cursor = 0
+    /// The parameter of each coding key.
+    @exclusivity(unchecked) private var keyOrder = CodingKeyOrder()
     /// What each parameter (index `position - 1`) received for the current record.
     @exclusivity(unchecked) private(set) var bindings: [Binding]
 
@@ -41,10 +37,10 @@ final class RecordBinder {
 
     /// Binds every column of `record`; columns it did not encode are bound as `NULL`.
     func bind<Record: Encodable>(_ record: Record) throws {
-        cursor = 0
+        keyOrder.begin()
         for index in bindings.indices { bindings[index] = .unbound }
         try record.encode(to: RecordBindingEncoder(binder: self))
-        isRecording = false
+        keyOrder.finish()
         for index in bindings.indices where bindings[index] == .unbound {
             try statement.bindNull(at: Int32(index + 1))
             bindings[index] = .null
@@ -60,24 +56,7 @@ final class RecordBinder {
     /// The parameter for coding key `key`, or `nil` when it is not a column.
     @inline(__always)
     private func position(ofKey key: String) -> Int32? {
-        if !isRecording, cursor < requests.count, requests[cursor].key == key {
-            let position = requests[cursor].position
-            cursor += 1
-            return position > 0 ? position : nil
-        }
-        return lookUp(key)
-    }
-
-    private func lookUp(_ key: String) -> Int32? {
-        let position: Int32
-        if let known = positionsByKey[key] {
-            position = known
-        } else {
-            position = positions[columnNames[key] ?? key] ?? 0
-            positionsByKey[key] = position
-        }
-        if isRecording { requests.append((key, position)) }
-        return position > 0 ? position : nil
+        keyOrder.slot(forKey: key) { key in positions[columnNames[key] ?? key] ?? -1 }
     }
 
     @inline(__always)

@@ -60,14 +60,9 @@ final class RowDecodingState {
     @exclusivity(unchecked) private(set) var columnOffset: Int32 = 0
     let sql: String?
     let columnNames: [String: String]
-    /// Column index by coding key, `-1` for a key the row has no column for.
-    private var indexes: [String: Int32] = [:]
-    /// The keys in the order the first row asked for them, with their columns.
-    @exclusivity(unchecked) private var requests: [(key: String, index: Int32)] = []
-    /// Whether the current row is the first one, whose requests are recorded.
-    @exclusivity(unchecked) private var isRecording = true
-    /// The next expected request.
-    @exclusivity(unchecked) private var cursor = 0
+    /// The column of each coding key. (Like the properties above, it skips dynamic exclusivity
+    /// checks.)
+    @exclusivity(unchecked) private var keyOrder = CodingKeyOrder()
 
     init(row: Row, sql: String?, columnNames: [String: String]) {
         self.storedRow = row
@@ -93,34 +88,19 @@ final class RowDecodingState {
             sqliteStatement = nil
             storedRow = row
         }
-        cursor = 0
+        keyOrder.begin()
     }
 
     func finish() {
-        isRecording = false
+        keyOrder.finish()
     }
 
     /// The column of the coding key `key`, or `nil` when the row has none.
     @inline(__always)
     func index(ofKey key: String) -> Int32? {
-        if !isRecording, cursor < requests.count, requests[cursor].key == key {
-            let index = requests[cursor].index
-            cursor += 1
-            return index >= 0 ? index : nil
+        keyOrder.slot(forKey: key) { key in
+            row.index(ofColumn: columnName(ofKey: key)).map { Int32($0) } ?? -1
         }
-        return lookUp(key)
-    }
-
-    private func lookUp(_ key: String) -> Int32? {
-        let index: Int32
-        if let known = indexes[key] {
-            index = known
-        } else {
-            index = row.index(ofColumn: columnName(ofKey: key)).map { Int32($0) } ?? -1
-            indexes[key] = index
-        }
-        if isRecording { requests.append((key, index)) }
-        return index >= 0 ? index : nil
     }
 
     func columnName(ofKey key: String) -> String {

@@ -70,9 +70,7 @@ enum BuilderFilterOrder {
                 throw HarnessError("builder-filter-order: Slate's builder renders\n\(rendered.text)\nnot\n\(BuilderFilterOrder.sql)")
             }
 
-            let writer = try RawConnection(path: path)
-            try writer.execute(Item.createTable)
-            try writer.transaction { try writer.insert(items) }
+            try RawConnection(path: path).createItemTable(items)
 
             rawConnection = try RawConnection(path: path)
             rawSelect = try RawStatement(rawConnection, BuilderFilterOrder.sql)
@@ -89,15 +87,7 @@ enum BuilderFilterOrder {
             let items = try stopwatch.measure {
                 sqlite3_bind_int64(statement, 1, Int64(BuilderFilterOrder.i0Above))
                 sqlite3_bind_int64(statement, 2, Int64(BuilderFilterOrder.i1Below))
-                var items: [Item] = []
-                var code = sqlite3_step(statement)
-                while code == SQLITE_ROW {
-                    items.append(rawSelect.item(startingAt: 0))
-                    code = sqlite3_step(statement)
-                }
-                sqlite3_reset(statement)
-                guard code == SQLITE_DONE else { throw rawConnection.failure(BuilderFilterOrder.sql) }
-                return items
+                return try rawSelect.readAll { $0.item(startingAt: 0) }
             }
             return items.checksum
         }

@@ -44,9 +44,7 @@ enum FetchIntegers {
             let items = (0..<rowCount).map { Item.generated(row: $0) }
             expected = items.checksum
 
-            let writer = try RawConnection(path: path)
-            try writer.execute(Item.createTable)
-            try writer.transaction { try writer.insert(items) }
+            try RawConnection(path: path).createItemTable(items)
 
             rawConnection = try RawConnection(path: path)
             rawSelect = try RawStatement(rawConnection, Item.selectAll)
@@ -59,19 +57,7 @@ enum FetchIntegers {
         // MARK: Contenders
 
         func raw(_ stopwatch: Stopwatch) throws -> Checksum {
-            let statement = rawSelect.handle
-            let items = try stopwatch.measure {
-                var items: [Item] = []
-                var code = sqlite3_step(statement)
-                while code == SQLITE_ROW {
-                    items.append(rawSelect.item(startingAt: 0))
-                    code = sqlite3_step(statement)
-                }
-                sqlite3_reset(statement)
-                guard code == SQLITE_DONE else { throw rawConnection.failure(Item.selectAll) }
-                return items
-            }
-            return items.checksum
+            try stopwatch.measure { try rawSelect.readAll { $0.item(startingAt: 0) } }.checksum
         }
 
         func slateRowIndex(_ stopwatch: Stopwatch) throws -> Checksum {

@@ -87,30 +87,23 @@ enum NorthwindOrders {
         }
 
         private func readRaw() throws -> [Order] {
-            let statement = rawSelect.handle
-            var orders: [Order] = []
-            var code = sqlite3_step(statement)
-            while code == SQLITE_ROW {
-                orders.append(Order(
-                    orderID: Int(sqlite3_column_int64(statement, 0)),
-                    customerID: rawSelect.optionalString(at: 1),
-                    employeeID: rawSelect.optionalInt(at: 2),
-                    orderDate: rawSelect.optionalString(at: 3),
-                    requiredDate: rawSelect.optionalString(at: 4),
-                    shippedDate: rawSelect.optionalString(at: 5),
-                    shipVia: rawSelect.optionalInt(at: 6),
-                    freight: rawSelect.optionalDouble(at: 7),
-                    shipName: rawSelect.optionalString(at: 8),
-                    shipAddress: rawSelect.optionalString(at: 9),
-                    shipCity: rawSelect.optionalString(at: 10),
-                    shipRegion: rawSelect.optionalString(at: 11),
-                    shipPostalCode: rawSelect.optionalString(at: 12),
-                    shipCountry: rawSelect.optionalString(at: 13)))
-                code = sqlite3_step(statement)
+            try rawSelect.readAll { row in
+                Order(
+                    orderID: Int(sqlite3_column_int64(row.handle, 0)),
+                    customerID: row.optionalString(at: 1),
+                    employeeID: row.optionalInt(at: 2),
+                    orderDate: row.optionalString(at: 3),
+                    requiredDate: row.optionalString(at: 4),
+                    shippedDate: row.optionalString(at: 5),
+                    shipVia: row.optionalInt(at: 6),
+                    freight: row.optionalDouble(at: 7),
+                    shipName: row.optionalString(at: 8),
+                    shipAddress: row.optionalString(at: 9),
+                    shipCity: row.optionalString(at: 10),
+                    shipRegion: row.optionalString(at: 11),
+                    shipPostalCode: row.optionalString(at: 12),
+                    shipCountry: row.optionalString(at: 13))
             }
-            sqlite3_reset(statement)
-            guard code == SQLITE_DONE else { throw rawConnection.failure(Order.selectAll) }
-            return orders
         }
 
         // MARK: Contenders
