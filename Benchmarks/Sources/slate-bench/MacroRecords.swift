@@ -50,15 +50,7 @@ extension Insert.Fixture {
         let macroItems = items.map(MacroItem.init)
         return [
             Contender("slate-macro") { stopwatch in
-                self.removeFile()
-                do {
-                    let db = try Slate.Database(path: self.path)
-                    try db.execute(sql: Item.createTable)
-                    try stopwatch.measure {
-                        try db.transaction { _ = try db.insert(contentsOf: macroItems) }
-                    }
-                }
-                return try self.verify()
+                try self.slateIteration(stopwatch) { db in try db.transaction { _ = try db.insert(contentsOf: macroItems) } }
             },
         ]
     }

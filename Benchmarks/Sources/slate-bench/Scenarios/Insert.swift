@@ -99,113 +99,94 @@ enum Insert {
             return try verify()
         }
 
-        func slatePositional(_ stopwatch: Stopwatch) throws -> Checksum {
+        /// One Slate iteration: a fresh file and connection with the table created (and `prepare`
+        /// run), untimed; `body` timed; the connection closed, then the file verified.
+        func slateIteration(
+            _ stopwatch: Stopwatch, prepare: (Slate.Database) throws -> Void = { _ in }, _ body: (Slate.Database) throws -> Void
+        ) throws -> Checksum {
             removeFile()
             do {
                 let db = try Slate.Database(path: path)
                 try db.execute(sql: Item.createTable)
-                try stopwatch.measure {
-                    try db.transaction {
-                        let statement = try db.prepare(sql: Item.insert)
-                        for item in items {
-                            try statement.bind(item.i0, at: 1)
-                            try statement.bind(item.i1, at: 2)
-                            try statement.bind(item.i2, at: 3)
-                            try statement.bind(item.i3, at: 4)
-                            try statement.bind(item.i4, at: 5)
-                            try statement.bind(item.i5, at: 6)
-                            try statement.bind(item.i6, at: 7)
-                            try statement.bind(item.i7, at: 8)
-                            try statement.bind(item.i8, at: 9)
-                            try statement.bind(item.i9, at: 10)
-                            try statement.run()
-                            try statement.reset()
-                        }
+                try prepare(db)
+                try stopwatch.measure { try body(db) }
+            }
+            return try verify()
+        }
+
+        /// One GRDB iteration, like `slateIteration`: `body` runs timed inside `dbQueue.write`.
+        func grdbIteration(_ stopwatch: Stopwatch, _ body: (GRDB.Database) throws -> Void) throws -> Checksum {
+            removeFile()
+            do {
+                let dbQueue = try GRDB.DatabaseQueue(path: path)
+                try dbQueue.inDatabase { db in try db.execute(sql: Item.createTable) }
+                try stopwatch.measure { try dbQueue.write(body) }
+            }
+            return try verify()
+        }
+
+        func slatePositional(_ stopwatch: Stopwatch) throws -> Checksum {
+            try slateIteration(stopwatch) { db in
+                try db.transaction {
+                    let statement = try db.prepare(sql: Item.insert)
+                    for item in items {
+                        try statement.bind(item.i0, at: 1)
+                        try statement.bind(item.i1, at: 2)
+                        try statement.bind(item.i2, at: 3)
+                        try statement.bind(item.i3, at: 4)
+                        try statement.bind(item.i4, at: 5)
+                        try statement.bind(item.i5, at: 6)
+                        try statement.bind(item.i6, at: 7)
+                        try statement.bind(item.i7, at: 8)
+                        try statement.bind(item.i8, at: 9)
+                        try statement.bind(item.i9, at: 10)
+                        try statement.run()
+                        try statement.reset()
                     }
                 }
             }
-            return try verify()
         }
 
         /// The typed layer's bulk insert: `INSERT INTO "item" ("i0", …) VALUES (?, …)` prepared once
         /// (inside a savepoint, here nested in the transaction), `Item.bindColumns` per record.
         func slateRecord(_ stopwatch: Stopwatch) throws -> Checksum {
-            removeFile()
-            do {
-                let db = try Slate.Database(path: path)
-                try db.execute(sql: Item.createTable)
-                try stopwatch.measure {
-                    try db.transaction { _ = try db.insert(contentsOf: items) }
-                }
-            }
-            return try verify()
+            try slateIteration(stopwatch) { db in try db.transaction { _ = try db.insert(contentsOf: items) } }
         }
 
         /// `CodableRecord`'s bulk save: one prepared `INSERT` (the table has no primary key, so no
-        /// `ON CONFLICT`), each record encoded by `RowEncoder` and bound by column name. Untimed:
+        /// `ON CONFLICT`); each record's `encode(to:)` binds straight into its parameters. Untimed:
         /// `prepareTable`, which checks once that the table matches the type (it does, so no
         /// migration), as `create table` is untimed for the others.
         func slateCodable(_ stopwatch: Stopwatch) throws -> Checksum {
-            removeFile()
-            do {
-                let db = try Slate.Database(path: path)
-                try db.execute(sql: Item.createTable)
-                try db.prepareTable(for: CodableItem.self)
-                try stopwatch.measure {
-                    try db.transaction { _ = try db.save(contentsOf: codableItems) }
-                }
+            try slateIteration(stopwatch, prepare: { db in try db.prepareTable(for: CodableItem.self) }) { db in
+                try db.transaction { _ = try db.save(contentsOf: codableItems) }
             }
-            return try verify()
         }
 
         func grdbPositional(_ stopwatch: Stopwatch) throws -> Checksum {
-            removeFile()
-            do {
-                let dbQueue = try GRDB.DatabaseQueue(path: path)
-                try dbQueue.inDatabase { db in try db.execute(sql: Item.createTable) }
-                try stopwatch.measure {
-                    try dbQueue.write { db in
-                        let statement = try db.cachedStatement(sql: Item.insert)
-                        for item in items {
-                            try statement.execute(arguments: [
-                                item.i0, item.i1, item.i2, item.i3, item.i4,
-                                item.i5, item.i6, item.i7, item.i8, item.i9,
-                            ])
-                        }
-                    }
+            try grdbIteration(stopwatch) { db in
+                let statement = try db.cachedStatement(sql: Item.insert)
+                for item in items {
+                    try statement.execute(arguments: [
+                        item.i0, item.i1, item.i2, item.i3, item.i4,
+                        item.i5, item.i6, item.i7, item.i8, item.i9,
+                    ])
                 }
             }
-            return try verify()
         }
 
         func grdbRecord(_ stopwatch: Stopwatch) throws -> Checksum {
-            removeFile()
-            do {
-                let dbQueue = try GRDB.DatabaseQueue(path: path)
-                try dbQueue.inDatabase { db in try db.execute(sql: Item.createTable) }
-                try stopwatch.measure {
-                    try dbQueue.write { db in
-                        for item in items { try item.insert(db) }
-                    }
-                }
+            try grdbIteration(stopwatch) { db in
+                for item in items { try item.insert(db) }
             }
-            return try verify()
         }
 
         /// GRDB's `Encodable` support: `PersistableRecord.insert(db)` with the synthesized
         /// `encode(to: Encoder)`, the counterpart of `slate-codable`.
         func grdbCodable(_ stopwatch: Stopwatch) throws -> Checksum {
-            removeFile()
-            do {
-                let dbQueue = try GRDB.DatabaseQueue(path: path)
-                try dbQueue.inDatabase { db in try db.execute(sql: Item.createTable) }
-                try stopwatch.measure {
-                    try dbQueue.write { db in
-                        for item in codableItems { try item.insert(db) }
-                    }
-                }
+            try grdbIteration(stopwatch) { db in
+                for item in codableItems { try item.insert(db) }
             }
-            return try verify()
         }
     }
 }
