@@ -19,6 +19,10 @@ import PackagePlugin
 /// `bundled()`, which opens it read-only from `Bundle.module`; `.sql` files never do. A
 /// `slate.json` in the target's directory (excluded from the target) configures the generator,
 /// and its `inputs` list, when present, names the files to use.
+///
+/// Editing `slate.json` regenerates the code on the next build. Changing its `inputs` list changes
+/// which commands the plugin creates, and SwiftPM asks the plugin again only when it re-plans the
+/// package: touch `Package.swift` (or add or remove a file of the target) after editing it.
 @main
 struct SlateBuildPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {

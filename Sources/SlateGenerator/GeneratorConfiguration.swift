@@ -125,7 +125,8 @@ public struct GeneratorConfiguration: Sendable, Hashable, Codable {
     public var rawFunctionPrefix = "sqlite3_"
     /// For the build-tool and command plugins: the files to generate from, relative to the
     /// target's directory. Default `nil`: every `.sqlite`, `.sqlite3`, `.db`, `.db3` and `.sql`
-    /// file of the target. `slate generate` itself ignores it.
+    /// file of the target. `slate generate` itself ignores it. SwiftPM runs a build-tool plugin
+    /// again only when it re-plans the package, so touch `Package.swift` after changing this list.
     public var inputs: [String]?
 
     /// The default configuration.
