@@ -29,7 +29,8 @@ if grep -E "warning:" /tmp/slate-bench-build.log | grep -vE "/\.build[^/]*/|/che
     exit 1
 fi
 
-swift run -c release --package-path Benchmarks slate-bench --quick --json "$json"
+# Already built above: --skip-build, so that `swift run` does not plan and relink again.
+swift run -c release --skip-build --package-path Benchmarks slate-bench --quick --json "$json"
 
 # The scenarios the harness knows, one per line; the binary was just built by `swift run`.
 scenarios="$(swift run -c release --skip-build --package-path Benchmarks slate-bench --list | cut -f1)"
