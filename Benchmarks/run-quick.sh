@@ -32,7 +32,7 @@ fi
 # Already built above: --skip-build, so that `swift run` does not plan and relink again.
 swift run -c release --skip-build --package-path Benchmarks slate-bench --quick --json "$json"
 
-# The scenarios the harness knows, one per line; the binary was just built by `swift run`.
+# The scenarios the harness knows, one per line.
 scenarios="$(swift run -c release --skip-build --package-path Benchmarks slate-bench --list | cut -f1)"
 
 python3 - "$json" "$scenarios" <<'PY'
