@@ -127,7 +127,7 @@ public struct Row {
 
     /// Every value, boxed, in column order.
     public var values: [SQLValue] {
-        if let storage { return storage.values }
+        if let storage { return columnOffset == 0 ? storage.values : Array(storage.values.dropFirst(Int(columnOffset))) }
         return (0..<Int32(count)).map { value(at: $0) }
     }
 

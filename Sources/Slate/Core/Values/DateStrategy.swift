@@ -22,12 +22,16 @@ public enum DateStrategy: Sendable, Hashable {
         let seconds = date.timeIntervalSince1970
         switch self {
         case .iso8601:
-            return .text(DateCoding.iso8601String(date))
+            // Dates beyond what milliseconds in an Int64 can hold (or not finite) have no ISO-8601
+            // text here; store their seconds as a REAL rather than trap.
+            guard let text = DateCoding.iso8601String(date) else { return .real(seconds) }
+            return .text(text)
         case .unixSeconds:
             if let whole = Int64(exactly: seconds) { return .integer(whole) }
             return .real(seconds)
         case .unixMilliseconds:
-            return .integer(Int64((seconds * 1000).rounded()))
+            if let milliseconds = Int64(exactly: (seconds * 1000).rounded()) { return .integer(milliseconds) }
+            return .real(seconds * 1000)
         case .julianDay:
             return .real(seconds / 86_400 + DateCoding.unixEpochJulianDay)
         }
@@ -61,9 +65,10 @@ public enum DateStrategy: Sendable, Hashable {
 enum DateCoding {
     static let unixEpochJulianDay = 2_440_587.5
 
-    /// `YYYY-MM-DD HH:MM:SS.SSS`, UTC, rounded to the millisecond.
-    static func iso8601String(_ date: Date) -> String {
-        let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+    /// `YYYY-MM-DD HH:MM:SS.SSS`, UTC, rounded to the millisecond; `nil` for a date whose
+    /// milliseconds do not fit an `Int64` (or are not finite).
+    static func iso8601String(_ date: Date) -> String? {
+        guard let totalMilliseconds = Int64(exactly: (date.timeIntervalSince1970 * 1000).rounded()) else { return nil }
         let (totalSeconds, milliseconds) = floorDivision(totalMilliseconds, 1000)
         let (days, secondOfDay) = floorDivision(totalSeconds, 86_400)
         let (year, month, day) = civil(fromDays: days)

@@ -133,7 +133,7 @@ extension Decimal: SQLBindable, SQLExtractable {
         case .integer(let integer):
             self = Decimal(integer)
             return
-        case .real(let real):
+        case .real(let real) where real.isFinite:  // Decimal(Double) traps on infinity
             self = Decimal(real)
             return
         default: break

@@ -1,0 +1,37 @@
+import Foundation
+import Slate
+import Testing
+
+/// Values at the edges of what a type can hold: they bind, read back or throw, and never trap.
+@Suite struct EdgeValueTests {
+    @Test func datesBeyondMillisecondRangeBindAsSecondsInsteadOfTrapping() throws {
+        let far = Date(timeIntervalSince1970: 1e17)  // 1e20 ms does not fit an Int64
+        let iso = try Database.memory()
+        #expect(try iso.fetchValue(String.self, "SELECT typeof(\(far))") == "real")
+        #expect(try iso.fetchValue(Date.self, "SELECT \(far)") == far)
+
+        let milliseconds = try Database.memory { $0.dateStrategy = .unixMilliseconds }
+        #expect(try milliseconds.fetchValue(Double.self, "SELECT \(far)") == 1e20)
+        #expect(try milliseconds.fetchValue(Int64.self, "SELECT \(Date(timeIntervalSince1970: 1.5))") == 1500)
+    }
+
+    @Test func infiniteRealsDoNotConvertToDecimal() throws {
+        let db = try Database.memory()
+        do {
+            _ = try db.fetchValue(Decimal.self, "SELECT 1e999")
+            Issue.record("an infinite REAL read as Decimal should throw")
+        } catch let error as DatabaseError {
+            #expect(error.resultCode == .mismatch)
+        }
+        #expect(try db.fetchValue(Decimal.self, "SELECT 2.5") == Decimal(2.5))
+    }
+
+    @Test func shiftedCopiesKeepValuesAlignedWithNames() throws {
+        let db = try Database.memory()
+        let row = try #require(try db.fetchOne(Row.self, "SELECT 1 AS a, 'two' AS b, 3.5 AS c"))
+        let shifted = row.shifted(by: 1)
+        #expect(shifted.columnNames == ["b", "c"])
+        #expect(shifted.values == [.text("two"), .real(3.5)])
+        #expect(shifted.copy().values == [.text("two"), .real(3.5)])
+    }
+}
