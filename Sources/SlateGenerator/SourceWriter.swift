@@ -24,11 +24,12 @@ struct SourceWriter {
         text += "\n"
     }
 
-    /// Appends `///` comment lines, when documentation is on. Multi-line strings are split.
+    /// Appends `///` comment lines, when documentation is on. Multi-line strings are split at
+    /// every kind of line break (`\r` and `\r\n` too), so no text from a schema can end the comment.
     mutating func doc(_ lines: String...) {
         guard documents else { return }
         for line in lines {
-            for part in line.split(separator: "\n", omittingEmptySubsequences: false) {
+            for part in line.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
                 self.line(part.isEmpty ? "///" : "/// " + part)
             }
         }
@@ -62,7 +63,7 @@ enum SwiftLiteral {
             case "\r": result += "\\r"
             case "\t": result += "\\t"
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
+                if needsEscape(scalar) {
                     result += "\\u{" + String(scalar.value, radix: 16) + "}"
                 } else {
                     result.unicodeScalars.append(scalar)
@@ -75,16 +76,22 @@ enum SwiftLiteral {
     /// SQL text as a Swift literal, preferring a raw string (`#"SELECT "a" FROM "t""#`) so quoted
     /// identifiers stay readable; falls back to an escaped literal for control characters.
     static func sql(_ value: String) -> String {
-        if value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { return string(value) }
+        if value.unicodeScalars.contains(where: needsEscape) { return string(value) }
         if !value.contains("\"") && !value.contains("\\") { return "\"" + value + "\"" }
         var hashes = "#"
         while value.contains("\"" + hashes) || value.contains("\\" + hashes) { hashes += "#" }
         return hashes + "\"" + value + "\"" + hashes
     }
 
+    /// Control characters, and the Unicode line and paragraph separators, which would make generated
+    /// source hard to read (or, in a comment, end it): written as `\u{…}` escapes.
+    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x85 || scalar.value == 0x2028 || scalar.value == 0x2029
+    }
+
     /// Text for a DocC comment: backticks in names would end code spans, so they are replaced.
     static func codeSpan(_ value: String) -> String {
-        "`" + value.replacingOccurrences(of: "`", with: "'").replacingOccurrences(of: "\n", with: " ") + "`"
+        "`" + String(value.map { $0 == "`" ? "'" : $0.isNewline ? " " : $0 }) + "`"
     }
 }
 

@@ -202,3 +202,22 @@ struct ConfigurationTests {
 }
 
 import Slate
+
+@Suite("Schema text in generated comments")
+struct GeneratedCommentTests {
+    /// A quoted SQLite name may hold any line break; Swift ends a `///` comment at `\r` as well as
+    /// `\n`, so a name written into a comment unsplit would turn the rest of it into code.
+    @Test func lineBreaksInNamesNeverEndAComment() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let schema = try directory.write(
+            "schema.sql",
+            "CREATE TABLE \"x\rfunc pwned() {} //\"(id INTEGER PRIMARY KEY, \"a\r\nb\" TEXT, \"c\u{2028}d\" TEXT);")
+        let generated = try CodeGenerator.generate(inputs: [schema])
+        #expect(!generated.unicodeScalars.contains("\r"))
+        #expect(!generated.unicodeScalars.contains("\u{2028}"))
+        let lines = generated.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(!lines.contains { $0.hasPrefix("func pwned") })
+        #expect(lines.contains { $0.hasPrefix("///") && $0.contains("func pwned") })
+    }
+}
