@@ -91,11 +91,10 @@ public final class RecordStore: @unchecked Sendable {
         }
     }
 
+    /// The connection of a ``CodableRecord`` type's file. Its `Database` methods prepare the table
+    /// themselves, so this does not.
     private func withTable<R: CodableRecord, Result>(_ type: R.Type, _ body: (Database) throws -> Result) throws -> Result {
-        try withDatabase(file: R.databaseFile) { db in
-            try db.prepareTable(for: R.self)
-            return try body(db)
-        }
+        try withDatabase(file: R.databaseFile, body)
     }
 
     /// Creates or migrates the table of `type` now rather than when first needed, and returns what
