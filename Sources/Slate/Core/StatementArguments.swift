@@ -118,7 +118,7 @@ extension Statement {
     /// named value may belong to a later statement.
     @discardableResult
     func bind(_ arguments: StatementArguments, requiringAllNamesUsed: Bool, positionalOffset: Int = 0) throws -> (usedNames: Set<String>, positionalConsumed: Int) {
-        lastArguments = arguments
+        if includesArgumentsInErrors { lastArguments = arguments }
         let count = Int(sqlite3_bind_parameter_count(handle))
         var usedNames: Set<String> = []
         var nextPositional = positionalOffset
