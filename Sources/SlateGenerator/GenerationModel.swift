@@ -271,7 +271,9 @@ extension GenerationModel {
         for (offset, source) in sources.enumerated() {
             let typeName = chosenTypeNames[offset]
             var accessor = Naming.propertyName(configuration.pluralizeAccessors ? Naming.plural(typeName) : typeName)
-            if Self.reservedAccessorNames.contains(accessor) || Naming.memberReserved.contains(accessor) { accessor += "Table" }
+            if Self.reservedAccessorNames.contains(accessor) || Naming.memberReserved.contains(accessor) || Naming.keywords.contains(accessor) {
+                accessor += "Table"
+            }
             accessor = accessorNames.claim(accessor)
             let singularStem = rawSingulars.claim(Naming.snakeName(typeName))
             var pluralStem = Naming.snakeName(Naming.plural(typeName))

@@ -220,4 +220,18 @@ struct GeneratedCommentTests {
         #expect(!lines.contains { $0.hasPrefix("func pwned") })
         #expect(lines.contains { $0.hasPrefix("///") && $0.contains("func pwned") })
     }
+
+    /// Without plural accessors, a table named like a Swift keyword would give `var extension: …`.
+    @Test func keywordTableNamesGetUsableAccessors() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let schema = try directory.write("schema.sql", "CREATE TABLE extension(id INTEGER PRIMARY KEY); CREATE TABLE \"default\"(id INTEGER PRIMARY KEY);")
+        var configuration = GeneratorConfiguration()
+        configuration.pluralizeAccessors = false
+        let generated = try CodeGenerator.generate(inputs: [schema], configuration: configuration)
+        #expect(generated.contains("var extensionTable: "))
+        #expect(generated.contains("var defaultTable: "))
+        #expect(!generated.contains("var extension: "))
+        #expect(!generated.contains("var `default`: ") && !generated.contains("var default: "))
+    }
 }
