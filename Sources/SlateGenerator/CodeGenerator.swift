@@ -16,8 +16,8 @@ import SlateSchema
 public enum CodeGenerator {
     /// Generates the source for `schema`.
     ///
-    /// - Throws: ``GeneratorError/invalidOption(_:)`` when the database type name is not a valid
-    ///   Swift identifier.
+    /// - Throws: ``GeneratorError/invalidOption(_:)`` when the database type name, a configured
+    ///   record or property name, or the raw function prefix is not a valid Swift identifier.
     public static func generate(schema: DatabaseSchema, options: GenerationOptions) throws -> String {
         let name = options.databaseTypeName
         guard isIdentifier(name), !Naming.keywords.contains(name) else {
@@ -26,6 +26,14 @@ public enum CodeGenerator {
         guard isIdentifier(options.configuration.rawFunctionPrefix + "x") else {
             throw GeneratorError.invalidOption(
                 "the raw function prefix \"\(options.configuration.rawFunctionPrefix)\" does not start a valid Swift name")
+        }
+        for (table, recordName) in options.configuration.recordNames.sorted(by: { $0.key < $1.key })
+        where !isIdentifier(recordName) || Naming.keywords.contains(recordName) {
+            throw GeneratorError.invalidOption("recordNames: \"\(recordName)\" (for table \(table)) is not a valid Swift type name")
+        }
+        for (column, propertyName) in options.configuration.propertyNames.sorted(by: { $0.key < $1.key })
+        where !isIdentifier(propertyName) {  // keywords are fine: properties are written escaped
+            throw GeneratorError.invalidOption("propertyNames: \"\(propertyName)\" (for \(column)) is not a valid Swift property name")
         }
         let model = try GenerationModel(schema: schema, options: options)
         let configuration = options.configuration

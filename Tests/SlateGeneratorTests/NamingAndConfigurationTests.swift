@@ -234,4 +234,21 @@ struct GeneratedCommentTests {
         #expect(!generated.contains("var extension: "))
         #expect(!generated.contains("var `default`: ") && !generated.contains("var default: "))
     }
+
+    @Test func configuredNamesMustBeSwiftIdentifiers() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let schema = try directory.write("schema.sql", "CREATE TABLE t(c INTEGER);")
+        for (records, properties) in [(["t": "My Type"], [String: String]()), ([:], ["t.c": "two words"])] {
+            var configuration = GeneratorConfiguration()
+            configuration.recordNames = records
+            configuration.propertyNames = properties
+            do {
+                _ = try CodeGenerator.generate(inputs: [schema], configuration: configuration)
+                Issue.record("\(records) \(properties) should be rejected")
+            } catch let error as GeneratorError {
+                #expect("\(error)".contains(records.isEmpty ? "\"two words\"" : "\"My Type\""))
+            }
+        }
+    }
 }
