@@ -50,8 +50,7 @@ struct SlateGenerateCommand: CommandPlugin {
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             let text = String(decoding: message, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            Diagnostics.error("slate generate failed: \(text)")
-            throw SlateGenerateError(message: text)
+            throw SlateGenerateError(message: text)  // SwiftPM prints it once, as the command's error
         }
     }
 }
