@@ -495,7 +495,7 @@ struct SlateRenderer {
     func argumentExpression(_ property: PropertyModel, value: String) -> String {
         let converter: String
         if property.type == .date && property.dateStorage != .connection {
-            converter = "DateStrategy.\(property.dateStorage.rawValue).sqlValue(for: $0)"
+            converter = "EncodedDate($0, strategy: .\(property.dateStorage.rawValue))"
         } else if property.type == .uuid && property.uuidStorage == .blob {
             converter = "UUIDStorage.blob.sqlValue(for: $0)"
         } else {

@@ -212,7 +212,9 @@ struct TableCodeGenerator {
         case .date(let strategy):
             let type = "Slate.DateStrategy"
             let strategyValue = strategy.hasPrefix(".") ? type + strategy : strategy
-            return column.info.isOptional ? "\(value).map(\(strategyValue).sqlValue(for:))" : "\(strategyValue).sqlValue(for: \(value))"
+            return column.info.isOptional
+                ? "\(value).map { Slate.EncodedDate($0, strategy: \(strategyValue)) }"
+                : "Slate.EncodedDate(\(value), strategy: \(strategyValue))"
         case .uuid(let storage):
             let type = "Slate.UUIDStorage"
             let storageValue = storage.hasPrefix(".") ? type + storage : storage

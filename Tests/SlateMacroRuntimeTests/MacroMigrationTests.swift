@@ -135,7 +135,10 @@ struct ScoreInteger: Equatable {
         let directory = try ScratchDirectory()
         defer { directory.remove() }
         let db = try seeded(directory)
-        let plan = try db.migrateTable(for: PlayerDroppedColumn.self)
+        let untouched = try db.migrateTable(for: PlayerDroppedColumn.self)
+        #expect(untouched.action == .none)
+        #expect(untouched.keptColumns == ["score"])
+        let plan = try db.migrateTable(for: PlayerDroppedColumn.self, options: TableMigrationOptions(dropping: ["score"]))
         #expect(plan.droppedColumns == ["score"])
         #expect(try PlayerDroppedColumn.all().fetchAll(db) == [
             PlayerDroppedColumn(id: 1, name: "Arthur"), PlayerDroppedColumn(id: 2, name: "Ford"),
@@ -172,7 +175,7 @@ struct ScoreInteger: Equatable {
         let directory = try ScratchDirectory()
         defer { directory.remove() }
         let db = try seeded(directory)
-        try db.migrateTable(for: PlayerDroppedColumn.self)
+        try db.migrateTable(for: PlayerDroppedColumn.self, options: TableMigrationOptions(dropping: ["score"]))
         let error = try #require(throws: DatabaseError.self) { try db.migrateTable(for: PlayerV1.self) }
         #expect(error.extendedResultCode == .constraintNotNull)
         #expect(error.message.contains("new column score is NOT NULL without a default"))
@@ -235,6 +238,10 @@ struct ScoreInteger: Equatable {
         defer { directory.remove() }
         let store = RecordStore(path: directory.path("store/game.sqlite"))
         try store.save(players)
+        // A read never migrates: the newer type's column is missing, and the error names it.
+        let missing = try #require(throws: DatabaseError.self) { try store.fetchAll(PlayerAddedColumns.self) }
+        #expect(missing.message.contains("level"))
+        try store.migrate(PlayerAddedColumns.self)
         let added = try store.fetchAll(PlayerAddedColumns.self)
         #expect(added.map(\.level) == [1, 1, 1])
         try store.save([PlayerAddedColumns(id: 1, name: "Arthur", score: 11, level: 2, nickname: "Earthman")])

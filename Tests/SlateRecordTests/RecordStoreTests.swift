@@ -72,11 +72,16 @@ struct SettingV2: CodableRecord, Equatable {
         #expect(FileManager.default.fileExists(atPath: directory.path("settings/main.sqlite")))
         #expect(FileManager.default.fileExists(atPath: directory.path("settings/orm_example_database.sqlite")))
 
-        // A new version of the type: the table gains the column when the type is first used.
+        // A new version of the type: a read does not migrate, and names the missing column.
+        let missing = try #require(throws: DatabaseError.self) { try store.fetchAll(SettingV2.self, orderBy: "id") }
+        #expect(missing.message.contains("isSecret"))
+        // The first write adds it.
+        try store.save([SettingV2(id: 3, key: "font", value: "serif", isSecret: true)])
         let v2 = try store.fetchAll(SettingV2.self, orderBy: "id")
         #expect(v2 == [
             SettingV2(id: 1, key: "theme", value: "dark", isSecret: false),
             SettingV2(id: 2, key: "lang", value: "en", isSecret: false),
+            SettingV2(id: 3, key: "font", value: "serif", isSecret: true),
         ])
         let plan = try store.migrate(SettingV2.self)
         #expect(plan.isEmpty)

@@ -110,7 +110,7 @@ import Testing
         #expect(try db.fetchAll(String.self, "SELECT price FROM item ORDER BY id") == ["1.5", "0", "3"])
     }
 
-    @Test func droppingAColumnKeepsEveryRowOrIsRefused() throws {
+    @Test func undeclaredColumnsAreKeptUnlessNamedForDropping() throws {
         let directory = try ScratchDirectory()
         defer { directory.remove() }
         let db = try open(directory)
@@ -118,8 +118,25 @@ import Testing
         try db.execute(sql: "CREATE INDEX item_price ON item (price)")
         var v2 = Self.v1
         v2.columns.removeLast()
-        #expect(throws: DatabaseError.self) { try db.migrateTable(to: v2, options: TableMigrationOptions(dropsRemovedColumns: false)) }
-        let plan = try db.migrateTable(to: v2)
+        // Not named: kept, with its values, and nothing runs.
+        let kept = try db.migrateTable(to: v2)
+        #expect(kept.action == .none)
+        #expect(kept.droppedColumns.isEmpty)
+        #expect(kept.keptColumns == ["price"])
+        #expect(try db.fetchAll(String?.self, "SELECT price FROM item ORDER BY id") == ["1.5", nil, "3"])
+        // A rebuild for another reason keeps it too.
+        var v3 = v2
+        v3.columns[1].isNullable = true
+        let rebuilt = try db.migrateTable(to: v3)
+        #expect(rebuilt.action == .rebuild)
+        #expect(rebuilt.keptColumns == ["price"])
+        #expect(try db.fetchAll(String?.self, "SELECT price FROM item ORDER BY id") == ["1.5", nil, "3"])
+        #expect(try db.fetchOne(String.self, "SELECT name FROM sqlite_schema WHERE name = 'item_price'") == "item_price")
+        // Naming a column the type still declares, or one the table lacks, is refused.
+        #expect(throws: DatabaseError.self) { try db.migrateTable(to: v2, options: TableMigrationOptions(dropping: ["name"])) }
+        #expect(throws: DatabaseError.self) { try db.migrateTable(to: v2, options: TableMigrationOptions(dropping: ["nope"])) }
+        // Named: dropped.
+        let plan = try db.migrateTable(to: v2, options: TableMigrationOptions(dropping: ["PRICE"]))
         #expect(plan.droppedColumns == ["price"])
         #expect(plan.droppedIndexes == ["item_price"])
         #expect(try db.fetchAll(String.self, "SELECT name FROM item ORDER BY id") == ["pen", "ink", "pad"])
@@ -224,7 +241,8 @@ import Testing
         let dump = try db.dump()
         var v2 = Self.v1
         v2.columns.removeLast()
-        let error = try #require(throws: DatabaseError.self) { try db.migrateTable(to: v2) }
+        let dropPrice = TableMigrationOptions(dropping: ["price"])
+        let error = try #require(throws: DatabaseError.self) { try db.migrateTable(to: v2, options: dropPrice) }
         #expect(error.message.contains("view priced would no longer work"))
         #expect(try db.dump() == dump)
 
@@ -233,7 +251,7 @@ import Testing
             CREATE TABLE audit (name TEXT);
             CREATE TRIGGER item_audit AFTER INSERT ON item BEGIN INSERT INTO audit VALUES (new.price); END;
             """)
-        let triggerError = try #require(throws: DatabaseError.self) { try db.migrateTable(to: v2) }
+        let triggerError = try #require(throws: DatabaseError.self) { try db.migrateTable(to: v2, options: dropPrice) }
         #expect(triggerError.message.contains("trigger item_audit refers to column price, which is dropped"))
         #expect(try db.fetchAll(String.self, "SELECT name FROM pragma_table_info('item')") == ["id", "name", "price"])
     }

@@ -125,3 +125,64 @@ import Testing
         #expect(error.message.contains("invalid JSON"))
     }
 }
+
+/// Issue 13, hazard 3: every date that can be bound round-trips, or is refused with a clear error.
+@Suite struct DateRoundTripTests {
+    static let extremes: [Date] = [
+        Date(timeIntervalSince1970: -9_223_372_036_854_775.808),   // trapped in the ISO-8601 formatter
+        Date(timeIntervalSince1970: 9_223_372_036_854_775.807),
+        Date(timeIntervalSince1970: -62_167_219_200),               // 0000-01-01
+        Date(timeIntervalSince1970: -62_167_219_200.001),           // just before
+        Date(timeIntervalSince1970: 253_402_300_799.999),           // 9999-12-31 23:59:59.999
+        Date(timeIntervalSince1970: 253_402_300_800),               // 10000-01-01
+        Date(timeIntervalSince1970: 1e300), Date(timeIntervalSince1970: -1e300),
+        Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: -0.001),
+        Date(timeIntervalSince1970: 951_782_400),                   // 2000-02-29
+        Date.distantPast, Date.distantFuture,
+    ]
+
+    @Test(arguments: [DateStrategy.iso8601, .unixSeconds, .unixMilliseconds, .julianDay])
+    func everyDateRoundTripsOrIsRefused(strategy: DateStrategy) throws {
+        var configuration = Database.Configuration()
+        configuration.dateStrategy = strategy
+        let db = try Database(location: .inMemory, configuration: configuration)
+        for date in Self.extremes + [Date(timeIntervalSince1970: .nan), Date(timeIntervalSince1970: .infinity)] {
+            let read: Date
+            do {
+                read = try db.fetchValue(Date.self, "SELECT \(date)")
+            } catch let error as DatabaseError {
+                #expect(error.resultCode == .mismatch, "\(date.timeIntervalSince1970) under \(strategy): \(error)")
+                #expect(!date.timeIntervalSince1970.isFinite || strategy == .iso8601, "only ISO-8601 refuses finite dates")
+                continue
+            }
+            let precision: Double
+            switch strategy {
+            case .iso8601, .unixMilliseconds: precision = 0.0005
+            case .unixSeconds: precision = 0
+            case .julianDay: precision = abs(date.timeIntervalSince1970) * 1e-15 + 1e-3
+            }
+            #expect(abs(read.timeIntervalSince1970 - date.timeIntervalSince1970) <= precision,
+                    "\(date.timeIntervalSince1970) under \(strategy) read back as \(read.timeIntervalSince1970)")
+        }
+    }
+
+    @Test func iso8601RefusesYearsOutsideFourDigitsWithAClearError() throws {
+        let db = try Database(location: .inMemory)
+        for seconds in [-62_167_219_200.001, 253_402_300_800, -9_223_372_036_854_775.808] {
+            let error = #expect(throws: DatabaseError.self) { try db.fetchValue(String.self, "SELECT \(Date(timeIntervalSince1970: seconds))") }
+            #expect(error?.message.contains("0000 to 9999") == true)
+        }
+        #expect(try db.fetchValue(String.self, "SELECT \(Date(timeIntervalSince1970: -62_167_219_200))") == "0000-01-01 00:00:00.000")
+        #expect(try db.fetchValue(String.self, "SELECT \(Date(timeIntervalSince1970: 253_402_300_799.999))") == "9999-12-31 23:59:59.999")
+    }
+
+    @Test func impossibleCalendarDatesAreNotRead() throws {
+        let db = try Database(location: .inMemory)
+        for text in ["2024-02-31", "2023-02-29", "2024-04-31", "2024-13-01", "2024-00-10", "2024-01-01 24:00",
+                     "2024-01-01 10:60", "2024-01-01 10:00:60", "2024-01-01 10:00+25:00", "2024-01-01 10:00+01:60"] {
+            #expect(throws: DatabaseError.self, "\(text)") { try db.fetchValue(Date.self, "SELECT \(text)") }
+        }
+        #expect(try db.fetchValue(Date.self, "SELECT '2024-02-29'") == Date(timeIntervalSince1970: 1_709_164_800))
+        #expect(try db.fetchValue(Date.self, "SELECT '2000-02-29 12:00:00'") == Date(timeIntervalSince1970: 951_825_600))
+    }
+}

@@ -68,6 +68,11 @@ extension Database {
         /// Whether errors carry the values bound to the failing statement. Turn off when values may
         /// be sensitive and errors are logged. Default `true`.
         public var includesArgumentsInErrors = true
+        /// Whether SQLite's legacy misfeature that reads a double-quoted name matching no column as a
+        /// string literal stays on. Default `false`: `"name"` is always an identifier, so a
+        /// misspelled column is an error instead of the text `'name'`. Turn it on only to query an
+        /// existing database whose views or triggers use double quotes for strings.
+        public var acceptsDoubleQuotedStringLiterals = false
         /// A label used in descriptions and thread names, for debugging.
         public var label: String?
         /// Work run once on every new connection after it opens, such as registering functions

@@ -431,7 +431,7 @@ enum FunctionResult {
         }
         let value: SQLValue
         if let date = result as? Date {
-            value = dateStrategy.sqlValue(for: date)
+            value = try dateStrategy.sqlValue(for: date)
         } else {
             value = try result.sqlValue
         }

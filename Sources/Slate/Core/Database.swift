@@ -71,6 +71,11 @@ public final class Database {
         sqlite3_extended_result_codes(connection, 1)
 
         do {
+            // `"name"` is always an identifier: a misspelled column is an error, never the text 'name'.
+            if !configuration.acceptsDoubleQuotedStringLiterals {
+                let code = slate_disable_double_quoted_strings(connection)
+                if code != SQLITE_OK { throw DatabaseError.lastError(of: connection, code: code) }
+            }
             try validateAfterOpening()
             if let timeout = configuration.busyTimeout { setBusyTimeout(timeout) }
             if configuration.foreignKeysEnabled {

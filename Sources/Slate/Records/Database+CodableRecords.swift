@@ -1,22 +1,25 @@
 import Foundation
 
-// Saving, fetching and deleting CodableRecord values. Each method prepares the type's table first
-// (creating or migrating it when needed, once per connection and schema change).
+// Saving, fetching and deleting CodableRecord values. Writes prepare the type's table first
+// (creating it, or adding the columns it lacks, once per connection and schema change). Reads never
+// change the schema: a type whose table does not exist yet has no records, and a read that needs a
+// column the table lacks throws SQLite's "no such column" error.
 
 extension Database {
-    /// Inserts `record`, or updates the row with its primary key, and returns it as saved: a
-    /// record whose `INTEGER PRIMARY KEY` was `nil` gets its new rowid through
-    /// ``CodableRecord/didInsert(rowID:)``.
+    /// Updates the row with `record`'s primary key, or inserts `record` when its key is `NULL` or no
+    /// row has it, and returns it as saved: a record whose `INTEGER PRIMARY KEY` was `nil` gets its
+    /// new rowid through ``CodableRecord/didInsert(rowID:)``. A type without primary key is always
+    /// inserted.
     ///
-    /// The statement is `INSERT … ON CONFLICT (<key>) DO UPDATE SET <every other column>`; a type
-    /// without primary key is always inserted.
+    /// The update writes the record's columns only, so columns of the table that the type does not
+    /// declare (added by another version of the app) keep their values.
     @discardableResult
     public func save<R: CodableRecord>(_ record: R) throws -> R {
         try save(contentsOf: [record])[0]
     }
 
-    /// Saves every record (see `save(_:)`) with one prepared statement, inside a savepoint:
-    /// either all are saved or none is.
+    /// Saves every record (see `save(_:)`) with two prepared statements, an `UPDATE` by key and an
+    /// `INSERT`, inside a savepoint: either all are saved or none is.
     @discardableResult
     public func save<R: CodableRecord>(contentsOf records: [R]) throws -> [R] {
         let definition = try TableDefinition(R.self)
@@ -24,34 +27,48 @@ extension Database {
         guard !records.isEmpty else { return [] }
         let columns = definition.columns.map(\.name)
         let keys = definition.primaryKeyColumns
-        var sql = "INSERT INTO " + definition.name.quotedIdentifier
+        let insertSQL = "INSERT INTO " + definition.name.quotedIdentifier
             + " (" + columns.map(\.quotedIdentifier).joined(separator: ", ") + ") VALUES ("
             + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
-        if !keys.isEmpty {
-            let keySet = Set(keys)
-            let updates = columns.filter { !keySet.contains($0) }
-            sql += " ON CONFLICT (" + keys.map(\.quotedIdentifier).joined(separator: ", ") + ")"
-            sql += updates.isEmpty
-                ? " DO NOTHING"
-                : " DO UPDATE SET " + updates.map { "\($0.quotedIdentifier) = excluded.\($0.quotedIdentifier)" }.joined(separator: ", ")
-        }
+        // Numbered parameters in column order, so that one binding layout serves both statements.
+        let keySet = Set(keys)
+        let parameter = { (index: Int) in columns[index].quotedIdentifier + " = ?\(index + 1)" }
+        var assigned = columns.indices.filter { !keySet.contains(columns[$0]) }
+        if assigned.isEmpty { assigned = columns.indices.filter { keySet.contains(columns[$0]) } }
+        let updateSQL = keys.isEmpty ? nil : "UPDATE " + definition.name.quotedIdentifier + " SET "
+            + assigned.map(parameter).joined(separator: ", ") + " WHERE "
+            + columns.indices.filter { keySet.contains(columns[$0]) }.map(parameter).joined(separator: " AND ")
         let rowIDColumn = definition.rowIDColumn
         let hasHiddenRowID = keys.isEmpty && !definition.isWithoutRowID
         let run = { () throws -> [R] in
-            let statement = try self.cachedStatement(sql: sql)
-            statement.isCheckedOut = true
+            let insert = try self.cachedStatement(sql: insertSQL)
+            let update = try updateSQL.map { try self.cachedStatement(sql: $0) }
+            insert.isCheckedOut = true
+            update?.isCheckedOut = true
             defer {
-                statement.isCheckedOut = false
-                statement.resetQuietly()
+                insert.isCheckedOut = false
+                insert.resetQuietly()
+                update?.isCheckedOut = false
+                update?.resetQuietly()
             }
-            let binder = RecordBinder(statement: statement, columns: columns, columnNames: R.columnNames)
+            let insertBinder = RecordBinder(statement: insert, columns: columns, columnNames: R.columnNames)
+            let updateBinder = update.map { RecordBinder(statement: $0, columns: columns, columnNames: R.columnNames) }
             var saved: [R] = []
             saved.reserveCapacity(records.count)
             for var record in records {
-                statement.resetQuietly()
-                try binder.bind(record)
-                try statement.run()
-                if hasHiddenRowID || (rowIDColumn.map { !binder.hasValue(forColumn: $0) } ?? false) {
+                insert.resetQuietly()
+                try insertBinder.bind(record)
+                if let update, let updateBinder, keys.allSatisfy(insertBinder.hasValue(forColumn:)) {
+                    update.resetQuietly()
+                    try updateBinder.bind(record)
+                    try update.run()
+                    if self.changesCount > 0 {
+                        saved.append(record)
+                        continue
+                    }
+                }
+                try insert.run()
+                if hasHiddenRowID || (rowIDColumn.map { !insertBinder.hasValue(forColumn: $0) } ?? false) {
                     record.didInsert(rowID: self.lastInsertedRowID)
                 }
                 saved.append(record)
@@ -64,13 +81,18 @@ extension Database {
     /// Every record of `type` matching `filter` (all when `nil`), in `order` (SQL such as
     /// `"name DESC"`), decoded by column name.
     ///
+    /// A read never changes the schema: when the type's table does not exist yet, there are no
+    /// records; columns of the table that the type does not declare are not read.
+    ///
     /// ```swift
     /// let adults = try db.fetchAll(Person.self, where: "age >= \(18)", orderBy: "name")
     /// ```
     public func fetchAll<R: CodableRecord>(_ type: R.Type, where filter: SQL? = nil, orderBy order: SQL? = nil, limit: Int? = nil) throws -> [R] {
         let definition = try TableDefinition(R.self)
-        try prepareTable(definition)
-        var sql = SQL(sql: "SELECT * FROM " + definition.name.quotedIdentifier)
+        guard try tableExists(definition.name) else { return [] }
+        var sql = SQL(
+            sql: "SELECT " + definition.columns.map(\.name.quotedIdentifier).joined(separator: ", ") + " FROM "
+                + definition.name.quotedIdentifier)
         if let filter {
             sql.append(" WHERE ")
             sql.append(filter)
@@ -92,7 +114,7 @@ extension Database {
     /// The number of records of `type` matching `filter`.
     public func fetchCount<R: CodableRecord>(_ type: R.Type, where filter: SQL? = nil) throws -> Int {
         let definition = try TableDefinition(R.self)
-        try prepareTable(definition)
+        guard try tableExists(definition.name) else { return 0 }
         var sql = SQL(sql: "SELECT count(*) FROM " + definition.name.quotedIdentifier)
         if let filter {
             sql.append(" WHERE ")
@@ -148,5 +170,13 @@ extension Database {
         }
         try execute(sql)
         return changesCount
+    }
+}
+
+extension Database {
+    /// Whether the `main` database has a table called `name` (compared case-insensitively, as SQLite
+    /// compares identifiers).
+    func tableExists(_ name: String) throws -> Bool {
+        try fetchOne(Int.self, "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = \(name) COLLATE NOCASE") != nil
     }
 }

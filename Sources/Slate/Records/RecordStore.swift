@@ -91,6 +91,17 @@ public final class RecordStore: @unchecked Sendable {
         }
     }
 
+    /// Runs a read of `type`'s table, or returns `empty` when the table does not exist yet: a read
+    /// never creates or migrates a table.
+    private func readTable<T: SelfManagingTable, Result>(
+        _ type: T.Type, empty: Result, _ body: (Database) throws -> Result
+    ) throws -> Result {
+        try withDatabase(file: T.databaseFile) { db in
+            guard try db.tableExists(T.tableName) else { return empty }
+            return try body(db)
+        }
+    }
+
     /// The connection of a ``CodableRecord`` type's file. Its `Database` methods prepare the table
     /// themselves, so this does not.
     private func withTable<R: CodableRecord, Result>(_ type: R.Type, _ body: (Database) throws -> Result) throws -> Result {
@@ -133,17 +144,17 @@ public final class RecordStore: @unchecked Sendable {
 
     /// Every record of `type`.
     public func fetchAll<T: SelfManagingTable>(_ type: T.Type) throws -> [T] {
-        try withTable(T.self) { db in try T.all().fetchAll(db) }
+        try readTable(T.self, empty: []) { db in try T.all().fetchAll(db) }
     }
 
     /// The records of `type` matching `predicate`: `store.fetchAll(Player.self) { $0.score > 10 }`.
     public func fetchAll<T: SelfManagingTable>(_ type: T.Type, where predicate: (T.Columns) -> some QueryExpression<Bool>) throws -> [T] {
-        try withTable(T.self) { db in try T.where(predicate).fetchAll(db) }
+        try readTable(T.self, empty: []) { db in try T.where(predicate).fetchAll(db) }
     }
 
     /// The number of records of `type`.
     public func fetchCount<T: SelfManagingTable>(_ type: T.Type) throws -> Int {
-        try withTable(T.self) { db in try T.all().fetchCount(db) }
+        try readTable(T.self, empty: 0) { db in try T.all().fetchCount(db) }
     }
 
     /// Deletes the rows with the records' primary keys; returns how many there were.

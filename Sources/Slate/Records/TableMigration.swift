@@ -30,8 +30,11 @@ public struct TableMigrationPlan: Sendable, Hashable, CustomStringConvertible {
     public var statements: [String]
     /// Columns the table gains.
     public var addedColumns: [String]
-    /// Columns the table loses, with their data.
+    /// Columns the table loses, with their data: only those named in
+    /// ``TableMigrationOptions/droppedColumns``.
     public var droppedColumns: [String]
+    /// Columns the table has and the definition does not declare, kept with their data.
+    public var keptColumns: [String]
     /// Renamed columns: each new name mapped to the old one.
     public var renamedColumns: [String: String]
     /// Why the table is rebuilt, one line per difference (empty unless ``action`` is ``Action/rebuild``).
@@ -49,20 +52,25 @@ public struct TableMigrationPlan: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Choices for ``Database/migrateTable(to:options:)``.
+///
+/// A migration never drops a column unless you name it: a column the table has and the type does
+/// not declare (left by another version of the app, or by a property renamed without a
+/// `renamedColumns` entry) is kept, with its values, even when the table is rebuilt.
 public struct TableMigrationOptions: Sendable, Hashable {
-    /// Whether a column the type no longer has is dropped (its values with it). When `false`, such a
-    /// migration throws instead and leaves the table as it is. Default `true`.
-    public var dropsRemovedColumns: Bool
+    /// The columns to drop, with their values: each must be a column of the table that the type no
+    /// longer declares (compared case-insensitively). Default: none.
+    public var droppedColumns: Set<String>
 
-    /// Creates options.
-    public init(dropsRemovedColumns: Bool = true) {
-        self.dropsRemovedColumns = dropsRemovedColumns
+    /// Creates options that drop exactly `droppedColumns`.
+    public init(dropping droppedColumns: Set<String> = []) {
+        self.droppedColumns = droppedColumns
     }
 }
 
 /// Compares a definition with the table in the database and decides what to do.
 struct MigrationPlanner {
-    let definition: TableDefinition
+    /// The type's definition, plus the columns of the table it does not declare and that are kept.
+    private(set) var definition: TableDefinition
     let existing: ExistingTable?
     let options: TableMigrationOptions
 
@@ -75,7 +83,7 @@ struct MigrationPlanner {
         self.existing = existing
         self.options = options
         plan = TableMigrationPlan(
-            table: definition.name, action: .none, statements: [], addedColumns: [], droppedColumns: [],
+            table: definition.name, action: .none, statements: [], addedColumns: [], droppedColumns: [], keptColumns: [],
             renamedColumns: [:], reasons: [], droppedIndexes: [])
         try decide()
     }
@@ -100,13 +108,40 @@ struct MigrationPlanner {
             if let source { used.insert(source.name.lowercased()) } else { plan.addedColumns.append(column.name) }
             sources.append((column, source))
         }
-        plan.droppedColumns = existing.copiedColumns.map(\.name).filter { !used.contains($0.lowercased()) }
-        if !plan.droppedColumns.isEmpty && !options.dropsRemovedColumns {
+        let requested = Dictionary(options.droppedColumns.map { ($0.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
+        if let declared = requested.keys.sorted().first(where: { used.contains($0) }) {
             throw DatabaseError(
                 resultCode: .misuse,
-                message: "cannot migrate table \(definition.name.quotedIdentifier): columns "
-                    + plan.droppedColumns.joined(separator: ", ")
-                    + " are no longer declared and dropsRemovedColumns is false; nothing was changed")
+                message: "cannot drop column \(requested[declared] ?? declared) of table \(definition.name.quotedIdentifier): "
+                    + "the type still declares it; nothing was changed")
+        }
+        if let missing = requested.keys.sorted().first(where: { name in !existing.copiedColumns.contains { $0.name.lowercased() == name } }) {
+            throw DatabaseError(
+                resultCode: .misuse,
+                message: "cannot drop column \(requested[missing] ?? missing): table \(definition.name.quotedIdentifier) has no such "
+                    + "column; nothing was changed")
+        }
+        // Columns the type does not declare are kept, with their values, unless named for dropping.
+        for column in existing.copiedColumns where !used.contains(column.name.lowercased()) {
+            if requested[column.name.lowercased()] != nil {
+                plan.droppedColumns.append(column.name)
+            } else {
+                let reference = existing.foreignKeys.first { $0.from.count == 1 && $0.from[0].caseInsensitiveCompare(column.name) == .orderedSame }
+                    .map { key in
+                        ColumnReference(
+                            table: key.table, column: key.to.first ?? nil,
+                            onDelete: ForeignKeyAction(rawValue: key.onDelete.uppercased()) ?? .noAction,
+                            onUpdate: ForeignKeyAction(rawValue: key.onUpdate.uppercased()) ?? .noAction)
+                    }
+                let kept = ColumnDescriptor(
+                    name: column.name, sqlType: column.type, isNullable: !column.isNotNull,
+                    isUnique: existing.uniqueColumns.contains(column.name.lowercased()), defaultSQL: column.defaultSQL,
+                    references: reference)
+                definition.columns.append(kept)
+                plan.keptColumns.append(column.name)
+                used.insert(column.name.lowercased())
+                sources.append((kept, column))
+            }
         }
         plan.reasons = differences(existing)
         for column in plan.droppedColumns { plan.reasons.append("column \(column) was removed") }

@@ -18,20 +18,40 @@ public enum DateStrategy: Sendable, Hashable {
     case julianDay
 
     /// The SQL value storing `date`.
-    public func sqlValue(for date: Date) -> SQLValue {
+    ///
+    /// Every date this returns reads back as the same instant, to the strategy's precision
+    /// (milliseconds for ``iso8601`` and ``unixMilliseconds``, a `Double` of seconds for
+    /// ``unixSeconds``, a `Double` of days for ``julianDay``).
+    ///
+    /// - Throws: ``DatabaseError`` with ``ResultCode/mismatch`` for a date that is not finite
+    ///   (SQLite would store a NaN as `NULL`), and, under ``iso8601``, for a date outside the years
+    ///   0000 to 9999, which ISO-8601 text with four-digit years (and SQLite's date functions)
+    ///   cannot hold: store such dates with ``unixSeconds`` or ``julianDay``.
+    public func sqlValue(for date: Date) throws -> SQLValue {
         let seconds = date.timeIntervalSince1970
+        guard seconds.isFinite else {
+            throw DatabaseError(resultCode: .mismatch, message: "a date \(seconds) seconds after 1970 is not finite and cannot be stored")
+        }
         switch self {
         case .iso8601:
-            // Dates beyond what milliseconds in an Int64 can hold (or not finite) have no ISO-8601
-            // text here; store their seconds as a REAL rather than trap.
-            guard let text = DateCoding.iso8601String(date) else { return .real(seconds) }
+            guard let text = DateCoding.iso8601String(date) else {
+                throw DatabaseError(
+                    resultCode: .mismatch,
+                    message: "the date \(seconds) seconds after 1970 is outside the years 0000 to 9999 that ISO-8601 text"
+                        + " (and SQLite's date functions) can hold: store it with .unixSeconds or .julianDay")
+            }
             return .text(text)
         case .unixSeconds:
             if let whole = Int64(exactly: seconds) { return .integer(whole) }
             return .real(seconds)
         case .unixMilliseconds:
-            if let milliseconds = Int64(exactly: (seconds * 1000).rounded()) { return .integer(milliseconds) }
-            return .real(seconds * 1000)
+            let milliseconds = (seconds * 1000).rounded()
+            if let whole = Int64(exactly: milliseconds) { return .integer(whole) }
+            guard milliseconds.isFinite else {
+                throw DatabaseError(
+                    resultCode: .mismatch, message: "the date \(seconds) seconds after 1970 has too many milliseconds for a Double")
+            }
+            return .real(milliseconds)
         case .julianDay:
             return .real(seconds / 86_400 + DateCoding.unixEpochJulianDay)
         }
@@ -65,10 +85,16 @@ public enum DateStrategy: Sendable, Hashable {
 enum DateCoding {
     static let unixEpochJulianDay = 2_440_587.5
 
-    /// `YYYY-MM-DD HH:MM:SS.SSS`, UTC, rounded to the millisecond; `nil` for a date whose
-    /// milliseconds do not fit an `Int64` (or are not finite).
+    /// The milliseconds since 1970 of 0000-01-01 00:00:00.000 and of 9999-12-31 23:59:59.999 UTC:
+    /// the range four-digit years cover.
+    static let iso8601Milliseconds: ClosedRange<Int64> = -62_167_219_200_000...253_402_300_799_999
+
+    /// `YYYY-MM-DD HH:MM:SS.SSS`, UTC, rounded to the millisecond; `nil` for a date outside the
+    /// years 0000 to 9999 (or not finite).
     static func iso8601String(_ date: Date) -> String? {
-        guard let totalMilliseconds = Int64(exactly: (date.timeIntervalSince1970 * 1000).rounded()) else { return nil }
+        guard let totalMilliseconds = Int64(exactly: (date.timeIntervalSince1970 * 1000).rounded()),
+            iso8601Milliseconds.contains(totalMilliseconds)
+        else { return nil }
         let (totalSeconds, milliseconds) = floorDivision(totalMilliseconds, 1000)
         let (days, secondOfDay) = floorDivision(totalSeconds, 86_400)
         let (year, month, day) = civil(fromDays: days)
@@ -102,7 +128,7 @@ enum DateCoding {
             return true
         }
         guard let year = number(4), expect(0x2D), let month = number(2), expect(0x2D), let day = number(2),
-            (1...12).contains(month), (1...31).contains(day)
+            (1...12).contains(month), (1...daysInMonth(month, year: year)).contains(day)
         else { return nil }
         var seconds = Double(days(fromCivil: year, month, day)) * 86_400
         if let separator = bytes.first, separator == 0x20 || separator == 0x54 {
@@ -110,7 +136,7 @@ enum DateCoding {
             guard let hour = number(2), expect(0x3A), let minute = number(2), hour < 24, minute < 60 else { return nil }
             seconds += Double(hour * 3600 + minute * 60)
             if expect(0x3A) {
-                guard let second = number(2), second < 61 else { return nil }
+                guard let second = number(2), second < 60 else { return nil }
                 seconds += Double(second)
                 if expect(0x2E) {
                     var scale = 0.1
@@ -131,9 +157,9 @@ enum DateCoding {
                 // Z: already UTC
             } else if let sign = bytes.first, sign == 0x2B || sign == 0x2D {
                 bytes = bytes.dropFirst()
-                guard let hours = number(2) else { return nil }
+                guard let hours = number(2), hours < 24 else { return nil }
                 _ = expect(0x3A)
-                guard let minutes = number(2) else { return nil }
+                guard let minutes = number(2), minutes < 60 else { return nil }
                 let offset = Double(hours * 3600 + minutes * 60)
                 seconds += sign == 0x2B ? -offset : offset
             }
@@ -147,9 +173,19 @@ enum DateCoding {
         return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
     }
 
+    /// Floor division for a positive divisor; never overflows (`Int64.min` included).
     private static func floorDivision(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
-        let quotient = value >= 0 ? value / divisor : -((-value - 1) / divisor) - 1
-        return (quotient, value - quotient * divisor)
+        let (quotient, remainder) = value.quotientAndRemainder(dividingBy: divisor)
+        return remainder < 0 ? (quotient - 1, remainder + divisor) : (quotient, remainder)
+    }
+
+    /// The number of days of `month` (1–12) in the proleptic Gregorian `year`.
+    static func daysInMonth(_ month: Int64, year: Int64) -> Int64 {
+        switch month {
+        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
     }
 
     /// Days since 1970-01-01 for a proleptic Gregorian date (Howard Hinnant's algorithm).

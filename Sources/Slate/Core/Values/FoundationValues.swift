@@ -5,7 +5,10 @@ import Foundation
 extension Date: SQLBindable, SQLExtractable {
     /// The date as ``DateStrategy/iso8601`` text. Binding to a statement uses the connection's
     /// ``Database/Configuration/dateStrategy`` instead.
-    public var sqlValue: SQLValue { DateStrategy.iso8601.sqlValue(for: self) }
+    ///
+    /// - Throws: ``DatabaseError`` with ``ResultCode/mismatch`` when ISO-8601 text cannot hold the
+    ///   date; see ``DateStrategy/sqlValue(for:)``.
+    public var sqlValue: SQLValue { get throws { try DateStrategy.iso8601.sqlValue(for: self) } }
 
     /// Binds with the statement's date strategy.
     public func bind(to statement: Statement, at index: Int32) throws {
@@ -49,6 +52,28 @@ extension Statement {
         guard let date else { return try bindNull(at: position) }
         try bindValue(strategy.sqlValue(for: date), at: position)
     }
+}
+
+/// A date bound with an explicit ``DateStrategy``, whatever the connection's: what generated code
+/// passes for the key of a column with its own date storage.
+///
+/// ```swift
+/// try db.execute("DELETE FROM event WHERE day = \(EncodedDate(day, strategy: .unixSeconds))")
+/// ```
+public struct EncodedDate: SQLBindable, Sendable, Hashable {
+    /// The date.
+    public var date: Date
+    /// How it is stored.
+    public var strategy: DateStrategy
+
+    /// Wraps `date`, to be stored with `strategy`.
+    public init(_ date: Date, strategy: DateStrategy) {
+        self.date = date
+        self.strategy = strategy
+    }
+
+    /// The date's SQL value under ``strategy``.
+    public var sqlValue: SQLValue { get throws { try strategy.sqlValue(for: date) } }
 }
 
 // MARK: - UUID
