@@ -360,14 +360,14 @@ struct SlateRenderer {
         }
         out.line()
         out.doc("Decodes a record from columns 0, 1, 2 … of `row`, in ``columnDescriptors`` order.")
-        out.block("\(access)init(row: Row) throws") { out in
+        out.block("\(access)init(row: borrowing Row) throws") { out in
             for (index, property) in record.properties.enumerated() {
                 out.line("self.\(property.swiftName) = \(decodeExpression(property, index: index))")
             }
         }
         out.line()
         out.doc("Binds every column, in ``columnDescriptors`` order, to the parameters from `index` on.")
-        out.block("\(access)func bindColumns(to statement: Statement, startingAt index: Int32) throws") { out in
+        out.block("\(access)func bindColumns(to statement: Statement, startingAt index: Int) throws") { out in
             for (index, property) in record.properties.enumerated() {
                 out.line(bindStatement(property, offset: index))
             }

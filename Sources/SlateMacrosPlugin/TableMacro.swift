@@ -108,7 +108,7 @@ struct TableCodeGenerator {
 
         // Decoding by position.
         lines.append("")
-        lines.append("    \(access)init(row: Slate.Row) throws {")
+        lines.append("    \(access)init(row: borrowing Slate.Row) throws {")
         for (index, column) in model.columns.enumerated() {
             lines.append("        self.\(column.accessName) = " + decodeExpression(column, index: index))
         }
@@ -116,7 +116,7 @@ struct TableCodeGenerator {
 
         // Binding by position.
         lines.append("")
-        lines.append("    \(access)func bindColumns(to statement: Slate.Statement, startingAt index: Int32) throws {")
+        lines.append("    \(access)func bindColumns(to statement: Slate.Statement, startingAt index: Int) throws {")
         for (offset, column) in model.columns.enumerated() {
             lines.append("        " + bindStatement(column, offset: offset))
         }

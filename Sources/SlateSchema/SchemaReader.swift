@@ -20,7 +20,7 @@ public enum SchemaReader {
     /// - Throws: ``DatabaseError`` when SQLite cannot answer a schema query.
     public static func read(from db: Database) throws -> DatabaseSchema {
         let objects = try db.fetchAll(
-            Row.self, sql: "SELECT type, name, tbl_name, sql FROM main.sqlite_schema ORDER BY name")
+            CopiedRow.self, sql: "SELECT type, name, tbl_name, sql FROM main.sqlite_schema ORDER BY name")
             .map { row in
                 SchemaObject(
                     type: try row.decode(String.self, at: 0), name: try row.decode(String.self, at: 1),
@@ -100,7 +100,7 @@ public enum SchemaReader {
         var kinds: [String: TableKind] = [:]
         do {
             for row in try db.fetchAll(
-                Row.self, sql: "SELECT name, type, wr, strict FROM pragma_table_list WHERE schema = 'main'")
+                CopiedRow.self, sql: "SELECT name, type, wr, strict FROM pragma_table_list WHERE schema = 'main'")
             {
                 kinds[try row.decode(String.self, at: 0)] = TableKind(
                     type: try row.decode(String.self, at: 1), isWithoutRowID: try row.decode(Bool.self, at: 2),
@@ -159,7 +159,7 @@ public enum SchemaReader {
     /// Columns from `PRAGMA table_xinfo`, which also lists generated and hidden columns.
     static func readColumns(_ db: Database, table: String, includeHidden: Bool) throws -> [DatabaseSchema.Column] {
         try db.fetchAll(
-            Row.self,
+            CopiedRow.self,
             sql: "SELECT name, type, \"notnull\", dflt_value, pk, hidden FROM pragma_table_xinfo(?) ORDER BY cid",
             arguments: [table]
         ).compactMap { row -> DatabaseSchema.Column? in
@@ -194,12 +194,12 @@ public enum SchemaReader {
 
     static func readIndexes(_ db: Database, table: String) throws -> [DatabaseSchema.Index] {
         let list = try db.fetchAll(
-            Row.self, sql: "SELECT name, \"unique\", origin, partial FROM pragma_index_list(?)", arguments: [table])
+            CopiedRow.self, sql: "SELECT name, \"unique\", origin, partial FROM pragma_index_list(?)", arguments: [table])
         var indexes: [DatabaseSchema.Index] = []
         for row in list {
             let name = try row.decode(String.self, at: 0)
             let columns = try db.fetchAll(
-                Row.self, sql: "SELECT cid, name FROM pragma_index_info(?) ORDER BY seqno", arguments: [name]
+                CopiedRow.self, sql: "SELECT cid, name FROM pragma_index_info(?) ORDER BY seqno", arguments: [name]
             ).map { row -> String in
                 let cid = try row.decode(Int.self, at: 0)
                 if cid == -1 { return "rowid" }
@@ -217,7 +217,7 @@ public enum SchemaReader {
     /// highest id comes first.
     static func readForeignKeys(_ db: Database, table: String) throws -> [DatabaseSchema.ForeignKey] {
         let rows = try db.fetchAll(
-            Row.self,
+            CopiedRow.self,
             sql: "SELECT id, \"table\", \"from\", \"to\", on_update, on_delete FROM pragma_foreign_key_list(?) ORDER BY id DESC, seq",
             arguments: [table])
         var keys: [DatabaseSchema.ForeignKey] = []

@@ -78,7 +78,7 @@ struct Membership: Equatable {
         let inserted = try db.insert(record)
         #expect(inserted.id == 1)
 
-        let row = try #require(try db.fetchOne(Row.self, "SELECT typeof(releasedAt), releasedAt, typeof(catalogID), length(catalogID), json_extract(credits, '$.producer') FROM records"))
+        let row = try #require(try db.fetchOne(CopiedRow.self, "SELECT typeof(releasedAt), releasedAt, typeof(catalogID), length(catalogID), json_extract(credits, '$.producer') FROM records"))
         #expect(row.values == ["integer", -328_000_000, "blob", 16, "Teo"])
 
         var expected = inserted

@@ -36,12 +36,12 @@ import Testing
                     }
                 }
 
-                init(row: Slate.Row) throws {
+                init(row: borrowing Slate.Row) throws {
                     self.id = try row.decode(at: 0)
                     self.name = try row.decode(at: 1)
                 }
 
-                func bindColumns(to statement: Slate.Statement, startingAt index: Int32) throws {
+                func bindColumns(to statement: Slate.Statement, startingAt index: Int) throws {
                     try self.id.bind(to: statement, at: index)
                     try self.name.bind(to: statement, at: index + 1)
                 }
@@ -120,7 +120,7 @@ import Testing
                     }
                 }
 
-                init(row: Slate.Row) throws {
+                init(row: borrowing Slate.Row) throws {
                     self.personID = try row.decode(at: 0)
                     self.name = try row.decode(at: 1)
                     self.nickname = try row.decode(at: 2)
@@ -131,7 +131,7 @@ import Testing
                     self.createdAt = try row.decode(at: 7)
                 }
 
-                func bindColumns(to statement: Slate.Statement, startingAt index: Int32) throws {
+                func bindColumns(to statement: Slate.Statement, startingAt index: Int) throws {
                     try self.personID.bind(to: statement, at: index)
                     try self.name.bind(to: statement, at: index + 1)
                     try self.nickname.bind(to: statement, at: index + 2)
@@ -241,7 +241,7 @@ import Testing
                     }
                 }
 
-                init(row: Slate.Row) throws {
+                init(row: borrowing Slate.Row) throws {
                     self.id = try row.decode(at: 0)
                     self.count = try row.decode(at: 1)
                     self.small = try row.decode(at: 2)
@@ -257,7 +257,7 @@ import Testing
                     self.email = try row.decode(at: 12)
                 }
 
-                func bindColumns(to statement: Slate.Statement, startingAt index: Int32) throws {
+                func bindColumns(to statement: Slate.Statement, startingAt index: Int) throws {
                     try self.id.bind(to: statement, at: index)
                     try self.count.bind(to: statement, at: index + 1)
                     try self.small.bind(to: statement, at: index + 2)
@@ -333,7 +333,7 @@ import Testing
                     }
                 }
 
-                init(row: Slate.Row) throws {
+                init(row: borrowing Slate.Row) throws {
                     self.id = try row.decode(at: 0)
                     self.tags = try row.decode(Slate.JSONEncoded<[String]>.self, at: 1).value
                     self.details = try row.decode(Slate.JSONEncoded<Details>?.self, at: 2)?.value
@@ -342,7 +342,7 @@ import Testing
                     self.ticket = try row.decode(at: 5)
                 }
 
-                func bindColumns(to statement: Slate.Statement, startingAt index: Int32) throws {
+                func bindColumns(to statement: Slate.Statement, startingAt index: Int) throws {
                     try self.id.bind(to: statement, at: index)
                     try Slate.JSONEncoded(self.tags).bind(to: statement, at: index + 1)
                     try self.details.map(Slate.JSONEncoded<Details>.init).bind(to: statement, at: index + 2)
@@ -400,13 +400,13 @@ import Testing
                     }
                 }
 
-                init(row: Slate.Row) throws {
+                init(row: borrowing Slate.Row) throws {
                     self.playlistId = try row.decode(at: 0)
                     self.trackId = try row.decode(at: 1)
                     self.position = try row.decode(at: 2)
                 }
 
-                func bindColumns(to statement: Slate.Statement, startingAt index: Int32) throws {
+                func bindColumns(to statement: Slate.Statement, startingAt index: Int) throws {
                     try self.playlistId.bind(to: statement, at: index)
                     try self.trackId.bind(to: statement, at: index + 1)
                     try self.position.bind(to: statement, at: index + 2)
@@ -458,12 +458,12 @@ import Testing
                     }
                 }
 
-                init(row: Slate.Row) throws {
+                init(row: borrowing Slate.Row) throws {
                     self.token = try row.decode(at: 0)
                     self.user = try row.decode(at: 1)
                 }
 
-                func bindColumns(to statement: Slate.Statement, startingAt index: Int32) throws {
+                func bindColumns(to statement: Slate.Statement, startingAt index: Int) throws {
                     try statement.bind(self.token, at: Int(index), storage: .blob)
                     try self.user.bind(to: statement, at: index + 1)
                 }
@@ -512,12 +512,12 @@ import Testing
                     }
                 }
 
-                init(row: Slate.Row) throws {
+                init(row: borrowing Slate.Row) throws {
                     self.message = try row.decode(at: 0)
                     self.level = try row.decode(at: 1)
                 }
 
-                func bindColumns(to statement: Slate.Statement, startingAt index: Int32) throws {
+                func bindColumns(to statement: Slate.Statement, startingAt index: Int) throws {
                     try self.message.bind(to: statement, at: index)
                     try self.level.bind(to: statement, at: index + 1)
                 }
@@ -572,12 +572,12 @@ import Testing
                     }
                 }
 
-                init(row: Slate.Row) throws {
+                init(row: borrowing Slate.Row) throws {
                     self.id = try row.decode(at: 0)
                     self.text = try row.decode(at: 1)
                 }
 
-                func bindColumns(to statement: Slate.Statement, startingAt index: Int32) throws {
+                func bindColumns(to statement: Slate.Statement, startingAt index: Int) throws {
                     try self.id.bind(to: statement, at: index)
                     try self.text.bind(to: statement, at: index + 1)
                 }
@@ -645,7 +645,7 @@ import Testing
                     }
                 }
 
-                init(row: Slate.Row) throws {
+                init(row: borrowing Slate.Row) throws {
                     self.id = try row.decode(at: 0)
                     self.code = try row.decode(at: 1)
                     self.title = try row.decode(at: 2)
@@ -653,7 +653,7 @@ import Testing
                     self.labelCode = try row.decode(at: 4)
                 }
 
-                func bindColumns(to statement: Slate.Statement, startingAt index: Int32) throws {
+                func bindColumns(to statement: Slate.Statement, startingAt index: Int) throws {
                     try self.id.bind(to: statement, at: index)
                     try self.code.bind(to: statement, at: index + 1)
                     try self.title.bind(to: statement, at: index + 2)
@@ -709,12 +709,12 @@ import Testing
                     }
                 }
 
-                init(row: Slate.Row) throws {
+                init(row: borrowing Slate.Row) throws {
                     self.id = try row.decode(at: 0)
                     self.body = try row.decode(at: 1)
                 }
 
-                func bindColumns(to statement: Slate.Statement, startingAt index: Int32) throws {
+                func bindColumns(to statement: Slate.Statement, startingAt index: Int) throws {
                     try self.id.bind(to: statement, at: index)
                     try self.body.bind(to: statement, at: index + 1)
                 }
@@ -763,12 +763,12 @@ import Testing
                     }
                 }
 
-                public init(row: Slate.Row) throws {
+                public init(row: borrowing Slate.Row) throws {
                     self.id = try row.decode(at: 0)
                     self.`default` = try row.decode(at: 1)
                 }
 
-                public func bindColumns(to statement: Slate.Statement, startingAt index: Int32) throws {
+                public func bindColumns(to statement: Slate.Statement, startingAt index: Int) throws {
                     try self.id.bind(to: statement, at: index)
                     try self.`default`.bind(to: statement, at: index + 1)
                 }
@@ -826,12 +826,12 @@ import Testing
                     }
                 }
 
-                init(row: Slate.Row) throws {
+                init(row: borrowing Slate.Row) throws {
                     self.id = try row.decode(at: 0)
                     self.value = try row.decode(at: 1)
                 }
 
-                func bindColumns(to statement: Slate.Statement, startingAt index: Int32) throws {
+                func bindColumns(to statement: Slate.Statement, startingAt index: Int) throws {
                     try self.id.bind(to: statement, at: index)
                     try self.value.bind(to: statement, at: index + 1)
                 }
@@ -863,12 +863,12 @@ import Testing
                     }
                 }
 
-                init(row: Slate.Row) throws {
+                init(row: borrowing Slate.Row) throws {
                     self.id = try row.decode(at: 0)
                     self.value = try row.decode(at: 1)
                 }
 
-                func bindColumns(to statement: Slate.Statement, startingAt index: Int32) throws {
+                func bindColumns(to statement: Slate.Statement, startingAt index: Int) throws {
                     try self.id.bind(to: statement, at: index)
                     try self.value.bind(to: statement, at: index + 1)
                 }

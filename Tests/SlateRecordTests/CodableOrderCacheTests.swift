@@ -75,11 +75,11 @@ struct Reading: CodableRecord, Equatable {
             INSERT INTO shape VALUES ('circle', 1.5, NULL, NULL, 'a'), ('rectangle', NULL, 2, 3, NULL);
             """)
         let decoder = RowDecoder()
-        let copies = try db.fetchAll(Row.self, "SELECT * FROM shape ORDER BY rowid")
+        let copies = try db.fetchAll(CopiedRow.self, "SELECT * FROM shape ORDER BY rowid")
         #expect(try copies.map { try decoder.decode(Shape.self, from: $0) } == [
             Shape(kind: .circle, radius: 1.5, label: "a"), Shape(kind: .rectangle, width: 2, height: 3),
         ])
-        let handMade = Row(columnNames: ["label", "kind", "radius"], values: [.text("h"), .text("circle"), .real(4)])
+        let handMade = CopiedRow(columnNames: ["label", "kind", "radius"], values: [.text("h"), .text("circle"), .real(4)])
         #expect(try decoder.decode(Shape.self, from: handMade) == Shape(kind: .circle, radius: 4, label: "h"))
     }
 
@@ -117,7 +117,7 @@ struct Reading: CodableRecord, Equatable {
         #expect(try db.fetchAll(Reading.self, orderBy: "id") == saved)
         // The values previous records bound never leak into a later one's NULLs.
         let nulls = try db.fetchAll(
-            Row.self, "SELECT value IS NULL, note IS NULL, taken_at IS NULL, count IS NULL FROM Reading ORDER BY id")
+            CopiedRow.self, "SELECT value IS NULL, note IS NULL, taken_at IS NULL, count IS NULL FROM Reading ORDER BY id")
             .map { row in try (0..<4).map { try row.decode(Bool.self, at: $0) } }
         #expect(nulls == [
             [false, false, false, false], [true, true, true, true], [false, true, false, true], [true, false, true, false],

@@ -61,7 +61,7 @@ import Testing
         let plan = try db.migrateTable(to: v2)
         #expect(plan.action == .rebuild)
         #expect(plan.reasons == ["the type of column price changes from TEXT to REAL"])
-        let rows = try db.fetchAll(Row.self, "SELECT id, name, price, typeof(price) FROM item ORDER BY id")
+        let rows = try db.fetchAll(CopiedRow.self, "SELECT id, name, price, typeof(price) FROM item ORDER BY id")
         #expect(rows.map(\.values) == [
             [1, "pen", 1.5, "real"], [2, "ink", .null, "null"], [3, "pad", 3.0, "real"],
         ])

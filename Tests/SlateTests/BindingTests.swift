@@ -9,7 +9,7 @@ import Testing
         let db = try Database.memory()
         let live = try db.fetchValue(Value.self, "SELECT \(value)")
         #expect(live == value)
-        let copied = try #require(try db.fetchOne(Row.self, "SELECT \(value) AS v"))
+        let copied = try #require(try db.fetchOne(CopiedRow.self, "SELECT \(value) AS v"))
         #expect(try copied.decode(Value.self, at: 0) == value)
         #expect(try Value(sqlValue: value.sqlValue) == value)
         if let storage {
@@ -73,7 +73,7 @@ import Testing
         let statement = try db.prepare(sql: "SELECT typeof(?)")
         try statement.bind(uuid, at: 1, storage: .blob)
         #expect(try statement.step())
-        #expect(try Row(statement: statement).decode(String.self, at: 0) == "blob")
+        #expect(try statement.withCurrentRow { try $0.decode(String.self, at: 0) } == "blob")
     }
 
     @Test func optionalsBindNullAndReadNil() throws {
@@ -114,7 +114,7 @@ import Testing
     struct Point: SQLValueConvertible, Equatable {
         var x: Int32, y: Int32
         var sqlValue: SQLValue { .text("\(x),\(y)") }
-        func bind(to statement: Statement, at index: Int32) throws { try statement.bindText("\(x),\(y)", at: index) }
+        func bind(to statement: Statement, at index: Int) throws { try statement.bindText("\(x),\(y)", at: index) }
         init(x: Int32, y: Int32) { self.x = x; self.y = y }
         init(sqlValue: SQLValue) throws {
             let parts = try String(sqlValue: sqlValue).split(separator: ",").compactMap { Int32($0) }
@@ -169,7 +169,7 @@ import Testing
         #expect(throws: DatabaseError.self) { try db.fetchValue(UInt.self, "SELECT -1") }
         #expect(throws: DatabaseError.self) { try db.fetchValue(UInt64.self, "SELECT -1") }
         // The boxed path checks too.
-        let row = try #require(try db.fetchOne(Row.self, "SELECT 300"))
+        let row = try #require(try db.fetchOne(CopiedRow.self, "SELECT 300"))
         #expect(throws: DatabaseError.self) { try row.decode(UInt8.self, at: 0) }
     }
 
@@ -187,7 +187,7 @@ import Testing
         #expect(try db.fetchValue(Int.self, "SELECT 4.5") == 4)
         #expect(try db.fetchValue(Int.self, "SELECT 0.5") == 0)
         #expect(try db.fetchValue(Int.self, "SELECT -2.7") == -2)
-        let row = try #require(try db.fetchOne(Row.self, "SELECT 4.5, 0.5"))
+        let row = try #require(try db.fetchOne(CopiedRow.self, "SELECT 4.5, 0.5"))
         #expect(try row.decode(Int.self, at: 0) == 4)
         #expect(try row.decode(Int.self, at: 1) == 0)
         // Out-of-range reals saturate, as CAST(x AS INTEGER) does, and narrower types then overflow.

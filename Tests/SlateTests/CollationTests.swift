@@ -156,7 +156,7 @@ private final class ComparisonLog {
             #expect(error.message.contains("NUMERIC_TEXT"))
         }
         #expect(rejected == nil)
-        #expect(try Row(statement: statement).decode(String.self, at: 0) == "string 1")
+        #expect(try statement.withCurrentRow { try $0.decode(String.self, at: 0) } == "string 1")
         try statement.reset()
         #expect(try db.fetchAll(String.self, "SELECT name FROM t ORDER BY name COLLATE NUMERIC_TEXT") == Self.numericOrdering)
     }

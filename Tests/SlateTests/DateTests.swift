@@ -69,7 +69,7 @@ import Testing
         try statement.bind(date, at: 1)
         try statement.bind(Date(timeIntervalSince1970: 1000), at: 2, strategy: .unixSeconds)
         try statement.run()
-        let row = try #require(try db.fetchOne(Row.self, "SELECT at_text, at_unix, typeof(at_unix) FROM event"))
+        let row = try #require(try db.fetchOne(CopiedRow.self, "SELECT at_text, at_unix, typeof(at_unix) FROM event"))
         #expect(try row.decode(String.self, at: 2) == "integer")
         #expect(try row.date(at: 1, strategy: .unixSeconds) == Date(timeIntervalSince1970: 1000))
         let optional: Date? = try row.date(at: 1, strategy: .unixSeconds)

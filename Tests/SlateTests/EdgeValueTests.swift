@@ -28,10 +28,12 @@ import Testing
 
     @Test func shiftedCopiesKeepValuesAlignedWithNames() throws {
         let db = try Database.memory()
-        let row = try #require(try db.fetchOne(Row.self, "SELECT 1 AS a, 'two' AS b, 3.5 AS c"))
-        let shifted = row.shifted(by: 1)
-        #expect(shifted.columnNames == ["b", "c"])
-        #expect(shifted.values == [.text("two"), .real(3.5)])
-        #expect(shifted.copy().values == [.text("two"), .real(3.5)])
+        let row = try #require(try db.fetchOne(CopiedRow.self, "SELECT 1 AS a, 'two' AS b, 3.5 AS c"))
+        row.withRow { row in
+            let shifted = row.shifted(by: 1)
+            #expect(shifted.columnNames == ["b", "c"])
+            #expect(shifted.values == [.text("two"), .real(3.5)])
+            #expect(shifted.copy().values == [.text("two"), .real(3.5)])
+        }
     }
 }

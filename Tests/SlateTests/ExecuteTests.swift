@@ -19,7 +19,7 @@ import Testing
         let db = try Database.memory()
         try db.execute(sql: "CREATE TABLE t(a, b)")
         try db.execute(sql: "INSERT INTO t VALUES (?, ?); INSERT INTO t VALUES (?, :named)", arguments: StatementArguments([1, 2, 3], named: ["named": "x"]))
-        #expect(try db.fetchAll(Row.self, "SELECT a, b FROM t ORDER BY rowid").map(\.values) == [[1, 2], [3, "x"]])
+        #expect(try db.fetchAll(CopiedRow.self, "SELECT a, b FROM t ORDER BY rowid").map(\.values) == [[1, 2], [3, "x"]])
     }
 
     @Test func scriptWithTooManyArgumentsThrowsRange() throws {

@@ -8,7 +8,7 @@ import Testing
         var name: String
         var price: Int?
         init(name: String, price: Int?) { self.name = name; self.price = price }
-        init(row: Row) throws {
+        init(row: borrowing Row) throws {
             name = try row.decode(at: 0)
             price = try row.decode(at: 1)
         }
@@ -43,7 +43,7 @@ import Testing
 
     @Test func oneRowAndAllRowsByIndexAndName() throws {
         let db = try cars()
-        let row = try #require(try db.fetchOne(Row.self, "SELECT name, price FROM car WHERE id = \(1)"))
+        let row = try #require(try db.fetchOne(CopiedRow.self, "SELECT name, price FROM car WHERE id = \(1)"))
         #expect(try row[0] as String == "Audi")
         #expect(try row["price"] as Int == 52642)
         #expect(try row["PRICE"] as Int == 52642)
@@ -54,7 +54,7 @@ import Testing
         #expect(missing.resultCode == .range)
         #expect(missing.message.contains("name, price"))
 
-        let rows = try db.fetchAll(Row.self, "SELECT name, price FROM car ORDER BY id")
+        let rows = try db.fetchAll(CopiedRow.self, "SELECT name, price FROM car ORDER BY id")
         #expect(rows.count == 3)
         #expect(rows.map { $0.values } == [["Audi", 52642], ["Mercedes", 57127], ["Trabant", nil]])
         #expect(rows[2].isNull(at: 1))
@@ -107,7 +107,7 @@ import Testing
         #expect(try cursor.collect() == [FetchTests.Car(name: "y", price: 2)])
         #expect(try cursor.next() == nil)
         var seen: [String] = []
-        try db.fetchCursor(Row.self, sql: "SELECT b FROM t ORDER BY a").forEach { seen.append(try $0.decode(at: 0)) }
+        try db.fetchCursor(CopiedRow.self, sql: "SELECT b FROM t ORDER BY a").forEach { seen.append(try $0.decode(at: 0)) }
         #expect(seen == ["x", "y"])
     }
 

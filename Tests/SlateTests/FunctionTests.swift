@@ -184,7 +184,7 @@ private struct Kaboom: Error, CustomStringConvertible {
             }
         }
         func typeAndValue(_ kind: String) throws -> [SQLValue] {
-            try #require(try db.fetchOne(Row.self, "SELECT typeof(make(\(kind))), make(\(kind))")).values
+            try #require(try db.fetchOne(CopiedRow.self, "SELECT typeof(make(\(kind))), make(\(kind))")).values
         }
         #expect(try typeAndValue("integer") == ["integer", .integer(Int64.max)])
         #expect(try typeAndValue("real") == ["real", .real(0.25)])
@@ -341,7 +341,7 @@ private struct Kaboom: Error, CustomStringConvertible {
         try db.execute(sql: "CREATE INDEX t_half ON t(stable_half(x))")
         try db.execute("INSERT INTO t VALUES (\(8)), (\(9)), (\(20))")
 
-        let plan = try db.fetchAll(Row.self, "EXPLAIN QUERY PLAN SELECT x FROM t WHERE stable_half(x) = 4")
+        let plan = try db.fetchAll(CopiedRow.self, "EXPLAIN QUERY PLAN SELECT x FROM t WHERE stable_half(x) = 4")
         #expect(try plan.contains { try $0.decode(String.self, named: "detail").contains("USING INDEX t_half") })
         #expect(try db.fetchAll(Int.self, "SELECT x FROM t WHERE stable_half(x) = \(4) ORDER BY x") == [8, 9])
 
@@ -449,7 +449,7 @@ private struct Kaboom: Error, CustomStringConvertible {
             #expect(error.message.contains("plus_one"))
         }
         #expect(rejected == nil)
-        #expect(try Row(statement: statement).decode(Int.self, at: 0) == 2)
+        #expect(try statement.withCurrentRow { try $0.decode(Int.self, at: 0) } == 2)
         try statement.reset()
     }
 
@@ -485,7 +485,7 @@ private struct Kaboom: Error, CustomStringConvertible {
             CREATE TABLE pet(owner TEXT, name TEXT);
             INSERT INTO pet VALUES ('ann', 'rex'), ('bob', 'tom'), ('ann', 'fluffy'), ('bob', NULL), ('cat', NULL);
             """)
-        let rows = try db.fetchAll(Row.self, "SELECT owner, joined(name) FROM pet GROUP BY owner ORDER BY owner")
+        let rows = try db.fetchAll(CopiedRow.self, "SELECT owner, joined(name) FROM pet GROUP BY owner ORDER BY owner")
         #expect(rows.map(\.values) == [["ann", "rex,fluffy"], ["bob", "tom"], ["cat", nil]])
         #expect(try db.fetchValue(String.self, "SELECT joined(name, \(" & ")) FROM pet WHERE owner = 'ann'") == "rex & fluffy")
         #expect(JoinedText.live.value == 0)

@@ -127,7 +127,7 @@ import Testing
              $0.billingCountry.count(distinct: true))
         }.fetchOne(db)
         let row = try #require(try db.fetchOne(
-            Row.self,
+            CopiedRow.self,
             "SELECT count(*), sum(Total), total(Total), avg(Total), min(Total), max(Total), count(DISTINCT BillingCountry) FROM Invoice"))
         let values = try #require(stats)
         #expect(values.0 == (try row[0] as Int))

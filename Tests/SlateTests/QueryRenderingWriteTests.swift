@@ -178,7 +178,7 @@ import Testing
         let db = try Database.memory()
         try db.create(table: Defaults.self)
         try db.execute(sql: "INSERT INTO defaults DEFAULT VALUES")
-        let row = try #require(try db.fetchOne(Row.self, "SELECT c, d, e, f, g, h, i, j, k FROM defaults"))
+        let row = try #require(try db.fetchOne(CopiedRow.self, "SELECT c, d, e, f, g, h, i, j, k FROM defaults"))
         #expect(row.values == [3, -1, "it's", "ab", .blob(Data([0, 255])), 31, .null, 1500.0, "ab"])
     }
 }
@@ -202,6 +202,6 @@ struct Defaults: Table {
     struct Columns: TableColumns {
         init(qualifier: String) {}
     }
-    init(row: Row) throws {}
-    func bindColumns(to statement: Statement, startingAt index: Int32) throws {}
+    init(row: borrowing Row) throws {}
+    func bindColumns(to statement: Statement, startingAt index: Int) throws {}
 }

@@ -356,8 +356,8 @@ struct BadKey: PrimaryKeyedTable {
         init(qualifier: String) { id = Column(qualifier, "id") }
     }
     init(id: Int64) { self.id = id }
-    init(row: Row) throws { id = try row.decode(at: 0) }
-    func bindColumns(to statement: Statement, startingAt index: Int32) throws { try id.bind(to: statement, at: index) }
+    init(row: borrowing Row) throws { id = try row.decode(at: 0) }
+    func bindColumns(to statement: Statement, startingAt index: Int) throws { try id.bind(to: statement, at: index) }
     var primaryKey: Int64 { id }
 }
 
@@ -377,11 +377,11 @@ struct Event: Table {
             at = Column(qualifier, "at")
         }
     }
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         id = try row.decode(at: 0)
         at = try row.decode(at: 1)
     }
-    func bindColumns(to statement: Statement, startingAt index: Int32) throws {
+    func bindColumns(to statement: Statement, startingAt index: Int) throws {
         try id.bind(to: statement, at: index)
         try at.bind(to: statement, at: index + 1)
     }

@@ -73,11 +73,11 @@ import Testing
         let statement = try db.prepare(sql: "SELECT ?")
         try statement.bind(5)
         #expect(try statement.step())
-        #expect(try Row(statement: statement).decode(Int.self, at: 0) == 5)
+        #expect(try statement.withCurrentRow { try $0.decode(Int.self, at: 0) } == 5)
         try statement.reset()
         statement.clearBindings()
         #expect(try statement.step())
-        #expect(Row(statement: statement).isNull(at: 0))
+        #expect(statement.withCurrentRow { $0.isNull(at: 0) })
     }
 
     @Test func columnMetadata() throws {

@@ -10,11 +10,11 @@
 /// it when the connection comes from a queue or pool.
 public final class DatabaseCursor<Element> {
     @usableFromInline let statement: Statement
-    @usableFromInline let decode: (Row) throws -> Element
+    @usableFromInline let decode: (borrowing Row) throws -> Element
     @usableFromInline var isFinished = false
 
     @usableFromInline
-    init(statement: Statement, decode: @escaping (Row) throws -> Element) {
+    init(statement: Statement, decode: @escaping (borrowing Row) throws -> Element) {
         self.statement = statement
         self.decode = decode
         statement.isCheckedOut = true

@@ -59,7 +59,7 @@ extension Database {
 
     // MARK: Records and rows
 
-    /// Every row, decoded as `Record`. Ask for `Row.self` to get the rows themselves.
+    /// Every row, decoded as `Record`. Ask for `CopiedRow.self` to get the rows themselves.
     @inlinable
     public func fetchAll<Record: RowDecodable>(_ type: Record.Type, _ sql: SQL) throws -> [Record] {
         try withStatement(sql) { statement in
@@ -88,7 +88,7 @@ extension Database {
 
     /// Every row, transformed by `transform`.
     @inlinable
-    public func fetchAll<Element>(_ sql: SQL, _ transform: (Row) throws -> Element) throws -> [Element] {
+    public func fetchAll<Element>(_ sql: SQL, _ transform: (borrowing Row) throws -> Element) throws -> [Element] {
         try withStatement(sql) { statement in
             var elements: [Element] = []
             while try statement.step() { elements.append(try transform(Row(statement: statement))) }
@@ -114,7 +114,7 @@ extension Database {
     /// A dictionary built from each row by `transform`; later rows win on duplicate keys.
     @inlinable
     public func fetchDictionary<Key: Hashable, Value>(
-        _ sql: SQL, _ transform: (Row) throws -> (Key, Value)
+        _ sql: SQL, _ transform: (borrowing Row) throws -> (Key, Value)
     ) throws -> [Key: Value] {
         try withStatement(sql) { statement in
             var dictionary: [Key: Value] = [:]

@@ -5,7 +5,7 @@
 ///
 /// ```swift
 /// let name = "O'Brien"
-/// try db.fetchAll(Row.self, "SELECT * FROM player WHERE name = \(name) AND score > \(10)")
+/// try db.fetchAll(CopiedRow.self, "SELECT * FROM player WHERE name = \(name) AND score > \(10)")
 /// // SQL: SELECT * FROM player WHERE name = ? AND score > ?   arguments: ["O'Brien", 10]
 /// ```
 ///

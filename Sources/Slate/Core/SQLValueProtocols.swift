@@ -23,7 +23,7 @@ public protocol SQLBindable {
     var sqlValue: SQLValue { get throws }
 
     /// Binds the value to parameter `index` (1-based) of `statement`, calling `sqlite3_bind_*`.
-    func bind(to statement: Statement, at index: Int32) throws
+    func bind(to statement: Statement, at index: Int) throws
 }
 
 /// A value that can be read from a result column or from a boxed ``SQLValue``.
@@ -38,12 +38,12 @@ public protocol SQLExtractable {
 
     /// Reads column `index` (0-based) of `row`. The default implementation reads the boxed value
     /// and calls ``init(sqlValue:)``; standard types read `sqlite3_column_*` directly.
-    static func extract(from row: Row, at index: Int32) throws -> Self
+    static func extract(from row: borrowing Row, at index: Int) throws -> Self
 
     /// Reads column `index` of `row`, or returns `nil` when it is `NULL`: the path optionals take.
     /// The default checks for `NULL`, then calls ``extract(from:at:)``; standard types do both in
     /// one pass over the C API.
-    static func extractIfPresent(from row: Row, at index: Int32) throws -> Self?
+    static func extractIfPresent(from row: borrowing Row, at index: Int) throws -> Self?
 }
 
 /// A value that can be both bound and extracted.
@@ -52,7 +52,7 @@ public typealias SQLValueConvertible = SQLBindable & SQLExtractable
 extension SQLBindable {
     /// Binds ``sqlValue``.
     @inlinable
-    public func bind(to statement: Statement, at index: Int32) throws {
+    public func bind(to statement: Statement, at index: Int) throws {
         try statement.bindValue(sqlValue, at: index)
     }
 }
@@ -60,14 +60,14 @@ extension SQLBindable {
 extension SQLExtractable {
     /// Checks for `NULL`, then reads the value with ``extract(from:at:)``.
     @inlinable
-    public static func extractIfPresent(from row: Row, at index: Int32) throws -> Self? {
+    public static func extractIfPresent(from row: borrowing Row, at index: Int) throws -> Self? {
         if row.isNull(at: index) { return nil }
         return try extract(from: row, at: index)
     }
 
     /// Reads the boxed value and converts it with ``init(sqlValue:)``.
     @inlinable
-    public static func extract(from row: Row, at index: Int32) throws -> Self {
+    public static func extract(from row: borrowing Row, at index: Int) throws -> Self {
         let value = row.value(at: index)
         do {
             return try Self(sqlValue: value)

@@ -30,6 +30,7 @@ public final class Statement {
     @usableFromInline var isCheckedOut = false
     private var columnIndexCache: [String: Int32]?
     private var cachedColumnNames: [String]?
+    private var cachedRowLayout: RowLayout?
 
     init(database: Database, sql: String, persistent: Bool) throws {
         try database.checkOpen()
@@ -187,6 +188,14 @@ public final class Statement {
     }
 
     /// The name of result column `index` (0-based): its `AS` alias or SQLite's default name.
+    /// The column names and their lookup table, shared by the rows copied from this statement.
+    var rowLayout: RowLayout {
+        if let cachedRowLayout { return cachedRowLayout }
+        let layout = RowLayout(columnNames: columnNames)
+        cachedRowLayout = layout
+        return layout
+    }
+
     public func columnName(at index: Int) -> String {
         sqlite3_column_name(handle, Int32(truncatingIfNeeded: index)).map { String(cString: $0) } ?? ""
     }

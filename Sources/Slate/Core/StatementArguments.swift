@@ -96,17 +96,17 @@ extension Statement {
         guard let index = parameterIndex(named: name) else {
             throw DatabaseError(resultCode: .range, message: "the statement has no parameter named \(name)", sql: sql)
         }
-        try bindExistential(value, at: Int32(index))
+        try bindExistential(value, at: index)
         return self
     }
 
     /// Binds `value` to parameter `index` (1-based) with no boxing: the fast path typed code uses.
     @inlinable
     public func bind<Value: SQLBindable>(_ value: Value, at index: Int) throws {
-        try value.bind(to: self, at: Int32(truncatingIfNeeded: index))
+        try value.bind(to: self, at: index)
     }
 
-    func bindExistential(_ value: (any SQLBindable)?, at index: Int32) throws {
+    func bindExistential(_ value: (any SQLBindable)?, at index: Int) throws {
         if let value {
             try value.bind(to: self, at: index)
         } else {
@@ -124,7 +124,7 @@ extension Statement {
         var nextPositional = positionalOffset
         var namedParameterCount = 0
         for index in 0..<count {
-            let parameter = Int32(index + 1)
+            let parameter = index + 1
             if let name = parameterName(at: index + 1), !name.hasPrefix("?") {
                 namedParameterCount += 1
                 let key = StatementArguments.normalize(name)

@@ -72,8 +72,8 @@ public struct Insert<Root: Table>: QueryStatement {
                 base: .insert(self), returning: SelectClauses.columnList(of: Root.self, qualifier: Root.tableName),
                 decoder: { try Root(row: $0) })
             var results: [Root] = []
-            try returning.run(db) { index, row in
-                results.append(try row.map(returning.decoder) ?? records[index])
+            try returning.run(db) { index, stored in
+                results.append(stored ?? records[index])
             }
             return results
         }
@@ -104,9 +104,9 @@ public struct Insert<Root: Table>: QueryStatement {
                 statement.isCheckedOut = false
                 statement.resetQuietly()
             }
-            let columnCount = Int32(Root.columnDescriptors.count)
+            let columnCount = Root.columnDescriptors.count
             for (offset, value) in extra.positional.enumerated() {
-                try bindArgument(value, to: statement, at: columnCount + 1 + Int32(offset))
+                try bindArgument(value, to: statement, at: columnCount + 1 + offset)
             }
             var results: [Result] = []
             results.reserveCapacity(records.count)
@@ -122,7 +122,7 @@ public struct Insert<Root: Table>: QueryStatement {
 }
 
 /// Binds one boxed argument, `NULL` for `nil`.
-func bindArgument(_ value: (any SQLBindable)?, to statement: Statement, at index: Int32) throws {
+func bindArgument(_ value: (any SQLBindable)?, to statement: Statement, at index: Int) throws {
     if let value {
         try value.bind(to: statement, at: index)
     } else {

@@ -12,7 +12,7 @@ public protocol QuerySource {
     /// The table's columns, in decoding order.
     static var columnDescriptors: [ColumnDescriptor] { get }
     /// Decodes the table's value from `row`, whose column 0 is the table's first column.
-    static func decodeJoined(from row: Row) throws -> Self
+    static func decodeJoined(from row: borrowing Row) throws -> Self
 }
 
 extension Optional: QuerySource where Wrapped: Table {
@@ -28,15 +28,15 @@ extension Optional: QuerySource where Wrapped: Table {
     /// `nil` when the left join matched no row, that is when every primary key column (or every
     /// column, for a table without primary key) is NULL; the record otherwise.
     @inlinable
-    public static func decodeJoined(from row: Row) throws -> Wrapped? {
+    public static func decodeJoined(from row: borrowing Row) throws -> Wrapped? {
         let columns = Wrapped.columnDescriptors
         var hasPrimaryKey = false
         for index in columns.indices where columns[index].primaryKeyPosition != nil {
             hasPrimaryKey = true
-            if !row.isNull(at: Int32(truncatingIfNeeded: index)) { return try Wrapped(row: row) }
+            if !row.isNull(at: index) { return try Wrapped(row: row) }
         }
         if hasPrimaryKey { return nil }
-        for index in columns.indices where !row.isNull(at: Int32(truncatingIfNeeded: index)) {
+        for index in columns.indices where !row.isNull(at: index) {
             return try Wrapped(row: row)
         }
         return nil
@@ -76,7 +76,7 @@ public struct Select2<A: QuerySource, B: QuerySource>: SelectStatement {
 
     /// Decodes each table from its columns.
     @inlinable
-    public func decode(row: Row) throws -> (A, B) {
+    public func decode(row: borrowing Row) throws -> (A, B) {
         (try A.decodeJoined(from: row), try B.decodeJoined(from: row.shifted(by: offsetB)))
     }
 }
@@ -161,7 +161,7 @@ public struct Select3<A: QuerySource, B: QuerySource, C: QuerySource>: SelectSta
 
     /// Decodes each table from its columns.
     @inlinable
-    public func decode(row: Row) throws -> (A, B, C) {
+    public func decode(row: borrowing Row) throws -> (A, B, C) {
         (
             try A.decodeJoined(from: row),
             try B.decodeJoined(from: row.shifted(by: offsetB)),
@@ -229,7 +229,7 @@ public struct Select4<A: QuerySource, B: QuerySource, C: QuerySource, D: QuerySo
 
     /// Decodes each table from its columns.
     @inlinable
-    public func decode(row: Row) throws -> (A, B, C, D) {
+    public func decode(row: borrowing Row) throws -> (A, B, C, D) {
         (
             try A.decodeJoined(from: row),
             try B.decodeJoined(from: row.shifted(by: offsetB)),

@@ -21,8 +21,7 @@ enum RecordValues {
             guard try statement.step() else {
                 throw DatabaseError(resultCode: .internal, message: "reading the values of a \(T.self) returned no row")
             }
-            let row = Row(statement: statement)
-            return (0..<count).map { row.value(at: Int32($0)) }
+            return statement.withCurrentRow { row in (0..<count).map { row.value(at: $0) } }
         }
     }
 }

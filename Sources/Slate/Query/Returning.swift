@@ -15,11 +15,11 @@ public struct Returning<Root: Table, Output>: QueryStatement {
 
     let base: Base
     let returning: SQL
-    let decoder: (Row) throws -> Output
+    let decoder: (borrowing Row) throws -> Output
     /// An error found while building the base statement, thrown when it runs.
     var deferredError: DatabaseError?
 
-    init(base: Base, returning: SQL, deferredError: DatabaseError? = nil, decoder: @escaping (Row) throws -> Output) {
+    init(base: Base, returning: SQL, deferredError: DatabaseError? = nil, decoder: @escaping (borrowing Row) throws -> Output) {
         self.base = base
         self.returning = returning
         self.deferredError = deferredError
@@ -37,8 +37,8 @@ public struct Returning<Root: Table, Output>: QueryStatement {
     /// Runs the statement and returns every returned row.
     public func fetchAll(_ db: Database) throws -> [Output] {
         var results: [Output] = []
-        try run(db) { _, row in
-            if let row { results.append(try decoder(row)) }
+        try run(db) { _, output in
+            if let output { results.append(output) }
         }
         return results
     }
@@ -49,10 +49,10 @@ public struct Returning<Root: Table, Output>: QueryStatement {
         try fetchAll(db).first
     }
 
-    /// Runs the statement, calling `body` with each returned row, or with `nil` for an inserted
-    /// record that returned no row (skipped by `OR IGNORE` or `DO NOTHING`). The index is the
-    /// record's, for an insert.
-    func run(_ db: Database, _ body: (Int, Row?) throws -> Void) throws {
+    /// Runs the statement, calling `body` with each returned row, decoded, or with `nil` for an
+    /// inserted record that returned no row (skipped by `OR IGNORE` or `DO NOTHING`). The index is
+    /// the record's, for an insert.
+    func run(_ db: Database, _ body: (Int, Output?) throws -> Void) throws {
         if let deferredError { throw deferredError }
         switch base {
         case .insert(let insert):
@@ -64,14 +64,14 @@ public struct Returning<Root: Table, Output>: QueryStatement {
                 var returned = false
                 while try statement.step() {
                     returned = true
-                    try body(index, Row(statement: statement))
+                    try body(index, decoder(Row(statement: statement)))
                 }
                 if !returned { try body(index, nil) }
                 index += 1
             }
         case .statement:
             try db.withStatement(sql) { statement in
-                while try statement.step() { try body(0, Row(statement: statement)) }
+                while try statement.step() { try body(0, decoder(Row(statement: statement))) }
             }
         }
     }
@@ -80,13 +80,13 @@ public struct Returning<Root: Table, Output>: QueryStatement {
 /// `"T"."a", "T"."b", …` for chosen expressions, and a decoder into their values.
 func returningClause<Root: Table, each Selected: QueryExpression>(
     _ type: Root.Type, _ selection: (Root.Columns) -> (repeat each Selected)
-) -> (SQL, (Row) throws -> (repeat (each Selected).QueryValue))
+) -> (SQL, (borrowing Row) throws -> (repeat (each Selected).QueryValue))
 where repeat (each Selected).QueryValue: SQLExtractable {
     let expressions = selection(Root.Columns(qualifier: Root.tableName))
     var fragments: [SQL] = []
     for expression in repeat each expressions { fragments.append(expression.queryFragment) }
     return (SQL.joined(fragments, separator: ", "), { row in
-        var index: Int32 = 0
+        var index = 0
         return (repeat try extractNext((each Selected).QueryValue.self, from: row, at: &index))
     })
 }

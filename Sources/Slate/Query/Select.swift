@@ -170,7 +170,7 @@ public protocol SelectStatement: QueryStatement {
     var clauses: SelectClauses { get set }
 
     /// Decodes one result row.
-    func decode(row: Row) throws -> Output
+    func decode(row: borrowing Row) throws -> Output
 }
 
 extension SelectStatement {
@@ -261,7 +261,7 @@ extension SelectStatement {
         var fragments: [SQL] = []
         for expression in repeat each expressions { fragments.append(expression.queryFragment) }
         return Selection(scope: scope, clauses: clauses.selecting(fragments)) { row in
-            var index: Int32 = 0
+            var index = 0
             return (repeat try extractNext((each Selected).QueryValue.self, from: row, at: &index))
         }
     }
@@ -269,7 +269,7 @@ extension SelectStatement {
 
 /// Reads column `index` as `Value` and moves `index` to the next column.
 @inlinable
-func extractNext<Value: SQLExtractable>(_ type: Value.Type, from row: Row, at index: inout Int32) throws -> Value {
+func extractNext<Value: SQLExtractable>(_ type: Value.Type, from row: borrowing Row, at index: inout Int) throws -> Value {
     let value = try Value.extract(from: row, at: index)
     index += 1
     return value
@@ -303,7 +303,7 @@ public struct Select<Root: Table>: SelectStatement {
 
     /// Decodes a record.
     @inlinable
-    public func decode(row: Row) throws -> Root {
+    public func decode(row: borrowing Row) throws -> Root {
         try Root(row: row)
     }
 }
@@ -317,10 +317,10 @@ public struct Selection<Scope, Value>: SelectStatement {
     public let scope: Scope
     /// The statement's clauses.
     public var clauses: SelectClauses
-    @usableFromInline let decoder: (Row) throws -> Value
+    @usableFromInline let decoder: (borrowing Row) throws -> Value
 
     @usableFromInline
-    init(scope: Scope, clauses: SelectClauses, decoder: @escaping (Row) throws -> Value) {
+    init(scope: Scope, clauses: SelectClauses, decoder: @escaping (borrowing Row) throws -> Value) {
         self.scope = scope
         self.clauses = clauses
         self.decoder = decoder
@@ -328,7 +328,7 @@ public struct Selection<Scope, Value>: SelectStatement {
 
     /// Decodes the selected values.
     @inlinable
-    public func decode(row: Row) throws -> Value {
+    public func decode(row: borrowing Row) throws -> Value {
         try decoder(row)
     }
 }

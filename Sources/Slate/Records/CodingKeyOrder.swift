@@ -6,9 +6,9 @@
 /// for other keys, or in another order, falls back to the dictionary for the rest of that record.
 struct CodingKeyOrder {
     /// The slot of every key seen so far; `-1` for a key that has none.
-    private var slots: [String: Int32] = [:]
+    private var slots: [String: Int] = [:]
     /// The keys in the order the first record asked for them, with their slots.
-    private var requests: [(key: String, slot: Int32)] = []
+    private var requests: [(key: String, slot: Int)] = []
     /// Whether the current record is the first one, whose requests are recorded.
     private var isRecording = true
     /// The next expected request.
@@ -28,7 +28,7 @@ struct CodingKeyOrder {
     /// The slot of `key`, or `nil` when it has none. `resolve` finds it (or returns `-1`) the first
     /// time the key is seen.
     @inline(__always)
-    mutating func slot(forKey key: String, resolve: (String) -> Int32) -> Int32? {
+    mutating func slot(forKey key: String, resolve: (String) -> Int) -> Int? {
         if !isRecording, cursor < requests.count, requests[cursor].key == key {
             let slot = requests[cursor].slot
             cursor += 1
@@ -37,8 +37,8 @@ struct CodingKeyOrder {
         return lookUp(key, resolve: resolve)
     }
 
-    private mutating func lookUp(_ key: String, resolve: (String) -> Int32) -> Int32? {
-        let slot: Int32
+    private mutating func lookUp(_ key: String, resolve: (String) -> Int) -> Int? {
+        let slot: Int
         if let known = slots[key] {
             slot = known
         } else {

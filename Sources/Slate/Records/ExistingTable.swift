@@ -58,7 +58,7 @@ struct ExistingTable {
     /// Reads table `name` (compared case-insensitively), or returns `nil` when there is none.
     static func read(_ db: Database, name: String) throws -> ExistingTable? {
         guard let row = try db.fetchOne(
-            Row.self, "SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND name = \(name) COLLATE NOCASE")
+            CopiedRow.self, "SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND name = \(name) COLLATE NOCASE")
         else { return nil }
         let actualName: String = try row.decode(at: 0)
         let sql: String = try row.decode(String?.self, at: 1) ?? ""
@@ -97,7 +97,7 @@ struct ExistingTable {
 
         var objects: [SchemaObject] = []
         let rows = try db.fetchAll(
-            Row.self,
+            CopiedRow.self,
             "SELECT type, name, sql FROM sqlite_schema WHERE tbl_name = \(actualName) AND type IN ('index', 'trigger') AND sql IS NOT NULL ORDER BY rowid")
         for row in rows {
             let type: String = try row.decode(at: 0)

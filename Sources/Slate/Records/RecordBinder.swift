@@ -15,7 +15,7 @@ final class RecordBinder {
     private let statement: Statement
     private let columnNames: [String: String]
     /// Parameter position (1-based) by column name.
-    private let positions: [String: Int32]
+    private let positions: [String: Int]
     // The hot properties skip dynamic exclusivity checks: a binder is used by one thread at a time,
     // and no access to them ever overlaps another.
     /// The parameter of each coding key.
@@ -27,9 +27,9 @@ final class RecordBinder {
     init(statement: Statement, columns: [String], columnNames: [String: String]) {
         self.statement = statement
         self.columnNames = columnNames
-        var positions: [String: Int32] = [:]
+        var positions: [String: Int] = [:]
         for (index, column) in columns.enumerated() where positions[column] == nil {
-            positions[column] = Int32(index + 1)
+            positions[column] = index + 1
         }
         self.positions = positions
         self.bindings = Array(repeating: .unbound, count: columns.count)
@@ -42,7 +42,7 @@ final class RecordBinder {
         try record.encode(to: RecordBindingEncoder(binder: self))
         keyOrder.finish()
         for index in bindings.indices where bindings[index] == .unbound {
-            try statement.bindNull(at: Int32(index + 1))
+            try statement.bindNull(at: index + 1)
             bindings[index] = .null
         }
     }
@@ -55,7 +55,7 @@ final class RecordBinder {
 
     /// The parameter for coding key `key`, or `nil` when it is not a column.
     @inline(__always)
-    private func position(ofKey key: String) -> Int32? {
+    private func position(ofKey key: String) -> Int? {
         keyOrder.slot(forKey: key) { key in positions[columnNames[key] ?? key] ?? -1 }
     }
 

@@ -31,7 +31,7 @@ public final class RowDecoder {
     }
 
     /// Decodes `type` from `row`.
-    public func decode<Value: Decodable>(_ type: Value.Type, from row: Row) throws -> Value {
+    public func decode<Value: Decodable>(_ type: Value.Type, from row: borrowing Row) throws -> Value {
         let sql = row.sql
         let state: RowDecodingState
         if let current = self.state, sql != nil, current.sql == sql {
@@ -45,6 +45,11 @@ public final class RowDecoder {
         state.finish()
         return value
     }
+
+    /// Decodes `type` from a copied row.
+    public func decode<Value: Decodable>(_ type: Value.Type, from row: CopiedRow) throws -> Value {
+        try row.withRow { try decode(type, from: $0) }
+    }
 }
 
 /// What decoding the rows of one statement shares: the current row, and which column each coding
@@ -52,42 +57,23 @@ public final class RowDecoder {
 final class RowDecodingState {
     // The hot properties skip dynamic exclusivity checks: the state belongs to one decoder, which is
     // used by one thread at a time, and no access to them ever overlaps another.
-    @exclusivity(unchecked) private(set) var storedRow: Row
-    // The parts of a live statement's row, kept apart so that rebuilding it is free of reference
-    // counting (a copy of `storedRow` retains and releases its storage on every column read).
-    @exclusivity(unchecked) private(set) var sqliteStatement: OpaquePointer?
-    @exclusivity(unchecked) private(set) var statementReference: Unmanaged<Statement>?
-    @exclusivity(unchecked) private(set) var columnOffset: Int32 = 0
+    /// A view of the row being decoded, valid from `begin(_:)` until the decode that lent the row
+    /// returns (a `Decoder` must hold what it reads, and a `Row` is only borrowed).
+    @exclusivity(unchecked) var row: Row
     let sql: String?
     let columnNames: [String: String]
     /// The column of each coding key. (Like the properties above, it skips dynamic exclusivity
     /// checks.)
     @exclusivity(unchecked) private var keyOrder = CodingKeyOrder()
 
-    init(row: Row, sql: String?, columnNames: [String: String]) {
-        self.storedRow = row
+    init(row: borrowing Row, sql: String?, columnNames: [String: String]) {
+        self.row = row.unsafeView()
         self.sql = sql
         self.columnNames = columnNames
     }
 
-    /// The row being decoded.
-    @inline(__always)
-    var row: Row {
-        if let sqliteStatement {
-            return Row(sqliteStatement: sqliteStatement, statementReference: statementReference, columnOffset: columnOffset)
-        }
-        return storedRow
-    }
-
-    func begin(_ row: Row) {
-        if row.storage == nil, let handle = row.sqliteStatement {
-            sqliteStatement = handle
-            statementReference = row.statementReference
-            columnOffset = row.columnOffset
-        } else {
-            sqliteStatement = nil
-            storedRow = row
-        }
+    func begin(_ row: borrowing Row) {
+        self.row = row.unsafeView()
         keyOrder.begin()
     }
 
@@ -97,9 +83,9 @@ final class RowDecodingState {
 
     /// The column of the coding key `key`, or `nil` when the row has none.
     @inline(__always)
-    func index(ofKey key: String) -> Int32? {
+    func index(ofKey key: String) -> Int? {
         keyOrder.slot(forKey: key) { key in
-            row.index(ofColumn: columnName(ofKey: key)).map { Int32($0) } ?? -1
+            row.index(ofColumn: columnName(ofKey: key)) ?? -1
         }
     }
 
@@ -134,20 +120,19 @@ struct RowValueDecoder: Decoder {
 struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let state: RowDecodingState
     var codingPath: [any CodingKey] { [] }
-    var row: Row { state.row }
 
     var allKeys: [Key] {
         let reverse = Dictionary(state.columnNames.map { ($0.value.lowercased(), $0.key) }, uniquingKeysWith: { first, _ in first })
-        return row.columnNames.compactMap { Key(stringValue: reverse[$0.lowercased()] ?? $0) }
+        return state.row.columnNames.compactMap { Key(stringValue: reverse[$0.lowercased()] ?? $0) }
     }
 
-    func requireIndex(_ key: Key) throws -> Int32 {
+    func requireIndex(_ key: Key) throws -> Int {
         guard let index = state.index(ofKey: key.stringValue) else {
             throw DecodingError.keyNotFound(
                 key,
                 DecodingError.Context(
                     codingPath: codingPath,
-                    debugDescription: "the row has no column \(state.columnName(ofKey: key.stringValue)); it has \(row.columnNames.joined(separator: ", "))"))
+                    debugDescription: "the row has no column \(state.columnName(ofKey: key.stringValue)); it has \(state.row.columnNames.joined(separator: ", "))"))
         }
         return index
     }
@@ -155,31 +140,20 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
     func contains(_ key: Key) -> Bool { state.index(ofKey: key.stringValue) != nil }
 
     func decodeNil(forKey key: Key) throws -> Bool {
-        row.isNull(at: try requireIndex(key))
+        state.row.isNull(at: try requireIndex(key))
     }
-
-    // The reads rebuild a live statement's row from its parts, so that no column read retains or
-    // releases anything.
 
     @inline(__always)
     func read<Value: SQLExtractable>(_ type: Value.Type, _ key: Key) throws -> Value {
         let index = try requireIndex(key)
-        if let handle = state.sqliteStatement {
-            let row = Row(sqliteStatement: handle, statementReference: state.statementReference, columnOffset: state.columnOffset)
-            return try Value.extract(from: row, at: index)
-        }
-        return try Value.extract(from: state.storedRow, at: index)
+        return try Value.extract(from: state.row, at: index)
     }
 
     /// One lookup for `decodeIfPresent`: `nil` for a missing column or `NULL`.
     @inline(__always)
     func readIfPresent<Value: SQLExtractable>(_ type: Value.Type, _ key: Key) throws -> Value? {
         guard let index = state.index(ofKey: key.stringValue) else { return nil }
-        if let handle = state.sqliteStatement {
-            let row = Row(sqliteStatement: handle, statementReference: state.statementReference, columnOffset: state.columnOffset)
-            return try Value.extractIfPresent(from: row, at: index)
-        }
-        return try Value.extractIfPresent(from: state.storedRow, at: index)
+        return try Value.extractIfPresent(from: state.row, at: index)
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try read(type, key) }
@@ -214,12 +188,12 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
 
     func decode<Value: Decodable>(_ type: Value.Type, forKey key: Key) throws -> Value {
         let index = try requireIndex(key)
-        return try ColumnValueDecoding.decode(type, from: row, at: index, codingPath: codingPath + [key])
+        return try ColumnValueDecoding.decode(type, from: state.row, at: index, codingPath: codingPath + [key])
     }
 
     func decodeIfPresent<Value: Decodable>(_ type: Value.Type, forKey key: Key) throws -> Value? {
-        guard let index = state.index(ofKey: key.stringValue), !row.isNull(at: index) else { return nil }
-        return try ColumnValueDecoding.decode(type, from: row, at: index, codingPath: codingPath + [key])
+        guard let index = state.index(ofKey: key.stringValue), !state.row.isNull(at: index) else { return nil }
+        return try ColumnValueDecoding.decode(type, from: state.row, at: index, codingPath: codingPath + [key])
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
@@ -242,7 +216,7 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
 
 /// Reads one column as any `Decodable` type.
 enum ColumnValueDecoding {
-    static func decode<Value: Decodable>(_ type: Value.Type, from row: Row, at index: Int32, codingPath: [any CodingKey]) throws -> Value {
+    static func decode<Value: Decodable>(_ type: Value.Type, from row: borrowing Row, at index: Int, codingPath: [any CodingKey]) throws -> Value {
         if let extractable = type as? any SQLExtractable.Type {
             return try cast(extract(extractable, row: row, index: index), codingPath: codingPath)
         }
@@ -265,7 +239,7 @@ enum ColumnValueDecoding {
         }
     }
 
-    private static func extract<Value: SQLExtractable>(_ type: Value.Type, row: Row, index: Int32) throws -> Value {
+    private static func extract<Value: SQLExtractable>(_ type: Value.Type, row: borrowing Row, index: Int) throws -> Value {
         try Value.extract(from: row, at: index)
     }
 

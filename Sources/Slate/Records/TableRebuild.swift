@@ -250,7 +250,7 @@ struct TableRebuild {
             let name = column.name.quotedIdentifier
             let classes = accepted.map { "'\($0)'" }.joined(separator: ", ")
             let sql = "SELECT \(label), typeof(\(name)), quote(\(name)) FROM \(temporary.quotedIdentifier) WHERE typeof(\(name)) NOT IN (\(classes)) LIMIT 1"
-            if let row = try db.fetchOne(Row.self, sql: sql) {
+            if let row = try db.fetchOne(CopiedRow.self, sql: sql) {
                 let where_: String = try row.decode(at: 0)
                 let storage: String = try row.decode(at: 1)
                 let value: String = try row.decode(at: 2)
@@ -266,7 +266,7 @@ struct TableRebuild {
     private func checkTriggersForDroppedColumns() throws {
         let dropped = Set(planner.plan.droppedColumns.map { $0.lowercased() })
         guard !dropped.isEmpty else { return }
-        let triggers = try db.fetchAll(Row.self, "SELECT name, tbl_name, sql FROM sqlite_schema WHERE type = 'trigger' AND sql IS NOT NULL")
+        let triggers = try db.fetchAll(CopiedRow.self, "SELECT name, tbl_name, sql FROM sqlite_schema WHERE type = 'trigger' AND sql IS NOT NULL")
         for trigger in triggers {
             let name: String = try trigger.decode(at: 0)
             let table: String = try trigger.decode(at: 1)
@@ -290,7 +290,7 @@ struct TableRebuild {
     }
 
     private func checkForeignKeys() throws {
-        let rows = try db.fetchAll(Row.self, "SELECT \"table\", rowid, parent FROM pragma_foreign_key_check")
+        let rows = try db.fetchAll(CopiedRow.self, "SELECT \"table\", rowid, parent FROM pragma_foreign_key_check")
         for row in rows {
             let child: String = try row.decode(at: 0)
             let parent: String = try row.decode(at: 2)

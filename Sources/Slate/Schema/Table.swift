@@ -24,11 +24,11 @@
 ///             name = Column(qualifier, "Name")
 ///         }
 ///     }
-///     init(row: Row) throws {
+///     init(row: borrowing Row) throws {
 ///         artistId = try row.decode(at: 0)
 ///         name = try row.decode(at: 1)
 ///     }
-///     func bindColumns(to statement: Statement, startingAt index: Int32) throws {
+///     func bindColumns(to statement: Statement, startingAt index: Int) throws {
 ///         try artistId.bind(to: statement, at: index)
 ///         try name.bind(to: statement, at: index + 1)
 ///     }
@@ -61,10 +61,10 @@ public protocol Table: RowDecodable, QuerySource {
     static var isWithoutRowID: Bool { get }
 
     /// Decodes a record from columns `0..<columnDescriptors.count` of `row`, by position.
-    init(row: Row) throws
+    init(row: borrowing Row) throws
 
     /// Binds every column, in ``columnDescriptors`` order, to parameters `index`, `index + 1`, ….
-    func bindColumns(to statement: Statement, startingAt index: Int32) throws
+    func bindColumns(to statement: Statement, startingAt index: Int) throws
 
     /// Called after the record was inserted, with the new row's rowid. Records whose primary key is
     /// an `INTEGER PRIMARY KEY` store it; the default does nothing.
@@ -96,7 +96,7 @@ extension Table {
     /// Decodes the record itself: in a join, a table on the required side of the join is never
     /// `NULL`.
     @inlinable
-    public static func decodeJoined(from row: Row) throws -> Self {
+    public static func decodeJoined(from row: borrowing Row) throws -> Self {
         try Self(row: row)
     }
 

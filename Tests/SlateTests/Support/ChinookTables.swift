@@ -32,12 +32,12 @@ struct Artist: PrimaryKeyedTable, Hashable, Sendable {
         self.name = name
     }
 
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         artistId = try row.decode(at: 0)
         name = try row.decode(at: 1)
     }
 
-    func bindColumns(to statement: Statement, startingAt index: Int32) throws {
+    func bindColumns(to statement: Statement, startingAt index: Int) throws {
         try artistId.bind(to: statement, at: index)
         try name.bind(to: statement, at: index + 1)
     }
@@ -77,13 +77,13 @@ struct Album: PrimaryKeyedTable, Hashable, Sendable {
         self.artistId = artistId
     }
 
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         albumId = try row.decode(at: 0)
         title = try row.decode(at: 1)
         artistId = try row.decode(at: 2)
     }
 
-    func bindColumns(to statement: Statement, startingAt index: Int32) throws {
+    func bindColumns(to statement: Statement, startingAt index: Int) throws {
         try albumId.bind(to: statement, at: index)
         try title.bind(to: statement, at: index + 1)
         try artistId.bind(to: statement, at: index + 2)
@@ -113,12 +113,12 @@ struct Genre: PrimaryKeyedTable, Hashable, Sendable {
         }
     }
 
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         genreId = try row.decode(at: 0)
         name = try row.decode(at: 1)
     }
 
-    func bindColumns(to statement: Statement, startingAt index: Int32) throws {
+    func bindColumns(to statement: Statement, startingAt index: Int) throws {
         try genreId.bind(to: statement, at: index)
         try name.bind(to: statement, at: index + 1)
     }
@@ -147,12 +147,12 @@ struct MediaType: PrimaryKeyedTable, Hashable, Sendable {
         }
     }
 
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         mediaTypeId = try row.decode(at: 0)
         name = try row.decode(at: 1)
     }
 
-    func bindColumns(to statement: Statement, startingAt index: Int32) throws {
+    func bindColumns(to statement: Statement, startingAt index: Int) throws {
         try mediaTypeId.bind(to: statement, at: index)
         try name.bind(to: statement, at: index + 1)
     }
@@ -209,7 +209,7 @@ struct Track: PrimaryKeyedTable, Hashable, Sendable {
         }
     }
 
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         trackId = try row.decode(at: 0)
         name = try row.decode(at: 1)
         albumId = try row.decode(at: 2)
@@ -221,7 +221,7 @@ struct Track: PrimaryKeyedTable, Hashable, Sendable {
         unitPrice = try row.decode(at: 8)
     }
 
-    func bindColumns(to statement: Statement, startingAt index: Int32) throws {
+    func bindColumns(to statement: Statement, startingAt index: Int) throws {
         try trackId.bind(to: statement, at: index)
         try name.bind(to: statement, at: index + 1)
         try albumId.bind(to: statement, at: index + 2)
@@ -309,7 +309,7 @@ struct Employee: PrimaryKeyedTable, Hashable, Sendable {
         }
     }
 
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         employeeId = try row.decode(at: 0)
         lastName = try row.decode(at: 1)
         firstName = try row.decode(at: 2)
@@ -327,7 +327,7 @@ struct Employee: PrimaryKeyedTable, Hashable, Sendable {
         email = try row.decode(at: 14)
     }
 
-    func bindColumns(to statement: Statement, startingAt index: Int32) throws {
+    func bindColumns(to statement: Statement, startingAt index: Int) throws {
         try employeeId.bind(to: statement, at: index)
         try lastName.bind(to: statement, at: index + 1)
         try firstName.bind(to: statement, at: index + 2)
@@ -413,7 +413,7 @@ struct Customer: PrimaryKeyedTable, Hashable, Sendable {
         }
     }
 
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         customerId = try row.decode(at: 0)
         firstName = try row.decode(at: 1)
         lastName = try row.decode(at: 2)
@@ -429,7 +429,7 @@ struct Customer: PrimaryKeyedTable, Hashable, Sendable {
         supportRepId = try row.decode(at: 12)
     }
 
-    func bindColumns(to statement: Statement, startingAt index: Int32) throws {
+    func bindColumns(to statement: Statement, startingAt index: Int) throws {
         try customerId.bind(to: statement, at: index)
         try firstName.bind(to: statement, at: index + 1)
         try lastName.bind(to: statement, at: index + 2)
@@ -497,7 +497,7 @@ struct Invoice: PrimaryKeyedTable, Hashable, Sendable {
         }
     }
 
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         invoiceId = try row.decode(at: 0)
         customerId = try row.decode(at: 1)
         invoiceDate = try row.decode(at: 2)
@@ -509,7 +509,7 @@ struct Invoice: PrimaryKeyedTable, Hashable, Sendable {
         total = try row.decode(at: 8)
     }
 
-    func bindColumns(to statement: Statement, startingAt index: Int32) throws {
+    func bindColumns(to statement: Statement, startingAt index: Int) throws {
         try invoiceId.bind(to: statement, at: index)
         try customerId.bind(to: statement, at: index + 1)
         try invoiceDate.bind(to: statement, at: index + 2)
@@ -557,7 +557,7 @@ struct InvoiceLine: PrimaryKeyedTable, Hashable, Sendable {
         }
     }
 
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         invoiceLineId = try row.decode(at: 0)
         invoiceId = try row.decode(at: 1)
         trackId = try row.decode(at: 2)
@@ -565,7 +565,7 @@ struct InvoiceLine: PrimaryKeyedTable, Hashable, Sendable {
         quantity = try row.decode(at: 4)
     }
 
-    func bindColumns(to statement: Statement, startingAt index: Int32) throws {
+    func bindColumns(to statement: Statement, startingAt index: Int) throws {
         try invoiceLineId.bind(to: statement, at: index)
         try invoiceId.bind(to: statement, at: index + 1)
         try trackId.bind(to: statement, at: index + 2)
@@ -597,12 +597,12 @@ struct Playlist: PrimaryKeyedTable, Hashable, Sendable {
         }
     }
 
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         playlistId = try row.decode(at: 0)
         name = try row.decode(at: 1)
     }
 
-    func bindColumns(to statement: Statement, startingAt index: Int32) throws {
+    func bindColumns(to statement: Statement, startingAt index: Int) throws {
         try playlistId.bind(to: statement, at: index)
         try name.bind(to: statement, at: index + 1)
     }
@@ -639,12 +639,12 @@ struct PlaylistTrack: PrimaryKeyedTable, Hashable, Sendable {
         self.trackId = trackId
     }
 
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         playlistId = try row.decode(at: 0)
         trackId = try row.decode(at: 1)
     }
 
-    func bindColumns(to statement: Statement, startingAt index: Int32) throws {
+    func bindColumns(to statement: Statement, startingAt index: Int) throws {
         try playlistId.bind(to: statement, at: index)
         try trackId.bind(to: statement, at: index + 1)
     }

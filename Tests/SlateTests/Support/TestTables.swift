@@ -43,7 +43,7 @@ struct Person: PrimaryKeyedTable, Hashable, Sendable {
         self.score = score
     }
 
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         id = try row.decode(at: 0)
         name = try row.decode(at: 1)
         age = try row.decode(at: 2)
@@ -51,7 +51,7 @@ struct Person: PrimaryKeyedTable, Hashable, Sendable {
         score = try row.decode(at: 4)
     }
 
-    func bindColumns(to statement: Statement, startingAt index: Int32) throws {
+    func bindColumns(to statement: Statement, startingAt index: Int) throws {
         try id.bind(to: statement, at: index)
         try name.bind(to: statement, at: index + 1)
         try age.bind(to: statement, at: index + 2)
@@ -98,14 +98,14 @@ struct Pet: PrimaryKeyedTable, Hashable, Sendable {
         self.species = species
     }
 
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         id = try row.decode(at: 0)
         ownerId = try row.decode(at: 1)
         name = try row.decode(at: 2)
         species = try row.decode(at: 3)
     }
 
-    func bindColumns(to statement: Statement, startingAt index: Int32) throws {
+    func bindColumns(to statement: Statement, startingAt index: Int) throws {
         try id.bind(to: statement, at: index)
         try ownerId.bind(to: statement, at: index + 1)
         try name.bind(to: statement, at: index + 2)
@@ -146,13 +146,13 @@ struct Toy: PrimaryKeyedTable, Hashable, Sendable {
         self.name = name
     }
 
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         id = try row.decode(at: 0)
         petId = try row.decode(at: 1)
         name = try row.decode(at: 2)
     }
 
-    func bindColumns(to statement: Statement, startingAt index: Int32) throws {
+    func bindColumns(to statement: Statement, startingAt index: Int) throws {
         try id.bind(to: statement, at: index)
         try petId.bind(to: statement, at: index + 1)
         try name.bind(to: statement, at: index + 2)
@@ -194,13 +194,13 @@ struct Shelf: PrimaryKeyedTable, Hashable, Sendable {
         self.label = label
     }
 
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         building = try row.decode(at: 0)
         number = try row.decode(at: 1)
         label = try row.decode(at: 2)
     }
 
-    func bindColumns(to statement: Statement, startingAt index: Int32) throws {
+    func bindColumns(to statement: Statement, startingAt index: Int) throws {
         try building.bind(to: statement, at: index)
         try number.bind(to: statement, at: index + 1)
         try label.bind(to: statement, at: index + 2)
@@ -254,14 +254,14 @@ struct Book: PrimaryKeyedTable, Hashable, Sendable {
         self.shelfNumber = shelfNumber
     }
 
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         id = try row.decode(at: 0)
         title = try row.decode(at: 1)
         building = try row.decode(at: 2)
         shelfNumber = try row.decode(at: 3)
     }
 
-    func bindColumns(to statement: Statement, startingAt index: Int32) throws {
+    func bindColumns(to statement: Statement, startingAt index: Int) throws {
         try id.bind(to: statement, at: index)
         try title.bind(to: statement, at: index + 1)
         try building.bind(to: statement, at: index + 2)
@@ -327,14 +327,14 @@ struct Message: PrimaryKeyedTable, Hashable, Sendable {
         self.body = body
     }
 
-    init(row: Row) throws {
+    init(row: borrowing Row) throws {
         id = try row.decode(at: 0)
         senderId = try row.decode(at: 1)
         recipientId = try row.decode(at: 2)
         body = try row.decode(at: 3)
     }
 
-    func bindColumns(to statement: Statement, startingAt index: Int32) throws {
+    func bindColumns(to statement: Statement, startingAt index: Int) throws {
         try id.bind(to: statement, at: index)
         try senderId.bind(to: statement, at: index + 1)
         try recipientId.bind(to: statement, at: index + 2)

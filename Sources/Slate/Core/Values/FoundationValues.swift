@@ -11,7 +11,7 @@ extension Date: SQLBindable, SQLExtractable {
     public var sqlValue: SQLValue { get throws { try DateStrategy.iso8601.sqlValue(for: self) } }
 
     /// Binds with the statement's date strategy.
-    public func bind(to statement: Statement, at index: Int32) throws {
+    public func bind(to statement: Statement, at index: Int) throws {
         try statement.bindValue(statement.dateStrategy.sqlValue(for: self), at: index)
     }
 
@@ -24,14 +24,14 @@ extension Date: SQLBindable, SQLExtractable {
     }
 
     /// Reads with the row's date strategy.
-    public static func extract(from row: Row, at index: Int32) throws -> Date {
+    public static func extract(from row: borrowing Row, at index: Int) throws -> Date {
         try row.date(at: index, strategy: row.dateStrategy)
     }
 }
 
 extension Row {
     /// Reads column `index` as a date stored with `strategy`, whatever the connection's strategy.
-    public func date(at index: Int32, strategy: DateStrategy) throws -> Date {
+    public func date(at index: Int, strategy: DateStrategy) throws -> Date {
         guard let date = strategy.date(from: value(at: index)) else {
             throw conversionFailure(at: index, to: Date.self)
         }
@@ -39,18 +39,29 @@ extension Row {
     }
 
     /// Reads column `index` as an optional date stored with `strategy`.
-    public func date(at index: Int32, strategy: DateStrategy) throws -> Date? {
+    public func date(at index: Int, strategy: DateStrategy) throws -> Date? {
         if isNull(at: index) { return nil }
         return try date(at: index, strategy: strategy) as Date
+    }
+}
+
+extension CopiedRow {
+    /// Reads column `index` as a date stored with `strategy`, whatever the connection's strategy.
+    public func date(at index: Int, strategy: DateStrategy) throws -> Date {
+        try withRow { try $0.date(at: index, strategy: strategy) }
+    }
+
+    /// Reads column `index` as an optional date stored with `strategy`.
+    public func date(at index: Int, strategy: DateStrategy) throws -> Date? {
+        try withRow { try $0.date(at: index, strategy: strategy) }
     }
 }
 
 extension Statement {
     /// Binds `date` with `strategy`, whatever the connection's strategy.
     public func bind(_ date: Date?, at index: Int, strategy: DateStrategy) throws {
-        let position = Int32(truncatingIfNeeded: index)
-        guard let date else { return try bindNull(at: position) }
-        try bindValue(strategy.sqlValue(for: date), at: position)
+        guard let date else { return try bindNull(at: index) }
+        try bindValue(strategy.sqlValue(for: date), at: index)
     }
 }
 
@@ -121,9 +132,8 @@ public enum UUIDStorage: Sendable, Hashable {
 extension Statement {
     /// Binds `uuid` with an explicit storage.
     public func bind(_ uuid: UUID?, at index: Int, storage: UUIDStorage) throws {
-        let position = Int32(truncatingIfNeeded: index)
-        guard let uuid else { return try bindNull(at: position) }
-        try bindValue(storage.sqlValue(for: uuid), at: position)
+        guard let uuid else { return try bindNull(at: index) }
+        try bindValue(storage.sqlValue(for: uuid), at: index)
     }
 }
 

@@ -12,8 +12,8 @@ extension Row {
     /// or numeric TEXT stored in the column converts as SQLite's `CAST` does. Use a `STRICT` table
     /// to rule such values out at write time.
     @inlinable
-    public func int64(at index: Int32) throws -> Int64 {
-        let position = index &+ columnOffset
+    public func int64(at index: Int) throws -> Int64 {
+        let position = position(index)
         if let sqliteStatement {
             let value = sqlite3_column_int64(sqliteStatement, position)
             if value != 0 || sqlite3_column_type(sqliteStatement, position) == SQLITE_INTEGER { return value }
@@ -24,8 +24,8 @@ extension Row {
     /// Reads a column as a 64-bit integer, or `nil` when it is `NULL`, in one C call for non-zero
     /// integers. See ``int64(at:)``.
     @inlinable
-    public func int64IfPresent(at index: Int32) throws -> Int64? {
-        let position = index &+ columnOffset
+    public func int64IfPresent(at index: Int) throws -> Int64? {
+        let position = position(index)
         if let sqliteStatement {
             let value = sqlite3_column_int64(sqliteStatement, position)
             if value != 0 { return value }
@@ -40,8 +40,8 @@ extension Row {
 
     /// Reads a column as a double, or `nil` when it is `NULL`. See ``double(at:)``.
     @inlinable
-    public func doubleIfPresent(at index: Int32) throws -> Double? {
-        let position = index &+ columnOffset
+    public func doubleIfPresent(at index: Int) throws -> Double? {
+        let position = position(index)
         if let sqliteStatement {
             let value = sqlite3_column_double(sqliteStatement, position)
             if value != 0 { return value }
@@ -56,8 +56,8 @@ extension Row {
 
     /// Reads a column as text, or `nil` when it is `NULL`, with one type check.
     @inlinable
-    public func stringIfPresent(at index: Int32) throws -> String? {
-        let position = index &+ columnOffset
+    public func stringIfPresent(at index: Int) throws -> String? {
+        let position = position(index)
         if let sqliteStatement {
             let type = sqlite3_column_type(sqliteStatement, position)
             if type == SQLITE_TEXT, let text = sqlite3_column_text(sqliteStatement, position) {
@@ -74,8 +74,8 @@ extension Row {
     /// Reads a column as a double. Like ``int64(at:)``, only a zero result is type-checked, so
     /// `NULL` and non-numeric values throw while integers convert.
     @inlinable
-    public func double(at index: Int32) throws -> Double {
-        let position = index &+ columnOffset
+    public func double(at index: Int) throws -> Double {
+        let position = position(index)
         if let sqliteStatement {
             let value = sqlite3_column_double(sqliteStatement, position)
             if value != 0 { return value }
@@ -87,8 +87,8 @@ extension Row {
 
     /// Reads a column as text; numbers convert to their SQL text.
     @inlinable
-    public func string(at index: Int32) throws -> String {
-        let position = index &+ columnOffset
+    public func string(at index: Int) throws -> String {
+        let position = position(index)
         if let sqliteStatement, sqlite3_column_type(sqliteStatement, position) == SQLITE_TEXT,
             let text = sqlite3_column_text(sqliteStatement, position)
         {
@@ -100,9 +100,9 @@ extension Row {
 
     /// Calls `body` with the bytes of a BLOB (or TEXT) column, without copying them.
     @inlinable
-    public func withUnsafeBytes<Result>(at index: Int32, _ body: (UnsafeRawBufferPointer) throws -> Result) throws -> Result {
+    public func withUnsafeBytes<Result>(at index: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) throws -> Result {
         if let sqliteStatement {
-            let position = index &+ columnOffset
+            let position = position(index)
             let type = sqlite3_column_type(sqliteStatement, position)
             if type == SQLITE_BLOB {
                 let bytes = sqlite3_column_blob(sqliteStatement, position)
@@ -119,7 +119,7 @@ extension Row {
     }
 
     @usableFromInline
-    func convertedInt64(at index: Int32, as type: Any.Type) throws -> Int64 {
+    func convertedInt64(at index: Int, as type: Any.Type) throws -> Int64 {
         switch value(at: index) {
         case .integer(let integer): return integer
         case .real(let real):
@@ -134,7 +134,7 @@ extension Row {
     }
 
     @usableFromInline
-    func convertedDouble(at index: Int32) throws -> Double {
+    func convertedDouble(at index: Int) throws -> Double {
         switch value(at: index) {
         case .real(let real): return real
         case .integer(let integer): return Double(integer)
@@ -147,7 +147,7 @@ extension Row {
     }
 
     @usableFromInline
-    func convertedString(at index: Int32) throws -> String {
+    func convertedString(at index: Int) throws -> String {
         switch value(at: index) {
         case .text(let text): return text
         case .integer(let integer): return String(integer)
@@ -158,7 +158,7 @@ extension Row {
 
     /// An integer read into a narrower type that cannot hold it.
     @usableFromInline
-    func overflow(at index: Int32, to type: Any.Type) -> DatabaseError {
+    func overflow(at index: Int, to type: Any.Type) -> DatabaseError {
         conversionFailure(at: index, to: type, reason: "integer overflow")
     }
 }
@@ -202,7 +202,7 @@ extension SQLBindable where Self: FixedWidthInteger {
     }
 
     @inlinable
-    public func bind(to statement: Statement, at index: Int32) throws {
+    public func bind(to statement: Statement, at index: Int) throws {
         guard let integer = Int64(exactly: self) else {
             throw DatabaseError.unrepresentable("\(Self.self) value \(self)", as: "a 64-bit SQLite INTEGER")
         }
@@ -221,14 +221,14 @@ extension SQLExtractable where Self: FixedWidthInteger {
     }
 
     @inlinable
-    public static func extract(from row: Row, at index: Int32) throws -> Self {
+    public static func extract(from row: borrowing Row, at index: Int) throws -> Self {
         let integer = try row.int64(at: index)
         guard let value = Self(exactly: integer) else { throw row.overflow(at: index, to: Self.self) }
         return value
     }
 
     @inlinable
-    public static func extractIfPresent(from row: Row, at index: Int32) throws -> Self? {
+    public static func extractIfPresent(from row: borrowing Row, at index: Int) throws -> Self? {
         guard let integer = try row.int64IfPresent(at: index) else { return nil }
         guard let value = Self(exactly: integer) else { throw row.overflow(at: index, to: Self.self) }
         return value
@@ -250,17 +250,17 @@ extension Int64: SQLBindable, SQLExtractable {
     public var sqlValue: SQLValue { .integer(self) }
 
     @inlinable
-    public func bind(to statement: Statement, at index: Int32) throws {
+    public func bind(to statement: Statement, at index: Int) throws {
         try statement.bindInt64(self, at: index)
     }
 
     @inlinable
-    public static func extract(from row: Row, at index: Int32) throws -> Int64 {
+    public static func extract(from row: borrowing Row, at index: Int) throws -> Int64 {
         try row.int64(at: index)
     }
 
     @inlinable
-    public static func extractIfPresent(from row: Row, at index: Int32) throws -> Int64? {
+    public static func extractIfPresent(from row: borrowing Row, at index: Int) throws -> Int64? {
         try row.int64IfPresent(at: index)
     }
 }
@@ -273,7 +273,7 @@ extension Bool: SQLBindable, SQLExtractable {
     public var sqlValue: SQLValue { .integer(self ? 1 : 0) }
 
     @inlinable
-    public func bind(to statement: Statement, at index: Int32) throws {
+    public func bind(to statement: Statement, at index: Int) throws {
         try statement.bindInt64(self ? 1 : 0, at: index)
     }
 
@@ -283,12 +283,12 @@ extension Bool: SQLBindable, SQLExtractable {
     }
 
     @inlinable
-    public static func extract(from row: Row, at index: Int32) throws -> Bool {
+    public static func extract(from row: borrowing Row, at index: Int) throws -> Bool {
         try row.int64(at: index) != 0
     }
 
     @inlinable
-    public static func extractIfPresent(from row: Row, at index: Int32) throws -> Bool? {
+    public static func extractIfPresent(from row: borrowing Row, at index: Int) throws -> Bool? {
         try row.int64IfPresent(at: index).map { $0 != 0 }
     }
 }
@@ -300,7 +300,7 @@ extension Double: SQLBindable, SQLExtractable {
     public var sqlValue: SQLValue { .real(self) }
 
     @inlinable
-    public func bind(to statement: Statement, at index: Int32) throws {
+    public func bind(to statement: Statement, at index: Int) throws {
         try statement.bindDouble(self, at: index)
     }
 
@@ -318,12 +318,12 @@ extension Double: SQLBindable, SQLExtractable {
     }
 
     @inlinable
-    public static func extract(from row: Row, at index: Int32) throws -> Double {
+    public static func extract(from row: borrowing Row, at index: Int) throws -> Double {
         try row.double(at: index)
     }
 
     @inlinable
-    public static func extractIfPresent(from row: Row, at index: Int32) throws -> Double? {
+    public static func extractIfPresent(from row: borrowing Row, at index: Int) throws -> Double? {
         try row.doubleIfPresent(at: index)
     }
 }
@@ -333,7 +333,7 @@ extension Float: SQLBindable, SQLExtractable {
     public var sqlValue: SQLValue { .real(Double(self)) }
 
     @inlinable
-    public func bind(to statement: Statement, at index: Int32) throws {
+    public func bind(to statement: Statement, at index: Int) throws {
         try statement.bindDouble(Double(self), at: index)
     }
 
@@ -342,7 +342,7 @@ extension Float: SQLBindable, SQLExtractable {
     }
 
     @inlinable
-    public static func extract(from row: Row, at index: Int32) throws -> Float {
+    public static func extract(from row: borrowing Row, at index: Int) throws -> Float {
         Float(try row.double(at: index))
     }
 }
@@ -354,7 +354,7 @@ extension String: SQLBindable, SQLExtractable {
     public var sqlValue: SQLValue { .text(self) }
 
     @inlinable
-    public func bind(to statement: Statement, at index: Int32) throws {
+    public func bind(to statement: Statement, at index: Int) throws {
         try statement.bindText(self, at: index)
     }
 
@@ -368,12 +368,12 @@ extension String: SQLBindable, SQLExtractable {
     }
 
     @inlinable
-    public static func extract(from row: Row, at index: Int32) throws -> String {
+    public static func extract(from row: borrowing Row, at index: Int) throws -> String {
         try row.string(at: index)
     }
 
     @inlinable
-    public static func extractIfPresent(from row: Row, at index: Int32) throws -> String? {
+    public static func extractIfPresent(from row: borrowing Row, at index: Int) throws -> String? {
         try row.stringIfPresent(at: index)
     }
 }
@@ -383,7 +383,7 @@ extension Data: SQLBindable, SQLExtractable {
     public var sqlValue: SQLValue { .blob(self) }
 
     @inlinable
-    public func bind(to statement: Statement, at index: Int32) throws {
+    public func bind(to statement: Statement, at index: Int) throws {
         try withUnsafeBytes { try statement.bindBlob($0, at: index) }
     }
 
@@ -397,7 +397,7 @@ extension Data: SQLBindable, SQLExtractable {
     }
 
     @inlinable
-    public static func extract(from row: Row, at index: Int32) throws -> Data {
+    public static func extract(from row: borrowing Row, at index: Int) throws -> Data {
         try row.withUnsafeBytes(at: index) { Data($0) }
     }
 }
@@ -408,7 +408,7 @@ extension Array: SQLBindable where Element == UInt8 {
     public var sqlValue: SQLValue { .blob(Data(self)) }
 
     @inlinable
-    public func bind(to statement: Statement, at index: Int32) throws {
+    public func bind(to statement: Statement, at index: Int) throws {
         try withUnsafeBytes { try statement.bindBlob($0, at: index) }
     }
 }
@@ -419,7 +419,7 @@ extension Array: SQLExtractable where Element == UInt8 {
     }
 
     @inlinable
-    public static func extract(from row: Row, at index: Int32) throws -> [UInt8] {
+    public static func extract(from row: borrowing Row, at index: Int) throws -> [UInt8] {
         try row.withUnsafeBytes(at: index) { Array($0) }
     }
 }
@@ -430,7 +430,7 @@ extension SQLValue: SQLBindable, SQLExtractable {
 
     public init(sqlValue: SQLValue) { self = sqlValue }
 
-    public static func extract(from row: Row, at index: Int32) throws -> SQLValue {
+    public static func extract(from row: borrowing Row, at index: Int) throws -> SQLValue {
         row.value(at: index)
     }
 }
@@ -448,7 +448,7 @@ extension Optional: SQLBindable where Wrapped: SQLBindable {
     }
 
     @inlinable
-    public func bind(to statement: Statement, at index: Int32) throws {
+    public func bind(to statement: Statement, at index: Int) throws {
         if let self {
             try self.bind(to: statement, at: index)
         } else {
@@ -465,17 +465,15 @@ extension Optional: SQLExtractable where Wrapped: SQLExtractable {
     }
 
     @inlinable
-    public static func extract(from row: Row, at index: Int32) throws -> Wrapped? {
+    public static func extract(from row: borrowing Row, at index: Int) throws -> Wrapped? {
         if let value = try Wrapped.extractIfPresent(from: row, at: index) { return value }
-        if index < 0 || Int(index) >= row.count {
-            throw row.contextualize(DatabaseError(resultCode: .range, message: ""), column: index)
-        }
+        if !row.isInRange(index) { throw row.outOfRange(index) }
         return nil
     }
 
     /// A doubly optional read: `nil` for `NULL`.
     @inlinable
-    public static func extractIfPresent(from row: Row, at index: Int32) throws -> Wrapped?? {
+    public static func extractIfPresent(from row: borrowing Row, at index: Int) throws -> Wrapped?? {
         if row.isNull(at: index) { return nil }
         return try extract(from: row, at: index)
     }
@@ -489,7 +487,7 @@ extension SQLBindable where Self: RawRepresentable, RawValue: SQLBindable {
     public var sqlValue: SQLValue { get throws { try rawValue.sqlValue } }
 
     @inlinable
-    public func bind(to statement: Statement, at index: Int32) throws {
+    public func bind(to statement: Statement, at index: Int) throws {
         try rawValue.bind(to: statement, at: index)
     }
 }
@@ -505,7 +503,7 @@ extension SQLExtractable where Self: RawRepresentable, RawValue: SQLExtractable 
     }
 
     @inlinable
-    public static func extract(from row: Row, at index: Int32) throws -> Self {
+    public static func extract(from row: borrowing Row, at index: Int) throws -> Self {
         guard let value = Self(rawValue: try RawValue.extract(from: row, at: index)) else {
             throw row.conversionFailure(at: index, to: Self.self, reason: "no such raw value")
         }
