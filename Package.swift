@@ -40,9 +40,13 @@ let package = Package(
             resources: [.copy("Resources")]
         ),
         // MARK: Code first: the @Table macro, Codable records, self-managing tables
+        // The one emitter of `Table` conformances, for the macro plugin and the generator: it
+        // depends on nothing, so the two cannot drift apart.
+        .target(name: "SlateCodeModel"),
         .macro(
             name: "SlateMacrosPlugin",
             dependencies: [
+                "SlateCodeModel",
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
@@ -57,10 +61,11 @@ let package = Package(
         .testTarget(
             name: "SlateMacrosTests",
             dependencies: [
-                "SlateMacrosPlugin",
+                "SlateMacrosPlugin", "SlateCodeModel",
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+                .product(name: "SwiftParser", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
             ]
         ),
@@ -80,7 +85,7 @@ let package = Package(
         ),
         .target(
             name: "SlateGenerator",
-            dependencies: ["SlateSchema"]
+            dependencies: ["SlateSchema", "SlateCodeModel"]
         ),
         // The `slate` command. Its module is not called `slate`, which would clash with `Slate` on
         // case-insensitive file systems.

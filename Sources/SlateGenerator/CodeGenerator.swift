@@ -1,3 +1,5 @@
+import Slate
+import SlateCodeModel
 import Foundation
 import SlateSchema
 

@@ -1,3 +1,5 @@
+import Slate
+import SlateCodeModel
 import Foundation
 import SlateSchema
 
@@ -32,8 +34,6 @@ struct RecordModel {
     var typeName: String
     /// The type name as written in generated code: qualified when records are nested.
     var qualifiedTypeName: String
-    /// The database type's accessor property.
-    var accessorName: String
     /// Stems of raw function names: `artist`, `artists`.
     var rawSingular: String
     var rawPlural: String
@@ -43,13 +43,16 @@ struct RecordModel {
     var isWithoutRowID: Bool
     var isStrict: Bool
     /// Generated columns left out of the record.
-    var omittedColumns: [String]
+    var omittedColumns: [TableSchema.Column]
     /// Foreign keys from this record's table.
     var foreignKeys: [ForeignKeyModel]
     /// Explicit `CREATE INDEX` indexes on plain columns.
-    var indexes: [DatabaseSchema.Index]
+    var indexes: [TableSchema.Index]
+    /// Multi-column `UNIQUE` constraints.
+    var uniqueConstraints: [[String]] = []
     /// Method names claimed on the record, for relationship helpers.
-    var sql: String
+    /// The arguments of a virtual table's module, `""` for other records.
+    var virtualArguments: String
 
     var isTable: Bool { kind == .table }
     var isView: Bool { kind == .view }
@@ -87,12 +90,15 @@ struct PropertyModel {
     var primaryKeyPosition: Int?
     var isRowIDAlias: Bool
     var isAutoIncrement: Bool
+    /// Whether the column's values are unique (a key, a constraint or a unique index).
     var isUnique: Bool
+    /// Whether the column has its own `UNIQUE` constraint.
+    var isUniqueConstraint: Bool = false
     var collation: String?
     var dateStorage: GeneratorConfiguration.DateStorage
     var uuidStorage: GeneratorConfiguration.UUIDStorage
     /// The single-column foreign key declared on this column, for its descriptor.
-    var reference: DatabaseSchema.ForeignKey?
+    var reference: TableSchema.ForeignKey?
 
     /// The Swift type as written, with `?` when optional.
     var typeText: String { type.rawValue + (isOptional ? "?" : "") }
@@ -101,7 +107,7 @@ struct PropertyModel {
 }
 
 struct ForeignKeyModel {
-    var key: DatabaseSchema.ForeignKey
+    var key: TableSchema.ForeignKey
     /// Property indexes in the child (this record).
     var columns: [Int]
     /// The parent record's index in the model, when it is generated.
@@ -180,11 +186,12 @@ extension GenerationModel {
         // Slate
         "AggregateFunction", "Assignment", "AssignmentBuilder", "AuthorizationDecision", "AuthorizationRequest",
         "AuthorizerAction", "BackupDecision", "BackupProgress", "CheckpointMode", "Collation", "Column",
-        "ColumnDescriptor", "ColumnExpression", "ColumnReference", "Columns", "CommitDecision", "Configuration", "ConflictResolution",
+        "ColumnEncoder", "ColumnExpression", "ColumnStorage", "Columns", "CopiedRow", "EncodedDate", "RowID",
+        "StatementBinder", "ArgumentCollector", "TableSchema", "SchemaDifference", "CodableRecordKey", "RecordColumns", "CommitDecision", "Configuration", "ConflictResolution",
         "CreateTable", "Database", "DatabaseChange", "DatabaseCursor", "DatabaseError", "DatabasePool",
         "DatabaseQueue", "DatabaseReader", "DatabaseService", "DatabaseWriter", "DateStrategy", "Delete", "Direction",
-        "ForeignKeyAction", "ForeignKeyChecks", "ForeignKeyDescriptor", "FunctionArguments", "HookObservation",
-        "IndexDescriptor", "Insert", "InterruptHandle", "JSONEncoded", "JSONStorable", "JournalMode", "Kind",
+        "ForeignKeyAction", "ForeignKeyChecks", "FunctionArguments", "HookObservation",
+        "Insert", "InterruptHandle", "JSONEncoded", "JSONStorable", "JournalMode", "Kind",
         "Location", "Migrator", "NullsPosition", "NumericQueryValue", "OptionalQueryValue", "Ordering",
         "OrderingTerm", "Output", "PrimaryKeyedTable", "QueryExpression", "QuerySource", "QueryStatement",
         "QueryValue", "RecordCursor", "ResultCode", "Returning", "Row", "RowDecodable", "SQL", "SQLBindable",
@@ -194,9 +201,9 @@ extension GenerationModel {
         "ThreadingMode", "TraceEvent", "TraceEventKinds", "TraceObservation", "TracedStatement", "TransactionKind",
         "UUIDStorage", "Update", "UpdateRecord", "Slate", "CSQLite", "SQLite3", "Action", "CodableRecord", "EncodedRow",
         "RecordStore", "RowDecoder", "RowEncoder", "SQLColumnType", "SQLColumnTypeProviding", "SelfManagingTable",
-        "TableDefinition", "TableMigrationPlan",
+        "TableMigrationOptions", "TableMigrationPlan",
         // Generated
-        "ID", "PrimaryKey", "TableAccessor", "CodingKeys",
+        "ID", "PrimaryKey", "CodingKeys",
         // Swift and Foundation
         "Any", "AnyObject", "Array", "Bool", "Bundle", "Character", "Codable", "Data", "Date", "Decimal",
         "Decoder", "Dictionary", "Double", "Encoder", "Equatable", "Error", "Float", "Foundation", "Hashable",
@@ -205,13 +212,6 @@ extension GenerationModel {
         "UInt16", "UInt32", "UInt64", "URL", "UUID", "Void", "Swift", "Sequence", "Collection", "Error",
         "KeyPath", "Protocol", "UnsafePointer", "UnsafeMutablePointer", "UnsafeRawBufferPointer", "CChar",
         "Calendar", "TimeZone", "Locale", "JSONEncoder", "JSONDecoder", "FileManager", "ProcessInfo",
-    ]
-
-    /// Names the database type uses for its own members, which accessors must not take.
-    static let reservedAccessorNames: Set<String> = [
-        "database", "transaction", "insert", "update", "delete", "save", "find", "select", "fetchCount",
-        "init", "bundled", "resourceName", "resourceExtension", "bundledURL", "open", "savepoint", "close",
-        "description", "self", "Type",
     ]
 
     /// Instance members of records that columns must not shadow.
@@ -228,19 +228,21 @@ extension GenerationModel {
         let excluded = Set(configuration.excludedTables.map { $0.lowercased() })
 
         // Records: tables, then views, then virtual tables, each sorted by name.
-        var sources: [(kind: RecordModel.Kind, name: String, sql: String, index: Int)] = []
+        var sources: [(kind: RecordModel.Kind, name: String, arguments: String, index: Int)] = []
         for (index, table) in schema.tables.enumerated() where !excluded.contains(table.name.lowercased()) {
-            sources.append((.table, table.name, table.sql, index))
+            sources.append((.table, table.name, "", index))
         }
         if configuration.includeViews {
             for (index, view) in schema.views.enumerated() where !excluded.contains(view.name.lowercased()) && !view.columns.isEmpty {
-                sources.append((.view, view.name, view.sql, index))
+                sources.append((.view, view.name, "", index))
             }
         }
         if configuration.includeVirtualTables {
             for (index, table) in schema.virtualTables.enumerated()
-            where !excluded.contains(table.name.lowercased()) && !table.columns.isEmpty {
-                sources.append((.virtualTable(module: table.module), table.name, table.sql, index))
+            where !excluded.contains(table.name.lowercased()) && !table.recordColumns.isEmpty {
+                var arguments = ""
+                if case .virtual(_, let moduleArguments) = table.kind { arguments = moduleArguments }
+                sources.append((.virtualTable(module: table.virtualModule ?? ""), table.name, arguments, index))
             }
         }
 
@@ -264,17 +266,11 @@ extension GenerationModel {
             chosenTypeNames.append(typeNames.claim(candidate))
         }
 
-        var accessorNames = NameRegistry(reserved: Self.reservedAccessorNames)
         // Singular stems name find/insert/update/delete, plural stems name fetch: each set unique.
         var rawSingulars = NameRegistry()
         var rawPlurals = NameRegistry()
         for (offset, source) in sources.enumerated() {
             let typeName = chosenTypeNames[offset]
-            var accessor = Naming.propertyName(configuration.pluralizeAccessors ? Naming.plural(typeName) : typeName)
-            if Self.reservedAccessorNames.contains(accessor) || Naming.memberReserved.contains(accessor) || Naming.keywords.contains(accessor) {
-                accessor += "Table"
-            }
-            accessor = accessorNames.claim(accessor)
             let singularStem = rawSingulars.claim(Naming.snakeName(typeName))
             var pluralStem = Naming.snakeName(Naming.plural(typeName))
             if pluralStem == Naming.snakeName(typeName) { pluralStem += "_all" }
@@ -283,19 +279,21 @@ extension GenerationModel {
             var record = RecordModel(
                 kind: source.kind, sqlName: source.name, typeName: typeName,
                 qualifiedTypeName: configuration.nestRecords ? "\(options.databaseTypeName).\(typeName)" : typeName,
-                accessorName: accessor, rawSingular: singularStem, rawPlural: pluralStem, properties: [], primaryKey: [],
-                isWithoutRowID: false, isStrict: false, omittedColumns: [], foreignKeys: [], indexes: [], sql: source.sql)
+                rawSingular: singularStem, rawPlural: pluralStem, properties: [], primaryKey: [],
+                isWithoutRowID: false, isStrict: false, omittedColumns: [], foreignKeys: [], indexes: [],
+                virtualArguments: source.arguments)
 
             switch source.kind {
             case .table:
                 let table = schema.tables[source.index]
                 record.isWithoutRowID = table.isWithoutRowID
                 record.isStrict = table.isStrict
-                record.indexes = table.indexes.filter { $0.origin == .createIndex && !$0.hasExpressions && !$0.isPartial }
+                record.indexes = table.indexes.filter { !$0.hasExpressions && (!$0.isPartial || $0.condition != nil) }
+                record.uniqueConstraints = table.uniqueConstraints
                 var properties: [PropertyModel] = []
                 for column in table.columns {
                     if column.isGenerated {
-                        record.omittedColumns.append(column.name)
+                        record.omittedColumns.append(column)
                         continue
                     }
                     var type = mapping.swiftType(table: table.name, column: column.name, declaredType: column.declaredType)
@@ -308,7 +306,7 @@ extension GenerationModel {
                         declaredType: column.declaredType, isInferredType: false, isNotNull: column.isNotNull,
                         defaultSQL: column.defaultSQL, swiftDefault: nil, primaryKeyPosition: column.primaryKeyPosition,
                         isRowIDAlias: column.isRowIDAlias, isAutoIncrement: column.isAutoIncrement,
-                        isUnique: column.isUnique, collation: column.collation,
+                        isUnique: table.isUniqueColumn(column.name), isUniqueConstraint: column.isUnique, collation: column.collation,
                         dateStorage: configuration.dateStorage, uuidStorage: configuration.uuidStorage,
                         reference: singleKeys.count == 1 ? singleKeys[0] : nil)
                     property.swiftDefault = Self.swiftDefault(for: property, isSinglePrimaryKey: table.primaryKey.count == 1)
@@ -333,7 +331,7 @@ extension GenerationModel {
                 }
             case .virtualTable:
                 let table = schema.virtualTables[source.index]
-                record.properties = table.columns.map { column in
+                record.properties = table.recordColumns.map { column in
                     var type = mapping.swiftType(table: table.name, column: column.name, declaredType: column.declaredType)
                     if type == .sqlValue && (table.isFullTextSearch || !usesSlate) { type = .string }
                     return PropertyModel(
@@ -376,7 +374,7 @@ extension GenerationModel {
         var methodNames = records.map { record in
             NameRegistry(reserved: Set(record.properties.map(\.swiftName)).union(Self.recordMethodNames))
         }
-        var tablesByName: [String: DatabaseSchema.Table] = [:]
+        var tablesByName: [String: TableSchema] = [:]
         for table in schema.tables { tablesByName[table.name.lowercased()] = table }
         var recordsByTable: [String: Int] = [:]
         for (index, record) in records.enumerated() where record.isTable {
@@ -393,7 +391,7 @@ extension GenerationModel {
                 let parent = recordsByTable[key.referencedTable.lowercased()]
                 var parentColumns: [Int] = []
                 if let parent {
-                    parentColumns = key.referencedColumns.compactMap { name in
+                    parentColumns = schema.referencedColumns(of: key).compactMap { name in
                         records[parent].properties.firstIndex { $0.sqlName.caseInsensitiveEquals(name) }
                     }
                 }

@@ -1,3 +1,5 @@
+import Slate
+import SlateCodeModel
 import Foundation
 
 /// How `slate generate` writes code: style, names, type mapping and storage. Every property has a
@@ -11,7 +13,6 @@ import Foundation
 ///   "databaseTypeName": "ChinookDatabase",
 ///   "accessLevel": "public",
 ///   "singularizeRecordNames": true,
-///   "pluralizeAccessors": true,
 ///   "recordNames": { "Order Details": "OrderLine" },
 ///   "propertyNames": { "Order Details.UnitPrice": "price" },
 ///   "declaredTypes": { "NUMERIC": "Decimal", "DATETIME": "Date" },
@@ -84,8 +85,6 @@ public struct GeneratorConfiguration: Sendable, Hashable, Codable {
     public var accessLevel: AccessLevel = .internal
     /// Whether record type names are singular (`Customers` → `Customer`). Default `true`.
     public var singularizeRecordNames = true
-    /// Whether table accessors are plural (`Customer` → `customers`). Default `true`.
-    public var pluralizeAccessors = true
     /// Record type names to use instead of the derived ones, keyed by table or view name. Default
     /// empty.
     public var recordNames: [String: String] = [:]
@@ -114,8 +113,9 @@ public struct GeneratorConfiguration: Sendable, Hashable, Codable {
     public var includeViews = true
     /// Whether virtual tables (such as FTS5 tables) get records. Default `true`.
     public var includeVirtualTables = true
-    /// Whether the operations are also attached to the record types (`Artist.fetchAll(in:)`,
-    /// `artist.insert(into:)`). Default `true`.
+    /// Raw style only: whether the C-API functions are also attached to the record types
+    /// (`Artist.fetch(in:)`, `artist.insert(into:)`). Default `true`. (Slate-style records use the
+    /// library's statements: `Artist.all().fetchAll(db)`, `db.insert(artist)`.)
     public var recordOperations = true
     /// Whether DocC comments are written. Default `true`.
     public var documentation = true
@@ -133,7 +133,7 @@ public struct GeneratorConfiguration: Sendable, Hashable, Codable {
     public init() {}
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case style, databaseTypeName, accessLevel, singularizeRecordNames, pluralizeAccessors, recordNames
+        case style, databaseTypeName, accessLevel, singularizeRecordNames, recordNames
         case propertyNames, declaredTypes, columnSuffixes, columnTypes, dateStorage, uuidStorage, nestRecords
         case includeViews, includeVirtualTables, recordOperations, documentation, excludedTables, rawFunctionPrefix
         case inputs
@@ -155,7 +155,6 @@ public struct GeneratorConfiguration: Sendable, Hashable, Codable {
         databaseTypeName = try container.decodeIfPresent(String.self, forKey: .databaseTypeName)
         accessLevel = try container.decodeIfPresent(AccessLevel.self, forKey: .accessLevel) ?? defaults.accessLevel
         singularizeRecordNames = try container.decodeIfPresent(Bool.self, forKey: .singularizeRecordNames) ?? true
-        pluralizeAccessors = try container.decodeIfPresent(Bool.self, forKey: .pluralizeAccessors) ?? true
         recordNames = try container.decodeIfPresent([String: String].self, forKey: .recordNames) ?? [:]
         propertyNames = try container.decodeIfPresent([String: String].self, forKey: .propertyNames) ?? [:]
         declaredTypes = try container.decodeIfPresent([String: SwiftType].self, forKey: .declaredTypes) ?? [:]

@@ -1,3 +1,5 @@
+import Slate
+import SlateCodeModel
 import Foundation
 
 /// Turns SQL names into readable, valid Swift identifiers.

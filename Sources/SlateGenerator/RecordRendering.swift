@@ -1,3 +1,6 @@
+import Slate
+import SlateCodeModel
+
 /// The parts of a record both styles write: the struct header, stored properties with their DocC
 /// comments, and the memberwise initializer.
 extension GenerationModel {
@@ -96,7 +99,7 @@ extension GenerationModel {
         }
         if !record.omittedColumns.isEmpty {
             out.line("// Generated columns, which cannot be inserted or updated, are not part of the record: "
-                + record.omittedColumns.map { SwiftLiteral.codeSpan($0) }.joined(separator: ", ") + ".")
+                + record.omittedColumns.map { SwiftLiteral.codeSpan($0.name) }.joined(separator: ", ") + ".")
         }
     }
 

@@ -1,3 +1,5 @@
+import Slate
+import SlateCodeModel
 import Foundation
 import SlateSchema
 
@@ -51,7 +53,7 @@ struct TypeMapping {
         let base = Self.baseType(declaredType)
         if let type = declaredTypes[full] ?? declaredTypes[base] { return type }
         if let type = Self.builtInDeclaredTypes[base] { return type }
-        switch DatabaseSchema.Affinity(declaredType: declaredType) {
+        switch TableSchema.Affinity(declaredType: declaredType) {
         case .integer: return .int64
         case .text: return .string
         case .real, .numeric: return .double

@@ -35,10 +35,8 @@
 @attached(
     extension,
     conformances: Table, PrimaryKeyedTable, SelfManagingTable,
-    names: named(tableName), named(columnDescriptors), named(indexes), named(isWithoutRowID),
-    named(renamedColumns), named(databaseFile), named(Columns), named(init(row:)),
-    named(bindColumns(to:startingAt:)), named(didInsert(rowID:)), named(primaryKey),
-    named(primaryKeyArguments)
+    names: named(schema), named(renamedColumns), named(databaseFile), named(Columns), named(init(row:)),
+    named(encode(to:)), named(didInsert(rowID:)), named(primaryKey), named(encode(primaryKey:to:))
 )
 public macro Table(
     _ name: String? = nil,
@@ -46,17 +44,6 @@ public macro Table(
     withoutRowID: Bool = false
 ) = #externalMacro(module: "SlateMacrosPlugin", type: "TableMacro")
 
-/// How a property of a ``Table(_:databaseFile:withoutRowID:)`` struct is stored in its column, when
-/// not by its own value protocols.
-public enum ColumnStorage: Sendable {
-    /// As JSON text, through ``Slate/JSONEncoded``: for nested `Codable` values, arrays, sets and
-    /// dictionaries. The column is `TEXT`; query into it with SQLite's JSON functions.
-    case json
-    /// A `Date` stored with `strategy`, whatever the connection's ``Slate/DateStrategy``.
-    case date(DateStrategy)
-    /// A `UUID` stored as text or as 16 bytes.
-    case uuid(UUIDStorage)
-}
 
 /// Customizes the column of a stored property in a `@Table` struct.
 ///

@@ -18,6 +18,7 @@ enum TableDiagnostic: DiagnosticMessage {
     case attributeOnNonProperty(attribute: String)
     case invalidArgument(attribute: String, argument: String, expected: String)
     case conflictingAttributes(property: String, first: String, second: String)
+    case expansionFailed(source: String)
 
     var message: String {
         switch self {
@@ -51,6 +52,9 @@ enum TableDiagnostic: DiagnosticMessage {
             return "@\(attribute) argument '\(argument)' must be \(expected)"
         case .conflictingAttributes(let property, let first, let second):
             return "property '\(property)' cannot be both @\(first) and @\(second)"
+        case .expansionFailed(let source):
+            return "@Table could not produce valid code for this struct (a bug in Slate; please report it with the struct): "
+                + String(source.prefix(400))
         }
     }
 
@@ -72,6 +76,7 @@ enum TableDiagnostic: DiagnosticMessage {
         case .attributeOnNonProperty: id = "attributeOnNonProperty"
         case .invalidArgument: id = "invalidArgument"
         case .conflictingAttributes: id = "conflictingAttributes"
+        case .expansionFailed: id = "expansionFailed"
         }
         return MessageID(domain: "SlateMacros", id: id)
     }

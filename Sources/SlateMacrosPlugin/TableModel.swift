@@ -21,26 +21,26 @@ struct ColumnModel {
     var isIndexed = false
     var defaultSQL: String?
     var collation: String?
-    /// A `ColumnReference` expression.
-    var references: String?
+    /// The foreign key declared with `@ForeignKey`.
+    var references: ReferenceModel?
     var renamedFrom: String?
     var sqlTypeOverride: String?
     /// Whether the property is a `var` (so `didInsert(rowID:)` can set it).
     var isMutable: Bool
-
-    /// The `Value` type of the column's `Column<Root, Value>`.
-    var columnValueType: String {
-        if storage == .json {
-            return "Slate.JSONEncoded<\(info.baseType)>" + (info.isOptional ? "?" : "")
-        }
-        return typeText
-    }
 
     var sqlType: SQLTypeSpec {
         if let sqlTypeOverride { return .literal(sqlTypeOverride) }
         if case .date(let strategy) = storage { return .literal(TypeAnalysis.dateSQLType(strategy: strategy)) }
         return info.sqlType
     }
+}
+
+/// A `@ForeignKey` reference: Swift expressions for the table and actions.
+struct ReferenceModel {
+    var table: String
+    var column: String?
+    var onDelete: String?
+    var onUpdate: String?
 }
 
 /// Everything `@Table` generates code from.
@@ -400,9 +400,9 @@ struct TableParser {
         }
     }
 
-    private mutating func parseReference(_ attribute: AttributeSyntax) -> String? {
+    private mutating func parseReference(_ attribute: AttributeSyntax) -> ReferenceModel? {
         var table: String?
-        var arguments: [String] = []
+        var reference = ReferenceModel(table: "")
         for argument in attribute.argumentList {
             let expression = argument.expression
             switch argument.label?.text {
@@ -426,11 +426,11 @@ struct TableParser {
                     error(.invalidArgument(attribute: "ForeignKey", argument: "column", expected: "a string literal"), at: expression)
                     return nil
                 }
-                arguments.append("column: \(stringLiteral(value))")
+                reference.column = value
             case "onDelete":
-                arguments.append("onDelete: \(expression.trimmedDescription)")
+                reference.onDelete = expression.trimmedDescription
             case "onUpdate":
-                arguments.append("onUpdate: \(expression.trimmedDescription)")
+                reference.onUpdate = expression.trimmedDescription
             default:
                 break
             }
@@ -439,6 +439,7 @@ struct TableParser {
             error(.invalidArgument(attribute: "ForeignKey", argument: "table", expected: "given"), at: attribute)
             return nil
         }
-        return "Slate.ColumnReference(" + (["table: \(table)"] + arguments).joined(separator: ", ") + ")"
+        reference.table = table
+        return reference
     }
 }

@@ -1,3 +1,5 @@
+import Slate
+
 /// Infers the types of view columns that SQLite reports no declared type for: expressions,
 /// aggregates, literals.
 ///
@@ -292,7 +294,7 @@ struct ViewTypeInference {
             let operands = tokens.splitAtTopLevel { $0.kind == .symbol && Self.arithmeticSymbols.contains($0.text) }
                 .filter { !$0.isEmpty }
             let types = operands.map { infer($0, in: select) }
-            let affinities = types.map { $0.map { DatabaseSchema.Affinity(declaredType: $0.type) } }
+            let affinities = types.map { $0.map { TableSchema.Affinity(declaredType: $0.type) } }
             let neverNull = types.allSatisfy { $0?.isNeverNull == true }
             if affinities.contains(.real) { return Inferred(type: "REAL", isNeverNull: neverNull) }
             if affinities.allSatisfy({ $0 == .integer }) { return Inferred(type: "INTEGER", isNeverNull: neverNull) }
@@ -399,7 +401,7 @@ struct ViewTypeInference {
         case "COUNT":
             return Inferred(type: "INTEGER", isNeverNull: true)
         case "SUM":
-            let type = argument(0).map { DatabaseSchema.Affinity(declaredType: $0.type) }
+            let type = argument(0).map { TableSchema.Affinity(declaredType: $0.type) }
             return Inferred(type: type == .integer ? "INTEGER" : "REAL", isNeverNull: false)
         case "TOTAL":
             return Inferred(type: "REAL", isNeverNull: true)
@@ -430,7 +432,7 @@ struct ViewTypeInference {
     /// One type for several: equal affinities keep the first type; integers and reals give REAL.
     func combine(_ types: [Inferred]) -> Inferred? {
         guard let first = types.first else { return nil }
-        let affinities = Set(types.map { DatabaseSchema.Affinity(declaredType: $0.type) })
+        let affinities = Set(types.map { TableSchema.Affinity(declaredType: $0.type) })
         let neverNull = types.allSatisfy(\.isNeverNull)
         if affinities.count == 1 { return Inferred(type: first.type, isNeverNull: neverNull) }
         if affinities == [.integer, .real] { return Inferred(type: "REAL", isNeverNull: neverNull) }

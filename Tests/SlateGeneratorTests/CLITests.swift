@@ -42,7 +42,7 @@ struct CLITests {
         let result = try SlateExecutable.run(["generate", TestFiles.resource("northwind.sqlite").path, "--output", output.path])
         #expect(result.status == 0, "\(result.error)")
         let source = try String(contentsOf: output, encoding: .utf8)
-        #expect(source.contains("struct NorthwindDatabase"))
+        #expect(source.contains("enum NorthwindDatabase"))
         #expect(source.contains("struct OrderDetail: PrimaryKeyedTable"))
         // Running again gives the same bytes.
         let again = directory.file("N2.swift")
@@ -59,7 +59,7 @@ struct CLITests {
             "--config", config.path,
         ])
         #expect(result.status == 0, "\(result.error)")
-        #expect(result.output.contains("public struct Music {"))
+        #expect(result.output.contains("public enum Music {"))
         #expect(result.output.contains("public struct Performer: PrimaryKeyedTable"))
         #expect(result.output.contains("public func sqlite3_performer_find("))
         #expect(result.output.contains("import CSQLite"))

@@ -109,8 +109,8 @@ struct GoldenTests {
         let database = try CodeGenerator.generate(
             inputs: [TestFiles.resource("chinook.sqlite")], generatesModuleBundleAccessor: true,
             resourceSubdirectory: "Resources")
-        #expect(database.contains("static func bundled() throws -> ChinookDatabase"))
-        #expect(database.contains(#"try bundled(in: .module, subdirectory: "Resources")"#))
+        #expect(database.contains("static func bundled(configuration: Database.Configuration = .init()) throws -> DatabaseQueue"))
+        #expect(database.contains(#"try bundled(in: .module, subdirectory: "Resources", configuration: configuration)"#))
         let script = try CodeGenerator.generate(
             inputs: [TestFiles.resource("chinook.schema.sql")], generatesModuleBundleAccessor: true)
         #expect(!script.contains("bundled"))

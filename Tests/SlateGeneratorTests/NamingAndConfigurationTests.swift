@@ -50,11 +50,11 @@ struct NamingTests {
 
     @Test func generatedNamesNeverCollide() throws {
         let source = try CodeGenerator.generate(inputs: [TestFiles.fixture("awkward_names.sql")])
-        // Talent and Talents are both tables: each keeps a distinct record type and accessor.
+        // Talent and Talents are both tables: each keeps a distinct record type.
         #expect(source.contains("struct Talent: Table"))
         #expect(source.contains("struct Talents: Table"))
-        #expect(source.contains("var talents: TableAccessor<Talent>"))
-        #expect(source.contains("var talents2: TableAccessor<Talents>"))
+        #expect(source.contains("        Talent.self,\n"))
+        #expect(source.contains("        Talents.self,\n"))
         // Table names that are Slate or Swift types get a suffix.
         #expect(source.contains("struct ColumnRecord: PrimaryKeyedTable"))
         #expect(source.contains("struct SelectRecord: Table"))
@@ -67,7 +67,7 @@ struct NamingTests {
         #expect(source.contains("var _2fa: Int64?"))
         #expect(source.contains("var unitPrice: Double?"))
         // Quotes in names are quoted in SQL and escaped in Swift.
-        #expect(source.contains(#"static let tableName = "with \"quotes\"""#))
+        #expect(source.contains(#"name: "with \"quotes\"""#))
         // Raw function names are unique too.
         let raw = try CodeGenerator.generate(
             inputs: [TestFiles.fixture("awkward_names.sql")], configuration: { var c = GeneratorConfiguration(); c.style = .raw; return c }())
@@ -107,7 +107,7 @@ struct NamingTests {
         // A table named like any of them gets another record name.
         for name in used.sorted() {
             let source = try CodeGenerator.generate(
-                schema: DatabaseSchema(tables: [.init(name: name, columns: [.init(name: "x", declaredType: "TEXT")])]),
+                schema: DatabaseSchema(tables: [.init(name: name, columns: [.init(name: "x", type: "TEXT")])]),
                 options: GenerationOptions(databaseTypeName: "ProbeDatabase", source: .sqlScripts))
             #expect(!source.contains("\nstruct \(name): "), "a table named \(name) would shadow Slate's \(name)")
         }
@@ -173,9 +173,12 @@ struct ConfigurationTests {
         let sql = "CREATE TABLE event (id UUID PRIMARY KEY NOT NULL, at DATETIME NOT NULL, other UUID);"
         let slate = try Self.generate(sql, #"{"dateStorage": "unixSeconds", "uuidStorage": "blob"}"#)
         #expect(slate.contains("self.at = try row.date(at: 1, strategy: .unixSeconds)"))
-        #expect(slate.contains("try statement.bind(self.at, at: Int(index + 1), strategy: .unixSeconds)"))
-        #expect(slate.contains("try statement.bind(self.id, at: Int(index), storage: .blob)"))
-        #expect(slate.contains("[UUIDStorage.blob.sqlValue(for: key)]"))
+        #expect(slate.contains("try encoder.encode(EncodedDate(self.at, strategy: DateStrategy.unixSeconds))"))
+        #expect(slate.contains("try encoder.encode(UUIDStorage.blob.sqlValue(for: self.id))"))
+        #expect(slate.contains("try encoder.encode(UUIDStorage.blob.sqlValue(for: key))"))
+        // Typed columns carry the storage, so compared values are stored the same way.
+        #expect(slate.contains(#"self.at = Column(qualifier, "at", storage: .date(.unixSeconds))"#))
+        #expect(slate.contains(#"self.other = Column(qualifier, "other", storage: .uuid(.blob))"#))
         let raw = try Self.generate(sql, #"{"style": "raw", "dateStorage": "julianDay", "uuidStorage": "blob"}"#)
         #expect(raw.contains("slateRawDate(statement, 1, .julianDay)"))
         #expect(raw.contains("slateRawBindUUIDBytes(statement, index + 2, self.other)"))
@@ -184,12 +187,12 @@ struct ConfigurationTests {
     @Test func namingAccessLevelAndOutputs() throws {
         let sql = "CREATE TABLE people (id INTEGER PRIMARY KEY, name TEXT); CREATE VIEW names AS SELECT name FROM people;"
         let source = try Self.generate(sql, """
-            {"accessLevel": "public", "singularizeRecordNames": false, "pluralizeAccessors": false,
+            {"accessLevel": "public", "singularizeRecordNames": false,
              "includeViews": false, "recordOperations": false, "documentation": false,
              "propertyNames": {"people.name": "fullName"}, "nestRecords": true}
             """)
         #expect(source.contains("public struct People: PrimaryKeyedTable"))
-        #expect(source.contains("public var people: TableAccessor<TestDatabase.People>"))
+        #expect(source.contains("public static let tables: [any Table.Type] = [\n        TestDatabase.People.self,"))
         #expect(source.contains("public var fullName: String?"))
         #expect(source.contains("extension TestDatabase {\n    /// ") == false)
         #expect(!source.contains("///"))
@@ -221,18 +224,16 @@ struct GeneratedCommentTests {
         #expect(lines.contains { $0.hasPrefix("///") && $0.contains("func pwned") })
     }
 
-    /// Without plural accessors, a table named like a Swift keyword would give `var extension: …`.
-    @Test func keywordTableNamesGetUsableAccessors() throws {
+    /// Tables named like Swift keywords get record types whose names compile.
+    @Test func keywordTableNamesGetUsableRecordNames() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let schema = try directory.write("schema.sql", "CREATE TABLE extension(id INTEGER PRIMARY KEY); CREATE TABLE \"default\"(id INTEGER PRIMARY KEY);")
-        var configuration = GeneratorConfiguration()
-        configuration.pluralizeAccessors = false
-        let generated = try CodeGenerator.generate(inputs: [schema], configuration: configuration)
-        #expect(generated.contains("var extensionTable: "))
-        #expect(generated.contains("var defaultTable: "))
-        #expect(!generated.contains("var extension: "))
-        #expect(!generated.contains("var `default`: ") && !generated.contains("var default: "))
+        let generated = try CodeGenerator.generate(inputs: [schema], configuration: GeneratorConfiguration())
+        #expect(generated.contains("struct Extension: PrimaryKeyedTable"))
+        #expect(generated.contains("struct Default: PrimaryKeyedTable"))
+        #expect(generated.contains(#"name: "extension""#))
+        #expect(generated.contains(#"name: "default""#))
     }
 
     @Test func configuredNamesMustBeSwiftIdentifiers() throws {

@@ -41,12 +41,19 @@ struct TemporaryDirectory {
 }
 
 /// An in-memory database built from the hard-case fixtures.
-func hardCaseDatabase() throws -> SlateGeneratorTestsDatabase {
+func hardCaseDatabase() throws -> Database {
     let db = try Database(location: .inMemory)
     for url in TestFiles.fixtureScripts {
         try SchemaLoader.apply(try String(contentsOf: url, encoding: .utf8), file: url.path, to: db)
     }
-    return SlateGeneratorTestsDatabase(db)
+    return db
+}
+
+/// A sample database bundled with the tests, opened read-only.
+func sampleDatabase(_ name: String) throws -> Database {
+    var configuration = Database.Configuration()
+    configuration.isReadOnly = true
+    return try Database(path: TestFiles.resource(name + ".sqlite").path, configuration: configuration)
 }
 
 /// A writable copy of a sample database, in `directory`.

@@ -153,7 +153,7 @@ struct ScoreInteger: Equatable {
         let plan = try db.migrateTable(for: PlayerRenamedKey.self)
         #expect(plan.renamedColumns == ["playerId": "id"])
         #expect(plan.statements == [#"ALTER TABLE "Player" RENAME COLUMN "id" TO "playerId""#])
-        #expect(try db.find(PlayerRenamedKey.self, key: 2) == PlayerRenamedKey(playerId: 2, name: "Ford", score: 42))
+        #expect(try PlayerRenamedKey.find(2).fetchOne(db) == PlayerRenamedKey(playerId: 2, name: "Ford", score: 42))
         #expect(try PlayerRenamedKey.all().fetchAll(db).map(\.playerId) == [1, 2, 3])
     }
 

@@ -57,12 +57,12 @@ struct Membership: Equatable {
         let sql = try db.fetchValue(String.self, "SELECT sql FROM sqlite_schema WHERE name = 'records'")
         #expect(sql == #"CREATE TABLE "records" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "musicianId" INTEGER NOT NULL REFERENCES "Musician" ON DELETE CASCADE, "record_title" TEXT NOT NULL COLLATE "NOCASE", "credits" TEXT, "tracks" TEXT NOT NULL, "releasedAt" INTEGER NOT NULL, "catalogID" BLOB NOT NULL, "price" TEXT NOT NULL)"#)
         #expect(try db.fetchOne(String.self, "SELECT name FROM sqlite_schema WHERE type = 'index' AND name = 'records_musicianId'") != nil)
-        #expect(Musician.columnDescriptors.map(\.sqlType) == ["INTEGER", "TEXT", "TEXT", "INTEGER"])
+        #expect(Musician.schema.columns.map(\.declaredType) == ["INTEGER", "TEXT", "TEXT", "INTEGER"])
         #expect(try db.migrationPlan(for: Record.self).isEmpty)
         #expect(try db.migrationPlan(for: Musician.self).isEmpty)
         #expect(try db.migrationPlan(for: Membership.self).isEmpty)
         // A table the typed layer created is recognized as matching too.
-        try db.create(table: Everything.self)
+        try db.createTable(for: Everything.self)
         #expect(try db.migrationPlan(for: Everything.self).isEmpty)
     }
 
@@ -84,7 +84,7 @@ struct Membership: Equatable {
         var expected = inserted
         expected.isSelected = false  // ignored: decoded records keep the default
         #expect(try Record.where { $0.title == "KIND OF BLUE" }.fetchAll(db) == [expected])
-        #expect(try db.find(Musician.self, key: musicianID) == musician)
+        #expect(try Musician.find(musicianID).fetchOne(db) == musician)
         #expect(try Musician.where { $0.genre == .jazz && $0.priority == .high }.fetchCount(db) == 1)
 
         // The unique constraint and the cascading foreign key are in force.
@@ -98,10 +98,10 @@ struct Membership: Equatable {
         try db.insert(contentsOf: [
             Membership(bandId: 1, musicianId: 10), Membership(bandId: 1, musicianId: 11, role: "leader"),
         ])
-        #expect(try db.find(Membership.self, key: (1, 11))?.role == "leader")
+        #expect(try Membership.find((1, 11)).fetchOne(db)?.role == "leader")
         try db.save(Membership(bandId: 1, musicianId: 10, role: "drums"))
-        #expect(try db.find(Membership.self, key: (1, 10))?.role == "drums")
-        #expect(try db.delete(Membership.self, key: (1, 10)))
+        #expect(try Membership.find((1, 10)).fetchOne(db)?.role == "drums")
+        #expect(try (Membership.delete(key: (1, 10)).execute(db) > 0))
         #expect(try Membership.all().fetchAll(db) == [Membership(bandId: 1, musicianId: 11, role: "leader")])
     }
 
@@ -110,7 +110,7 @@ struct Membership: Equatable {
         try db.createTable(for: BlobSession.self)
         let token = UUID()
         try db.insert(BlobSession(token: token, user: "ada"))
-        #expect(try db.find(BlobSession.self, key: token)?.user == "ada")
+        #expect(try BlobSession.find(token).fetchOne(db)?.user == "ada")
         #expect(try db.fetchValue(String.self, "SELECT typeof(token) FROM BlobSession") == "blob")
     }
 }

@@ -76,7 +76,7 @@ struct Bookmark: Equatable {
             Bookmark(id: nil, address: try WebAddress("https://sqlite.org"), mirror: try WebAddress("https://www.sqlite.org"), title: nil),
         ])
         #expect(saved.map(\.id) == [1, 2])
-        #expect(Bookmark.columnDescriptors.map(\.sqlType) == ["INTEGER", "TEXT", "TEXT", "TEXT"])
+        #expect(Bookmark.schema.columns.map(\.declaredType) == ["INTEGER", "TEXT", "TEXT", "TEXT"])
         let found = try store.fetchAll(Bookmark.self) { $0.address == (try? WebAddress("https://sqlite.org")) ?? saved[0].address }
         #expect(found == [saved[1]])
         let stored = try store.withDatabase { db in try db.fetchAll(String?.self, "SELECT mirror FROM Bookmark ORDER BY id") }
@@ -114,7 +114,7 @@ struct Everything: Equatable {
 
         // Create each table
         try db.createTable(for: Sample.self)
-        #expect(TableDefinition(Sample.self).createTableSQL() == #"CREATE TABLE "samples" ("id" TEXT PRIMARY KEY NOT NULL, "value" INTEGER NOT NULL)"#)
+        #expect(try Sample.schema.createTableSQL() == #"CREATE TABLE "samples" ("id" TEXT PRIMARY KEY NOT NULL, "value" INTEGER NOT NULL)"#)
 
         // Insert data into the database
         try db.insert(Sample(id: "foo", value: 7))
@@ -128,7 +128,7 @@ struct Everything: Equatable {
 
         // Update and delete
         #expect(try Sample.update { $0.value.set(to: 8) }.where { $0.id == "foo" }.execute(db) == 1)
-        #expect(try db.find(Sample.self, key: "foo") == Sample(id: "foo", value: 8))
+        #expect(try Sample.find("foo").fetchOne(db) == Sample(id: "foo", value: 8))
         #expect(try Sample.delete().where { $0.value < 5 }.execute(db) == 1)
         #expect(try Sample.all().fetchCount(db) == 2)
 

@@ -19,12 +19,12 @@ import Testing
             }
 
             extension Artist: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
-                static let tableName = "Artist"
-
-                static let columnDescriptors: [Slate.ColumnDescriptor] = [
-                    Slate.ColumnDescriptor(name: "id", sqlType: "INTEGER", isNullable: false, primaryKeyPosition: 1),
-                    Slate.ColumnDescriptor(name: "name", sqlType: "TEXT", isNullable: false),
-                ]
+                static let schema = Slate.TableSchema(
+                    name: "Artist",
+                    columns: [
+                        .init(name: "id", type: "INTEGER", primaryKeyPosition: 1),
+                        .init(name: "name", type: "TEXT", isNotNull: true),
+                    ])
 
                 struct Columns: Slate.TableColumns {
                     let id: Slate.Column<Artist, Int64?>
@@ -41,12 +41,12 @@ import Testing
                     self.name = try row.decode(at: 1)
                 }
 
-                func bindColumns(to statement: Slate.Statement, startingAt index: Int) throws {
-                    try self.id.bind(to: statement, at: index)
-                    try self.name.bind(to: statement, at: index + 1)
+                func encode<Encoder: Slate.ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+                    try encoder.encode(self.id)
+                    try encoder.encode(self.name)
                 }
 
-                mutating func didInsert(rowID: Int64) {
+                mutating func didInsert(rowID: Int64) throws {
                     self.id = rowID
                 }
 
@@ -85,18 +85,18 @@ import Testing
             }
 
             extension Person: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
-                static let tableName = "people"
-
-                static let columnDescriptors: [Slate.ColumnDescriptor] = [
-                    Slate.ColumnDescriptor(name: "personID", sqlType: "INTEGER", isNullable: false, primaryKeyPosition: 1, isAutoIncrement: true),
-                    Slate.ColumnDescriptor(name: "full_name", sqlType: "TEXT", isNullable: false, collation: "NOCASE"),
-                    Slate.ColumnDescriptor(name: "nickname", sqlType: "NVARCHAR(40)"),
-                    Slate.ColumnDescriptor(name: "score", sqlType: "INTEGER", isNullable: false, defaultSQL: "0"),
-                    Slate.ColumnDescriptor(name: "ratio", sqlType: "REAL", isNullable: false, defaultSQL: "-1.5"),
-                    Slate.ColumnDescriptor(name: "status", sqlType: "TEXT", isNullable: false, defaultSQL: "'it''s new'"),
-                    Slate.ColumnDescriptor(name: "isActive", sqlType: "INTEGER", isNullable: false, defaultSQL: "1"),
-                    Slate.ColumnDescriptor(name: "createdAt", sqlType: "DATETIME", isNullable: false, defaultSQL: "CURRENT_TIMESTAMP"),
-                ]
+                static let schema = Slate.TableSchema(
+                    name: "people",
+                    columns: [
+                        .init(name: "personID", type: "INTEGER", primaryKeyPosition: 1, isAutoIncrement: true),
+                        .init(name: "full_name", type: "TEXT", isNotNull: true, collation: "NOCASE"),
+                        .init(name: "nickname", type: "NVARCHAR(40)"),
+                        .init(name: "score", type: "INTEGER", isNotNull: true, defaultSQL: "0"),
+                        .init(name: "ratio", type: "REAL", isNotNull: true, defaultSQL: "-1.5"),
+                        .init(name: "status", type: "TEXT", isNotNull: true, defaultSQL: "'it''s new'"),
+                        .init(name: "isActive", type: "INTEGER", isNotNull: true, defaultSQL: "1"),
+                        .init(name: "createdAt", type: "DATETIME", isNotNull: true, defaultSQL: "CURRENT_TIMESTAMP"),
+                    ])
 
                 struct Columns: Slate.TableColumns {
                     let personID: Slate.Column<Person, Int?>
@@ -131,19 +131,19 @@ import Testing
                     self.createdAt = try row.decode(at: 7)
                 }
 
-                func bindColumns(to statement: Slate.Statement, startingAt index: Int) throws {
-                    try self.personID.bind(to: statement, at: index)
-                    try self.name.bind(to: statement, at: index + 1)
-                    try self.nickname.bind(to: statement, at: index + 2)
-                    try self.score.bind(to: statement, at: index + 3)
-                    try self.ratio.bind(to: statement, at: index + 4)
-                    try self.status.bind(to: statement, at: index + 5)
-                    try self.isActive.bind(to: statement, at: index + 6)
-                    try self.createdAt.bind(to: statement, at: index + 7)
+                func encode<Encoder: Slate.ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+                    try encoder.encode(self.personID)
+                    try encoder.encode(self.name)
+                    try encoder.encode(self.nickname)
+                    try encoder.encode(self.score)
+                    try encoder.encode(self.ratio)
+                    try encoder.encode(self.status)
+                    try encoder.encode(self.isActive)
+                    try encoder.encode(self.createdAt)
                 }
 
-                mutating func didInsert(rowID: Int64) {
-                    self.personID = Int(truncatingIfNeeded: rowID)
+                mutating func didInsert(rowID: Int64) throws {
+                    self.personID = try Slate.RowID.converted(rowID, to: Int.self)
                 }
 
                 var primaryKey: Int? {
@@ -191,23 +191,23 @@ import Testing
             }
 
             extension Sample: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
-                static let tableName = "Sample"
-
-                static let columnDescriptors: [Slate.ColumnDescriptor] = [
-                    Slate.ColumnDescriptor(name: "id", sqlType: "TEXT", isNullable: false, primaryKeyPosition: 1),
-                    Slate.ColumnDescriptor(name: "count", sqlType: "INTEGER", isNullable: false),
-                    Slate.ColumnDescriptor(name: "small", sqlType: "INTEGER"),
-                    Slate.ColumnDescriptor(name: "price", sqlType: "TEXT", isNullable: false),
-                    Slate.ColumnDescriptor(name: "ratio", sqlType: "REAL", isNullable: false),
-                    Slate.ColumnDescriptor(name: "link", sqlType: "TEXT"),
-                    Slate.ColumnDescriptor(name: "token", sqlType: "TEXT", isNullable: false),
-                    Slate.ColumnDescriptor(name: "payload", sqlType: "BLOB", isNullable: false),
-                    Slate.ColumnDescriptor(name: "bytes", sqlType: "BLOB", isNullable: false),
-                    Slate.ColumnDescriptor(name: "when", sqlType: "DATETIME"),
-                    Slate.ColumnDescriptor(name: "maybe", sqlType: "INTEGER"),
-                    Slate.ColumnDescriptor(name: "kind", sqlType: Slate.SQLColumnType.declaredType(for: Kind.self), isNullable: false),
-                    Slate.ColumnDescriptor(name: "email", sqlType: Slate.SQLColumnType.declaredType(for: Email.self)),
-                ]
+                static let schema = Slate.TableSchema(
+                    name: "Sample",
+                    columns: [
+                        .init(name: "id", type: "TEXT", isNotNull: true, primaryKeyPosition: 1),
+                        .init(name: "count", type: "INTEGER", isNotNull: true),
+                        .init(name: "small", type: "INTEGER"),
+                        .init(name: "price", type: "TEXT", isNotNull: true),
+                        .init(name: "ratio", type: "REAL", isNotNull: true),
+                        .init(name: "link", type: "TEXT"),
+                        .init(name: "token", type: "TEXT", isNotNull: true),
+                        .init(name: "payload", type: "BLOB", isNotNull: true),
+                        .init(name: "bytes", type: "BLOB", isNotNull: true),
+                        .init(name: "when", type: "DATETIME"),
+                        .init(name: "maybe", type: "INTEGER"),
+                        .init(name: "kind", type: Slate.SQLColumnType.declaredType(for: Kind.self), isNotNull: true),
+                        .init(name: "email", type: Slate.SQLColumnType.declaredType(for: Email.self)),
+                    ])
 
                 struct Columns: Slate.TableColumns {
                     let id: Slate.Column<Sample, String>
@@ -220,7 +220,7 @@ import Testing
                     let payload: Slate.Column<Sample, Data>
                     let bytes: Slate.Column<Sample, [UInt8]>
                     let when: Slate.Column<Sample, Date?>
-                    let maybe: Slate.Column<Sample, Optional<Int>>
+                    let maybe: Slate.Column<Sample, Int?>
                     let kind: Slate.Column<Sample, Kind>
                     let email: Slate.Column<Sample, Email?>
 
@@ -257,20 +257,20 @@ import Testing
                     self.email = try row.decode(at: 12)
                 }
 
-                func bindColumns(to statement: Slate.Statement, startingAt index: Int) throws {
-                    try self.id.bind(to: statement, at: index)
-                    try self.count.bind(to: statement, at: index + 1)
-                    try self.small.bind(to: statement, at: index + 2)
-                    try self.price.bind(to: statement, at: index + 3)
-                    try self.ratio.bind(to: statement, at: index + 4)
-                    try self.link.bind(to: statement, at: index + 5)
-                    try self.token.bind(to: statement, at: index + 6)
-                    try self.payload.bind(to: statement, at: index + 7)
-                    try self.bytes.bind(to: statement, at: index + 8)
-                    try self.when.bind(to: statement, at: index + 9)
-                    try self.maybe.bind(to: statement, at: index + 10)
-                    try self.kind.bind(to: statement, at: index + 11)
-                    try self.email.bind(to: statement, at: index + 12)
+                func encode<Encoder: Slate.ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+                    try encoder.encode(self.id)
+                    try encoder.encode(self.count)
+                    try encoder.encode(self.small)
+                    try encoder.encode(self.price)
+                    try encoder.encode(self.ratio)
+                    try encoder.encode(self.link)
+                    try encoder.encode(self.token)
+                    try encoder.encode(self.payload)
+                    try encoder.encode(self.bytes)
+                    try encoder.encode(self.when)
+                    try encoder.encode(self.maybe)
+                    try encoder.encode(self.kind)
+                    try encoder.encode(self.email)
                 }
 
                 var primaryKey: String {
@@ -304,16 +304,16 @@ import Testing
             }
 
             extension Event: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
-                static let tableName = "Event"
-
-                static let columnDescriptors: [Slate.ColumnDescriptor] = [
-                    Slate.ColumnDescriptor(name: "id", sqlType: "INTEGER", isNullable: false, primaryKeyPosition: 1),
-                    Slate.ColumnDescriptor(name: "tags", sqlType: "TEXT", isNullable: false),
-                    Slate.ColumnDescriptor(name: "details", sqlType: "TEXT"),
-                    Slate.ColumnDescriptor(name: "startsAt", sqlType: "INTEGER", isNullable: false),
-                    Slate.ColumnDescriptor(name: "endsAt", sqlType: "REAL"),
-                    Slate.ColumnDescriptor(name: "ticket", sqlType: "BLOB", isNullable: false),
-                ]
+                static let schema = Slate.TableSchema(
+                    name: "Event",
+                    columns: [
+                        .init(name: "id", type: "INTEGER", primaryKeyPosition: 1),
+                        .init(name: "tags", type: "TEXT", isNotNull: true),
+                        .init(name: "details", type: "TEXT"),
+                        .init(name: "startsAt", type: "INTEGER", isNotNull: true),
+                        .init(name: "endsAt", type: "REAL"),
+                        .init(name: "ticket", type: "BLOB", isNotNull: true),
+                    ])
 
                 struct Columns: Slate.TableColumns {
                     let id: Slate.Column<Event, Int64?>
@@ -327,9 +327,9 @@ import Testing
                         self.id = Slate.Column(qualifier, "id")
                         self.tags = Slate.Column(qualifier, "tags")
                         self.details = Slate.Column(qualifier, "details")
-                        self.startsAt = Slate.Column(qualifier, "startsAt")
-                        self.endsAt = Slate.Column(qualifier, "endsAt")
-                        self.ticket = Slate.Column(qualifier, "ticket")
+                        self.startsAt = Slate.Column(qualifier, "startsAt", storage: .date(.unixSeconds))
+                        self.endsAt = Slate.Column(qualifier, "endsAt", storage: .date(.julianDay))
+                        self.ticket = Slate.Column(qualifier, "ticket", storage: .uuid(.blob))
                     }
                 }
 
@@ -342,16 +342,18 @@ import Testing
                     self.ticket = try row.decode(at: 5)
                 }
 
-                func bindColumns(to statement: Slate.Statement, startingAt index: Int) throws {
-                    try self.id.bind(to: statement, at: index)
-                    try Slate.JSONEncoded(self.tags).bind(to: statement, at: index + 1)
-                    try self.details.map(Slate.JSONEncoded<Details>.init).bind(to: statement, at: index + 2)
-                    try statement.bind(self.startsAt, at: Int(index + 3), strategy: .unixSeconds)
-                    try statement.bind(self.endsAt, at: Int(index + 4), strategy: .julianDay)
-                    try statement.bind(self.ticket, at: Int(index + 5), storage: .blob)
+                func encode<Encoder: Slate.ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+                    try encoder.encode(self.id)
+                    try encoder.encode(Slate.JSONEncoded(self.tags))
+                    try encoder.encode(self.details.map(Slate.JSONEncoded<Details>.init))
+                    try encoder.encode(Slate.EncodedDate(self.startsAt, strategy: Slate.DateStrategy.unixSeconds))
+                    try encoder.encode(self.endsAt.map {
+                            Slate.EncodedDate($0, strategy: Slate.DateStrategy.julianDay)
+                        })
+                    try encoder.encode(Slate.UUIDStorage.blob.sqlValue(for: self.ticket))
                 }
 
-                mutating func didInsert(rowID: Int64) {
+                mutating func didInsert(rowID: Int64) throws {
                     self.id = rowID
                 }
 
@@ -380,13 +382,13 @@ import Testing
             }
 
             extension PlaylistTrack: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
-                static let tableName = "PlaylistTrack"
-
-                static let columnDescriptors: [Slate.ColumnDescriptor] = [
-                    Slate.ColumnDescriptor(name: "playlistId", sqlType: "INTEGER", isNullable: false, primaryKeyPosition: 1),
-                    Slate.ColumnDescriptor(name: "trackId", sqlType: "INTEGER", isNullable: false, primaryKeyPosition: 2),
-                    Slate.ColumnDescriptor(name: "position", sqlType: "INTEGER", isNullable: false),
-                ]
+                static let schema = Slate.TableSchema(
+                    name: "PlaylistTrack",
+                    columns: [
+                        .init(name: "playlistId", type: "INTEGER", isNotNull: true, primaryKeyPosition: 1),
+                        .init(name: "trackId", type: "INTEGER", isNotNull: true, primaryKeyPosition: 2),
+                        .init(name: "position", type: "INTEGER", isNotNull: true),
+                    ])
 
                 struct Columns: Slate.TableColumns {
                     let playlistId: Slate.Column<PlaylistTrack, Int64>
@@ -406,18 +408,19 @@ import Testing
                     self.position = try row.decode(at: 2)
                 }
 
-                func bindColumns(to statement: Slate.Statement, startingAt index: Int) throws {
-                    try self.playlistId.bind(to: statement, at: index)
-                    try self.trackId.bind(to: statement, at: index + 1)
-                    try self.position.bind(to: statement, at: index + 2)
+                func encode<Encoder: Slate.ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+                    try encoder.encode(self.playlistId)
+                    try encoder.encode(self.trackId)
+                    try encoder.encode(self.position)
                 }
 
                 var primaryKey: (Int64, Int64) {
                     (self.playlistId, self.trackId)
                 }
 
-                static func primaryKeyArguments(_ key: (Int64, Int64)) -> [(any Slate.SQLBindable)?] {
-                    [key.0, key.1]
+                static func encode<Encoder: Slate.ColumnEncoder>(primaryKey key: (Int64, Int64), to encoder: inout Encoder) throws(Encoder.Failure) {
+                    try encoder.encode(key.0)
+                    try encoder.encode(key.1)
                 }
             }
             """#)
@@ -439,21 +442,20 @@ import Testing
             }
 
             extension Session: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
-                static let tableName = "Session"
-
-                static let columnDescriptors: [Slate.ColumnDescriptor] = [
-                    Slate.ColumnDescriptor(name: "token", sqlType: "BLOB", isNullable: false, primaryKeyPosition: 1),
-                    Slate.ColumnDescriptor(name: "user", sqlType: "TEXT", isNullable: false),
-                ]
-
-                static let isWithoutRowID = true
+                static let schema = Slate.TableSchema(
+                    name: "Session",
+                    columns: [
+                        .init(name: "token", type: "BLOB", isNotNull: true, primaryKeyPosition: 1),
+                        .init(name: "user", type: "TEXT", isNotNull: true),
+                    ],
+                    isWithoutRowID: true)
 
                 struct Columns: Slate.TableColumns {
                     let token: Slate.Column<Session, UUID>
                     let user: Slate.Column<Session, String>
 
                     init(qualifier: String) {
-                        self.token = Slate.Column(qualifier, "token")
+                        self.token = Slate.Column(qualifier, "token", storage: .uuid(.blob))
                         self.user = Slate.Column(qualifier, "user")
                     }
                 }
@@ -463,17 +465,17 @@ import Testing
                     self.user = try row.decode(at: 1)
                 }
 
-                func bindColumns(to statement: Slate.Statement, startingAt index: Int) throws {
-                    try statement.bind(self.token, at: Int(index), storage: .blob)
-                    try self.user.bind(to: statement, at: index + 1)
+                func encode<Encoder: Slate.ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+                    try encoder.encode(Slate.UUIDStorage.blob.sqlValue(for: self.token))
+                    try encoder.encode(self.user)
                 }
 
                 var primaryKey: UUID {
                     self.token
                 }
 
-                static func primaryKeyArguments(_ key: UUID) -> [(any Slate.SQLBindable)?] {
-                    [Slate.UUIDStorage.blob.sqlValue(for: key)]
+                static func encode<Encoder: Slate.ColumnEncoder>(primaryKey key: UUID, to encoder: inout Encoder) throws(Encoder.Failure) {
+                    try encoder.encode(Slate.UUIDStorage.blob.sqlValue(for: key))
                 }
             }
             """#)
@@ -495,12 +497,12 @@ import Testing
             }
 
             extension LogLine: Slate.Table, Slate.SelfManagingTable {
-                static let tableName = "LogLine"
-
-                static let columnDescriptors: [Slate.ColumnDescriptor] = [
-                    Slate.ColumnDescriptor(name: "message", sqlType: "TEXT", isNullable: false),
-                    Slate.ColumnDescriptor(name: "level", sqlType: "INTEGER", isNullable: false),
-                ]
+                static let schema = Slate.TableSchema(
+                    name: "LogLine",
+                    columns: [
+                        .init(name: "message", type: "TEXT", isNotNull: true),
+                        .init(name: "level", type: "INTEGER", isNotNull: true),
+                    ])
 
                 struct Columns: Slate.TableColumns {
                     let message: Slate.Column<LogLine, String>
@@ -517,9 +519,9 @@ import Testing
                     self.level = try row.decode(at: 1)
                 }
 
-                func bindColumns(to statement: Slate.Statement, startingAt index: Int) throws {
-                    try self.message.bind(to: statement, at: index)
-                    try self.level.bind(to: statement, at: index + 1)
+                func encode<Encoder: Slate.ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+                    try encoder.encode(self.message)
+                    try encoder.encode(self.level)
                 }
             }
             """#)
@@ -555,12 +557,12 @@ import Testing
             }
 
             extension Draft: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
-                static let tableName = "Draft"
-
-                static let columnDescriptors: [Slate.ColumnDescriptor] = [
-                    Slate.ColumnDescriptor(name: "id", sqlType: "INTEGER", isNullable: false, primaryKeyPosition: 1),
-                    Slate.ColumnDescriptor(name: "text", sqlType: "TEXT", isNullable: false),
-                ]
+                static let schema = Slate.TableSchema(
+                    name: "Draft",
+                    columns: [
+                        .init(name: "id", type: "INTEGER", primaryKeyPosition: 1),
+                        .init(name: "text", type: "TEXT", isNotNull: true),
+                    ])
 
                 struct Columns: Slate.TableColumns {
                     let id: Slate.Column<Draft, Int64?>
@@ -577,12 +579,12 @@ import Testing
                     self.text = try row.decode(at: 1)
                 }
 
-                func bindColumns(to statement: Slate.Statement, startingAt index: Int) throws {
-                    try self.id.bind(to: statement, at: index)
-                    try self.text.bind(to: statement, at: index + 1)
+                func encode<Encoder: Slate.ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+                    try encoder.encode(self.id)
+                    try encoder.encode(self.text)
                 }
 
-                mutating func didInsert(rowID: Int64) {
+                mutating func didInsert(rowID: Int64) throws {
                     self.id = rowID
                 }
 
@@ -615,19 +617,22 @@ import Testing
             }
 
             extension Album: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
-                static let tableName = "Album"
-
-                static let columnDescriptors: [Slate.ColumnDescriptor] = [
-                    Slate.ColumnDescriptor(name: "id", sqlType: "INTEGER", isNullable: false, primaryKeyPosition: 1),
-                    Slate.ColumnDescriptor(name: "code", sqlType: "TEXT", isNullable: false, isUnique: true),
-                    Slate.ColumnDescriptor(name: "title", sqlType: "TEXT", isNullable: false),
-                    Slate.ColumnDescriptor(name: "artistId", sqlType: "INTEGER", isNullable: false, references: Slate.ColumnReference(table: Artist.tableName, onDelete: .cascade)),
-                    Slate.ColumnDescriptor(name: "labelCode", sqlType: "TEXT", references: Slate.ColumnReference(table: "Label", column: "code", onUpdate: .cascade)),
-                ]
-
-                static let indexes: [Slate.IndexDescriptor] = [
-                    Slate.IndexDescriptor(name: "Album_title", columns: ["title"]),
-                ]
+                static let schema = Slate.TableSchema(
+                    name: "Album",
+                    columns: [
+                        .init(name: "id", type: "INTEGER", primaryKeyPosition: 1),
+                        .init(name: "code", type: "TEXT", isNotNull: true, isUnique: true),
+                        .init(name: "title", type: "TEXT", isNotNull: true),
+                        .init(name: "artistId", type: "INTEGER", isNotNull: true),
+                        .init(name: "labelCode", type: "TEXT"),
+                    ],
+                    foreignKeys: [
+                        .init(columns: ["artistId"], referencedTable: Artist.tableName, onDelete: .cascade),
+                        .init(columns: ["labelCode"], referencedTable: "Label", referencedColumns: ["code"], onUpdate: .cascade),
+                    ],
+                    indexes: [
+                        .init(name: "Album_title", columns: ["title"]),
+                    ])
 
                 struct Columns: Slate.TableColumns {
                     let id: Slate.Column<Album, Int64?>
@@ -653,15 +658,15 @@ import Testing
                     self.labelCode = try row.decode(at: 4)
                 }
 
-                func bindColumns(to statement: Slate.Statement, startingAt index: Int) throws {
-                    try self.id.bind(to: statement, at: index)
-                    try self.code.bind(to: statement, at: index + 1)
-                    try self.title.bind(to: statement, at: index + 2)
-                    try self.artistId.bind(to: statement, at: index + 3)
-                    try self.labelCode.bind(to: statement, at: index + 4)
+                func encode<Encoder: Slate.ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+                    try encoder.encode(self.id)
+                    try encoder.encode(self.code)
+                    try encoder.encode(self.title)
+                    try encoder.encode(self.artistId)
+                    try encoder.encode(self.labelCode)
                 }
 
-                mutating func didInsert(rowID: Int64) {
+                mutating func didInsert(rowID: Int64) throws {
                     self.id = rowID
                 }
 
@@ -688,16 +693,12 @@ import Testing
             }
 
             extension Note: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
-                static let tableName = "Note"
-
-                static let columnDescriptors: [Slate.ColumnDescriptor] = [
-                    Slate.ColumnDescriptor(name: "id", sqlType: "INTEGER", isNullable: false, primaryKeyPosition: 1),
-                    Slate.ColumnDescriptor(name: "body", sqlType: "TEXT", isNullable: false),
-                ]
-
-                static let renamedColumns: [String: String] = ["id": "noteId", "body": "text"]
-
-                static let databaseFile: String? = "notes.sqlite"
+                static let schema = Slate.TableSchema(
+                    name: "Note",
+                    columns: [
+                        .init(name: "id", type: "INTEGER", primaryKeyPosition: 1),
+                        .init(name: "body", type: "TEXT", isNotNull: true),
+                    ])
 
                 struct Columns: Slate.TableColumns {
                     let id: Slate.Column<Note, Int64?>
@@ -714,18 +715,22 @@ import Testing
                     self.body = try row.decode(at: 1)
                 }
 
-                func bindColumns(to statement: Slate.Statement, startingAt index: Int) throws {
-                    try self.id.bind(to: statement, at: index)
-                    try self.body.bind(to: statement, at: index + 1)
+                func encode<Encoder: Slate.ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+                    try encoder.encode(self.id)
+                    try encoder.encode(self.body)
                 }
 
-                mutating func didInsert(rowID: Int64) {
+                mutating func didInsert(rowID: Int64) throws {
                     self.id = rowID
                 }
 
                 var primaryKey: Int64? {
                     self.id
                 }
+
+                static let renamedColumns: [String: String] = ["id": "noteId", "body": "text"]
+
+                static let databaseFile: String? = "notes.sqlite"
             }
             """#)
     }
@@ -746,12 +751,12 @@ import Testing
             }
 
             extension Tag: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
-                public static let tableName = "Tag"
-
-                public static let columnDescriptors: [Slate.ColumnDescriptor] = [
-                    Slate.ColumnDescriptor(name: "id", sqlType: "INTEGER", isNullable: false, primaryKeyPosition: 1),
-                    Slate.ColumnDescriptor(name: "default", sqlType: "INTEGER", isNullable: false),
-                ]
+                public static let schema = Slate.TableSchema(
+                    name: "Tag",
+                    columns: [
+                        .init(name: "id", type: "INTEGER", primaryKeyPosition: 1),
+                        .init(name: "default", type: "INTEGER", isNotNull: true),
+                    ])
 
                 public struct Columns: Slate.TableColumns {
                     public let id: Slate.Column<Tag, Int64?>
@@ -768,12 +773,12 @@ import Testing
                     self.`default` = try row.decode(at: 1)
                 }
 
-                public func bindColumns(to statement: Slate.Statement, startingAt index: Int) throws {
-                    try self.id.bind(to: statement, at: index)
-                    try self.`default`.bind(to: statement, at: index + 1)
+                public func encode<Encoder: Slate.ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+                    try encoder.encode(self.id)
+                    try encoder.encode(self.`default`)
                 }
 
-                public mutating func didInsert(rowID: Int64) {
+                public mutating func didInsert(rowID: Int64) throws {
                     self.id = rowID
                 }
 
@@ -809,12 +814,12 @@ import Testing
             }
 
             extension Counter: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
-                static let tableName = "Counter"
-
-                static let columnDescriptors: [Slate.ColumnDescriptor] = [
-                    Slate.ColumnDescriptor(name: "id", sqlType: "INTEGER", isNullable: false, primaryKeyPosition: 1),
-                    Slate.ColumnDescriptor(name: "value", sqlType: "INTEGER", isNullable: false),
-                ]
+                static let schema = Slate.TableSchema(
+                    name: "Counter",
+                    columns: [
+                        .init(name: "id", type: "INTEGER", primaryKeyPosition: 1),
+                        .init(name: "value", type: "INTEGER", isNotNull: true),
+                    ])
 
                 struct Columns: Slate.TableColumns {
                     let id: Slate.Column<Counter, Int?>
@@ -831,13 +836,13 @@ import Testing
                     self.value = try row.decode(at: 1)
                 }
 
-                func bindColumns(to statement: Slate.Statement, startingAt index: Int) throws {
-                    try self.id.bind(to: statement, at: index)
-                    try self.value.bind(to: statement, at: index + 1)
+                func encode<Encoder: Slate.ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+                    try encoder.encode(self.id)
+                    try encoder.encode(self.value)
                 }
 
-                mutating func didInsert(rowID: Int64) {
-                    self.id = Int(truncatingIfNeeded: rowID)
+                mutating func didInsert(rowID: Int64) throws {
+                    self.id = try Slate.RowID.converted(rowID, to: Int.self)
                 }
 
                 var primaryKey: Int? {
@@ -846,12 +851,12 @@ import Testing
             }
 
             extension Constant: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
-                static let tableName = "Constant"
-
-                static let columnDescriptors: [Slate.ColumnDescriptor] = [
-                    Slate.ColumnDescriptor(name: "id", sqlType: "INTEGER", isNullable: false, primaryKeyPosition: 1),
-                    Slate.ColumnDescriptor(name: "value", sqlType: "INTEGER", isNullable: false),
-                ]
+                static let schema = Slate.TableSchema(
+                    name: "Constant",
+                    columns: [
+                        .init(name: "id", type: "INTEGER", primaryKeyPosition: 1),
+                        .init(name: "value", type: "INTEGER", isNotNull: true),
+                    ])
 
                 struct Columns: Slate.TableColumns {
                     let id: Slate.Column<Constant, Int64>
@@ -868,9 +873,9 @@ import Testing
                     self.value = try row.decode(at: 1)
                 }
 
-                func bindColumns(to statement: Slate.Statement, startingAt index: Int) throws {
-                    try self.id.bind(to: statement, at: index)
-                    try self.value.bind(to: statement, at: index + 1)
+                func encode<Encoder: Slate.ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+                    try encoder.encode(self.id)
+                    try encoder.encode(self.value)
                 }
 
                 var primaryKey: Int64 {

@@ -1,4 +1,7 @@
+import Foundation
 import SlateMacrosPlugin
+import SwiftParser
+import SwiftSyntax
 import SwiftSyntaxMacroExpansion
 import SwiftSyntaxMacros
 import SwiftSyntaxMacrosGenericTestSupport
@@ -23,8 +26,18 @@ func assertTableExpansion(
     diagnostics: [DiagnosticSpec] = [],
     applyFixIts: [String]? = nil,
     fixedSource: String? = nil,
-    sourceLocation: SourceLocation = #_sourceLocation
+    sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) {
+    // SLATE_PRINT_EXPANSIONS=1 prints each actual expansion, to update expectations after an
+    // intended change of the emitter (then review the diff).
+    if ProcessInfo.processInfo.environment["SLATE_PRINT_EXPANSIONS"] != nil {
+        let file = Parser.parse(source: source)
+        let expanded = file.expand(
+            macroSpecs: slateMacroSpecs,
+            contextGenerator: { syntax in BasicMacroExpansionContext(lexicalContext: [], expansionDiscriminator: "", sourceFiles: [:]) },
+            indentationWidth: .spaces(4))
+        print("@@EXPANSION line=\(sourceLocation.line)\n\(expanded.description.trimmingCharacters(in: .newlines))\n@@END")
+    }
     assertMacroExpansion(
         source,
         expandedSource: expandedSource,

@@ -114,7 +114,7 @@ struct Reading: CodableRecord, Equatable {
         ]
         let saved = try db.save(contentsOf: readings)
         #expect(saved.map(\.id) == [1, 2, 3, 4])
-        #expect(try db.fetchAll(Reading.self, orderBy: "id") == saved)
+        #expect(try Reading.order { $0.id }.fetchAll(db) == saved)
         // The values previous records bound never leak into a later one's NULLs.
         let nulls = try db.fetchAll(
             CopiedRow.self, "SELECT value IS NULL, note IS NULL, taken_at IS NULL, count IS NULL FROM Reading ORDER BY id")
@@ -129,7 +129,7 @@ struct Reading: CodableRecord, Equatable {
         try db.save(contentsOf: [Reading(id: 10, sensor: "a", value: 1), Reading(sensor: "b", value: 2)])
         let updated = try db.save(contentsOf: [Reading(id: 10, sensor: "a", value: nil, note: "changed"), Reading(sensor: "c")])
         #expect(updated.map(\.id) == [10, 12])
-        #expect(try db.fetchAll(Reading.self, orderBy: "id").map { "\($0.id ?? 0):\($0.sensor):\($0.value ?? -1):\($0.note ?? "-")" } == [
+        #expect(try Reading.order { $0.id }.fetchAll(db).map { "\($0.id ?? 0):\($0.sensor):\($0.value ?? -1):\($0.note ?? "-")" } == [
             "10:a:-1.0:changed", "11:b:2.0:-", "12:c:-1.0:-",
         ])
     }

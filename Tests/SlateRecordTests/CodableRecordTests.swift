@@ -32,7 +32,7 @@ struct Contact: CodableRecord, Equatable {
 struct Tag: CodableRecord, Equatable {
     var name: String
     var uses: Int
-    static let primaryKey = ["name"]
+    static let primaryKeyColumns = ["name"]
     static let tableName = "tags"
 }
 
@@ -48,17 +48,17 @@ struct LogLine: CodableRecord, Equatable {
         birthday: Date(timeIntervalSince1970: 1_000_000), token: UUID(), avatar: Data([1, 2, 3]))
 
     @Test func columnsAreInferredFromTheCodableShape() throws {
-        let definition = try TableDefinition(Contact.self)
-        #expect(definition.name == "Contact")
-        let columns = definition.columns.map { "\($0.name) \($0.sqlType)\($0.isNullable ? "" : " NOT NULL")\($0.isPrimaryKey ? " KEY" : "")" }
+        let schema = Contact.schema
+        #expect(schema.name == "Contact")
+        let columns = schema.columns.map { "\($0.name) \($0.declaredType)\($0.isNullable ? "" : " NOT NULL")\($0.isPrimaryKey ? " KEY" : "")" }
         #expect(columns == [
             "id INTEGER NOT NULL KEY", "name TEXT NOT NULL", "email TEXT", "score REAL NOT NULL",
             "is_favorite INTEGER NOT NULL", "mood TEXT NOT NULL", "address TEXT NOT NULL", "tags TEXT NOT NULL",
             "birthday DATETIME", "token TEXT NOT NULL", "avatar BLOB",
         ])
-        #expect(definition.rowIDColumn == "id")
-        #expect(try TableDefinition(Tag.self).primaryKeyColumns == ["name"])
-        #expect(try TableDefinition(LogLine.self).primaryKeyColumns.isEmpty)
+        #expect(schema.rowIDAlias?.name == "id")
+        #expect(Tag.schema.primaryKey == ["name"])
+        #expect(LogLine.schema.primaryKey.isEmpty)
     }
 
     @Test func saveInsertsThenUpdatesByKey() throws {
@@ -68,8 +68,8 @@ struct LogLine: CodableRecord, Equatable {
         contact.score = 7
         contact.email = "ada@example.com"
         try db.save(contact)
-        #expect(try db.fetchCount(Contact.self) == 1)
-        let fetched = try db.fetchOne(Contact.self, where: "id = \(1)")
+        #expect(try Contact.all().fetchCount(db) == 1)
+        let fetched = try Contact.where { $0.id == 1 }.fetchOne(db)
         #expect(fetched == contact)
     }
 
@@ -80,7 +80,7 @@ struct LogLine: CodableRecord, Equatable {
         #expect(json == #"{"city":"London"}"#)
         let city = try db.fetchValue(String.self, "SELECT json_extract(address, '$.city') FROM Contact")
         #expect(city == "London")
-        let tagged = try db.fetchAll(Contact.self, where: "EXISTS (SELECT 1 FROM json_each(tags) WHERE value = \("engines"))")
+        let tagged = try Contact.where(sql: "EXISTS (SELECT 1 FROM json_each(tags) WHERE value = \("engines"))").fetchAll(db)
         #expect(tagged.count == 1)
         #expect(try db.fetchValue(String.self, "SELECT mood FROM Contact") == "grumpy")
     }
@@ -90,11 +90,13 @@ struct LogLine: CodableRecord, Equatable {
         let tags = [Tag(name: "a", uses: 1), Tag(name: "b", uses: 2), Tag(name: "c", uses: 3)]
         try db.save(contentsOf: tags)
         try db.save(Tag(name: "b", uses: 20))
-        #expect(try db.fetchAll(Tag.self, orderBy: "name") == [tags[0], Tag(name: "b", uses: 20), tags[2]])
-        #expect(try db.fetchAll(Tag.self, where: "uses > \(2)", orderBy: "uses DESC").map(\.name) == ["b", "c"])
+        #expect(try Tag.order { $0.name }.fetchAll(db) == [tags[0], Tag(name: "b", uses: 20), tags[2]])
+        #expect(try Tag.where { $0.uses > 2 }.order { $0.uses.descending() }.fetchAll(db).map(\.name) == ["b", "c"])
+        #expect(try Tag.where(sql: "uses > \(2)").order(sql: "uses DESC").fetchAll(db).map(\.name) == ["b", "c"])
         #expect(try db.delete(tags[0]))
-        #expect(try db.deleteAll(Tag.self, where: "uses = \(3)") == 1)
-        #expect(try db.deleteAll(Tag.self) == 1)
+        #expect(try Tag.find("a").fetchOne(db) == nil)
+        #expect(try Tag.delete().where { $0.uses == 3 }.execute(db) == 1)
+        #expect(try Tag.delete().execute(db) == 1)
         try db.dropTable(for: Tag.self)
         #expect(try db.fetchOne(Int.self, "SELECT 1 FROM sqlite_schema WHERE name = 'tags'") == nil)
     }
@@ -102,7 +104,7 @@ struct LogLine: CodableRecord, Equatable {
     @Test func recordsWithoutKeyAreAlwaysInsertedAndCannotBeDeletedByKey() throws {
         let db = try Database()
         try db.save(contentsOf: [LogLine(message: "a", level: 1), LogLine(message: "a", level: 1)])
-        #expect(try db.fetchCount(LogLine.self) == 2)
+        #expect(try LogLine.all().fetchCount(db) == 2)
         #expect(throws: DatabaseError.self) { try db.delete(LogLine(message: "a", level: 1)) }
     }
 

@@ -37,9 +37,10 @@ import Testing
         try db.save(PersonV1(id: nil, name: "a", note: "keep me"))
         let before = try schema(db)
 
-        #expect(try db.fetchCount(PersonV2.self) == 1)
-        #expect(try db.fetchAll(PersonV2.self) == [PersonV2(id: 1, name: "a")])
-        #expect(try db.fetchOne(PersonV2.self, where: "name = \("a")") == PersonV2(id: 1, name: "a"))
+        #expect(try PersonV2.all().fetchCount(db) == 1)
+        #expect(try PersonV2.all().fetchAll(db) == [PersonV2(id: 1, name: "a")])
+        #expect(try PersonV2.where { $0.name == "a" }.fetchOne(db) == PersonV2(id: 1, name: "a"))
+        #expect(try PersonV2.find(1).fetchOne(db) == PersonV2(id: 1, name: "a"))
         #expect(try schema(db) == before)
         #expect(try db.fetchValue(String.self, "SELECT note FROM person") == "keep me")
     }
@@ -51,7 +52,7 @@ import Testing
         #expect(throws: DatabaseError.self) { try db.save(PersonV2(id: nil, name: "b")) }
         // Updating an existing row through the older type keeps the other column's value.
         try db.save(PersonV2(id: 1, name: "renamed"))
-        #expect(try db.fetchAll(PersonV1.self) == [PersonV1(id: 1, name: "renamed", note: "keep me")])
+        #expect(try PersonV1.all().fetchAll(db) == [PersonV1(id: 1, name: "renamed", note: "keep me")])
         #expect(try db.fetchAll(String.self, "SELECT name FROM pragma_table_info('person')") == ["id", "name", "note"])
     }
 
@@ -59,15 +60,16 @@ import Testing
         let db = try Database(location: .inMemory)
         try db.save(PersonV1(id: nil, name: "a", note: "n"))
         let before = try schema(db)
-        let error = #expect(throws: DatabaseError.self) { try db.fetchAll(PersonV3.self) }
+        let error = #expect(throws: DatabaseError.self) { try PersonV3.all().fetchAll(db) }
         #expect(error?.message.contains("email") == true)
         #expect(try schema(db) == before)
     }
 
-    @Test func aReadBeforeAnyWriteFindsNothingAndCreatesNothing() throws {
+    @Test func aReadBeforeAnyWriteCreatesNothing() throws {
         let db = try Database(location: .inMemory)
-        #expect(try db.fetchAll(PersonV1.self).isEmpty)
-        #expect(try db.fetchCount(PersonV1.self) == 0)
+        let error = #expect(throws: DatabaseError.self) { try PersonV1.all().fetchAll(db) }
+        #expect(error?.message.contains("no such table: person") == true)
+        #expect(throws: DatabaseError.self) { try PersonV1.all().fetchCount(db) }
         #expect(try schema(db).isEmpty)
     }
 

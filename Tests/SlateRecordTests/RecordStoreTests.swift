@@ -13,7 +13,7 @@ struct OrmExample: CodableRecord, Equatable {
     let name: String
     let data: OrmNested
 
-    static let primaryKey = ["name"]
+    static let primaryKeyColumns = ["name"]
     static let tableName = "orm_example_type_t"
     static let databaseFile: String? = "orm_example_database.sqlite"
 }
@@ -73,11 +73,11 @@ struct SettingV2: CodableRecord, Equatable {
         #expect(FileManager.default.fileExists(atPath: directory.path("settings/orm_example_database.sqlite")))
 
         // A new version of the type: a read does not migrate, and names the missing column.
-        let missing = try #require(throws: DatabaseError.self) { try store.fetchAll(SettingV2.self, orderBy: "id") }
+        let missing = try #require(throws: DatabaseError.self) { try store.fetchAll(SettingV2.self, where: "1", orderBy: "id") }
         #expect(missing.message.contains("isSecret"))
         // The first write adds it.
         try store.save([SettingV2(id: 3, key: "font", value: "serif", isSecret: true)])
-        let v2 = try store.fetchAll(SettingV2.self, orderBy: "id")
+        let v2 = try store.fetchAll(SettingV2.self, where: "1", orderBy: "id")
         #expect(v2 == [
             SettingV2(id: 1, key: "theme", value: "dark", isSecret: false),
             SettingV2(id: 2, key: "lang", value: "en", isSecret: false),

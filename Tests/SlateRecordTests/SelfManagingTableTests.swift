@@ -2,13 +2,13 @@ import Foundation
 import Slate
 import Testing
 
-/// Migrations driven by `TableDefinition`s, on files in a temporary directory.
+/// Migrations driven by `TableSchema`s, on files in a temporary directory.
 @Suite struct SelfManagingTableTests {
-    static let v1 = TableDefinition(name: "item", columns: [
-        ColumnDescriptor(name: "id", sqlType: "INTEGER", isNullable: false, primaryKeyPosition: 1),
-        ColumnDescriptor(name: "name", sqlType: "TEXT", isNullable: false),
-        ColumnDescriptor(name: "price", sqlType: "TEXT"),
-    ], indexes: [IndexDescriptor(name: "item_name", columns: ["name"])])
+    static let v1 = TableSchema(name: "item", columns: [
+        .init(name: "id", type: "INTEGER", primaryKeyPosition: 1),
+        .init(name: "name", type: "TEXT", isNotNull: true),
+        .init(name: "price", type: "TEXT"),
+    ], indexes: [.init(name: "item_name", columns: ["name"])])
 
     func open(_ directory: ScratchDirectory) throws -> Database {
         var configuration = Database.Configuration()
@@ -38,8 +38,8 @@ import Testing
         let db = try open(directory)
         try seed(db)
         var v2 = Self.v1
-        v2.columns.append(ColumnDescriptor(name: "stock", sqlType: "INTEGER", isNullable: false, defaultSQL: "0"))
-        v2.columns.append(ColumnDescriptor(name: "note", sqlType: "TEXT"))
+        v2.columns.append(.init(name: "stock", type: "INTEGER", isNotNull: true, defaultSQL: "0"))
+        v2.columns.append(.init(name: "note", type: "TEXT"))
         let plan = try db.migrateTable(to: v2)
         #expect(plan.action == .alter)
         #expect(plan.statements == [
@@ -57,7 +57,7 @@ import Testing
         try db.execute(sql: "CREATE TRIGGER item_touch AFTER UPDATE ON item BEGIN SELECT 1; END")
         try db.execute(sql: "CREATE VIEW cheap AS SELECT name FROM item WHERE price < 2")
         var v2 = Self.v1
-        v2.columns[2].sqlType = "REAL"
+        v2.columns[2].declaredType = "REAL"
         let plan = try db.migrateTable(to: v2)
         #expect(plan.action == .rebuild)
         #expect(plan.reasons == ["the type of column price changes from TEXT to REAL"])
@@ -82,7 +82,7 @@ import Testing
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         let dumpBefore = try db.dump()
         var v2 = Self.v1
-        v2.columns[2].sqlType = "INTEGER"
+        v2.columns[2].declaredType = "INTEGER"
         let error = try #require(throws: DatabaseError.self) { try db.migrateTable(to: v2) }
         #expect(error.resultCode == .mismatch)
         #expect(error.message.contains("column price becomes INTEGER"))
@@ -101,7 +101,7 @@ import Testing
         let db = try open(directory)
         try seed(db)
         var v2 = Self.v1
-        v2.columns[2].isNullable = false
+        v2.columns[2].isNotNull = true
         let error = try #require(throws: DatabaseError.self) { try db.migrateTable(to: v2) }
         #expect(error.extendedResultCode == .constraintNotNull)
         #expect(error.message.contains("rowid 2 holds NULL"))
@@ -126,7 +126,7 @@ import Testing
         #expect(try db.fetchAll(String?.self, "SELECT price FROM item ORDER BY id") == ["1.5", nil, "3"])
         // A rebuild for another reason keeps it too.
         var v3 = v2
-        v3.columns[1].isNullable = true
+        v3.columns[1].isNotNull = false
         let rebuilt = try db.migrateTable(to: v3)
         #expect(rebuilt.action == .rebuild)
         #expect(rebuilt.keptColumns == ["price"])
@@ -150,9 +150,8 @@ import Testing
         try seed(db)
         var v2 = Self.v1
         v2.columns[1].name = "title"
-        v2.renamedColumns = ["title": "name"]
         v2.indexes = []
-        let plan = try db.migrateTable(to: v2)
+        let plan = try db.migrateTable(to: v2, options: TableMigrationOptions(renamedColumns: ["title": "name"]))
         #expect(plan.action == .alter)
         #expect(plan.statements == [#"ALTER TABLE "item" RENAME COLUMN "name" TO "title""#])
         #expect(try db.fetchAll(String.self, "SELECT title FROM item ORDER BY id") == ["pen", "ink", "pad"])
@@ -164,8 +163,8 @@ import Testing
         let db = try open(directory)
         try seed(db)
         var v2 = Self.v1
-        v2.columns[2].sqlType = "REAL"
-        v2.columns[2].isNullable = false
+        v2.columns[2].declaredType = "REAL"
+        v2.columns[2].isNotNull = true
         v2.columns[2].defaultSQL = "0"
         let dump = try db.dump()
         let plan = try db.migrationPlan(for: v2)
@@ -197,13 +196,13 @@ import Testing
             INSERT INTO review (itemId, body) VALUES (1, 'great'), (3, 'fine');
             """)
         var v2 = Self.v1
-        v2.columns[2].sqlType = "REAL"
+        v2.columns[2].declaredType = "REAL"
         try db.migrateTable(to: v2)
         #expect(try db.fetchAll(String.self, "SELECT body FROM review ORDER BY id") == ["great", "fine"])
 
         // Dropping the key column that children reference would break them: refused.
         var v3 = v2
-        v3.columns[0] = ColumnDescriptor(name: "code", sqlType: "TEXT", isNullable: false, primaryKeyPosition: 1)
+        v3.columns[0] = .init(name: "code", type: "TEXT", isNotNull: true, primaryKeyPosition: 1)
         let error = try #require(throws: DatabaseError.self) { try db.migrateTable(to: v3) }
         #expect(error.message.contains("cannot migrate table \"item\""))
         #expect(try db.fetchAll(String.self, "SELECT body FROM review ORDER BY id") == ["great", "fine"])
@@ -218,9 +217,8 @@ import Testing
         try db.execute(sql: "CREATE TABLE category (id INTEGER PRIMARY KEY)")
         let dump = try db.dump()
         var v2 = Self.v1
-        v2.columns.append(ColumnDescriptor(
-            name: "categoryId", sqlType: "INTEGER", isNullable: false, defaultSQL: "1",
-            references: ColumnReference(table: "category")))
+        v2.columns.append(.init(name: "categoryId", type: "INTEGER", isNotNull: true, defaultSQL: "1"))
+        v2.foreignKeys.append(.init(columns: ["categoryId"], referencedTable: "category"))
         let plan = try db.migrationPlan(for: v2)
         #expect(plan.action == .rebuild)
         let error = try #require(throws: DatabaseError.self) { try db.migrateTable(to: v2) }
@@ -263,7 +261,7 @@ import Testing
         try db.migrateTable(to: v1)
         try db.execute(sql: "INSERT INTO item (name) VALUES ('a'), ('b'), ('c'); DELETE FROM item WHERE id = 3")
         var v2 = v1
-        v2.columns[2].sqlType = "REAL"
+        v2.columns[2].declaredType = "REAL"
         #expect(try db.migrateTable(to: v2).action == .rebuild)
         try db.execute(sql: "INSERT INTO item (name) VALUES ('d')")
         #expect(try db.fetchAll(Int.self, "SELECT id FROM item ORDER BY id") == [1, 2, 4])

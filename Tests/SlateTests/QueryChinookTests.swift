@@ -299,7 +299,7 @@ import Testing
     // MARK: Counting and fetching
 
     @Test func countsRows() throws {
-        #expect(try Track.fetchCount(db) == 3503)
+        #expect(try Track.all().fetchCount(db) == 3503)
         #expect(try Track.all().fetchCount(db) == 3503)
         #expect(try Track.where { $0.genreId == 1 }.fetchCount(db) == (try db.fetchValue(Int.self, "SELECT count(*) FROM Track WHERE GenreId = 1")))
         #expect(try Track.select { $0.genreId }.distinct().fetchCount(db) == (try db.fetchValue(Int.self, "SELECT count(DISTINCT GenreId) FROM Track")))
@@ -334,50 +334,50 @@ import Testing
     // MARK: Keys and relationships
 
     @Test func findsByPrimaryKey() throws {
-        #expect(try Artist.find(1, in: db)?.name == "AC/DC")
-        #expect(try db.find(Artist.self, key: 1)?.name == "AC/DC")
-        #expect(try Artist.find(100_000, in: db) == nil)
-        #expect(try Artist.find(nil, in: db) == nil)
-        let entry = try db.find(PlaylistTrack.self, key: (1, 3402))
+        #expect(try Artist.find(1).fetchOne(db)?.name == "AC/DC")
+        #expect(try Artist.find(1).fetchOne(db)?.name == "AC/DC")
+        #expect(try Artist.find(100_000).fetchOne(db) == nil)
+        #expect(try Artist.find(nil).fetchOne(db) == nil)
+        let entry = try PlaylistTrack.find((1, 3402)).fetchOne(db)
         #expect(entry == PlaylistTrack(playlistId: 1, trackId: 3402))
-        #expect(try PlaylistTrack.find((1, 1), in: db) != nil)
-        #expect(try PlaylistTrack.find((2, 1), in: db) == nil)  // playlist 2 is empty
+        #expect(try PlaylistTrack.find((1, 1)).fetchOne(db) != nil)
+        #expect(try PlaylistTrack.find((2, 1)).fetchOne(db) == nil)  // playlist 2 is empty
         let countInPlaylist = try PlaylistTrack.where { $0.playlistId == 1 }.fetchCount(db)
         #expect(countInPlaylist == (try db.fetchValue(Int.self, "SELECT count(*) FROM PlaylistTrack WHERE PlaylistId = 1")))
     }
 
     @Test func fetchesThroughForeignKeys() throws {
-        let acdc = try #require(try Artist.find(1, in: db))
-        let albums = try db.fetchAll(Album.self, belongingTo: acdc)
+        let acdc = try #require(try Artist.find(1).fetchOne(db))
+        let albums = try Album.belonging(to: acdc).fetchAll(db)
         #expect(albums.map(\.title) == ["For Those About To Rock We Salute You", "Let There Be Rock"])
         #expect(try Album.belonging(to: acdc).order { $0.title.descending() }.fetchAll(db).map(\.albumId) == [4, 1])
 
         let album = try #require(albums.first)
-        #expect(try db.fetchOne(Artist.self, referencedBy: album) == acdc)
+        #expect(try Artist.referenced(by: album).fetchOne(db) == acdc)
         #expect(try Artist.referenced(by: album).fetchAll(db) == [acdc])
 
         // A self-referencing key: the employees reporting to the general manager.
-        let manager = try #require(try Employee.find(1, in: db))
-        let reports = try db.fetchAll(Employee.self, belongingTo: manager)
+        let manager = try #require(try Employee.find(1).fetchOne(db))
+        let reports = try Employee.belonging(to: manager).fetchAll(db)
         #expect(reports.compactMap(\.employeeId) == [2, 6])
-        #expect(try db.fetchOne(Employee.self, referencedBy: manager) == nil)  // ReportsTo is NULL
+        #expect(try Employee.referenced(by: manager).fetchOne(db) == nil)  // ReportsTo is NULL
 
         // Tables with several foreign keys to different tables.
-        let line = try #require(try InvoiceLine.find(1, in: db))
-        #expect(try db.fetchOne(Invoice.self, referencedBy: line)?.invoiceId == line.invoiceId)
-        #expect(try db.fetchOne(Track.self, referencedBy: line)?.trackId == line.trackId)
-        let playlist = try #require(try Playlist.find(1, in: db))
-        #expect(try db.fetchAll(PlaylistTrack.self, belongingTo: playlist).count
+        let line = try #require(try InvoiceLine.find(1).fetchOne(db))
+        #expect(try Invoice.referenced(by: line).fetchOne(db)?.invoiceId == line.invoiceId)
+        #expect(try Track.referenced(by: line).fetchOne(db)?.trackId == line.trackId)
+        let playlist = try #require(try Playlist.find(1).fetchOne(db))
+        #expect(try PlaylistTrack.belonging(to: playlist).fetchAll(db).count
             == (try db.fetchValue(Int.self, "SELECT count(*) FROM PlaylistTrack WHERE PlaylistId = 1")))
-        let rep = try #require(try Employee.find(3, in: db))
+        let rep = try #require(try Employee.find(3).fetchOne(db))
         #expect(try Customer.belonging(to: rep).fetchCount(db)
             == (try db.fetchValue(Int.self, "SELECT count(*) FROM Customer WHERE SupportRepId = 3")))
     }
 
     @Test func reportsMissingForeignKeys() throws {
-        let acdc = try #require(try Artist.find(1, in: db))
+        let acdc = try #require(try Artist.find(1).fetchOne(db))
         #expect {
-            try Track.belonging(to: acdc)
+            try Track.belonging(to: acdc).fetchAll(db)
         } throws: { error in
             (error as? DatabaseError)?.resultCode == .misuse
                 && (error as? DatabaseError)?.message.contains("Track has no foreign key to Artist") == true

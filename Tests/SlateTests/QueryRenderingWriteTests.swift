@@ -95,14 +95,14 @@ import Testing
 
     @Test func rendersRecordUpdatesWithNumberedParameters() throws {
         try expectSQL(
-            Person.update(Person(id: 1, name: "Arthur", age: 42)),
+            UpdateRecord(Person(id: 1, name: "Arthur", age: 42)),
             #"UPDATE "person" SET "name" = ?2, "age" = ?3, "email" = ?4, "score" = ?5 WHERE "id" = ?1"#,
             [1, "Arthur", 42, .null, 0.0])
         try expectSQL(
-            Shelf.update(Shelf(building: "A", number: 2, label: "x")),
+            UpdateRecord(Shelf(building: "A", number: 2, label: "x")),
             #"UPDATE "shelf" SET "label" = ?3 WHERE "building" = ?1 AND "number" = ?2"#, ["A", 2, "x"])
         try expectSQL(
-            PlaylistTrack.update(PlaylistTrack(playlistId: 1, trackId: 2)),
+            UpdateRecord(PlaylistTrack(playlistId: 1, trackId: 2)),
             #"UPDATE "PlaylistTrack" SET "PlaylistId" = ?1, "TrackId" = ?2 WHERE "PlaylistId" = ?1 AND "TrackId" = ?2"#, [1, 2])
     }
 
@@ -176,7 +176,7 @@ import Testing
                 + #""g" BLOB DEFAULT x'00FF', "h" INTEGER DEFAULT 0x1F, "i" TEXT DEFAULT NULL, "j" REAL DEFAULT 1.5e3, "#
                 + #""k" TEXT DEFAULT ('a') || ('b'))"#.replacingOccurrences(of: "('a') || ('b'))", with: "(('a') || ('b')))"))
         let db = try Database.memory()
-        try db.create(table: Defaults.self)
+        try db.createTable(for: Defaults.self)
         try db.execute(sql: "INSERT INTO defaults DEFAULT VALUES")
         let row = try #require(try db.fetchOne(CopiedRow.self, "SELECT c, d, e, f, g, h, i, j, k FROM defaults"))
         #expect(row.values == [3, -1, "it's", "ab", .blob(Data([0, 255])), 31, .null, 1500.0, "ab"])
@@ -185,23 +185,24 @@ import Testing
 
 /// Default expressions of every form.
 struct Defaults: Table {
-    static let tableName = "defaults"
-    static let columnDescriptors: [ColumnDescriptor] = [
-        .init(name: "a", sqlType: "TEXT", defaultSQL: "CURRENT_TIMESTAMP"),
-        .init(name: "b", sqlType: "TEXT", defaultSQL: "datetime('now')"),
-        .init(name: "c", sqlType: "INTEGER", defaultSQL: "(1 + 2)"),
-        .init(name: "d", sqlType: "INTEGER", defaultSQL: "-1"),
-        .init(name: "e", sqlType: "TEXT", defaultSQL: "'it''s'"),
-        .init(name: "f", sqlType: "TEXT", defaultSQL: "'a' || 'b'"),
-        .init(name: "g", sqlType: "BLOB", defaultSQL: "x'00FF'"),
-        .init(name: "h", sqlType: "INTEGER", defaultSQL: "0x1F"),
-        .init(name: "i", sqlType: "TEXT", defaultSQL: "NULL"),
-        .init(name: "j", sqlType: "REAL", defaultSQL: " 1.5e3 "),
-        .init(name: "k", sqlType: "TEXT", defaultSQL: "('a') || ('b')"),
-    ]
+    static let schema = TableSchema(
+        name: "defaults",
+        columns: [
+            .init(name: "a", type: "TEXT", defaultSQL: "CURRENT_TIMESTAMP"),
+            .init(name: "b", type: "TEXT", defaultSQL: "datetime('now')"),
+            .init(name: "c", type: "INTEGER", defaultSQL: "(1 + 2)"),
+            .init(name: "d", type: "INTEGER", defaultSQL: "-1"),
+            .init(name: "e", type: "TEXT", defaultSQL: "'it''s'"),
+            .init(name: "f", type: "TEXT", defaultSQL: "'a' || 'b'"),
+            .init(name: "g", type: "BLOB", defaultSQL: "x'00FF'"),
+            .init(name: "h", type: "INTEGER", defaultSQL: "0x1F"),
+            .init(name: "i", type: "TEXT", defaultSQL: "NULL"),
+            .init(name: "j", type: "REAL", defaultSQL: " 1.5e3 "),
+            .init(name: "k", type: "TEXT", defaultSQL: "('a') || ('b')"),
+        ])
     struct Columns: TableColumns {
         init(qualifier: String) {}
     }
     init(row: borrowing Row) throws {}
-    func bindColumns(to statement: Statement, startingAt index: Int) throws {}
+    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {}
 }

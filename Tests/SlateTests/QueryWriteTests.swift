@@ -27,9 +27,10 @@ import Testing
         let indexes = try db.fetchAll(String.self, "SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
         #expect(indexes == ["book_on_shelf", "book_on_title", "person_on_name"])
         #expect(try db.fetchValue(Bool.self, "SELECT sql LIKE '%WITHOUT ROWID' FROM sqlite_schema WHERE name = 'shelf'"))
-        // IF NOT EXISTS makes it idempotent; without it, an existing table is an error.
-        try db.create(table: Person.self, ifNotExists: true)
-        #expect(throws: DatabaseError.self) { try db.create(table: Person.self) }
+        // Creating is idempotent (IF NOT EXISTS), and changes nothing of an existing table.
+        let before = try db.fetchAll(String?.self, "SELECT sql FROM sqlite_schema ORDER BY name")
+        try db.createTable(for: Person.self)
+        #expect(try db.fetchAll(String?.self, "SELECT sql FROM sqlite_schema ORDER BY name") == before)
     }
 
     // MARK: Insert
@@ -39,7 +40,7 @@ import Testing
         let ford = try Person.insert(Person(name: "Ford")).execute(db)
         #expect(arthur.id == 1)
         #expect(ford.map(\.id) == [2])
-        #expect(try Person.find(1, in: db) == arthur)
+        #expect(try Person.find(1).fetchOne(db) == arthur)
     }
 
     @Test func insertManyUsesOneStatementInOneSavepoint() throws {
@@ -48,7 +49,7 @@ import Testing
         let inserted = try db.insert(contentsOf: people)
         #expect(db.cachedStatementCount == before + 1)
         #expect(inserted.compactMap(\.id) == Array(1...50))
-        #expect(try Person.fetchCount(db) == 50)
+        #expect(try Person.all().fetchCount(db) == 50)
         #expect(!db.isInTransaction)
     }
 
@@ -62,7 +63,7 @@ import Testing
         let error = try #require(throws: DatabaseError.self) { try db.insert(contentsOf: batch) }
         #expect(error.resultCode == .constraint)
         #expect(error.extendedResultCode == .constraintUnique)
-        #expect(try Person.fetchCount(db) == 1)
+        #expect(try Person.all().fetchCount(db) == 1)
         #expect(!db.isInTransaction)
 
         // Inside a transaction, only the batch is undone.
@@ -87,12 +88,12 @@ import Testing
         var original = try db.insert(Person(name: "Arthur", email: "arthur@example.com"))
         let ignored = try db.insert(Person(name: "Impostor", email: "arthur@example.com"), or: .ignore)
         #expect(ignored.id == nil)
-        #expect(try Person.fetchCount(db) == 1)
+        #expect(try Person.all().fetchCount(db) == 1)
 
         original.name = "Arthur Dent"
         let replaced = try db.insert(original, or: .replace)
         #expect(replaced.id == original.id)
-        #expect(try Person.fetchAll(db) == [original])
+        #expect(try Person.all().fetchAll(db) == [original])
 
         try Person.insert([Person(name: "X", email: "arthur@example.com"), Person(name: "Y")], or: .ignore).execute(db)
         #expect(try Person.select { $0.name }.order(by: \.id).fetchAll(db) == ["Arthur Dent", "Y"])
@@ -105,7 +106,7 @@ import Testing
         #expect(inserted == Person(id: 7, name: "Arthur", age: 1))
         let updated = try db.upsert(Person(id: 7, name: "Arthur Dent", age: 2))
         #expect(updated == Person(id: 7, name: "Arthur Dent", age: 2))
-        #expect(try Person.fetchAll(db) == [updated])
+        #expect(try Person.all().fetchAll(db) == [updated])
         let fresh = try db.upsert(Person(name: "Ford"))
         #expect(fresh.id == 8)
         // A table whose columns all belong to the key: DO NOTHING.
@@ -122,11 +123,11 @@ import Testing
             }
         let stored = try upsert.execute(db)
         #expect(stored == [Person(id: 1, name: "Arthur Dent", age: 31, email: "a@example.com")])
-        #expect(try Person.fetchAll(db) == stored)
+        #expect(try Person.all().fetchAll(db) == stored)
 
         let skipped = try Person.insert(Person(name: "Other", email: "a@example.com")).onConflictDoNothing(\.email).execute(db)
         #expect(skipped == [Person(name: "Other", email: "a@example.com")])
-        #expect(try Person.fetchCount(db) == 1)
+        #expect(try Person.all().fetchCount(db) == 1)
     }
 
     // MARK: RETURNING
@@ -147,7 +148,7 @@ import Testing
 
         let deleted = try Person.delete().where { $0.age == 0 }.returning().fetchAll(db)
         #expect(deleted.map(\.name).sorted() == ["A", "B"])
-        #expect(try Person.fetchCount(db) == 2)
+        #expect(try Person.all().fetchCount(db) == 2)
     }
 
     // MARK: Update
@@ -161,7 +162,7 @@ import Testing
         .where { $0.id == 3 }
         .execute(db)
         #expect(changed == 1)
-        #expect(try Person.find(3, in: db) == Person(id: 3, name: "Bob", age: 4))
+        #expect(try Person.find(3).fetchOne(db) == Person(id: 3, name: "Bob", age: 4))
 
         let older = try Person.update { $0.score.set(to: $0.score + 0.5) }.where { $0.age >= 2 }.execute(db)
         #expect(older == 2)
@@ -173,7 +174,7 @@ import Testing
             for _ in 0..<2 { $0.score.set(to: 1) }
         }.where { $0.name == "A" }.execute(db)
         #expect(conditional == 1)
-        #expect(try Person.find(1, in: db)?.age == 10)
+        #expect(try Person.find(1).fetchOne(db)?.age == 10)
         #expect(try Person.update { _ in }.execute(db) == 0)
     }
 
@@ -181,23 +182,23 @@ import Testing
         var person = try db.insert(Person(name: "Arthur", age: 42))
         person.age = 43
         #expect(try db.update(person))
-        #expect(try Person.find(person.id, in: db)?.age == 43)
+        #expect(try Person.find(person.id).fetchOne(db)?.age == 43)
         #expect(try !db.update(Person(id: 99, name: "Nobody")))
 
         #expect(try db.delete(person))
         #expect(try !db.delete(person))
-        #expect(try Person.fetchCount(db) == 0)
+        #expect(try Person.all().fetchCount(db) == 0)
 
         try db.insert(contentsOf: [Person(name: "A"), Person(name: "B")])
-        #expect(try db.delete(Person.self, key: 2))
+        #expect(try (Person.delete(key: 2).execute(db) > 0))
         #expect(try Person.delete(key: 3).execute(db) == 1)
-        #expect(try Person.fetchCount(db) == 0)
+        #expect(try Person.all().fetchCount(db) == 0)
     }
 
     @Test func deletesWithPredicate() throws {
         try db.insert(contentsOf: (1...10).map { Person(name: "P\($0)", age: Int64($0)) })
         #expect(try Person.delete().where { $0.age > 7 || $0.name == "P1" }.execute(db) == 4)
-        #expect(try Person.fetchCount(db) == 6)
+        #expect(try Person.all().fetchCount(db) == 6)
         #expect(try Person.delete().execute(db) == 6)
     }
 
@@ -206,26 +207,26 @@ import Testing
         #expect(person.id == 1)
         person.name = "Arthur Dent"
         #expect(try db.save(person) == person)
-        #expect(try Person.fetchAll(db) == [person])
+        #expect(try Person.all().fetchAll(db) == [person])
         let ghost = try db.save(Person(id: 5, name: "Ghost"))
         #expect(ghost.id == 5)
-        #expect(try Person.fetchCount(db) == 2)
+        #expect(try Person.all().fetchCount(db) == 2)
     }
 
     @Test func handlesCompositeKeysWithoutRowID() throws {
         try db.insert(contentsOf: [Shelf(building: "A", number: 1, label: "Poetry"), Shelf(building: "A", number: 2)])
-        #expect(try db.find(Shelf.self, key: ("A", 1))?.label == "Poetry")
+        #expect(try Shelf.find(("A", 1)).fetchOne(db)?.label == "Poetry")
         #expect(try db.update(Shelf(building: "A", number: 2, label: "Prose")))
-        #expect(try Shelf.find(("A", 2), in: db)?.label == "Prose")
-        #expect(try db.delete(Shelf.self, key: ("A", 1)))
+        #expect(try Shelf.find(("A", 2)).fetchOne(db)?.label == "Prose")
+        #expect(try (Shelf.delete(key: ("A", 1)).execute(db) > 0))
         let numbers = try Shelf.select { $0.number }.fetchAll(db)
         #expect(numbers == [2])
     }
 
     @Test func reportsMisdeclaredKeys() throws {
-        let error = try #require(throws: DatabaseError.self) { try BadKey.find(1, in: db) }
+        let error = try #require(throws: DatabaseError.self) { try BadKey.find(1).fetchOne(db) }
         #expect(error.resultCode == .misuse)
-        #expect(throws: DatabaseError.self) { try db.delete(BadKey.self, key: 1) }
+        #expect(throws: DatabaseError.self) { try (BadKey.delete(key: 1).execute(db) > 0) }
         #expect(throws: DatabaseError.self) { try db.update(BadKey(id: 1)) }
     }
 
@@ -237,16 +238,16 @@ import Testing
         let rex = try db.insert(Pet(ownerId: arthur.id, name: "Rex", species: "dog"))
         try db.insert(Pet(ownerId: arthur.id, name: "Tom"))
         try db.insert(Pet(ownerId: nil, name: "Stray"))
-        #expect(try db.fetchAll(Pet.self, belongingTo: arthur).map(\.name) == ["Rex", "Tom"])
-        #expect(try db.fetchAll(Pet.self, belongingTo: ford).isEmpty)
-        #expect(try db.fetchOne(Person.self, referencedBy: rex) == arthur)
-        #expect(try db.fetchOne(Person.self, referencedBy: Pet(ownerId: nil, name: "Stray")) == nil)
+        #expect(try Pet.belonging(to: arthur).fetchAll(db).map(\.name) == ["Rex", "Tom"])
+        #expect(try Pet.belonging(to: ford).fetchAll(db).isEmpty)
+        #expect(try Person.referenced(by: rex).fetchOne(db) == arthur)
+        #expect(try Person.referenced(by: Pet(ownerId: nil, name: "Stray")).fetchOne(db) == nil)
         try expectSQL(
-            try Pet.belonging(to: arthur), "SELECT \(petColumns) FROM \"pet\" WHERE \"pet\".\"ownerId\" = ?", [1])
+            Pet.belonging(to: arthur), "SELECT \(petColumns) FROM \"pet\" WHERE \"pet\".\"ownerId\" = ?", [1])
         try expectSQL(
-            try Person.referenced(by: rex), "SELECT \(personColumns) FROM \"person\" WHERE \"person\".\"id\" = ?", [1])
+            Person.referenced(by: rex), "SELECT \(personColumns) FROM \"person\" WHERE \"person\".\"id\" = ?", [1])
         let toy = try db.insert(Toy(petId: try #require(rex.id), name: "Ball"))
-        #expect(try db.fetchOne(Pet.self, referencedBy: toy) == rex)
+        #expect(try Pet.referenced(by: toy).fetchOne(db) == rex)
 
         // The toy's key has no action: deleting its pet is refused while it exists.
         #expect(throws: DatabaseError.self) { try db.delete(rex) }
@@ -262,11 +263,11 @@ import Testing
         try db.insert(Book(title: "Dune", building: "B", shelfNumber: 3))
         try db.insert(Book(title: "Emma", building: "B", shelfNumber: 4))
         try expectSQL(
-            try Book.belonging(to: shelf).select { $0.title },
+            Book.belonging(to: shelf).select { $0.title },
             #"SELECT "book"."title" FROM "book" WHERE "book"."building" = ? AND "book"."shelfNumber" = ?"#, ["B", 3])
-        #expect(try db.fetchAll(Book.self, belongingTo: shelf).map(\.title) == ["Dune"])
+        #expect(try Book.belonging(to: shelf).fetchAll(db).map(\.title) == ["Dune"])
         let emma = try #require(try Book.where { $0.title == "EMMA" }.fetchOne(db))  // COLLATE NOCASE
-        #expect(try db.fetchOne(Shelf.self, referencedBy: emma)?.number == 4)
+        #expect(try Shelf.referenced(by: emma).fetchOne(db)?.number == 4)
         // ON DELETE SET NULL.
         try db.delete(shelf)
         #expect(try Book.where { $0.building == nil }.select { $0.title }.fetchAll(db) == ["Dune"])
@@ -276,13 +277,13 @@ import Testing
         let arthur = try db.insert(Person(name: "Arthur"))
         let ford = try db.insert(Person(name: "Ford"))
         let hello = try db.insert(Message(senderId: try #require(arthur.id), recipientId: try #require(ford.id), body: "Hello"))
-        let error = try #require(throws: DatabaseError.self) { try db.fetchAll(Message.self, belongingTo: arthur) }
+        let error = try #require(throws: DatabaseError.self) { try Message.belonging(to: arthur).fetchAll(db) }
         #expect(error.resultCode == .misuse)
         #expect(error.message.contains("2 foreign keys to person"))
-        #expect(try db.fetchAll(Message.self, belongingTo: arthur, through: ["senderId"]) == [hello])
-        #expect(try db.fetchAll(Message.self, belongingTo: arthur, through: ["recipientId"]).isEmpty)
-        #expect(try db.fetchOne(Person.self, referencedBy: hello, through: ["recipientId"]) == ford)
-        #expect(throws: DatabaseError.self) { try db.fetchAll(Message.self, belongingTo: arthur, through: ["body"]) }
+        #expect(try Message.belonging(to: arthur, through: ["senderId"]).fetchAll(db) == [hello])
+        #expect(try Message.belonging(to: arthur, through: ["recipientId"]).fetchAll(db).isEmpty)
+        #expect(try Person.referenced(by: hello, through: ["recipientId"]).fetchOne(db) == ford)
+        #expect(throws: DatabaseError.self) { try Message.belonging(to: arthur, through: ["body"]).fetchAll(db) }
     }
 
     // MARK: Joins on written data
@@ -318,7 +319,7 @@ import Testing
         var track = try #require(tracks.first?.0)
         track.genreId = 2
         #expect(try chinook.update(track))
-        #expect(try Track.find(1, in: chinook)?.genreId == 2)
+        #expect(try Track.find(1).fetchOne(chinook)?.genreId == 2)
     }
 
     // MARK: Text matching with special characters
@@ -349,26 +350,30 @@ import Testing
 /// A keyed table that forgot to declare its key column.
 struct BadKey: PrimaryKeyedTable {
     var id: Int64
-    static let tableName = "person"
-    static let columnDescriptors: [ColumnDescriptor] = [.init(name: "id", sqlType: "INTEGER")]
+    static let schema = TableSchema(
+        name: "person",
+        columns: [
+            .init(name: "id", type: "INTEGER"),
+        ])
     struct Columns: TableColumns {
         let id: Column<BadKey, Int64>
         init(qualifier: String) { id = Column(qualifier, "id") }
     }
     init(id: Int64) { self.id = id }
     init(row: borrowing Row) throws { id = try row.decode(at: 0) }
-    func bindColumns(to statement: Statement, startingAt index: Int) throws { try id.bind(to: statement, at: index) }
+    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) { try encoder.encode(id) }
     var primaryKey: Int64 { id }
 }
 
 struct Event: Table {
     var id: Int64
     var at: Date
-    static let tableName = "event"
-    static let columnDescriptors: [ColumnDescriptor] = [
-        .init(name: "id", sqlType: "INTEGER", isNullable: false, primaryKeyPosition: 1),
-        .init(name: "at", sqlType: "REAL", isNullable: false),
-    ]
+    static let schema = TableSchema(
+        name: "event",
+        columns: [
+            .init(name: "id", type: "INTEGER", primaryKeyPosition: 1),
+            .init(name: "at", type: "REAL", isNotNull: true),
+        ])
     struct Columns: TableColumns {
         let id: Column<Event, Int64>
         let at: Column<Event, Date>
@@ -381,8 +386,8 @@ struct Event: Table {
         id = try row.decode(at: 0)
         at = try row.decode(at: 1)
     }
-    func bindColumns(to statement: Statement, startingAt index: Int) throws {
-        try id.bind(to: statement, at: index)
-        try at.bind(to: statement, at: index + 1)
+    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+        try encoder.encode(id)
+        try encoder.encode(at)
     }
 }

@@ -10,6 +10,7 @@ extension Database {
 
     /// Prepares one statement and binds the interpolated arguments.
     public func prepare(_ sql: SQL) throws -> Statement {
+        try sql.checkBuildError()
         let statement = try prepare(sql: sql.text)
         try statement.bind(sql.arguments)
         return statement
@@ -56,6 +57,7 @@ extension Database {
     /// A cached statement with `arguments` bound.
     @inlinable
     func boundStatement(_ sql: SQL) throws -> Statement {
+        try sql.checkBuildError()
         let statement = try cachedStatement(sql: sql.text)
         if !sql.arguments.isEmpty || statement.parameterCount > 0 {
             try statement.bind(sql.arguments)

@@ -82,8 +82,9 @@ public struct Row: ~Copyable {
         Row(sqliteStatement: sqliteStatement, statementReference: statementReference, copied: copied, columnOffset: columnOffset)
     }
 
+    /// The live statement, while the row is lent.
     @usableFromInline
-    var statement: Statement? { statementReference?.takeUnretainedValue() }
+    package var statement: Statement? { statementReference?.takeUnretainedValue() }
 
     /// The SQLite column position of column `index` of this row, or -1 when `index` is negative or
     /// too large (SQLite answers out-of-range positions with `NULL`, which ``isInRange(_:)`` tells

@@ -12,16 +12,27 @@
 /// Identifiers cannot be parameters; interpolate them with `\(identifier: tableName)`, which quotes
 /// them. `\(sql: fragment)` embeds another `SQL` value with its arguments, and `\(raw: text)` inserts
 /// trusted text as is (never use it with user input).
-public struct SQL: ExpressibleByStringInterpolation, CustomStringConvertible {
+public struct SQL: ExpressibleByStringInterpolation, CustomStringConvertible, Sendable {
     /// The SQL text, with `?` where values go.
     public private(set) var text: String
     /// The values for the `?` parameters, in order, plus any named values.
     public private(set) var arguments: StatementArguments
+    /// An error found while the SQL was built (a key that names no column, a record type without
+    /// primary key): running the SQL throws it instead of running anything. Appending keeps the
+    /// first error.
+    public private(set) var buildError: DatabaseError?
 
     /// Creates SQL from text and arguments given separately.
     public init(sql: String, arguments: StatementArguments = StatementArguments()) {
         self.text = sql
         self.arguments = arguments
+        self.buildError = nil
+    }
+
+    /// SQL text that must not run: running it throws `error`.
+    public init(sql: String, failing error: DatabaseError) {
+        self.init(sql: sql)
+        self.buildError = error
     }
 
     public init(stringLiteral value: String) {
@@ -30,15 +41,26 @@ public struct SQL: ExpressibleByStringInterpolation, CustomStringConvertible {
 
     public init(stringInterpolation: StringInterpolation) {
         self.init(sql: stringInterpolation.text, arguments: stringInterpolation.arguments)
+        self.buildError = stringInterpolation.buildError
     }
 
-    /// The SQL text.
-    public var description: String { text }
+    /// The SQL text, followed by a comment naming the build error, if any.
+    public var description: String {
+        guard let buildError else { return text }
+        return text + " /* cannot run: " + buildError.message + " */"
+    }
 
     /// Appends another fragment and its arguments.
     public mutating func append(_ other: SQL) {
         text += other.text
         arguments.append(contentsOf: other.arguments)
+        if buildError == nil { buildError = other.buildError }
+    }
+
+    /// Throws the build error, if any.
+    @inlinable
+    public func checkBuildError() throws {
+        if let buildError { throw buildError }
     }
 
     /// Joins fragments with a separator: `SQL.joined([a, b], separator: " AND ")`.
@@ -55,6 +77,7 @@ public struct SQL: ExpressibleByStringInterpolation, CustomStringConvertible {
     public struct StringInterpolation: StringInterpolationProtocol {
         var text = ""
         var arguments = StatementArguments()
+        var buildError: DatabaseError?
 
         public init(literalCapacity: Int, interpolationCount: Int) {
             text.reserveCapacity(literalCapacity + interpolationCount)
@@ -90,6 +113,7 @@ public struct SQL: ExpressibleByStringInterpolation, CustomStringConvertible {
         public mutating func appendInterpolation(sql: SQL) {
             text += sql.text
             arguments.append(contentsOf: sql.arguments)
+            if buildError == nil { buildError = sql.buildError }
         }
 
         /// Inserts trusted SQL text as is. Never pass user input.

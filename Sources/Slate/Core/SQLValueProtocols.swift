@@ -1,7 +1,8 @@
 import CSQLite
 import Foundation
 
-/// A value that can be bound to a statement parameter.
+/// A value that can be bound to a statement parameter. Values are `Sendable`, so that a statement
+/// built in one place can run in another task.
 ///
 /// Slate's standard types (integers, floating point, `Bool`, `String`, `Data`, `[UInt8]`, `URL`,
 /// `UUID`, `Date`, `Decimal`, optionals, `RawRepresentable` enums) conform already.
@@ -17,7 +18,7 @@ import Foundation
 ///     init(sqlValue: SQLValue) throws { amount = try Int(sqlValue: sqlValue) }
 /// }
 /// ```
-public protocol SQLBindable {
+public protocol SQLBindable: Sendable {
     /// The value in boxed form. Throws ``DatabaseError`` (``ResultCode/mismatch``) when the value
     /// cannot be represented, such as a `UInt64` above `Int64.max`.
     var sqlValue: SQLValue { get throws }

@@ -31,6 +31,11 @@ public final class Statement {
     private var columnIndexCache: [String: Int32]?
     private var cachedColumnNames: [String]?
     private var cachedRowLayout: RowLayout?
+    /// Objects that decode records from this statement's rows (Codable records cache their key
+    /// order here), by record type.
+    package var recordDecoders: [ObjectIdentifier: AnyObject] = [:]
+    /// Objects that bind records to this statement's parameters, by record type.
+    package var recordBinders: [ObjectIdentifier: AnyObject] = [:]
 
     init(database: Database, sql: String, persistent: Bool) throws {
         try database.checkOpen()

@@ -9,7 +9,7 @@ import CSQLite
 /// ```
 ///
 /// Named keys may include their prefix (`":name"`) or not (`"name"`).
-public struct StatementArguments: ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
+public struct StatementArguments: ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, Sendable {
     /// Values for positional parameters, in order.
     public var positional: [(any SQLBindable)?]
     /// Values for named parameters, keyed by name without prefix.

@@ -1,51 +1,58 @@
-// One-record conveniences: insert, upsert, update, delete, find and save, on `Database` and on the
-// table type.
+// One-record statements and conveniences: insert, upsert, update, delete, find and save, on
+// `Database` and on the table type. Key values come from the record's `encode(primaryKey:to:)`,
+// stored as their columns store them.
 
 extension Table {
-    /// `"q"."k1" = ? AND "q"."k2" = ?` for the primary key, and an error when `arguments` do not
-    /// match its columns. On error the predicate matches nothing, so a statement built from it can
-    /// never touch the wrong rows.
-    static func primaryKeyPredicate(_ arguments: [(any SQLBindable)?], qualifier: String) -> (SQLExpression<Bool>, DatabaseError?) {
-        let columns = primaryKeyColumnNames
+    /// `"q"."k1" = ? AND "q"."k2" = ?` for the primary key, with `values` in key order. When the
+    /// table has no primary key, or `values` do not match its columns, the predicate's SQL carries
+    /// an error: a statement built from it never runs, so it can never touch the wrong rows.
+    static func primaryKeyPredicate(values: [any SQLBindable], qualifier: String) -> SQLExpression<Bool> {
+        let columns = schema.primaryKey
         if columns.isEmpty {
-            let error = DatabaseError(
-                resultCode: .misuse,
-                message: "\(Self.self) declares no primary key column: give a ColumnDescriptor a primaryKeyPosition")
-            return (SQLExpression(sql: "0", precedence: .atomic), error)
-        }
-        var error: DatabaseError?
-        if arguments.count != columns.count {
-            error = DatabaseError(
-                resultCode: .misuse,
-                message: "\(Self.self).primaryKeyArguments returned \(arguments.count) value(s) for the \(columns.count)"
-                    + " primary key column(s) \(columns.joined(separator: ", "))")
+            return SQLExpression(
+                sql: SQL(
+                    sql: "0",
+                    failing: DatabaseError(
+                        resultCode: .misuse,
+                        message: "\(Self.self) declares no primary key column: give a column of its schema a primaryKeyPosition")),
+                precedence: .atomic)
         }
         let prefix = qualifier.quotedIdentifier + "."
-        let predicates = columns.enumerated().map { index, column -> SQL in
-            let value: (any SQLBindable)? = index < arguments.count ? arguments[index] : nil
+        var predicates = columns.enumerated().map { index, column -> SQL in
+            let value: (any SQLBindable)? = index < values.count ? values[index] : nil
             return SQL(sql: prefix + column.quotedIdentifier + " = ?", arguments: StatementArguments([value]))
         }
-        let predicate = SQLExpression<Bool>(
-            sql: SQL.joined(predicates, separator: " AND "), precedence: predicates.count == 1 ? .equality : .and)
-        return (predicate, error)
+        if values.count != columns.count {
+            predicates.append(SQL(
+                sql: "",
+                failing: DatabaseError(
+                    resultCode: .misuse,
+                    message: "\(Self.self).encode(primaryKey:to:) handed out \(values.count) value(s) for the \(columns.count)"
+                        + " primary key column(s) \(columns.joined(separator: ", "))")))
+        }
+        return SQLExpression(sql: SQL.joined(predicates, separator: " AND "), precedence: predicates.count == 1 ? .equality : .and)
     }
 
-    /// `UPDATE "t" SET "a" = ?2, "b" = ?3 WHERE "id" = ?1`: numbered parameters, so that
-    /// ``bindColumns(to:startingAt:)`` binds every column once. A table whose columns all belong to
-    /// the key sets them to themselves, so the statement still reports whether the row exists.
-    static func updateByPrimaryKeySQL() throws -> String {
-        let indexes = primaryKeyColumnIndexes
-        guard !indexes.isEmpty else {
-            throw DatabaseError(
-                resultCode: .misuse,
-                message: "\(Self.self) declares no primary key column: give a ColumnDescriptor a primaryKeyPosition")
-        }
-        let columns = columnDescriptors
+    /// `UPDATE "t" SET "a" = ?2, "b" = ?3 WHERE "id" = ?1`: parameters numbered by record column, so
+    /// that ``bindColumns(to:startingAt:)`` binds every column once. A table whose columns all
+    /// belong to the key sets them to themselves, so the statement still reports whether the row
+    /// exists.
+    static func updateByPrimaryKeySQL() -> SQL {
+        let columns = schema.recordColumns
+        let keys = columns.indices.filter { columns[$0].isPrimaryKey }
         let parameter = { (index: Int) in columns[index].name.quotedIdentifier + " = ?\(index + 1)" }
-        var assigned = columns.indices.filter { columns[$0].primaryKeyPosition == nil }
-        if assigned.isEmpty { assigned = indexes }
-        return "UPDATE " + tableName.quotedIdentifier + " SET " + assigned.map(parameter).joined(separator: ", ")
-            + " WHERE " + indexes.map(parameter).joined(separator: " AND ")
+        var assigned = columns.indices.filter { !columns[$0].isPrimaryKey }
+        if assigned.isEmpty { assigned = keys }
+        let text = "UPDATE " + tableName.quotedIdentifier + " SET " + assigned.map(parameter).joined(separator: ", ")
+            + " WHERE " + (keys.isEmpty ? "0" : keys.map(parameter).joined(separator: " AND "))
+        guard !keys.isEmpty else {
+            return SQL(
+                sql: text,
+                failing: DatabaseError(
+                    resultCode: .misuse,
+                    message: "\(Self.self) declares no primary key column: give a column of its schema a primaryKeyPosition"))
+        }
+        return SQL(sql: text)
     }
 }
 
@@ -90,56 +97,96 @@ extension Database {
         try Record.delete(key: record.primaryKey).execute(self) > 0
     }
 
-    /// Deletes the row with primary key `key`. Returns whether there was one.
+    /// Updates the record's row, or inserts the record when its primary key is `nil` or no row has
+    /// it. Returns the record as saved (an inserted record has its new rowid).
+    ///
+    /// The update writes the record's columns only, so columns of the table that the type does not
+    /// declare (added by another version of the app) keep their values.
     @discardableResult
-    public func delete<Record: PrimaryKeyedTable>(_ type: Record.Type, key: Record.PrimaryKey) throws -> Bool {
-        try Record.delete(key: key).execute(self) > 0
+    public func save<Record: PrimaryKeyedTable>(_ record: Record) throws -> Record {
+        if !Record.primaryKeyValues(record.primaryKey).allSatisfy(isNullArgument), try update(record) {
+            return record
+        }
+        return try insert(record)
     }
 
-    /// The record with primary key `key`, or `nil`. A composite key is a tuple:
-    /// `try db.find(PlaylistTrack.self, key: (1, 3402))`.
-    ///
-    /// The SQL is rendered once per record type and connection; each later call binds the key to
-    /// the cached statement and decodes the row by position.
-    public func find<Record: PrimaryKeyedTable>(_ type: Record.Type, key: Record.PrimaryKey) throws -> Record? {
+    /// Saves every record (see ``save(_:)``) inside a savepoint: either all are saved or none is.
+    /// Records to insert are inserted with one prepared statement. Returns the records as saved.
+    @discardableResult
+    public func save<Records: Sequence>(contentsOf records: Records) throws -> [Records.Element] where Records.Element: PrimaryKeyedTable {
+        let records = Array(records)
+        guard records.count > 1 else { return try records.map { try save($0) } }
+        return try savepoint(nil) {
+            var saved: [Records.Element] = []
+            saved.reserveCapacity(records.count)
+            var pending: [Records.Element] = []
+            for record in records {
+                if !Records.Element.primaryKeyValues(record.primaryKey).allSatisfy(isNullArgument), try update(record) {
+                    saved += try Insert(pending).execute(self)
+                    pending = []
+                    saved.append(record)
+                } else {
+                    pending.append(record)
+                }
+            }
+            saved += try Insert(pending).execute(self)
+            return saved
+        }
+    }
+}
+
+extension Database {
+    /// The record whose primary key has `keyValues`, through the statement cached for `Record`'s
+    /// key lookups: rendered once per record type and connection, bound by position, decoded by
+    /// position. The fast path of `Record.find(key).fetchOne(db)`.
+    @usableFromInline
+    func findRecord<Record: PrimaryKeyedTable>(_ type: Record.Type, keyValues: [any SQLBindable]) throws -> Record? {
         let cacheKey = RecordSQLKey(Record.self, .findByPrimaryKey)
         let rendered: RecordSQL
         if let cached = recordSQLCache[cacheKey] {
             rendered = cached
         } else {
-            let select = Record.find(key)
-            if let error = select.clauses.deferredError { throw error }
+            let keyCount = Record.schema.primaryKey.count
+            let placeholders = Array(repeating: Int64(0) as any SQLBindable, count: keyCount)
+            var select = Select<Record>()
+            select.clauses.predicates.append(Record.primaryKeyPredicate(values: placeholders, qualifier: Record.tableName))
             let sql = select.clauses.renderForOne()
-            let keyCount = Record.primaryKeyColumnNames.count
-            rendered = RecordSQL(text: sql.text, parameterCount: keyCount, trailingArguments: Array(sql.arguments.positional.dropFirst(keyCount)))
+            try sql.checkBuildError()
+            rendered = RecordSQL(
+                text: sql.text, parameterCount: keyCount, trailingArguments: Array(sql.arguments.positional.dropFirst(keyCount)))
             recordSQLCache[cacheKey] = rendered
         }
-        var arguments = Record.primaryKeyArguments(key)
-        guard arguments.count == rendered.parameterCount else {
-            return try Record.find(key).fetchOne(self)  // throws the arity error
+        guard keyValues.count == rendered.parameterCount else {
+            throw DatabaseError(
+                resultCode: .misuse,
+                message: "\(Record.self).encode(primaryKey:to:) handed out \(keyValues.count) value(s) for the "
+                    + "\(rendered.parameterCount) primary key column(s)",
+                sql: rendered.text)
         }
-        arguments += rendered.trailingArguments
-        return try withStatement(SQL(sql: rendered.text, arguments: StatementArguments(arguments))) { statement in
-            guard try statement.step() else { return nil }
-            return try Record(row: Row(statement: statement))
+        let statement = try cachedStatement(sql: rendered.text)
+        statement.isCheckedOut = true
+        defer {
+            statement.isCheckedOut = false
+            statement.resetQuietly()
         }
-    }
-
-    /// Updates the record's row, or inserts the record when its primary key is `nil` or no row has
-    /// it. Returns the record as saved.
-    @discardableResult
-    public func save<Record: PrimaryKeyedTable>(_ record: Record) throws -> Record {
-        if !record.primaryKeyValues.allSatisfy(isNullArgument), try update(record) {
-            return record
+        var index = 1
+        for value in keyValues {
+            try value.bind(to: statement, at: index)
+            index += 1
         }
-        return try insert(record)
+        for argument in rendered.trailingArguments {
+            try bindArgument(argument, to: statement, at: index)
+            index += 1
+        }
+        guard try statement.step() else { return nil }
+        return try Record(row: Row(statement: statement))
     }
 }
 
 /// `UPDATE "Table" SET <every other column> WHERE <primary key>` for one record.
 ///
-/// The statement uses numbered parameters, so that ``Table/bindColumns(to:startingAt:)`` binds every
-/// column once, in column order:
+/// The statement uses numbered parameters, so that ``Table/bindColumns(to:startingAt:)`` binds
+/// every column once, in column order:
 ///
 /// ```sql
 /// UPDATE "person" SET "name" = ?2, "age" = ?3 WHERE "id" = ?1
@@ -147,20 +194,20 @@ extension Database {
 ///
 /// A table whose columns all belong to the key sets them to themselves, so the statement still
 /// reports whether the row exists.
-public struct UpdateRecord<Root: PrimaryKeyedTable>: QueryStatement {
+package struct UpdateRecord<Root: PrimaryKeyedTable>: QueryStatement {
     /// The record to write.
     public var record: Root
 
     /// An update of `record`'s row.
-    public init(_ record: Root) {
+    package init(_ record: Root) {
         self.record = record
     }
 
     /// The statement's SQL, with the record's values in parameter order.
-    public var sql: SQL {
-        let text = (try? Root.updateByPrimaryKeySQL()) ?? ""
-        let values = (try? RecordValues.capture(record)) ?? []
-        return SQL(sql: text, arguments: StatementArguments(values))
+    package var sql: SQL {
+        var sql = Root.updateByPrimaryKeySQL()
+        sql.append(SQL(sql: "", arguments: StatementArguments(record.columnValues)))
+        return sql
     }
 
     /// Runs the update. Returns whether a row has the record's primary key.
@@ -168,14 +215,17 @@ public struct UpdateRecord<Root: PrimaryKeyedTable>: QueryStatement {
     /// - Throws: ``DatabaseError`` with ``ResultCode/misuse`` when `Root` declares no primary key
     ///   column, and any error of the update.
     @discardableResult
-    public func execute(_ db: Database) throws -> Bool {
+    package func execute(_ db: Database) throws -> Bool {
+        try Root.prepareForWriting(db)
         let cacheKey = RecordSQLKey(Root.self, .updateByPrimaryKey)
         let text: String
         if let cached = db.recordSQLCache[cacheKey] {
             text = cached.text
         } else {
-            text = try Root.updateByPrimaryKeySQL()
-            db.recordSQLCache[cacheKey] = RecordSQL(text: text, parameterCount: Root.columnDescriptors.count, trailingArguments: [])
+            let sql = Root.updateByPrimaryKeySQL()
+            try sql.checkBuildError()
+            text = sql.text
+            db.recordSQLCache[cacheKey] = RecordSQL(text: text, parameterCount: Root.schema.recordColumns.count, trailingArguments: [])
         }
         let statement = try db.cachedStatement(sql: text)
         statement.isCheckedOut = true
@@ -190,23 +240,17 @@ public struct UpdateRecord<Root: PrimaryKeyedTable>: QueryStatement {
 }
 
 extension PrimaryKeyedTable {
-    /// The update of `record`'s row: `Person.update(person).execute(db)`.
-    public static func update(_ record: Self) -> UpdateRecord<Self> {
-        UpdateRecord(record)
-    }
-
-    /// The record with primary key `key`: `Person.find(1).fetchOne(db)`.
+    /// The record with primary key `key`: `try Person.find(1).fetchOne(db)`. A composite key is a
+    /// tuple: `PlaylistTrack.find((1, 3402))`.
+    ///
+    /// `fetchOne` runs it through a statement prepared once per record type and connection, with
+    /// the key bound by position; adding clauses makes it an ordinary query.
     public static func find(_ key: PrimaryKey) -> Select<Self> {
         var select = Select<Self>()
-        let (predicate, error) = primaryKeyPredicate(primaryKeyArguments(key), qualifier: tableName)
-        select.clauses.predicates.append(predicate)
-        select.clauses.deferredError = error
+        let values = primaryKeyValues(key)
+        select.clauses.predicates.append(primaryKeyPredicate(values: values, qualifier: tableName))
+        select.clauses.primaryKeyLookup = values
         return select
-    }
-
-    /// The record with primary key `key`, or `nil`: `try Person.find(1, in: db)`.
-    public static func find(_ key: PrimaryKey, in db: Database) throws -> Self? {
-        try db.find(Self.self, key: key)
     }
 }
 

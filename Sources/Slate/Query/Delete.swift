@@ -9,8 +9,6 @@
 public struct Delete<Root: Table>: QueryStatement {
     var predicates: [SQLExpression<Bool>] = []
     let scope = Root.Columns(qualifier: Root.tableName)
-    /// An error found while building, thrown by ``execute(_:)``.
-    var deferredError: DatabaseError?
 
     /// A deletion of every row (restrict it with `where`).
     public init() {}
@@ -19,6 +17,13 @@ public struct Delete<Root: Table>: QueryStatement {
     public func `where`(_ predicate: (Root.Columns) -> some QueryExpression<Bool>) -> Delete {
         var copy = self
         copy.predicates.append(SQLExpression(predicate(scope)))
+        return copy
+    }
+
+    /// Restricts the deletion to the rows matching a condition written in SQL, with bound values.
+    public func `where`(sql condition: SQL) -> Delete {
+        var copy = self
+        copy.predicates.append(SQLExpression(sql: condition))
         return copy
     }
 
@@ -35,7 +40,9 @@ public struct Delete<Root: Table>: QueryStatement {
     /// Runs the deletion and returns the number of rows deleted.
     @discardableResult
     public func execute(_ db: Database) throws -> Int {
-        if let deferredError { throw deferredError }
+        let sql = self.sql
+        try sql.checkBuildError()
+        try Root.prepareForWriting(db)
         try db.execute(sql)
         return db.changesCount
     }
@@ -52,9 +59,7 @@ extension PrimaryKeyedTable {
     /// The deletion of the row with primary key `key`: `Person.delete(key: 3)`.
     public static func delete(key: PrimaryKey) -> Delete<Self> {
         var delete = Delete<Self>()
-        let (predicate, error) = primaryKeyPredicate(primaryKeyArguments(key), qualifier: tableName)
-        delete.predicates = [predicate]
-        delete.deferredError = error
+        delete.predicates = [primaryKeyPredicate(values: primaryKeyValues(key), qualifier: tableName)]
         return delete
     }
 }

@@ -41,9 +41,10 @@ public struct Insert<Root: Table>: QueryStatement {
     /// The statement run for each record, without the record's values.
     var template: SQL {
         var sql = SQL(sql: conflictResolution.map { "INSERT OR \($0.rawValue) INTO " } ?? "INSERT INTO ")
+        let columns = Root.schema.recordColumns
         sql.append(SQL(sql: Root.tableName.quotedIdentifier))
-        sql.append(SQL(sql: " (" + Root.columnDescriptors.map(\.name.quotedIdentifier).joined(separator: ", ") + ")"))
-        sql.append(SQL(sql: " VALUES (" + Array(repeating: "?", count: Root.columnDescriptors.count).joined(separator: ", ") + ")"))
+        sql.append(SQL(sql: " (" + columns.map(\.name.quotedIdentifier).joined(separator: ", ") + ")"))
+        sql.append(SQL(sql: " VALUES (" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"))
         if let upsert { sql.append(upsert.fragment) }
         return sql
     }
@@ -52,10 +53,7 @@ public struct Insert<Root: Table>: QueryStatement {
     /// several records, the statement runs once per record.
     public var sql: SQL {
         let template = self.template
-        var arguments: [(any SQLBindable)?] = []
-        if let record = records.first, let values = try? RecordValues.capture(record) {
-            arguments = values
-        }
+        var arguments: [(any SQLBindable)?] = records.first?.columnValues ?? []
         arguments += template.arguments.positional
         return SQL(sql: template.text, arguments: StatementArguments(arguments))
     }
@@ -66,6 +64,7 @@ public struct Insert<Root: Table>: QueryStatement {
     @discardableResult
     public func execute(_ db: Database) throws -> [Root] {
         guard !records.isEmpty else { return [] }
+        try Root.prepareForWriting(db)
         if upsert != nil {
             // The row as stored, whether inserted or updated, comes back from RETURNING.
             let returning = Returning<Root, Root>(
@@ -77,11 +76,12 @@ public struct Insert<Root: Table>: QueryStatement {
             }
             return results
         }
+        let hasRowID = !Root.schema.isWithoutRowID
         return try withEachRecord(db) { statement, record in
             var record = record
             try statement.run()
-            if !Root.isWithoutRowID && db.changesCount > 0 {
-                record.didInsert(rowID: db.lastInsertedRowID)
+            if hasRowID && db.changesCount > 0 {
+                try record.didInsert(rowID: db.lastInsertedRowID)
             }
             return record
         }
@@ -104,7 +104,7 @@ public struct Insert<Root: Table>: QueryStatement {
                 statement.isCheckedOut = false
                 statement.resetQuietly()
             }
-            let columnCount = Root.columnDescriptors.count
+            let columnCount = Root.schema.recordColumns.count
             for (offset, value) in extra.positional.enumerated() {
                 try bindArgument(value, to: statement, at: columnCount + 1 + offset)
             }

@@ -7,10 +7,8 @@
 public protocol QuerySource {
     /// The table's columns.
     associatedtype Columns: TableColumns
-    /// The table name.
-    static var tableName: String { get }
-    /// The table's columns, in decoding order.
-    static var columnDescriptors: [ColumnDescriptor] { get }
+    /// The table's schema.
+    static var schema: TableSchema { get }
     /// Decodes the table's value from `row`, whose column 0 is the table's first column.
     static func decodeJoined(from row: borrowing Row) throws -> Self
 }
@@ -19,17 +17,14 @@ extension Optional: QuerySource where Wrapped: Table {
     /// The table's columns.
     public typealias Columns = Wrapped.Columns
 
-    /// The table name.
-    public static var tableName: String { Wrapped.tableName }
-
-    /// The table's columns.
-    public static var columnDescriptors: [ColumnDescriptor] { Wrapped.columnDescriptors }
+    /// The table's schema.
+    public static var schema: TableSchema { Wrapped.schema }
 
     /// `nil` when the left join matched no row, that is when every primary key column (or every
     /// column, for a table without primary key) is NULL; the record otherwise.
     @inlinable
     public static func decodeJoined(from row: borrowing Row) throws -> Wrapped? {
-        let columns = Wrapped.columnDescriptors
+        let columns = Wrapped.schema.recordColumns
         var hasPrimaryKey = false
         for index in columns.indices where columns[index].primaryKeyPosition != nil {
             hasPrimaryKey = true
@@ -45,7 +40,7 @@ extension Optional: QuerySource where Wrapped: Table {
 
 /// The columns of a table joined under `alias` (or its own name).
 func joinedColumns<T: QuerySource>(_ type: T.Type, alias: String?) -> (qualifier: String, columns: T.Columns) {
-    let qualifier = alias ?? T.tableName
+    let qualifier = alias ?? T.schema.name
     return (qualifier, T.Columns(qualifier: qualifier))
 }
 
@@ -71,7 +66,7 @@ public struct Select2<A: QuerySource, B: QuerySource>: SelectStatement {
     init(scope: (A.Columns, B.Columns), clauses: SelectClauses) {
         self.scope = scope
         self.clauses = clauses
-        self.offsetB = A.columnDescriptors.count
+        self.offsetB = A.schema.recordColumns.count
     }
 
     /// Decodes each table from its columns.
@@ -155,8 +150,8 @@ public struct Select3<A: QuerySource, B: QuerySource, C: QuerySource>: SelectSta
     init(scope: (A.Columns, B.Columns, C.Columns), clauses: SelectClauses) {
         self.scope = scope
         self.clauses = clauses
-        self.offsetB = A.columnDescriptors.count
-        self.offsetC = offsetB + B.columnDescriptors.count
+        self.offsetB = A.schema.recordColumns.count
+        self.offsetC = offsetB + B.schema.recordColumns.count
     }
 
     /// Decodes each table from its columns.
@@ -222,9 +217,9 @@ public struct Select4<A: QuerySource, B: QuerySource, C: QuerySource, D: QuerySo
     init(scope: (A.Columns, B.Columns, C.Columns, D.Columns), clauses: SelectClauses) {
         self.scope = scope
         self.clauses = clauses
-        self.offsetB = A.columnDescriptors.count
-        self.offsetC = offsetB + B.columnDescriptors.count
-        self.offsetD = offsetC + C.columnDescriptors.count
+        self.offsetB = A.schema.recordColumns.count
+        self.offsetC = offsetB + B.schema.recordColumns.count
+        self.offsetD = offsetC + C.schema.recordColumns.count
     }
 
     /// Decodes each table from its columns.

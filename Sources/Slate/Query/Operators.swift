@@ -15,7 +15,7 @@ func comparison<L: QueryExpression>(
     if let nullOperator, let optional = value as? any OptionalQueryValue, optional.isNone {
         return postfix(lhs, SQL(sql: nullOperator), precedence: .equality)
     }
-    return infix(lhs, op, boundValue(value), precedence: precedence, associativity: .none)
+    return infix(lhs, op, boundValue(value, as: lhs), precedence: precedence, associativity: .none)
 }
 
 /// `lhs op rhs` for two expressions.
@@ -175,7 +175,7 @@ public prefix func ! (operand: SQLExpression<Bool>) -> SQLExpression<Bool> {
 
 /// `lhs + ?`.
 public func + <L: QueryExpression>(lhs: L, rhs: L.QueryValue) -> SQLExpression<L.QueryValue> where L.QueryValue: NumericQueryValue & SQLBindable {
-    infix(lhs, " + ", boundValue(rhs), precedence: .additive)
+    infix(lhs, " + ", boundValue(rhs, as: lhs), precedence: .additive)
 }
 
 /// `lhs + rhs`.
@@ -185,7 +185,7 @@ public func + <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExp
 
 /// `lhs - ?`.
 public func - <L: QueryExpression>(lhs: L, rhs: L.QueryValue) -> SQLExpression<L.QueryValue> where L.QueryValue: NumericQueryValue & SQLBindable {
-    infix(lhs, " - ", boundValue(rhs), precedence: .additive)
+    infix(lhs, " - ", boundValue(rhs, as: lhs), precedence: .additive)
 }
 
 /// `lhs - rhs`.
@@ -195,7 +195,7 @@ public func - <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExp
 
 /// `lhs * ?`.
 public func * <L: QueryExpression>(lhs: L, rhs: L.QueryValue) -> SQLExpression<L.QueryValue> where L.QueryValue: NumericQueryValue & SQLBindable {
-    infix(lhs, " * ", boundValue(rhs), precedence: .multiplicative)
+    infix(lhs, " * ", boundValue(rhs, as: lhs), precedence: .multiplicative)
 }
 
 /// `lhs * rhs`.
@@ -205,7 +205,7 @@ public func * <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExp
 
 /// `lhs / ?`. Integer division truncates, as in Swift and SQLite.
 public func / <L: QueryExpression>(lhs: L, rhs: L.QueryValue) -> SQLExpression<L.QueryValue> where L.QueryValue: NumericQueryValue & SQLBindable {
-    infix(lhs, " / ", boundValue(rhs), precedence: .multiplicative)
+    infix(lhs, " / ", boundValue(rhs, as: lhs), precedence: .multiplicative)
 }
 
 /// `lhs / rhs`. Integer division truncates, as in Swift and SQLite.
@@ -251,7 +251,7 @@ extension QueryExpression {
         var first = true
         for value in values {
             if !first { list.append(", ") }
-            list.append("\(value)")
+            list.append(bound(value))
             first = false
         }
         list.append(")")
@@ -260,11 +260,11 @@ extension QueryExpression {
 
     /// `self BETWEEN ? AND ?` (bounds included).
     public func between(_ lower: QueryValue, and upper: QueryValue) -> SQLExpression<Bool> where QueryValue: SQLBindable {
-        postfix(self, " BETWEEN \(lower) AND \(upper)", precedence: .equality)
+        postfix(self, sqlConcat(" BETWEEN ", bound(lower), " AND ", bound(upper)), precedence: .equality)
     }
 
     /// `self NOT BETWEEN ? AND ?`.
     public func notBetween(_ lower: QueryValue, and upper: QueryValue) -> SQLExpression<Bool> where QueryValue: SQLBindable {
-        postfix(self, " NOT BETWEEN \(lower) AND \(upper)", precedence: .equality)
+        postfix(self, sqlConcat(" NOT BETWEEN ", bound(lower), " AND ", bound(upper)), precedence: .equality)
     }
 }

@@ -8,7 +8,7 @@
 /// An expression renders as an ``SQL`` fragment, text with `?` placeholders plus the values bound to
 /// them. Expressions compose by concatenating fragments; an operand is parenthesized when its
 /// ``queryPrecedence`` binds less tightly than the operator that uses it.
-public protocol QueryExpression<QueryValue>: OrderingTerm {
+public protocol QueryExpression<QueryValue>: OrderingTerm, Sendable {
     /// The Swift type of the expression's value.
     associatedtype QueryValue
 
@@ -19,11 +19,25 @@ public protocol QueryExpression<QueryValue>: OrderingTerm {
     /// parentheses inside another expression. The default, ``SQLPrecedence/lowest``, always
     /// parenthesizes: right for any SQL text.
     var queryPrecedence: SQLPrecedence { get }
+
+    /// How the expression's values are stored, when by other rules than their own value protocols
+    /// (a column declared with a date strategy or UUID storage): values compared with the
+    /// expression are bound the same way. Default `nil`.
+    var valueStorage: ColumnStorage? { get }
 }
 
 extension QueryExpression {
     /// ``SQLPrecedence/lowest``: the expression is parenthesized whenever it is an operand.
     public var queryPrecedence: SQLPrecedence { .lowest }
+
+    /// `nil`: values are stored by their own value protocols.
+    public var valueStorage: ColumnStorage? { nil }
+
+    /// `value` bound as this expression stores its values: `?`.
+    func bound(_ value: QueryValue) -> SQL where QueryValue: SQLBindable {
+        let argument = valueStorage.map { $0.argument(value) } ?? value
+        return SQL(sql: "?", arguments: StatementArguments([argument]))
+    }
 
     /// Sorting by an expression sorts ascending.
     public var orderingFragment: SQL { queryFragment }
@@ -85,7 +99,7 @@ public struct SQLPrecedence: Comparable, Hashable, Sendable {
 /// // A column may be interpolated too:
 /// Person.where { SQLExpression<Bool>(sql: "instr(\($0.name), \("x")) > 0") }
 /// ```
-public struct SQLExpression<QueryValue>: QueryExpression {
+public struct SQLExpression<QueryValue>: QueryExpression, Sendable {
     /// The expression's SQL text and bound values.
     public var queryFragment: SQL
     /// How tightly the expression binds.
@@ -190,9 +204,9 @@ func sqlConcat(_ parts: SQL...) -> SQL {
     return result
 }
 
-/// A bound value as an expression.
-func boundValue<Value: SQLBindable>(_ value: Value) -> SQLExpression<Value> {
-    SQLExpression(value: value)
+/// `value` as an expression, bound as `expression` stores its values.
+func boundValue<E: QueryExpression>(_ value: E.QueryValue, as expression: E) -> SQLExpression<E.QueryValue> where E.QueryValue: SQLBindable {
+    SQLExpression(sql: expression.bound(value), precedence: .atomic)
 }
 
 /// `lhs op rhs`, parenthesizing operands as precedence requires.

@@ -18,7 +18,7 @@ struct ResolvedForeignKey {
     static func resolve<Child: Table, Parent: Table>(
         from child: Child.Type, to parent: Parent.Type, through columns: [String]?
     ) throws -> ResolvedForeignKey {
-        var candidates = Child.foreignKeys.filter { $0.referencedTable.lowercased() == Parent.tableName.lowercased() }
+        var candidates = Child.schema.foreignKeys.filter { $0.referencedTable.equalsIdentifier(Parent.tableName) }
         if let columns {
             candidates = candidates.filter { $0.columns.map { $0.lowercased() } == columns.map { $0.lowercased() } }
         }
@@ -27,7 +27,7 @@ struct ResolvedForeignKey {
             throw DatabaseError(
                 resultCode: .misuse,
                 message: "\(Child.tableName) has no foreign key to \(Parent.tableName)\(through): declare it in "
-                    + "\(Child.self).foreignKeys or with a column's references")
+                    + "the foreign keys of \(Child.self).schema")
         }
         guard candidates.count == 1 else {
             let listed = candidates.map { "(" + $0.columns.joined(separator: ", ") + ")" }.joined(separator: ", ")
@@ -36,7 +36,7 @@ struct ResolvedForeignKey {
                 message: "\(Child.tableName) has \(candidates.count) foreign keys to \(Parent.tableName): \(listed); "
                     + "name the columns of the one to use with `through:`")
         }
-        let referenced = foreignKey.referencedColumns.isEmpty ? Parent.primaryKeyColumnNames : foreignKey.referencedColumns
+        let referenced = foreignKey.referencedColumns.isEmpty ? Parent.schema.primaryKey : foreignKey.referencedColumns
         guard referenced.count == foreignKey.columns.count else {
             throw DatabaseError(
                 resultCode: .misuse,
@@ -49,18 +49,19 @@ struct ResolvedForeignKey {
     }
 
     private static func index<T: Table>(of column: String, in table: T.Type) throws -> Int {
-        let name = column.lowercased()
-        guard let index = T.columnDescriptors.firstIndex(where: { $0.name.lowercased() == name }) else {
+        guard let index = T.schema.recordColumns.firstIndex(where: { $0.name.equalsIdentifier(column) }) else {
             throw DatabaseError(resultCode: .misuse, message: "\(T.tableName) has no column \(column) (named by a foreign key)")
         }
         return index
     }
 
-    /// `"q"."c1" = ? AND "q"."c2" = ?` for the columns of `T` at `indexes` and the values.
-    static func predicate<T: Table>(_ table: T.Type, qualifier: String, indexes: [Int], values: [SQLValue]) -> SQLExpression<Bool> {
+    /// `"q"."c1" = ? AND "q"."c2" = ?` for the record columns of `T` at `indexes` and the values
+    /// (as the columns they come from store them).
+    static func predicate<T: Table>(_ table: T.Type, qualifier: String, indexes: [Int], values: [any SQLBindable]) -> SQLExpression<Bool> {
         let prefix = qualifier.quotedIdentifier + "."
+        let columns = T.schema.recordColumns
         let parts = zip(indexes, values).map { index, value in
-            SQL(sql: prefix + T.columnDescriptors[index].name.quotedIdentifier + " = ?", arguments: [value])
+            SQL(sql: prefix + columns[index].name.quotedIdentifier + " = ?", arguments: StatementArguments([value]))
         }
         return SQLExpression(sql: SQL.joined(parts, separator: " AND "), precedence: parts.count == 1 ? .equality : .and)
     }
@@ -69,61 +70,60 @@ struct ResolvedForeignKey {
 extension Select {
     /// Keeps the records whose foreign key references `parent`: the pets of a person.
     ///
-    /// The foreign key is the one `Root` declares to `Parent`'s table; when it declares several,
-    /// name the referencing columns with `through`.
+    /// ```swift
+    /// let albums = try Album.belonging(to: artist).fetchAll(db)
+    /// ```
     ///
-    /// - Throws: ``DatabaseError`` with ``ResultCode/misuse`` when no foreign key, or more than one,
-    ///   matches.
-    public func belonging<Parent: Table>(to parent: Parent, through columns: [String]? = nil) throws -> Select {
-        let key = try ResolvedForeignKey.resolve(from: Root.self, to: Parent.self, through: columns)
-        let parentValues = try RecordValues.capture(parent)
+    /// The foreign key is the one `Root` declares to `Parent`'s table; when it declares several,
+    /// name the referencing columns with `through`. When no foreign key, or more than one, matches,
+    /// the statement throws ``DatabaseError`` (``ResultCode/misuse``) when it runs.
+    public func belonging<Parent: Table>(to parent: Parent, through columns: [String]? = nil) -> Select {
         var copy = self
-        copy.clauses.predicates.append(
-            ResolvedForeignKey.predicate(
-                Root.self, qualifier: qualifier, indexes: key.childIndexes, values: key.parentIndexes.map { parentValues[$0] }))
+        do {
+            let key = try ResolvedForeignKey.resolve(from: Root.self, to: Parent.self, through: columns)
+            let parentValues = parent.columnValues
+            copy.clauses.predicates.append(
+                ResolvedForeignKey.predicate(
+                    Root.self, qualifier: qualifier, indexes: key.childIndexes, values: key.parentIndexes.map { parentValues[$0] }))
+        } catch {
+            copy.clauses.predicates.append(ResolvedForeignKey.failure(error))
+        }
         return copy
     }
 
     /// Keeps the record that `child` references through its foreign key: the owner of a pet.
-    ///
-    /// - Throws: ``DatabaseError`` with ``ResultCode/misuse`` when no foreign key, or more than one,
-    ///   matches.
-    public func referenced<Child: Table>(by child: Child, through columns: [String]? = nil) throws -> Select {
-        let key = try ResolvedForeignKey.resolve(from: Child.self, to: Root.self, through: columns)
-        let childValues = try RecordValues.capture(child)
+    /// Like ``belonging(to:through:)``, an unresolvable foreign key makes the statement throw.
+    public func referenced<Child: Table>(by child: Child, through columns: [String]? = nil) -> Select {
         var copy = self
-        copy.clauses.predicates.append(
-            ResolvedForeignKey.predicate(
-                Root.self, qualifier: qualifier, indexes: key.parentIndexes, values: key.childIndexes.map { childValues[$0] }))
+        do {
+            let key = try ResolvedForeignKey.resolve(from: Child.self, to: Root.self, through: columns)
+            let childValues = child.columnValues
+            copy.clauses.predicates.append(
+                ResolvedForeignKey.predicate(
+                    Root.self, qualifier: qualifier, indexes: key.parentIndexes, values: key.childIndexes.map { childValues[$0] }))
+        } catch {
+            copy.clauses.predicates.append(ResolvedForeignKey.failure(error))
+        }
         return copy
     }
 }
 
-extension Table {
-    /// The records whose foreign key references `parent`: `try Pet.belonging(to: person)`.
-    public static func belonging<Parent: Table>(to parent: Parent, through columns: [String]? = nil) throws -> Select<Self> {
-        try Select().belonging(to: parent, through: columns)
-    }
-
-    /// The record `child` references through its foreign key: `try Person.referenced(by: pet)`.
-    public static func referenced<Child: Table>(by child: Child, through columns: [String]? = nil) throws -> Select<Self> {
-        try Select().referenced(by: child, through: columns)
+extension ResolvedForeignKey {
+    /// A predicate that makes its statement throw `error`.
+    static func failure(_ error: any Error) -> SQLExpression<Bool> {
+        let databaseError = error as? DatabaseError ?? DatabaseError(resultCode: .misuse, message: "\(error)")
+        return SQLExpression(sql: SQL(sql: "0", failing: databaseError), precedence: .atomic)
     }
 }
 
-extension Database {
-    /// The records of `type` whose foreign key references `parent`.
-    public func fetchAll<Child: Table, Parent: Table>(
-        _ type: Child.Type, belongingTo parent: Parent, through columns: [String]? = nil
-    ) throws -> [Child] {
-        try Child.belonging(to: parent, through: columns).fetchAll(self)
+extension Table {
+    /// The records whose foreign key references `parent`: `Pet.belonging(to: person).fetchAll(db)`.
+    public static func belonging<Parent: Table>(to parent: Parent, through columns: [String]? = nil) -> Select<Self> {
+        Select().belonging(to: parent, through: columns)
     }
 
-    /// The record of `type` that `child` references, or `nil` when its foreign key is NULL or
-    /// dangling.
-    public func fetchOne<Parent: Table, Child: Table>(
-        _ type: Parent.Type, referencedBy child: Child, through columns: [String]? = nil
-    ) throws -> Parent? {
-        try Parent.referenced(by: child, through: columns).fetchOne(self)
+    /// The record `child` references through its foreign key: `Person.referenced(by: pet).fetchOne(db)`.
+    public static func referenced<Child: Table>(by child: Child, through columns: [String]? = nil) -> Select<Self> {
+        Select().referenced(by: child, through: columns)
     }
 }

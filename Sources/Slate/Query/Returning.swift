@@ -15,14 +15,10 @@ public struct Returning<Root: Table, Output>: QueryStatement {
 
     let base: Base
     let returning: SQL
-    let decoder: (borrowing Row) throws -> Output
-    /// An error found while building the base statement, thrown when it runs.
-    var deferredError: DatabaseError?
-
-    init(base: Base, returning: SQL, deferredError: DatabaseError? = nil, decoder: @escaping (borrowing Row) throws -> Output) {
+    let decoder: @Sendable (borrowing Row) throws -> Output
+    init(base: Base, returning: SQL, decoder: @escaping @Sendable (borrowing Row) throws -> Output) {
         self.base = base
         self.returning = returning
-        self.deferredError = deferredError
         self.decoder = decoder
     }
 
@@ -53,7 +49,7 @@ public struct Returning<Root: Table, Output>: QueryStatement {
     /// inserted record that returned no row (skipped by `OR IGNORE` or `DO NOTHING`). The index is
     /// the record's, for an insert.
     func run(_ db: Database, _ body: (Int, Output?) throws -> Void) throws {
-        if let deferredError { throw deferredError }
+        try sql.checkBuildError()
         switch base {
         case .insert(let insert):
             let template = insert.template
@@ -80,7 +76,7 @@ public struct Returning<Root: Table, Output>: QueryStatement {
 /// `"T"."a", "T"."b", …` for chosen expressions, and a decoder into their values.
 func returningClause<Root: Table, each Selected: QueryExpression>(
     _ type: Root.Type, _ selection: (Root.Columns) -> (repeat each Selected)
-) -> (SQL, (borrowing Row) throws -> (repeat (each Selected).QueryValue))
+) -> (SQL, @Sendable (borrowing Row) throws -> (repeat (each Selected).QueryValue))
 where repeat (each Selected).QueryValue: SQLExtractable {
     let expressions = selection(Root.Columns(qualifier: Root.tableName))
     var fragments: [SQL] = []
@@ -132,14 +128,13 @@ extension Delete {
         _ selection: (Root.Columns) -> (repeat each Selected)
     ) -> Returning<Root, (repeat (each Selected).QueryValue)> where repeat (each Selected).QueryValue: SQLExtractable {
         let (columns, decoder) = returningClause(Root.self, selection)
-        return Returning(base: .statement(sql), returning: columns, deferredError: deferredError, decoder: decoder)
+        return Returning(base: .statement(sql), returning: columns, decoder: decoder)
     }
 
     /// Returns each deleted row as a record.
     public func returning() -> Returning<Root, Root> {
         Returning(
-            base: .statement(sql), returning: SelectClauses.columnList(of: Root.self, qualifier: Root.tableName),
-            deferredError: deferredError
+            base: .statement(sql), returning: SelectClauses.columnList(of: Root.self, qualifier: Root.tableName)
         ) {
             try Root(row: $0)
         }

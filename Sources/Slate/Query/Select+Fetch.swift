@@ -8,7 +8,6 @@ extension SelectStatement {
     /// Every row.
     @inlinable
     public func fetchAll(_ db: Database) throws -> [Output] {
-        if let error = clauses.deferredError { throw error }
         return try db.withStatement(sql) { statement in
             var results: [Output] = []
             while try statement.step() {
@@ -21,7 +20,6 @@ extension SelectStatement {
     /// The first row, or `nil` when there is none. Adds `LIMIT 1` unless the statement has a limit.
     @inlinable
     public func fetchOne(_ db: Database) throws -> Output? {
-        if let error = clauses.deferredError { throw error }
         return try db.withStatement(clauses.renderForOne()) { statement in
             guard try statement.step() else { return nil }
             return try decode(row: Row(statement: statement))
@@ -31,7 +29,6 @@ extension SelectStatement {
     /// A cursor decoding one row at a time.
     @inlinable
     public func fetchCursor(_ db: Database) throws -> DatabaseCursor<Output> {
-        if let error = clauses.deferredError { throw error }
         let statement = try db.boundStatement(sql)
         return DatabaseCursor(statement: statement) { row in try self.decode(row: row) }
     }
@@ -39,7 +36,6 @@ extension SelectStatement {
     /// The number of rows the statement returns: `SELECT count(*)` over its tables, or over the
     /// statement as a subquery when it is `DISTINCT`, grouped, or limited.
     public func fetchCount(_ db: Database) throws -> Int {
-        if let error = clauses.deferredError { throw error }
         return try db.fetchValue(Int.self, clauses.renderCount())
     }
 
@@ -48,7 +44,6 @@ extension SelectStatement {
 
     /// Whether the statement returns at least one row: `SELECT EXISTS (…)`.
     public func exists(_ db: Database) throws -> Bool {
-        if let error = clauses.deferredError { throw error }
         return try db.fetchValue(Bool.self, clauses.renderExists())
     }
 }
@@ -58,20 +53,21 @@ extension Select {
     /// row.
     @inlinable
     public func fetchCursor(_ db: Database) throws -> RecordCursor<Root> {
-        if let error = clauses.deferredError { throw error }
         return try db.fetchCursor(Root.self, sql)
     }
 }
 
-extension Table {
-    /// Every record of the table.
+extension Select where Root: PrimaryKeyedTable {
+    /// The first record, or `nil`. For `Root.find(key)` with nothing added, the statement prepared
+    /// once per record type and connection runs, with the key bound by position.
     @inlinable
-    public static func fetchAll(_ db: Database) throws -> [Self] {
-        try Select<Self>().fetchAll(db)
-    }
-
-    /// The number of records in the table.
-    public static func fetchCount(_ db: Database) throws -> Int {
-        try Select<Self>().fetchCount(db)
+    public func fetchOne(_ db: Database) throws -> Root? {
+        if let keyValues = clauses.primaryKeyLookup {
+            return try db.findRecord(Root.self, keyValues: keyValues)
+        }
+        return try db.withStatement(clauses.renderForOne()) { statement in
+            guard try statement.step() else { return nil }
+            return try decode(row: Row(statement: statement))
+        }
     }
 }

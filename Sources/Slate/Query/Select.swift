@@ -6,34 +6,35 @@
 /// print(query)            // SELECT "Person"."id", … FROM "Person" WHERE "Person"."age" > ? ORDER BY "Person"."name"
 /// query.sql.arguments     // [18]
 /// ```
-public protocol QueryStatement: CustomStringConvertible {
+public protocol QueryStatement: CustomStringConvertible, Sendable {
     /// The statement's SQL text and bound values.
     var sql: SQL { get }
 }
 
 extension QueryStatement {
-    /// The SQL text.
-    public var description: String { sql.text }
+    /// The SQL text (with a comment naming the error, for a statement that cannot run).
+    public var description: String { sql.description }
 }
 
 /// The clauses of a `SELECT` statement under construction.
 ///
 /// Its content is internal to Slate: a query type stores it and the builder methods of
 /// ``SelectStatement`` change it.
-public struct SelectClauses {
+public struct SelectClauses: Sendable {
     /// The result columns.
-    var selection: SQL
+    var selection: SQL { didSet { primaryKeyLookup = nil } }
     /// The `FROM` clause: the first table and its joins.
-    var from: SQL
-    var isDistinct = false
-    var predicates: [SQLExpression<Bool>] = []
-    var grouping: [SQL] = []
-    var havingPredicates: [SQLExpression<Bool>] = []
-    var ordering: [SQL] = []
-    var limit: Int?
-    var offset: Int?
-    /// An error found while building, thrown when the statement runs.
-    @usableFromInline var deferredError: DatabaseError?
+    var from: SQL { didSet { primaryKeyLookup = nil } }
+    var isDistinct = false { didSet { primaryKeyLookup = nil } }
+    var predicates: [SQLExpression<Bool>] = [] { didSet { primaryKeyLookup = nil } }
+    var grouping: [SQL] = [] { didSet { primaryKeyLookup = nil } }
+    var havingPredicates: [SQLExpression<Bool>] = [] { didSet { primaryKeyLookup = nil } }
+    var ordering: [SQL] = [] { didSet { primaryKeyLookup = nil } }
+    var limit: Int? { didSet { primaryKeyLookup = nil } }
+    var offset: Int? { didSet { primaryKeyLookup = nil } }
+    /// The key values of a `find(_:)` that nothing else was added to: `fetchOne` takes the cached
+    /// per-type statement.
+    @usableFromInline var primaryKeyLookup: [any SQLBindable]?
 
     init(selection: SQL, from: SQL) {
         self.selection = selection
@@ -50,13 +51,14 @@ public struct SelectClauses {
     /// `"q"."a", "q"."b", …` for every column of `T`.
     static func columnList<T: QuerySource>(of type: T.Type, qualifier: String) -> SQL {
         let prefix = qualifier.quotedIdentifier + "."
-        return SQL(sql: T.columnDescriptors.map { prefix + $0.name.quotedIdentifier }.joined(separator: ", "))
+        return SQL(sql: T.schema.recordColumns.map { prefix + $0.name.quotedIdentifier }.joined(separator: ", "))
     }
 
     /// `"T"`, or `"T" AS "alias"`.
     static func tableReference<T: QuerySource>(_ type: T.Type, qualifier: String) -> SQL {
-        if qualifier == T.tableName { return SQL(sql: qualifier.quotedIdentifier) }
-        return SQL(sql: T.tableName.quotedIdentifier + " AS " + qualifier.quotedIdentifier)
+        let name = T.schema.name
+        if qualifier == name { return SQL(sql: qualifier.quotedIdentifier) }
+        return SQL(sql: name.quotedIdentifier + " AS " + qualifier.quotedIdentifier)
     }
 
     /// Returns a copy selecting `fragments` instead.
@@ -160,7 +162,7 @@ public struct SelectClauses {
 /// Each builder method returns a modified copy.
 public protocol SelectStatement: QueryStatement {
     /// What query closures receive: a table's ``TableColumns``, or a tuple of them for a join.
-    associatedtype Scope
+    associatedtype Scope: Sendable
     /// The Swift type of one result row.
     associatedtype Output
 
@@ -186,6 +188,25 @@ extension SelectStatement {
     public func `where`(_ predicate: (Scope) -> some QueryExpression<Bool>) -> Self {
         var copy = self
         copy.clauses.predicates.append(SQLExpression(predicate(scope)))
+        return copy
+    }
+
+    /// Adds a `WHERE` condition written in SQL, with bound values: the escape hatch for what typed
+    /// predicates do not express. Several calls combine with `AND`.
+    ///
+    /// ```swift
+    /// Bookmark.where(sql: "EXISTS (SELECT 1 FROM json_each(tags) WHERE value = \(tag))")
+    /// ```
+    public func `where`(sql condition: SQL) -> Self {
+        var copy = self
+        copy.clauses.predicates.append(SQLExpression(sql: condition))
+        return copy
+    }
+
+    /// Adds `ORDER BY` terms written in SQL: `.order(sql: "name COLLATE NOCASE DESC")`.
+    public func order(sql terms: SQL) -> Self {
+        var copy = self
+        copy.clauses.ordering.append(terms)
         return copy
     }
 
@@ -312,15 +333,15 @@ public struct Select<Root: Table>: SelectStatement {
 ///
 /// Made by ``SelectStatement/select(_:)``. A single-column selection is also an expression (a
 /// scalar subquery), usable with `in(_:)` and in comparisons.
-public struct Selection<Scope, Value>: SelectStatement {
+public struct Selection<Scope: Sendable, Value>: SelectStatement {
     /// The columns of the statement's tables.
     public let scope: Scope
     /// The statement's clauses.
     public var clauses: SelectClauses
-    @usableFromInline let decoder: (borrowing Row) throws -> Value
+    @usableFromInline let decoder: @Sendable (borrowing Row) throws -> Value
 
     @usableFromInline
-    init(scope: Scope, clauses: SelectClauses, decoder: @escaping (borrowing Row) throws -> Value) {
+    init(scope: Scope, clauses: SelectClauses, decoder: @escaping @Sendable (borrowing Row) throws -> Value) {
         self.scope = scope
         self.clauses = clauses
         self.decoder = decoder
@@ -349,6 +370,12 @@ extension Table {
     /// The records matching `predicate`: `Person.where { $0.age >= 18 }`.
     public static func `where`(_ predicate: (Columns) -> some QueryExpression<Bool>) -> Select<Self> {
         Select().where(predicate)
+    }
+
+    /// The records matching a condition written in SQL, with bound values: the escape hatch for
+    /// what typed predicates do not express.
+    public static func `where`(sql condition: SQL) -> Select<Self> {
+        Select().where(sql: condition)
     }
 
     /// Every record, sorted: `Person.order { $0.name.descending() }`.

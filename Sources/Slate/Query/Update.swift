@@ -1,5 +1,5 @@
 /// One `SET "column" = value` of an `UPDATE` or an upsert, made by `column.set(to:)`.
-public struct Assignment<Root: Table> {
+public struct Assignment<Root: Table>: Sendable {
     /// The assigned column's name, unquoted.
     public let column: String
     /// The assigned value: a bound value or an expression.
@@ -14,7 +14,7 @@ public struct Assignment<Root: Table> {
 extension Column {
     /// Assigns a value: `$0.name.set(to: "Bob")`, bound as a parameter.
     public func set(to value: Value) -> Assignment<Root> {
-        Assignment(column: name, value: "\(value)")
+        Assignment(column: name, value: bound(value))
     }
 
     /// Assigns an expression of the column's type: `$0.age.set(to: $0.age + 1)`.
@@ -81,6 +81,13 @@ public struct Update<Root: Table>: QueryStatement {
         return copy
     }
 
+    /// Restricts the update to the rows matching a condition written in SQL, with bound values.
+    public func `where`(sql condition: SQL) -> Update {
+        var copy = self
+        copy.predicates.append(SQLExpression(sql: condition))
+        return copy
+    }
+
     /// The statement's SQL. With no assignment it is not valid SQL, and ``execute(_:)`` does
     /// nothing.
     public var sql: SQL {
@@ -98,6 +105,9 @@ public struct Update<Root: Table>: QueryStatement {
     @discardableResult
     public func execute(_ db: Database) throws -> Int {
         guard !assignments.isEmpty else { return 0 }
+        let sql = self.sql
+        try sql.checkBuildError()
+        try Root.prepareForWriting(db)
         try db.execute(sql)
         return db.changesCount
     }

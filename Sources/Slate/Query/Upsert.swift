@@ -73,8 +73,8 @@ extension Table {
     /// updates on any uniqueness conflict. ``Insert/execute(_:)`` returns the row as stored.
     public static func upsert(_ record: Self) -> Insert<Self> {
         var insert = Insert([record])
-        let keyColumns = primaryKeyColumnNames
-        let assignments = columnDescriptors.filter { !$0.isPrimaryKey }.map { column in
+        let keyColumns = schema.primaryKey
+        let assignments = schema.recordColumns.filter { !$0.isPrimaryKey }.map { column in
             SQL(sql: column.name.quotedIdentifier + " = \"excluded\"." + column.name.quotedIdentifier)
         }
         insert.upsert = UpsertClause(target: keyColumns, assignments: assignments)

@@ -7,26 +7,78 @@ import Foundation
 // decoding, the probe hands back placeholder values: zero, empty, the first case of a `CaseIterable`
 // type, or a nested value decoded from placeholders.
 
-/// The definitions of CodableRecord types, inferred once per type.
+/// The schemas of CodableRecord types, inferred once per type, with their key-path columns.
 final class CodableSchemaCache: @unchecked Sendable {
     static let shared = CodableSchemaCache()
     private let lock = NSLock()
-    private var definitions: [ObjectIdentifier: TableDefinition] = [:]
+    private var entries: [ObjectIdentifier: Entry] = [:]
 
-    func definition<R: CodableRecord>(for type: R.Type) throws -> TableDefinition {
-        lock.lock()
-        let cached = definitions[ObjectIdentifier(type)]
-        lock.unlock()
-        if let cached { return cached }
-        let definition = try Self.makeDefinition(for: type)
-        lock.lock()
-        definitions[ObjectIdentifier(type)] = definition
-        lock.unlock()
-        return definition
+    /// What Slate knows of one CodableRecord type.
+    final class Entry: @unchecked Sendable {
+        /// The inferred schema; without columns when inference failed.
+        let schema: TableSchema
+        /// Why the schema could not be inferred.
+        let inferenceError: DatabaseError?
+        /// Resolves key paths to columns (set up on first use).
+        private let lock = NSLock()
+        private var keyPathColumns: [AnyKeyPath: Result<String, DatabaseError>] = [:]
+        private let resolver: KeyPathResolver?
+
+        init(schema: TableSchema, inferenceError: DatabaseError?, resolver: KeyPathResolver?) {
+            self.schema = schema
+            self.inferenceError = inferenceError
+            self.resolver = resolver
+        }
+
+        /// Throws the inference error, if any.
+        func check() throws {
+            if let inferenceError { throw inferenceError }
+        }
+
+        /// The column holding the property at `keyPath`, or why it cannot be told.
+        func columnName(for keyPath: AnyKeyPath) -> Result<String, DatabaseError> {
+            lock.lock()
+            defer { lock.unlock() }
+            if let known = keyPathColumns[keyPath] { return known }
+            let result: Result<String, DatabaseError>
+            if let inferenceError {
+                result = .failure(inferenceError)
+            } else if let resolver {
+                result = resolver.column(for: keyPath)
+            } else {
+                result = .failure(DatabaseError(resultCode: .misuse, message: "the columns of the record are declared by hand, so key paths cannot be matched to them: use SQLExpression(sql:)"))
+            }
+            keyPathColumns[keyPath] = result
+            return result
+        }
     }
 
-    private static func makeDefinition<R: CodableRecord>(for type: R.Type) throws -> TableDefinition {
-        var columns: [ColumnDescriptor]
+    func entry<R: CodableRecord>(for type: R.Type) -> Entry {
+        lock.lock()
+        let cached = entries[ObjectIdentifier(type)]
+        lock.unlock()
+        if let cached { return cached }
+        let entry: Entry
+        do {
+            let schema = try Self.makeSchema(for: type)
+            let resolver = R.declaredColumns == nil ? KeyPathResolver(R.self, schema: schema) : nil
+            entry = Entry(schema: schema, inferenceError: nil, resolver: resolver)
+        } catch let error as DatabaseError {
+            entry = Entry(schema: TableSchema(name: R.tableName, columns: []), inferenceError: error, resolver: nil)
+        } catch {
+            entry = Entry(
+                schema: TableSchema(name: R.tableName, columns: []),
+                inferenceError: DatabaseError(resultCode: .misuse, message: "\(error)"), resolver: nil)
+        }
+        lock.lock()
+        defer { lock.unlock() }
+        if let raced = entries[ObjectIdentifier(type)] { return raced }
+        entries[ObjectIdentifier(type)] = entry
+        return entry
+    }
+
+    private static func makeSchema<R: CodableRecord>(for type: R.Type) throws -> TableSchema {
+        var columns: [TableSchema.Column]
         if let declared = R.declaredColumns {
             columns = declared
         } else {
@@ -40,8 +92,7 @@ final class CodableSchemaCache: @unchecked Sendable {
                         + "Make enums CaseIterable, or declare the columns with `static var declaredColumns`")
             }
             columns = probe.columns.map { column in
-                ColumnDescriptor(
-                    name: R.columnName(forKey: column.key), sqlType: column.sqlType, isNullable: column.isNullable)
+                TableSchema.Column(name: R.columnName(forKey: column.key), type: column.sqlType, isNotNull: !column.isNullable)
             }
             if columns.isEmpty {
                 throw DatabaseError(resultCode: .misuse, message: "\(R.self) decodes no keyed value, so it has no columns")
@@ -50,7 +101,7 @@ final class CodableSchemaCache: @unchecked Sendable {
         for index in columns.indices {
             if let defaultSQL = R.columnDefaults[columns[index].name] { columns[index].defaultSQL = defaultSQL }
         }
-        var keys = R.primaryKey
+        var keys = R.primaryKeyColumns
         if R.declaredColumns == nil, keys == ["id"], !columns.contains(where: { $0.name == "id" }) {
             keys = []
         }
@@ -63,11 +114,70 @@ final class CodableSchemaCache: @unchecked Sendable {
                             + columns.map(\.name).joined(separator: ", "))
                 }
                 columns[index].primaryKeyPosition = position + 1
-                columns[index].isNullable = false
+                // A lone INTEGER key is the rowid, never NULL without saying so; other keys are NOT NULL.
+                columns[index].isNotNull = !(keys.count == 1 && columns[index].declaredType == "INTEGER")
             }
         }
-        return TableDefinition(
-            name: R.tableName, columns: columns, indexes: R.indexes, renamedColumns: R.renamedColumns)
+        return TableSchema(name: R.tableName, columns: columns, indexes: R.indexes)
+    }
+}
+
+/// Matches key paths of a Codable record with its columns: the record is decoded once with
+/// placeholder values, then once per column with that column's value changed; a key path belongs
+/// to the column whose change it sees.
+final class KeyPathResolver: @unchecked Sendable {
+    private let base: Any
+    private let variants: [(column: String, record: Any)]
+    private let unresolved: [String: String]
+    private let typeName: String
+
+    init<R: CodableRecord>(_ type: R.Type, schema: TableSchema) {
+        typeName = String(describing: R.self)
+        base = (try? R(from: ProbeDecoder(probe: nil, codingPath: []))) as Any
+        var variants: [(String, Any)] = []
+        var unresolved: [String: String] = [:]
+        let keysByColumn = Dictionary(R.columnNames.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
+        for column in schema.recordColumns {
+            let key = keysByColumn[column.name] ?? column.name
+            do {
+                variants.append((column.name, try R(from: ProbeDecoder(probe: nil, codingPath: [], alternateKey: key))))
+            } catch {
+                unresolved[column.name] = "\(error)"
+            }
+        }
+        self.variants = variants
+        self.unresolved = unresolved
+    }
+
+    func column(for keyPath: AnyKeyPath) -> Result<String, DatabaseError> {
+        guard let baseValue = Self.value(base, at: keyPath) else {
+            return .failure(failure(keyPath, "it is not a stored property whose values Slate can read"))
+        }
+        var matches: [String] = []
+        for (column, record) in variants {
+            guard let value = Self.value(record, at: keyPath) else { continue }
+            if value != baseValue { matches.append(column) }
+        }
+        if matches.count == 1 { return .success(matches[0]) }
+        if matches.isEmpty {
+            let reasons = unresolved.isEmpty ? "" : " (columns Slate could not vary: " + unresolved.keys.sorted().joined(separator: ", ") + ")"
+            return .failure(failure(keyPath, "no column's value changes it" + reasons))
+        }
+        return .failure(failure(keyPath, "it changes with several columns: " + matches.joined(separator: ", ")))
+    }
+
+    private func failure(_ keyPath: AnyKeyPath, _ reason: String) -> DatabaseError {
+        DatabaseError(
+            resultCode: .misuse,
+            message: "cannot tell which column of \(typeName) holds \(keyPath): \(reason); use SQLExpression(sql:) for it")
+    }
+
+    /// The SQL value the property at `keyPath` of `record` binds as, or `nil`.
+    private static func value(_ record: Any, at keyPath: AnyKeyPath) -> SQLValue? {
+        guard let property = record[keyPath: keyPath] else { return nil }
+        if let optional = property as? any OptionalValueUnwrapping, optional.wrappedValue == nil { return .null }
+        guard let bindable = property as? any SQLBindable else { return nil }
+        return try? bindable.sqlValue
     }
 }
 
@@ -159,10 +269,12 @@ final class ShapeClassifier: Decoder, SingleValueDecodingContainer {
 struct ProbeDecoder: Decoder {
     let probe: SchemaProbe?
     var codingPath: [any CodingKey]
+    /// The coding key of the record whose value is an alternate one, not the placeholder.
+    var alternateKey: String? = nil
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(ProbeKeyedContainer<Key>(probe: probe, codingPath: codingPath))
+        KeyedDecodingContainer(ProbeKeyedContainer<Key>(probe: probe, codingPath: codingPath, alternateKey: alternateKey))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -186,7 +298,10 @@ struct ProbeDecoder: Decoder {
 struct ProbeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let probe: SchemaProbe?
     var codingPath: [any CodingKey]
+    var alternateKey: String? = nil
     var allKeys: [Key] { [] }
+
+    private func isAlternate(_ key: Key) -> Bool { codingPath.isEmpty && key.stringValue == alternateKey }
 
     func contains(_ key: Key) -> Bool { true }
 
@@ -195,14 +310,16 @@ struct ProbeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decode<Value: Decodable>(_ type: Value.Type, forKey key: Key) throws -> Value {
         if let optional = type as? any OptionalTypeUnwrapping.Type {
             probe?.record(key.stringValue, sqlType: SchemaProbe.sqlType(of: optional.wrappedType), isNullable: true)
+            if isAlternate(key) { return try Placeholder.value(of: type, codingPath: codingPath + [key], alternate: true) }
             return try ColumnValueDecoding.cast(optional.noneValue, codingPath: codingPath + [key])
         }
         probe?.record(key.stringValue, sqlType: SchemaProbe.sqlType(of: type), isNullable: false)
-        return try Placeholder.value(of: type, codingPath: codingPath + [key])
+        return try Placeholder.value(of: type, codingPath: codingPath + [key], alternate: isAlternate(key))
     }
 
     func decodeIfPresent<Value: Decodable>(_ type: Value.Type, forKey key: Key) throws -> Value? {
         probe?.record(key.stringValue, sqlType: SchemaProbe.sqlType(of: type), isNullable: true)
+        if isAlternate(key) { return try Placeholder.value(of: type, codingPath: codingPath + [key]) }
         return nil
     }
 
@@ -238,11 +355,12 @@ struct ProbeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     private func decode<Value: Decodable>(_ type: Value.Type, key: Key) throws -> Value {
         probe?.record(key.stringValue, sqlType: SchemaProbe.sqlType(of: type), isNullable: false)
-        return try Placeholder.value(of: type, codingPath: codingPath + [key])
+        return try Placeholder.value(of: type, codingPath: codingPath + [key], alternate: isAlternate(key))
     }
 
     private func decodeIfPresent<Value: Decodable>(_ type: Value.Type, key: Key) throws -> Value? {
         probe?.record(key.stringValue, sqlType: SchemaProbe.sqlType(of: type), isNullable: true)
+        if isAlternate(key) { return try Placeholder.value(of: type, codingPath: codingPath + [key]) }
         return nil
     }
 
@@ -261,29 +379,79 @@ struct ProbeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func superDecoder(forKey key: Key) throws -> any Decoder { ProbeDecoder(probe: nil, codingPath: codingPath + [key]) }
 }
 
-/// Placeholder values that let a probe go on decoding.
+/// Placeholder values that let a probe go on decoding, and alternate values that differ from them
+/// (to tell which property a key path reads).
 enum Placeholder {
-    static func value<Value: Decodable>(of type: Value.Type, codingPath: [any CodingKey]) throws -> Value {
-        if let value = known(type) as? Value { return value }
-        if let caseIterable = type as? any CaseIterable.Type, let first = firstCase(caseIterable) as? Value {
-            return first
+    static func value<Value: Decodable>(of type: Value.Type, codingPath: [any CodingKey], alternate: Bool = false) throws -> Value {
+        if let optional = type as? any OptionalTypeUnwrapping.Type {
+            // An optional's alternate is its wrapped placeholder, where its placeholder is nil.
+            guard alternate else { return try ColumnValueDecoding.cast(optional.noneValue, codingPath: codingPath) }
+            return try Value(from: PlaceholderDecoder(codingPath: codingPath, alternate: false))
         }
+        if let value = known(type, alternate: alternate) as? Value { return value }
+        if let caseIterable = type as? any CaseIterable.Type, let chosen = someCase(caseIterable, alternate: alternate) as? Value {
+            return chosen
+        }
+        if alternate { return try Value(from: PlaceholderDecoder(codingPath: codingPath, alternate: true)) }
         return try Value(from: ProbeDecoder(probe: nil, codingPath: codingPath))
     }
 
-    private static func firstCase<Cases: CaseIterable>(_ type: Cases.Type) -> Any? {
-        type.allCases.first
+    private static func someCase<Cases: CaseIterable>(_ type: Cases.Type, alternate: Bool) -> Any? {
+        let cases = Array(type.allCases)
+        return alternate ? (cases.count > 1 ? cases[1] : nil) : cases.first
     }
 
-    private static func known(_ type: Any.Type) -> Any? {
+    private static func known(_ type: Any.Type, alternate: Bool) -> Any? {
         switch ObjectIdentifier(type) {
-        case ObjectIdentifier(Date.self): return Date(timeIntervalSince1970: 0)
-        case ObjectIdentifier(UUID.self): return UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
-        case ObjectIdentifier(URL.self): return URL(fileURLWithPath: "/")
-        case ObjectIdentifier(Data.self): return Data()
-        case ObjectIdentifier(Decimal.self): return Decimal(0)
+        case ObjectIdentifier(Date.self): return Date(timeIntervalSince1970: alternate ? 1 : 0)
+        case ObjectIdentifier(UUID.self): return UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, alternate ? 1 : 0))
+        case ObjectIdentifier(URL.self): return URL(fileURLWithPath: alternate ? "/a" : "/")
+        case ObjectIdentifier(Data.self): return alternate ? Data([1]) : Data()
+        case ObjectIdentifier(Decimal.self): return Decimal(alternate ? 1 : 0)
         default: return nil
         }
+    }
+}
+
+/// A decoder for one value: the placeholder (zero, empty, false) or an alternate one (one, "a",
+/// true); keyed and unkeyed values decode from placeholders.
+struct PlaceholderDecoder: Decoder {
+    var codingPath: [any CodingKey]
+    let alternate: Bool
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(ProbeKeyedContainer<Key>(probe: nil, codingPath: codingPath))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer { EmptyUnkeyedContainer(codingPath: codingPath) }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        alternate ? AlternateSingleValue(codingPath: codingPath) as any SingleValueDecodingContainer : PlaceholderSingleValue(codingPath: codingPath)
+    }
+}
+
+/// A single value container answering one, "a" or true: values that differ from the placeholders.
+struct AlternateSingleValue: SingleValueDecodingContainer {
+    var codingPath: [any CodingKey]
+
+    func decodeNil() -> Bool { false }
+    func decode(_ type: Bool.Type) throws -> Bool { true }
+    func decode(_ type: String.Type) throws -> String { "a" }
+    func decode(_ type: Double.Type) throws -> Double { 1 }
+    func decode(_ type: Float.Type) throws -> Float { 1 }
+    func decode(_ type: Int.Type) throws -> Int { 1 }
+    func decode(_ type: Int8.Type) throws -> Int8 { 1 }
+    func decode(_ type: Int16.Type) throws -> Int16 { 1 }
+    func decode(_ type: Int32.Type) throws -> Int32 { 1 }
+    func decode(_ type: Int64.Type) throws -> Int64 { 1 }
+    func decode(_ type: UInt.Type) throws -> UInt { 1 }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { 1 }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { 1 }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { 1 }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { 1 }
+    func decode<Value: Decodable>(_ type: Value.Type) throws -> Value {
+        try Placeholder.value(of: type, codingPath: codingPath, alternate: true)
     }
 }
 

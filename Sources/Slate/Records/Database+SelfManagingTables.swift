@@ -6,23 +6,18 @@ import Foundation
 extension Database {
     // MARK: Create and drop
 
-    /// Creates the table and indexes of `definition` unless the table exists.
-    public func createTable(_ definition: TableDefinition) throws {
+    /// Creates the table and indexes of `schema` unless the table exists, inside a savepoint.
+    public func createTable(_ schema: TableSchema) throws {
+        let statements = try schema.createStatements(ifNotExists: true)
         try savepoint {
-            try execute(sql: definition.createTableSQL(ifNotExists: true))
-            for statement in definition.createIndexSQL { try execute(sql: statement) }
+            for statement in statements { try execute(sql: statement) }
         }
     }
 
     /// Creates the table and indexes `type` declares, unless the table exists. To bring an existing
     /// table in line with the type as well, use `migrateTable(for:options:)`.
     public func createTable<T: Table>(for type: T.Type) throws {
-        try createTable(TableDefinition(T.self))
-    }
-
-    /// Creates the table of a ``CodableRecord`` type, unless it exists.
-    public func createTable<R: CodableRecord>(for type: R.Type) throws {
-        try createTable(TableDefinition(R.self))
+        try createTable(T.schema)
     }
 
     /// Drops the table named `name`, if it exists.
@@ -36,21 +31,15 @@ extension Database {
         try dropTable(named: T.tableName)
     }
 
-    /// Drops the table of a ``CodableRecord`` type, if it exists.
-    public func dropTable<R: CodableRecord>(for type: R.Type) throws {
-        try dropTable(named: R.tableName)
-    }
-
     // MARK: Plan (dry run)
 
     /// What ``migrateTable(to:options:)`` would do, without changing anything: a dry run. Print
     /// the plan to see the SQL.
     ///
     /// - Throws: ``DatabaseError`` when the schema cannot be read, or with ``ResultCode/misuse``
-    ///   when columns would be dropped and `options` forbid it.
-    public func migrationPlan(for definition: TableDefinition, options: TableMigrationOptions = TableMigrationOptions()) throws -> TableMigrationPlan {
-        let existing = try ExistingTable.read(self, name: definition.name)
-        let planner = try MigrationPlanner(definition: definition, existing: existing, options: options)
+    ///   when the options name a column that cannot be dropped.
+    public func migrationPlan(for schema: TableSchema, options: TableMigrationOptions = TableMigrationOptions()) throws -> TableMigrationPlan {
+        let planner = try migrationPlanner(schema, options: options)
         guard planner.plan.action == .rebuild else { return planner.plan }
         let foreignKeysOn = try fetchValue(Bool.self, "PRAGMA foreign_keys")
         return try TableRebuild(db: self, planner: planner).plannedPlan(foreignKeysOn: foreignKeysOn)
@@ -59,25 +48,22 @@ extension Database {
     /// What migrating the table of `type` would do, without changing anything. See
     /// `migrationPlan(for:options:)`.
     public func migrationPlan<T: Table>(for type: T.Type, options: TableMigrationOptions = TableMigrationOptions()) throws -> TableMigrationPlan {
-        try migrationPlan(for: TableDefinition(T.self), options: options)
-    }
-
-    /// What migrating the table of a ``CodableRecord`` type would do, without changing anything.
-    public func migrationPlan<R: CodableRecord>(for type: R.Type, options: TableMigrationOptions = TableMigrationOptions()) throws -> TableMigrationPlan {
-        try migrationPlan(for: TableDefinition(R.self), options: options)
+        try migrationPlan(for: T.schema, options: options.adding(renamedColumnsOf: T.self))
     }
 
     // MARK: Migrate
 
-    /// Brings the table in line with `definition`, and returns what was done.
+    /// Brings the table in line with `schema`, and returns what was done.
     ///
     /// - A missing table is created, with its indexes.
     /// - New columns are added with `ALTER TABLE ADD COLUMN`, and columns listed in
-    ///   ``TableDefinition/renamedColumns`` are renamed, when that is all that changed.
-    /// - Any other change (a column's type, nullability, default, uniqueness or foreign key; the
-    ///   primary key; a dropped column; a new column `ADD COLUMN` cannot add) rebuilds the table
-    ///   with SQLite's 12-step procedure, in one transaction: every row is copied, indexes and
+    ///   ``TableMigrationOptions/renamedColumns`` are renamed, when that is all that changed.
+    /// - Any other change (a column's type, nullability, default, uniqueness, collation or foreign
+    ///   key; the primary key; a dropped column; a new column `ADD COLUMN` cannot add) rebuilds the
+    ///   table with SQLite's 12-step procedure, in one transaction: every row is copied, indexes and
     ///   triggers are re-created, views and foreign keys are checked.
+    /// - Columns the table has and the schema does not declare are kept with their values, unless
+    ///   named in ``TableMigrationOptions/droppedColumns``.
     ///
     /// A row that cannot be carried over — `NULL` in a column that becomes `NOT NULL` without a
     /// default, a value the new column type cannot hold, a broken foreign key or uniqueness — throws
@@ -85,9 +71,8 @@ extension Database {
     /// unchanged. A rebuild turns foreign keys off while it runs, which SQLite allows only outside a
     /// transaction: when foreign keys are on, call it outside one.
     @discardableResult
-    public func migrateTable(to definition: TableDefinition, options: TableMigrationOptions = TableMigrationOptions()) throws -> TableMigrationPlan {
-        let existing = try ExistingTable.read(self, name: definition.name)
-        let planner = try MigrationPlanner(definition: definition, existing: existing, options: options)
+    public func migrateTable(to schema: TableSchema, options: TableMigrationOptions = TableMigrationOptions()) throws -> TableMigrationPlan {
+        let planner = try migrationPlanner(schema, options: options)
         var plan = planner.plan
         switch plan.action {
         case .none:
@@ -103,42 +88,62 @@ extension Database {
         return plan
     }
 
-    /// Brings the table of `type` in line with it. See ``migrateTable(to:options:)``.
+    /// Brings the table of `type` in line with it, with the renamed columns the type declares. See
+    /// ``migrateTable(to:options:)``.
     @discardableResult
     public func migrateTable<T: Table>(for type: T.Type, options: TableMigrationOptions = TableMigrationOptions()) throws -> TableMigrationPlan {
-        try migrateTable(to: TableDefinition(T.self), options: options)
+        try migrateTable(to: T.schema, options: options.adding(renamedColumnsOf: T.self))
     }
 
-    /// Brings the table of a ``CodableRecord`` type in line with it. See ``migrateTable(to:options:)``.
-    @discardableResult
-    public func migrateTable<R: CodableRecord>(for type: R.Type, options: TableMigrationOptions = TableMigrationOptions()) throws -> TableMigrationPlan {
-        try migrateTable(to: TableDefinition(R.self), options: options)
+    private func migrationPlanner(_ schema: TableSchema, options: TableMigrationOptions) throws -> MigrationPlanner {
+        let existing = try tableSchema(named: schema.name)
+        var parentKeys: [String: [String]] = [:]
+        for key in schema.foreignKeys + (existing?.foreignKeys ?? []) where parentKeys[key.referencedTable.lowercased()] == nil {
+            let parent = key.referencedTable.equalsIdentifier(schema.name) ? schema : try tableSchema(named: key.referencedTable)
+            parentKeys[key.referencedTable.lowercased()] = parent?.primaryKey ?? []
+        }
+        return try MigrationPlanner(schema: schema, existing: existing, options: options) { parentKeys[$0.lowercased()] }
     }
 
     // MARK: When first needed
 
-    /// Creates or migrates the table of `definition`, unless this connection already did since the
-    /// schema last changed. The record APIs of ``RecordStore`` and the ``CodableRecord`` methods call
-    /// it before touching a table, so tables are created when first needed.
-    public func prepareTable(_ definition: TableDefinition) throws {
-        let key = definition.name.lowercased() + "#" + String(definition.hashValue)
+    /// Creates or migrates the table of `schema`, unless this connection already did since the
+    /// schema last changed. Writes to ``CodableRecord`` types and the writing methods of
+    /// ``RecordStore`` call it, so tables are created when first written. A read never does.
+    public func prepareTable(_ schema: TableSchema, renamedColumns: [String: String] = [:]) throws {
+        var hasher = Hasher()
+        hasher.combine(schema)
+        hasher.combine(renamedColumns)
+        let key = schema.name.lowercased() + "#" + String(hasher.finalize())
         let version = try fetchValue(Int64.self, "PRAGMA schema_version")
         if ManagedTableRegistry.shared.isPrepared(self, key: key, schemaVersion: version) { return }
-        try migrateTable(to: definition)
+        try migrateTable(to: schema, options: TableMigrationOptions(renamedColumns: renamedColumns))
         let newVersion = try fetchValue(Int64.self, "PRAGMA schema_version")
         ManagedTableRegistry.shared.markPrepared(self, key: key, schemaVersion: newVersion)
     }
 
     /// Creates or migrates the table of `type`, once per connection and schema change. See
-    /// ``prepareTable(_:)``.
+    /// ``prepareTable(_:renamedColumns:)``.
     public func prepareTable<T: Table>(for type: T.Type) throws {
-        try prepareTable(TableDefinition(T.self))
+        try prepareTable(T.schema, renamedColumns: TableMigrationOptions().adding(renamedColumnsOf: T.self).renamedColumns)
     }
+}
 
-    /// Creates or migrates the table of a ``CodableRecord`` type, once per connection and schema
-    /// change. See ``prepareTable(_:)``.
-    public func prepareTable<R: CodableRecord>(for type: R.Type) throws {
-        try prepareTable(TableDefinition(R.self))
+extension Database {
+    /// Whether the `main` database has a table called `name` (compared case-insensitively, as SQLite
+    /// compares identifiers).
+    func tableExists(_ name: String) throws -> Bool {
+        try fetchOne(Int.self, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = \(name) COLLATE NOCASE") != nil
+    }
+}
+
+extension TableMigrationOptions {
+    /// These options, plus the renamed columns `type` declares (a ``SelfManagingTable``).
+    func adding<T: Table>(renamedColumnsOf type: T.Type) -> TableMigrationOptions {
+        guard let managed = T.self as? any SelfManagingTable.Type else { return self }
+        var options = self
+        options.renamedColumns.merge(managed.renamedColumns) { explicit, _ in explicit }
+        return options
     }
 }
 

@@ -12,8 +12,11 @@ final class RecordBinder {
         case unbound, null, value
     }
 
-    private let statement: Statement
+    /// The statement, unowned: the statement keeps its binders, not the reverse.
+    private unowned let statement: Statement
     private let columnNames: [String: String]
+    /// The parameter of the first column.
+    let firstIndex: Int
     /// Parameter position (1-based) by column name.
     private let positions: [String: Int]
     // The hot properties skip dynamic exclusivity checks: a binder is used by one thread at a time,
@@ -23,13 +26,14 @@ final class RecordBinder {
     /// What each parameter (index `position - 1`) received for the current record.
     @exclusivity(unchecked) private(set) var bindings: [Binding]
 
-    /// A binder for `statement`, whose parameters are `columns` in order.
-    init(statement: Statement, columns: [String], columnNames: [String: String]) {
+    /// A binder for `statement`, whose parameters from `firstIndex` on are `columns` in order.
+    init(statement: Statement, columns: [String], columnNames: [String: String], firstIndex: Int = 1) {
         self.statement = statement
         self.columnNames = columnNames
+        self.firstIndex = firstIndex
         var positions: [String: Int] = [:]
         for (index, column) in columns.enumerated() where positions[column] == nil {
-            positions[column] = index + 1
+            positions[column] = index + firstIndex
         }
         self.positions = positions
         self.bindings = Array(repeating: .unbound, count: columns.count)
@@ -42,7 +46,7 @@ final class RecordBinder {
         try record.encode(to: RecordBindingEncoder(binder: self))
         keyOrder.finish()
         for index in bindings.indices where bindings[index] == .unbound {
-            try statement.bindNull(at: index + 1)
+            try statement.bindNull(at: index + firstIndex)
             bindings[index] = .null
         }
     }
@@ -50,7 +54,7 @@ final class RecordBinder {
     /// Whether the current record bound a non-`NULL` value to `column`.
     func hasValue(forColumn column: String) -> Bool {
         guard let position = positions[column] else { return false }
-        return bindings[Int(position) - 1] == .value
+        return bindings[position - firstIndex] == .value
     }
 
     /// The parameter for coding key `key`, or `nil` when it is not a column.
@@ -63,17 +67,17 @@ final class RecordBinder {
     func bind<Value: SQLBindable>(_ value: Value, forKey key: String) throws {
         guard let position = position(ofKey: key) else { return }
         try value.bind(to: statement, at: position)
-        bindings[Int(position) - 1] = .value
+        bindings[position - firstIndex] = .value
     }
 
     func bind(_ value: (any SQLBindable)?, forKey key: String) throws {
         guard let position = position(ofKey: key) else { return }
         if let value {
             try value.bind(to: statement, at: position)
-            bindings[Int(position) - 1] = .value
+            bindings[position - firstIndex] = .value
         } else {
             try statement.bindNull(at: position)
-            bindings[Int(position) - 1] = .null
+            bindings[position - firstIndex] = .null
         }
     }
 }
@@ -132,4 +136,16 @@ struct RecordBindingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func superEncoder() -> any Encoder { RecordBindingEncoder(binder: binder) }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder { RecordBindingEncoder(binder: binder) }
+}
+
+extension Statement {
+    /// The record binder cached on this statement for `Record`, binding from parameter `index`;
+    /// `make` builds it the first time.
+    func cachedRecordBinder<Record>(for type: Record.Type, startingAt index: Int, _ make: () -> RecordBinder) -> RecordBinder {
+        let key = ObjectIdentifier(Record.self)
+        if let cached = recordBinders[key] as? RecordBinder, cached.firstIndex == index { return cached }
+        let binder = make()
+        recordBinders[key] = binder
+        return binder
+    }
 }

@@ -84,7 +84,8 @@ public final class RecordStore: @unchecked Sendable {
 
     // MARK: Tables
 
-    private func withTable<T: SelfManagingTable, Result>(_ type: T.Type, _ body: (Database) throws -> Result) throws -> Result {
+    /// Runs a write to `type`'s table, creating or migrating the table first when needed.
+    private func writeTable<T: SelfManagingTable, Result>(_ type: T.Type, _ body: (Database) throws -> Result) throws -> Result {
         try withDatabase(file: T.databaseFile) { db in
             try db.prepareTable(for: T.self)
             return try body(db)
@@ -102,23 +103,11 @@ public final class RecordStore: @unchecked Sendable {
         }
     }
 
-    /// The connection of a ``CodableRecord`` type's file. Its `Database` methods prepare the table
-    /// themselves, so this does not.
-    private func withTable<R: CodableRecord, Result>(_ type: R.Type, _ body: (Database) throws -> Result) throws -> Result {
-        try withDatabase(file: R.databaseFile, body)
-    }
-
-    /// Creates or migrates the table of `type` now rather than when first needed, and returns what
+    /// Creates or migrates the table of `type` now rather than when first written, and returns what
     /// was done.
     @discardableResult
     public func migrate<T: SelfManagingTable>(_ type: T.Type, options: TableMigrationOptions = TableMigrationOptions()) throws -> TableMigrationPlan {
         try withDatabase(file: T.databaseFile) { db in try db.migrateTable(for: T.self, options: options) }
-    }
-
-    /// Creates or migrates the table of a ``CodableRecord`` type now, and returns what was done.
-    @discardableResult
-    public func migrate<R: CodableRecord>(_ type: R.Type, options: TableMigrationOptions = TableMigrationOptions()) throws -> TableMigrationPlan {
-        try withDatabase(file: R.databaseFile) { db in try db.migrateTable(for: R.self, options: options) }
     }
 
     /// Drops the table of `type`, if it exists.
@@ -126,20 +115,13 @@ public final class RecordStore: @unchecked Sendable {
         try withDatabase(file: T.databaseFile) { db in try db.dropTable(for: T.self) }
     }
 
-    /// Drops the table of a ``CodableRecord`` type, if it exists.
-    public func drop<R: CodableRecord>(_ type: R.Type) throws {
-        try withDatabase(file: R.databaseFile) { db in try db.dropTable(for: R.self) }
-    }
-
-    // MARK: @Table records
+    // MARK: Records
 
     /// Inserts each record, or updates the row with its primary key, in one transaction; returns
     /// the records as saved (with new rowids).
     @discardableResult
     public func save<T: SelfManagingTable & PrimaryKeyedTable>(_ records: [T]) throws -> [T] {
-        try withTable(T.self) { db in
-            try db.savepoint { try records.map { try db.save($0) } }
-        }
+        try writeTable(T.self) { db in try db.save(contentsOf: records) }
     }
 
     /// Every record of `type`.
@@ -149,7 +131,20 @@ public final class RecordStore: @unchecked Sendable {
 
     /// The records of `type` matching `predicate`: `store.fetchAll(Player.self) { $0.score > 10 }`.
     public func fetchAll<T: SelfManagingTable>(_ type: T.Type, where predicate: (T.Columns) -> some QueryExpression<Bool>) throws -> [T] {
-        try readTable(T.self, empty: []) { db in try T.where(predicate).fetchAll(db) }
+        let query = T.where(predicate)
+        return try readTable(T.self, empty: []) { db in try query.fetchAll(db) }
+    }
+
+    /// The records of `type` matching raw SQL with bound values, in `order`: the escape hatch for
+    /// what the typed predicates do not express.
+    ///
+    /// ```swift
+    /// try store.fetchAll(Note.self, where: "json_extract(data, '$.index') > \(1)", orderBy: "id")
+    /// ```
+    public func fetchAll<T: SelfManagingTable>(_ type: T.Type, where condition: SQL, orderBy order: SQL? = nil) throws -> [T] {
+        var query = T.where(sql: condition)
+        if let order { query = query.order(sql: order) }
+        return try readTable(T.self, empty: []) { db in try query.fetchAll(db) }
     }
 
     /// The number of records of `type`.
@@ -157,10 +152,21 @@ public final class RecordStore: @unchecked Sendable {
         try readTable(T.self, empty: 0) { db in try T.all().fetchCount(db) }
     }
 
+    /// The number of records of `type` matching `predicate`.
+    public func fetchCount<T: SelfManagingTable>(_ type: T.Type, where predicate: (T.Columns) -> some QueryExpression<Bool>) throws -> Int {
+        let query = T.where(predicate)
+        return try readTable(T.self, empty: 0) { db in try query.fetchCount(db) }
+    }
+
+    /// The number of records of `type` matching raw SQL with bound values.
+    public func fetchCount<T: SelfManagingTable>(_ type: T.Type, where condition: SQL) throws -> Int {
+        try readTable(T.self, empty: 0) { db in try T.where(sql: condition).fetchCount(db) }
+    }
+
     /// Deletes the rows with the records' primary keys; returns how many there were.
     @discardableResult
     public func delete<T: SelfManagingTable & PrimaryKeyedTable>(_ records: [T]) throws -> Int {
-        try withTable(T.self) { db in
+        try readTable(T.self, empty: 0) { db in
             try db.savepoint { try records.reduce(0) { count, record in count + (try db.delete(record) ? 1 : 0) } }
         }
     }
@@ -168,43 +174,19 @@ public final class RecordStore: @unchecked Sendable {
     /// Deletes the records of `type` matching `predicate`; returns how many there were.
     @discardableResult
     public func deleteAll<T: SelfManagingTable>(_ type: T.Type, where predicate: (T.Columns) -> some QueryExpression<Bool>) throws -> Int {
-        try withTable(T.self) { db in try T.delete().where(predicate).execute(db) }
+        let delete = T.delete().where(predicate)
+        return try readTable(T.self, empty: 0) { db in try delete.execute(db) }
+    }
+
+    /// Deletes the records of `type` matching raw SQL with bound values; returns how many there were.
+    @discardableResult
+    public func deleteAll<T: SelfManagingTable>(_ type: T.Type, where condition: SQL) throws -> Int {
+        try readTable(T.self, empty: 0) { db in try T.delete().where(sql: condition).execute(db) }
     }
 
     /// Deletes every record of `type`; returns how many there were.
     @discardableResult
     public func deleteAll<T: SelfManagingTable>(_ type: T.Type) throws -> Int {
-        try withTable(T.self) { db in try T.delete().execute(db) }
-    }
-
-    // MARK: Codable records
-
-    /// Inserts each record, or updates the row with its primary key, in one transaction; returns
-    /// the records as saved.
-    @discardableResult
-    public func save<R: CodableRecord>(_ records: [R]) throws -> [R] {
-        try withTable(R.self) { db in try db.save(contentsOf: records) }
-    }
-
-    /// The records of `type` matching `filter` (SQL with bound values), or all of them.
-    public func fetchAll<R: CodableRecord>(_ type: R.Type, where filter: SQL? = nil, orderBy order: SQL? = nil) throws -> [R] {
-        try withTable(R.self) { db in try db.fetchAll(R.self, where: filter, orderBy: order) }
-    }
-
-    /// The number of records of `type` matching `filter`.
-    public func fetchCount<R: CodableRecord>(_ type: R.Type, where filter: SQL? = nil) throws -> Int {
-        try withTable(R.self) { db in try db.fetchCount(R.self, where: filter) }
-    }
-
-    /// Deletes the rows with the records' primary keys; returns how many there were.
-    @discardableResult
-    public func delete<R: CodableRecord>(_ records: [R]) throws -> Int {
-        try withTable(R.self) { db in try db.delete(contentsOf: records) }
-    }
-
-    /// Deletes the records of `type` matching `filter`, or all of them; returns how many there were.
-    @discardableResult
-    public func deleteAll<R: CodableRecord>(_ type: R.Type, where filter: SQL? = nil) throws -> Int {
-        try withTable(R.self) { db in try db.deleteAll(R.self, where: filter) }
+        try readTable(T.self, empty: 0) { db in try T.delete().execute(db) }
     }
 }

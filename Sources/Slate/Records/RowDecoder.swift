@@ -293,3 +293,20 @@ struct SingleColumnDecoder: Decoder, SingleValueDecodingContainer {
         return try Value(from: self)
     }
 }
+
+extension Row {
+    /// Decodes `type` by column name with a decoder cached on the row's statement, so that every row
+    /// of a statement follows one key order; a row without statement gets a fresh decoder.
+    package func decodeWithCachedDecoder<Value: Decodable>(_ type: Value.Type, columnNames: [String: String]) throws -> Value {
+        guard let statement else { return try RowDecoder(columnNames: columnNames).decode(type, from: self) }
+        let key = ObjectIdentifier(Value.self)
+        let decoder: RowDecoder
+        if let cached = statement.recordDecoders[key] as? RowDecoder {
+            decoder = cached
+        } else {
+            decoder = RowDecoder(columnNames: columnNames)
+            statement.recordDecoders[key] = decoder
+        }
+        return try decoder.decode(type, from: self)
+    }
+}

@@ -1,9 +1,9 @@
 import Foundation
 
-/// What bringing a table in line with its ``TableDefinition`` takes, or took.
+/// What bringing a table in line with a ``TableSchema`` takes, or took.
 ///
 /// Get one without changing anything from `Database.migrationPlan(for:options:)`
-/// (a dry run), or as the result of ``Database/migrateTable(to:options:)``:
+/// (a dry run), or as the result of `Database.migrateTable(to:options:)`:
 ///
 /// ```swift
 /// let plan = try db.migrationPlan(for: Player.self)
@@ -51,55 +51,65 @@ public struct TableMigrationPlan: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// Choices for ``Database/migrateTable(to:options:)``.
+/// Choices for `Database.migrateTable(to:options:)`.
 ///
-/// A migration never drops a column unless you name it: a column the table has and the type does
+/// A migration never drops a column unless you name it: a column the table has and the schema does
 /// not declare (left by another version of the app, or by a property renamed without a
 /// `renamedColumns` entry) is kept, with its values, even when the table is rebuilt.
 public struct TableMigrationOptions: Sendable, Hashable {
-    /// The columns to drop, with their values: each must be a column of the table that the type no
-    /// longer declares (compared case-insensitively). Default: none.
+    /// Renamed columns: each current column name mapped to its previous name. The column is
+    /// renamed and keeps its data.
+    public var renamedColumns: [String: String]
+    /// The columns to drop, with their values: each must be a column of the table that the schema
+    /// no longer declares (compared case-insensitively). Default: none.
     public var droppedColumns: Set<String>
 
-    /// Creates options that drop exactly `droppedColumns`.
-    public init(dropping droppedColumns: Set<String> = []) {
+    /// Creates options that rename `renamedColumns` and drop exactly `droppedColumns`.
+    public init(renamedColumns: [String: String] = [:], dropping droppedColumns: Set<String> = []) {
+        self.renamedColumns = renamedColumns
         self.droppedColumns = droppedColumns
     }
 }
 
-/// Compares a definition with the table in the database and decides what to do.
+/// Compares a schema with the table in the database and decides what to do.
 struct MigrationPlanner {
-    /// The type's definition, plus the columns of the table it does not declare and that are kept.
-    private(set) var definition: TableDefinition
-    let existing: ExistingTable?
+    /// The wanted schema, plus the columns of the table it does not declare and that are kept.
+    private(set) var schema: TableSchema
+    let existing: TableSchema?
     let options: TableMigrationOptions
 
-    /// Each desired column, with the existing column its values come from (`nil` for a new column).
-    private(set) var sources: [(column: ColumnDescriptor, source: ExistingTable.Column?)] = []
+    /// Each wanted column, with the existing column its values come from (`nil` for a new column).
+    private(set) var sources: [(column: TableSchema.Column, source: TableSchema.Column?)] = []
     private(set) var plan: TableMigrationPlan
 
-    init(definition: TableDefinition, existing: ExistingTable?, options: TableMigrationOptions) throws {
-        self.definition = definition
+    init(schema: TableSchema, existing: TableSchema?, options: TableMigrationOptions, primaryKey: (String) -> [String]?) throws {
+        self.schema = schema
         self.existing = existing
         self.options = options
         plan = TableMigrationPlan(
-            table: definition.name, action: .none, statements: [], addedColumns: [], droppedColumns: [], keptColumns: [],
+            table: schema.name, action: .none, statements: [], addedColumns: [], droppedColumns: [], keptColumns: [],
             renamedColumns: [:], reasons: [], droppedIndexes: [])
-        try decide()
+        try decide(primaryKey: primaryKey)
     }
 
-    private mutating func decide() throws {
+    private func failure(_ message: String) -> DatabaseError {
+        DatabaseError(resultCode: .misuse, message: "cannot migrate table \(schema.name.quotedIdentifier): \(message); nothing was changed")
+    }
+
+    private mutating func decide(primaryKey: (String) -> [String]?) throws {
+        guard case .table = schema.kind else { throw failure("only ordinary tables are migrated") }
         guard let existing else {
             plan.action = .create
-            plan.addedColumns = definition.columns.map(\.name)
-            plan.statements = [definition.createTableSQL()] + definition.createIndexSQL
+            plan.addedColumns = schema.recordColumns.map(\.name)
+            plan.statements = try schema.createStatements()
             return
         }
+        guard case .table = existing.kind else { throw failure("it is a \(existing.kind), not an ordinary table") }
         var used: Set<String> = []
-        for column in definition.columns {
+        for column in schema.columns {
             var source = existing.column(named: column.name)
-            if source == nil, let old = definition.renamedColumns[column.name], let previous = existing.column(named: old),
-                definition.columns.allSatisfy({ $0.name.caseInsensitiveCompare(previous.name) != .orderedSame })
+            if source == nil, let old = options.renamedColumns[column.name], let previous = existing.column(named: old),
+                schema.column(named: previous.name) == nil
             {
                 source = previous
                 plan.renamedColumns[column.name] = previous.name
@@ -110,136 +120,120 @@ struct MigrationPlanner {
         }
         let requested = Dictionary(options.droppedColumns.map { ($0.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
         if let declared = requested.keys.sorted().first(where: { used.contains($0) }) {
-            throw DatabaseError(
-                resultCode: .misuse,
-                message: "cannot drop column \(requested[declared] ?? declared) of table \(definition.name.quotedIdentifier): "
-                    + "the type still declares it; nothing was changed")
+            throw failure("column \(requested[declared] ?? declared) cannot be dropped, the schema still declares it")
         }
-        if let missing = requested.keys.sorted().first(where: { name in !existing.copiedColumns.contains { $0.name.lowercased() == name } }) {
-            throw DatabaseError(
-                resultCode: .misuse,
-                message: "cannot drop column \(requested[missing] ?? missing): table \(definition.name.quotedIdentifier) has no such "
-                    + "column; nothing was changed")
+        if let missing = requested.keys.sorted().first(where: { name in existing.column(named: name) == nil }) {
+            throw failure("column \(requested[missing] ?? missing) cannot be dropped, the table has no such column")
         }
-        // Columns the type does not declare are kept, with their values, unless named for dropping.
-        for column in existing.copiedColumns where !used.contains(column.name.lowercased()) {
+        // Columns the schema does not declare are kept, with their values, unless named for dropping.
+        var keptGenerated: [String] = []
+        for column in existing.columns where !used.contains(column.name.lowercased()) && !column.isHidden {
             if requested[column.name.lowercased()] != nil {
                 plan.droppedColumns.append(column.name)
+            } else if column.isGenerated {
+                keptGenerated.append(column.name)
             } else {
-                let reference = existing.foreignKeys.first { $0.from.count == 1 && $0.from[0].caseInsensitiveCompare(column.name) == .orderedSame }
-                    .map { key in
-                        ColumnReference(
-                            table: key.table, column: key.to.first ?? nil,
-                            onDelete: ForeignKeyAction(rawValue: key.onDelete.uppercased()) ?? .noAction,
-                            onUpdate: ForeignKeyAction(rawValue: key.onUpdate.uppercased()) ?? .noAction)
-                    }
-                let kept = ColumnDescriptor(
-                    name: column.name, sqlType: column.type, isNullable: !column.isNotNull,
-                    isUnique: existing.uniqueColumns.contains(column.name.lowercased()), defaultSQL: column.defaultSQL,
-                    references: reference)
-                definition.columns.append(kept)
+                schema.columns.append(column)
+                for key in existing.foreignKeys where key.columns.count == 1 && key.columns[0].equalsIdentifier(column.name) {
+                    schema.foreignKeys.append(key)
+                }
                 plan.keptColumns.append(column.name)
                 used.insert(column.name.lowercased())
-                sources.append((kept, column))
+                sources.append((column, column))
             }
         }
-        plan.reasons = differences(existing)
-        for column in plan.droppedColumns { plan.reasons.append("column \(column) was removed") }
+        schema.markRowIDAlias()
+
+        // What ALTER TABLE cannot do, read from the differences with the renamed columns renamed.
+        var renamed = existing
+        for (new, old) in plan.renamedColumns {
+            if let index = renamed.columns.firstIndex(where: { $0.name.equalsIdentifier(old) }) { renamed.columns[index].name = new }
+            for key in renamed.foreignKeys.indices {
+                renamed.foreignKeys[key].columns = renamed.foreignKeys[key].columns.map { $0.equalsIdentifier(old) ? new : $0 }
+            }
+        }
+        renamed.columns.removeAll { column in plan.droppedColumns.contains { $0.equalsIdentifier(column.name) } }
+        renamed.foreignKeys.removeAll { key in key.columns.contains { column in plan.droppedColumns.contains { $0.equalsIdentifier(column) } } }
+        for difference in schema.differences(from: renamed, primaryKey: primaryKey) {
+            switch difference.kind {
+            case .missingColumn, .extraColumn, .index:
+                continue
+            default:
+                plan.reasons.append(Self.reason(difference))
+            }
+        }
+        for column in plan.droppedColumns { plan.reasons.append("column \(column) is dropped") }
         for (column, source) in sources where source == nil && !canAddColumn(column) {
             plan.reasons.append("new column \(column.name) cannot be added with ALTER TABLE ADD COLUMN"
                 + " (primary key, UNIQUE, NOT NULL without a constant default, non-constant default, or foreign key)")
         }
 
         if !plan.reasons.isEmpty {
+            if let generated = keptGenerated.first {
+                throw failure(
+                    "the table must be rebuilt (\(plan.reasons.joined(separator: "; "))), which would lose generated column \(generated) that "
+                        + "the schema does not declare: declare it, or name it in TableMigrationOptions(dropping:)")
+            }
             plan.action = .rebuild
             return
         }
-        let table = definition.name.quotedIdentifier
+        let table = schema.name.quotedIdentifier
         for (new, old) in plan.renamedColumns.sorted(by: { $0.key < $1.key }) {
             plan.statements.append("ALTER TABLE \(table) RENAME COLUMN \(old.quotedIdentifier) TO \(new.quotedIdentifier)")
         }
         for (column, source) in sources where source == nil {
-            plan.statements.append("ALTER TABLE \(table) ADD COLUMN " + definition.columnDefinition(column, inlineKey: false))
+            plan.statements.append("ALTER TABLE \(table) ADD COLUMN " + schema.columnDefinition(column, inlineKey: false))
         }
-        let existingIndexes = Set(existing.objects.filter { $0.type == "index" }.map { $0.name.lowercased() })
-        for (index, sql) in zip(definition.indexes, definition.createIndexSQL) where !existingIndexes.contains(index.name.lowercased()) {
-            plan.statements.append(sql)
+        for index in schema.indexes where !existing.indexes.contains(where: { $0.name.equalsIdentifier(index.name) }) {
+            plan.statements.append(schema.createIndexSQL(index))
         }
         plan.action = plan.statements.isEmpty ? .none : .alter
     }
 
-    /// Every difference that `ALTER TABLE` cannot make, described for people.
-    private func differences(_ existing: ExistingTable) -> [String] {
-        var reasons: [String] = []
-        if definition.isWithoutRowID != existing.isWithoutRowID {
-            reasons.append(definition.isWithoutRowID ? "the table becomes WITHOUT ROWID" : "the table is no longer WITHOUT ROWID")
-        }
-        let wantsAutoIncrement = definition.columns.contains(where: \.isAutoIncrement)
-        if wantsAutoIncrement != existing.hasAutoIncrement {
-            reasons.append(wantsAutoIncrement ? "the key becomes AUTOINCREMENT" : "the key is no longer AUTOINCREMENT")
-        }
-        let rowIDColumn = definition.rowIDColumn
-        for (column, source) in sources {
-            guard let source else { continue }
-            let name = column.name
-            if SchemaText.type(column.sqlType) != SchemaText.type(source.type) {
-                reasons.append("the type of column \(name) changes from \(source.type.isEmpty ? "none" : source.type) to \(column.sqlType.isEmpty ? "none" : column.sqlType)")
-            }
-            let isRowIDAlias = rowIDColumn?.caseInsensitiveCompare(name) == .orderedSame && !existing.isWithoutRowID
-            if !isRowIDAlias && column.isNullable == source.isNotNull {
-                reasons.append(column.isNullable ? "column \(name) becomes nullable" : "column \(name) becomes NOT NULL")
-            }
-            if (column.primaryKeyPosition ?? 0) != source.primaryKeyPosition {
-                reasons.append("the primary key position of column \(name) changes")
-            }
-            if column.isUnique != existing.uniqueColumns.contains(source.name.lowercased()) {
-                reasons.append(column.isUnique ? "column \(name) becomes UNIQUE" : "column \(name) is no longer UNIQUE")
-            }
-            if SchemaText.defaultValue(column.defaultSQL) != SchemaText.defaultValue(source.defaultSQL) {
-                reasons.append("the default of column \(name) changes")
-            }
-            let existingReference = existing.foreignKeys.first { $0.from.count == 1 && $0.from[0].caseInsensitiveCompare(source.name) == .orderedSame }
-            if !Self.matches(column.references, existingReference) {
-                reasons.append("the foreign key of column \(name) changes")
-            }
-        }
-        let wanted = Set(definition.foreignKeys.map { Self.signature(columns: $0.columns, table: $0.referencedTable, to: $0.referencedColumns, onUpdate: $0.onUpdate.rawValue, onDelete: $0.onDelete.rawValue) })
-        let present = Set(existing.foreignKeys.filter { $0.from.count > 1 }.map { key in
-            Self.signature(columns: key.from.map { from in plan.renamedColumns.first { $0.value.caseInsensitiveCompare(from) == .orderedSame }?.key ?? from },
-                           table: key.table, to: key.to.compactMap { $0 }, onUpdate: key.onUpdate, onDelete: key.onDelete)
-        })
-        if wanted != present { reasons.append("the multi-column foreign keys change") }
-        return reasons
-    }
-
-    private static func signature(columns: [String], table: String, to: [String], onUpdate: String, onDelete: String) -> String {
-        ([columns.joined(separator: ","), table, to.joined(separator: ","), onUpdate, onDelete]).joined(separator: "|").lowercased()
-    }
-
-    private static func matches(_ reference: ColumnReference?, _ key: ExistingTable.ForeignKey?) -> Bool {
-        switch (reference, key) {
-        case (nil, nil): return true
-        case (let reference?, let key?):
-            let to = key.to.first ?? nil
-            return reference.table.caseInsensitiveCompare(key.table) == .orderedSame
-                && (reference.column?.lowercased() == to?.lowercased())
-                && reference.onDelete.rawValue == key.onDelete.uppercased()
-                && reference.onUpdate.rawValue == key.onUpdate.uppercased()
-        default: return false
+    /// A difference, as a reason to rebuild.
+    static func reason(_ difference: SchemaDifference) -> String {
+        let column = difference.name ?? ""
+        switch difference.kind {
+        case .affinity, .declaredType:
+            return "the type of column \(column) changes from \(difference.actual ?? "none") to \(difference.expected ?? "none")"
+        case .nullability:
+            return difference.expected == "NOT NULL" ? "column \(column) becomes NOT NULL" : "column \(column) becomes nullable"
+        case .defaultValue:
+            return "the default of column \(column) changes"
+        case .unique where !column.hasPrefix("("):
+            return difference.expected == "UNIQUE" ? "column \(column) becomes UNIQUE" : "column \(column) is no longer UNIQUE"
+        case .unique:
+            return "the unique constraint \(column) changes"
+        case .collation:
+            return "the collation of column \(column) changes from \(difference.actual ?? "BINARY") to \(difference.expected ?? "BINARY")"
+        case .primaryKey:
+            return "the primary key changes from (\(difference.actual ?? "")) to (\(difference.expected ?? ""))"
+        case .autoIncrement:
+            return difference.expected == "AUTOINCREMENT" ? "the key becomes AUTOINCREMENT" : "the key is no longer AUTOINCREMENT"
+        case .withoutRowID:
+            return difference.expected == "WITHOUT ROWID" ? "the table becomes WITHOUT ROWID" : "the table is no longer WITHOUT ROWID"
+        case .foreignKey:
+            return "the foreign key \(column) changes"
+        case .generated:
+            return "column \(column) changes from \(difference.actual ?? "") to \(difference.expected ?? "") generation"
+        default:
+            return difference.description
         }
     }
 
     /// Whether `ALTER TABLE ADD COLUMN` can add `column` (see "ALTER TABLE ADD COLUMN" in SQLite's
     /// documentation).
-    func canAddColumn(_ column: ColumnDescriptor) -> Bool {
-        if column.isPrimaryKey || column.isUnique { return false }
+    func canAddColumn(_ column: TableSchema.Column) -> Bool {
+        if column.isPrimaryKey || column.isUnique || column.isGenerated { return false }
         let defaultValue = SchemaText.defaultValue(column.defaultSQL)
         if let defaultSQL = column.defaultSQL {
-            let trimmed = defaultSQL.trimmingCharacters(in: .whitespacesAndNewlines)
-            if TableDefinition.isKeywordDefault(trimmed) || !TableDefinition.isConstantLiteral(trimmed) { return false }
+            let trimmed = defaultSQL.trimmingSQLSpace
+            if DefaultExpression.isKeywordDefault(trimmed) || !DefaultExpression.isConstantLiteral(trimmed) { return false }
         }
-        if !column.isNullable && defaultValue == nil { return false }
-        if column.references != nil && defaultValue != nil { return false }
+        if column.isNotNull && defaultValue == nil { return false }
+        let hasForeignKey = schema.foreignKeys.contains { $0.columns.contains { $0.equalsIdentifier(column.name) } }
+        if hasForeignKey && defaultValue != nil { return false }
+        if schema.uniqueConstraints.contains(where: { $0.contains { $0.equalsIdentifier(column.name) } }) { return false }
         return true
     }
 }

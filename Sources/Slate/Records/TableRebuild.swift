@@ -16,9 +16,9 @@ import Foundation
 struct TableRebuild {
     let db: Database
     let planner: MigrationPlanner
-    let existing: ExistingTable
+    let existing: TableSchema
 
-    private var definition: TableDefinition { planner.definition }
+    private var definition: TableSchema { planner.schema }
     private var table: String { definition.name.quotedIdentifier }
 
     init(db: Database, planner: MigrationPlanner) throws {
@@ -35,7 +35,7 @@ struct TableRebuild {
     private func temporaryName() throws -> String {
         var name = "slate_new_" + definition.name
         var counter = 1
-        while try db.fetchOne(Int.self, "SELECT 1 FROM sqlite_schema WHERE name = \(name) COLLATE NOCASE") != nil {
+        while try db.fetchOne(Int.self, "SELECT 1 FROM sqlite_master WHERE name = \(name) COLLATE NOCASE") != nil {
             counter += 1
             name = "slate_new\(counter)_" + definition.name
         }
@@ -49,12 +49,12 @@ struct TableRebuild {
     }
 
     /// The name a source column has once renamed columns are renamed.
-    private func currentName(of column: ColumnDescriptor, source: ExistingTable.Column) -> String {
+    private func currentName(of column: TableSchema.Column, source: TableSchema.Column) -> String {
         planner.plan.renamedColumns[column.name] != nil ? column.name : source.name
     }
 
     private var keepsRowID: Bool {
-        !definition.isWithoutRowID && !existing.isWithoutRowID && definition.rowIDColumn == nil
+        !definition.isWithoutRowID && !existing.isWithoutRowID && definition.rowIDAlias == nil
     }
 
     private func copyStatement(into temporary: String) -> String {
@@ -68,11 +68,11 @@ struct TableRebuild {
             if let source {
                 var value = currentName(of: column, source: source).quotedIdentifier
                 if !column.isNullable, !source.isNotNull, let defaultSQL = column.defaultSQL {
-                    value = "coalesce(\(value), \(TableDefinition.defaultExpression(defaultSQL)))"
+                    value = "coalesce(\(value), \(DefaultExpression.rendered(defaultSQL)))"
                 }
                 targets.append(column.name.quotedIdentifier)
                 values.append(value)
-            } else if column.name == definition.rowIDColumn && !existing.isWithoutRowID {
+            } else if column.name == definition.rowIDAlias?.name && !existing.isWithoutRowID {
                 targets.append(column.name.quotedIdentifier)
                 values.append("rowid")
             }
@@ -81,13 +81,13 @@ struct TableRebuild {
     }
 
     /// `CREATE INDEX` for the declared indexes the old table does not have.
-    private func newIndexStatements(besides objects: [ExistingTable.SchemaObject]) -> [String] {
+    private func newIndexStatements(besides objects: [SchemaObject]) -> [String] {
         let present = Set(objects.map { $0.name.lowercased() })
-        return zip(definition.indexes, definition.createIndexSQL).filter { !present.contains($0.0.name.lowercased()) }.map(\.1)
+        return definition.indexes.filter { !present.contains($0.name.lowercased()) }.map { definition.createIndexSQL($0) }
     }
 
     /// Whether an index of the old table can be re-created (it uses no dropped column).
-    private func survives(_ object: ExistingTable.SchemaObject) -> Bool {
+    private func survives(_ object: SchemaObject) -> Bool {
         guard object.type == "index" else { return true }
         let dropped = Set(planner.plan.droppedColumns.map { $0.lowercased() })
         return !object.indexColumns.contains { $0.map { dropped.contains($0.lowercased()) } ?? false }
@@ -102,16 +102,17 @@ struct TableRebuild {
         if foreignKeysOn { statements.append("PRAGMA foreign_keys = OFF") }
         statements.append(db.isInTransaction ? "SAVEPOINT slate_rebuild" : "BEGIN IMMEDIATE TRANSACTION")
         statements += renameStatements()
-        statements.append(definition.createTableSQL(named: temporary))
+        statements.append(try definition.createTableSQL(named: temporary))
         statements.append(copyStatement(into: temporary))
         statements.append("DROP TABLE \(table)")
         statements.append("PRAGMA legacy_alter_table = ON")
         statements.append("ALTER TABLE \(temporary.quotedIdentifier) RENAME TO \(table)")
         statements.append("PRAGMA legacy_alter_table = OFF")
-        for object in existing.objects {
+        let objects = try SchemaObject.read(db, table: existing.name)
+        for object in objects {
             if survives(object) { statements.append(object.sql) } else { plan.droppedIndexes.append(object.name) }
         }
-        statements += newIndexStatements(besides: existing.objects.filter(survives))
+        statements += newIndexStatements(besides: objects.filter(survives))
         statements.append("PRAGMA foreign_key_check")
         statements.append(db.isInTransaction ? "RELEASE SAVEPOINT slate_rebuild" : "COMMIT TRANSACTION")
         if foreignKeysOn { statements.append("PRAGMA foreign_keys = ON") }
@@ -136,19 +137,14 @@ struct TableRebuild {
             executed.append(sql)
         }
         if foreignKeysOn { try run("PRAGMA foreign_keys = OFF") }
-        defer {
-            if foreignKeysOn {
-                try? db.execute(sql: "PRAGMA foreign_keys = ON")
-            }
-        }
         let legacyAlterTable = try db.fetchValue(Bool.self, "PRAGMA legacy_alter_table")
         let body = {
             try checkTriggersForDroppedColumns()
             for statement in renameStatements() { try run(statement) }
-            let objects = try ExistingTable.read(db, name: existing.name)?.objects ?? existing.objects
+            let objects = try SchemaObject.read(db, table: existing.name)
             try checkRowsBeforeCopy()
             let temporary = try temporaryName()
-            try run(definition.createTableSQL(named: temporary))
+            try run(try definition.createTableSQL(named: temporary))
             do {
                 try run(copyStatement(into: temporary))
             } catch let error as DatabaseError {
@@ -158,9 +154,11 @@ struct TableRebuild {
             let sequence = try autoIncrementSequence()
             try run("DROP TABLE \(table)")
             try run("PRAGMA legacy_alter_table = ON")
-            defer { try? db.execute(sql: "PRAGMA legacy_alter_table = \(legacyAlterTable ? "ON" : "OFF")") }
-            try run("ALTER TABLE \(temporary.quotedIdentifier) RENAME TO \(table)")
-            try run("PRAGMA legacy_alter_table = \(legacyAlterTable ? "ON" : "OFF")")
+            try restoring("legacy_alter_table", {
+                try run("ALTER TABLE \(temporary.quotedIdentifier) RENAME TO \(table)")
+            }, restore: {
+                try run("PRAGMA legacy_alter_table = \(legacyAlterTable ? "ON" : "OFF")")
+            })
             if let sequence {
                 // AUTOINCREMENT never reuses a rowid: keep the old table's high-water mark.
                 try db.execute("UPDATE sqlite_sequence SET seq = \(sequence) WHERE name = \(definition.name) AND seq < \(sequence)")
@@ -181,19 +179,19 @@ struct TableRebuild {
             try checkForeignKeys()
             executed.append("PRAGMA foreign_key_check")
         }
-        if db.isInTransaction {
-            executed.append("SAVEPOINT slate_rebuild")
-            try db.savepoint("slate_rebuild", body)
-            executed.append("RELEASE SAVEPOINT slate_rebuild")
-        } else {
-            executed.append("BEGIN IMMEDIATE TRANSACTION")
-            try db.transaction(.immediate, body)
-            executed.append("COMMIT TRANSACTION")
-        }
-        if foreignKeysOn {
-            try db.execute(sql: "PRAGMA foreign_keys = ON")
-            executed.append("PRAGMA foreign_keys = ON")
-        }
+        try restoring("foreign_keys", {
+            if db.isInTransaction {
+                executed.append("SAVEPOINT slate_rebuild")
+                try db.savepoint("slate_rebuild", body)
+                executed.append("RELEASE SAVEPOINT slate_rebuild")
+            } else {
+                executed.append("BEGIN IMMEDIATE TRANSACTION")
+                try db.transaction(.immediate, body)
+                executed.append("COMMIT TRANSACTION")
+            }
+        }, restore: {
+            if foreignKeysOn { try run("PRAGMA foreign_keys = ON") }
+        })
         plan.statements = executed
         return plan
     }
@@ -217,7 +215,7 @@ struct TableRebuild {
     private func checkRowsBeforeCopy() throws {
         let label = existing.rowLabelSQL
         for (column, source) in planner.sources {
-            let isRowIDAlias = column.name == definition.rowIDColumn && !existing.isWithoutRowID
+            let isRowIDAlias = column.name == definition.rowIDAlias?.name && !existing.isWithoutRowID
             if column.isNullable || column.defaultSQL != nil || isRowIDAlias { continue }
             if let source {
                 let name = currentName(of: column, source: source).quotedIdentifier
@@ -239,14 +237,14 @@ struct TableRebuild {
     private func checkRowsAfterCopy(in temporary: String) throws {
         let label: String
         if definition.isWithoutRowID {
-            label = "'key (' || " + definition.primaryKeyColumns.map { "quote(\($0.quotedIdentifier))" }.joined(separator: " || ', ' || ") + " || ')'"
+            label = "'key (' || " + definition.primaryKey.map { "quote(\($0.quotedIdentifier))" }.joined(separator: " || ', ' || ") + " || ')'"
         } else {
             label = "'rowid ' || rowid"
         }
         for (column, source) in planner.sources {
             guard let source else { continue }
-            let affinity = SchemaText.affinity(column.sqlType)
-            guard affinity != SchemaText.affinity(source.type), let accepted = SchemaText.acceptedStorageClasses(affinity: affinity) else { continue }
+            let affinity = column.affinity
+            guard affinity != source.affinity, let accepted = SchemaText.acceptedStorageClasses(affinity: affinity) else { continue }
             let name = column.name.quotedIdentifier
             let classes = accepted.map { "'\($0)'" }.joined(separator: ", ")
             let sql = "SELECT \(label), typeof(\(name)), quote(\(name)) FROM \(temporary.quotedIdentifier) WHERE typeof(\(name)) NOT IN (\(classes)) LIMIT 1"
@@ -256,7 +254,7 @@ struct TableRebuild {
                 let value: String = try row.decode(at: 2)
                 throw failure(
                     .mismatch,
-                    "column \(column.name) becomes \(column.sqlType), but the \(storage) value \(value.prefix(80)) of \(where_) cannot be converted to it")
+                    "column \(column.name) becomes \(column.declaredType), but the \(storage) value \(value.truncatedForMessages) of \(where_) cannot be converted to it")
             }
         }
     }
@@ -266,7 +264,7 @@ struct TableRebuild {
     private func checkTriggersForDroppedColumns() throws {
         let dropped = Set(planner.plan.droppedColumns.map { $0.lowercased() })
         guard !dropped.isEmpty else { return }
-        let triggers = try db.fetchAll(CopiedRow.self, "SELECT name, tbl_name, sql FROM sqlite_schema WHERE type = 'trigger' AND sql IS NOT NULL")
+        let triggers = try db.fetchAll(CopiedRow.self, "SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'trigger' AND sql IS NOT NULL")
         for trigger in triggers {
             let name: String = try trigger.decode(at: 0)
             let table: String = try trigger.decode(at: 1)
@@ -279,7 +277,7 @@ struct TableRebuild {
     }
 
     private func checkViews() throws {
-        let views = try db.fetchAll(String.self, "SELECT name FROM sqlite_schema WHERE type = 'view'")
+        let views = try db.fetchAll(String.self, "SELECT name FROM sqlite_master WHERE type = 'view'")
         for view in views {
             do {
                 _ = try db.prepare(sql: "SELECT * FROM \(view.quotedIdentifier) LIMIT 0")
@@ -301,4 +299,120 @@ struct TableRebuild {
                 "row \(rowID.map(String.init) ?? "?") of table \(child) would reference a missing row of \(parent)")
         }
     }
+}
+
+/// An index or trigger of a table, with the SQL that re-creates it.
+struct SchemaObject {
+    var type: String
+    var name: String
+    var sql: String
+    /// For indexes: the indexed column names (`nil` for an expression).
+    var indexColumns: [String?]
+
+    /// The indexes (other than automatic ones) and triggers of `table`, in creation order.
+    static func read(_ db: Database, table: String) throws -> [SchemaObject] {
+        let rows = try db.fetchAll(
+            CopiedRow.self,
+            "SELECT type, name, sql FROM sqlite_master WHERE tbl_name = \(table) COLLATE NOCASE AND type IN ('index', 'trigger') AND sql IS NOT NULL ORDER BY rowid")
+        var objects: [SchemaObject] = []
+        for row in rows {
+            let type: String = try row.decode(at: 0)
+            let name: String = try row.decode(at: 1)
+            var columns: [String?] = []
+            if type == "index" {
+                columns = try db.fetchAll(String?.self, "SELECT name FROM pragma_index_info(\(name))")
+            }
+            objects.append(SchemaObject(type: type, name: name, sql: try row.decode(at: 2), indexColumns: columns))
+        }
+        return objects
+    }
+}
+
+extension TableSchema {
+    /// A SQL expression naming a row of the table in error messages: `'rowid 3'`, or its key.
+    var rowLabelSQL: String {
+        if !isWithoutRowID { return "'rowid ' || rowid" }
+        let parts = primaryKey.map { "quote(\($0.quotedIdentifier))" }.joined(separator: " || ', ' || ")
+        return "'key (' || " + (parts.isEmpty ? "''" : parts) + " || ')'"
+    }
+}
+
+extension SchemaText {
+    /// The identifiers in SQL text, lowercased: bare words and quoted names, not string literals.
+    static func identifiers(in sql: String) -> Set<String> {
+        var result: Set<String> = []
+        var characters = sql.unicodeScalars[...]
+        func isIdentifierStart(_ c: Unicode.Scalar) -> Bool { c == "_" || c.properties.isAlphabetic }
+        func isIdentifierPart(_ c: Unicode.Scalar) -> Bool { isIdentifierStart(c) || c == "$" || ("0"..."9").contains(c) }
+        while let first = characters.first {
+            switch first {
+            case "'", "\"", "`", "[":
+                let close: Unicode.Scalar = first == "[" ? "]" : first
+                characters = characters.dropFirst()
+                var text = ""
+                while let next = characters.first {
+                    characters = characters.dropFirst()
+                    if next == close {
+                        if close != "]", characters.first == close {  // doubled quote
+                            text.unicodeScalars.append(next)
+                            characters = characters.dropFirst()
+                            continue
+                        }
+                        break
+                    }
+                    text.unicodeScalars.append(next)
+                }
+                if first != "'" { result.insert(text.lowercased()) }
+            case _ where isIdentifierStart(first):
+                var text = ""
+                while let next = characters.first, isIdentifierPart(next) {
+                    text.unicodeScalars.append(next)
+                    characters = characters.dropFirst()
+                }
+                result.insert(text.lowercased())
+            default:
+                characters = characters.dropFirst()
+            }
+        }
+        return result
+    }
+
+    /// The storage classes a column of `affinity` holds after a lossless conversion, or `nil` when
+    /// it holds anything.
+    static func acceptedStorageClasses(affinity: TableSchema.Affinity) -> [String]? {
+        switch affinity {
+        case .integer, .real, .numeric: return ["integer", "real", "null"]
+        case .text: return ["text", "null"]
+        case .blob: return nil
+        }
+    }
+}
+
+/// Runs `body`, then `restore`, whatever `body` did: a setting changed for the duration of `body`
+/// is put back. When putting it back fails, the error says so (and carries `body`'s own error, if
+/// any): the connection is never left changed without an error.
+func restoring<Result>(_ setting: String, _ body: () throws -> Result, restore: () throws -> Void) throws -> Result {
+    let outcome: Swift.Result<Result, any Error>
+    do {
+        outcome = .success(try body())
+    } catch {
+        outcome = .failure(error)
+    }
+    do {
+        try restore()
+    } catch let restoreError {
+        let restoreMessage = (restoreError as? DatabaseError)?.message ?? "\(restoreError)"
+        switch outcome {
+        case .success:
+            throw DatabaseError(
+                resultCode: (restoreError as? DatabaseError)?.extendedResultCode ?? .error,
+                message: "the work succeeded, but restoring \(setting) failed: \(restoreMessage); the connection keeps the changed setting")
+        case .failure(let error):
+            let message = (error as? DatabaseError)?.message ?? "\(error)"
+            throw DatabaseError(
+                resultCode: (error as? DatabaseError)?.extendedResultCode ?? .error,
+                message: "\(message); restoring \(setting) failed too: \(restoreMessage)")
+        }
+    }
+    return try outcome.get()
 }

@@ -13,7 +13,7 @@
 ///     }
 /// }
 /// ```
-public protocol TableColumns {
+public protocol TableColumns: Sendable {
     /// Creates the columns, qualified by `qualifier`: the table name, or an alias when the table
     /// appears under another name in a query.
     init(qualifier: String)

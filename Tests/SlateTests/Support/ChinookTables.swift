@@ -4,19 +4,20 @@ import Slate
 // Hand-written `Table` conformances for the Chinook sample database.
 //
 // They follow the documented pattern exactly, and are the reference for what `slate generate` and
-// the `@Table` macro emit: a table name, one `ColumnDescriptor` per column in table order, a
-// `Columns` struct of typed `Column`s, `init(row:)` decoding by position, `bindColumns` binding by
-// position, `didInsert` for an INTEGER PRIMARY KEY, and the primary key.
+// the `@Table` macro emit: a `TableSchema`, a `Columns` struct of typed `Column`s, `init(row:)`
+// decoding by position, `encode(to:)` handing out the values by position, `didInsert` for an
+// INTEGER PRIMARY KEY, and the primary key.
 
 struct Artist: PrimaryKeyedTable, Hashable, Sendable {
     var artistId: Int64?
     var name: String?
 
-    static let tableName = "Artist"
-    static let columnDescriptors: [ColumnDescriptor] = [
-        .init(name: "ArtistId", sqlType: "INTEGER", isNullable: false, primaryKeyPosition: 1),
-        .init(name: "Name", sqlType: "NVARCHAR(120)"),
-    ]
+    static let schema = TableSchema(
+        name: "Artist",
+        columns: [
+            .init(name: "ArtistId", type: "INTEGER", primaryKeyPosition: 1),
+            .init(name: "Name", type: "NVARCHAR(120)"),
+        ])
 
     struct Columns: TableColumns {
         let artistId: Column<Artist, Int64?>
@@ -37,9 +38,9 @@ struct Artist: PrimaryKeyedTable, Hashable, Sendable {
         name = try row.decode(at: 1)
     }
 
-    func bindColumns(to statement: Statement, startingAt index: Int) throws {
-        try artistId.bind(to: statement, at: index)
-        try name.bind(to: statement, at: index + 1)
+    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+        try encoder.encode(artistId)
+        try encoder.encode(name)
     }
 
     mutating func didInsert(rowID: Int64) { artistId = rowID }
@@ -52,13 +53,19 @@ struct Album: PrimaryKeyedTable, Hashable, Sendable {
     var title: String
     var artistId: Int64
 
-    static let tableName = "Album"
-    static let columnDescriptors: [ColumnDescriptor] = [
-        .init(name: "AlbumId", sqlType: "INTEGER", isNullable: false, primaryKeyPosition: 1),
-        .init(name: "Title", sqlType: "NVARCHAR(160)", isNullable: false),
-        .init(name: "ArtistId", sqlType: "INTEGER", isNullable: false, references: .init(table: "Artist", column: "ArtistId")),
-    ]
-    static let indexes: [IndexDescriptor] = [.init(name: "IFK_AlbumArtistId", columns: ["ArtistId"])]
+    static let schema = TableSchema(
+        name: "Album",
+        columns: [
+            .init(name: "AlbumId", type: "INTEGER", primaryKeyPosition: 1),
+            .init(name: "Title", type: "NVARCHAR(160)", isNotNull: true),
+            .init(name: "ArtistId", type: "INTEGER", isNotNull: true),
+        ],
+        foreignKeys: [
+            .init(columns: ["ArtistId"], referencedTable: "Artist", referencedColumns: ["ArtistId"]),
+        ],
+        indexes: [
+            .init(name: "IFK_AlbumArtistId", columns: ["ArtistId"]),
+        ])
 
     struct Columns: TableColumns {
         let albumId: Column<Album, Int64?>
@@ -83,10 +90,10 @@ struct Album: PrimaryKeyedTable, Hashable, Sendable {
         artistId = try row.decode(at: 2)
     }
 
-    func bindColumns(to statement: Statement, startingAt index: Int) throws {
-        try albumId.bind(to: statement, at: index)
-        try title.bind(to: statement, at: index + 1)
-        try artistId.bind(to: statement, at: index + 2)
+    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+        try encoder.encode(albumId)
+        try encoder.encode(title)
+        try encoder.encode(artistId)
     }
 
     mutating func didInsert(rowID: Int64) { albumId = rowID }
@@ -98,11 +105,12 @@ struct Genre: PrimaryKeyedTable, Hashable, Sendable {
     var genreId: Int64?
     var name: String?
 
-    static let tableName = "Genre"
-    static let columnDescriptors: [ColumnDescriptor] = [
-        .init(name: "GenreId", sqlType: "INTEGER", isNullable: false, primaryKeyPosition: 1),
-        .init(name: "Name", sqlType: "NVARCHAR(120)"),
-    ]
+    static let schema = TableSchema(
+        name: "Genre",
+        columns: [
+            .init(name: "GenreId", type: "INTEGER", primaryKeyPosition: 1),
+            .init(name: "Name", type: "NVARCHAR(120)"),
+        ])
 
     struct Columns: TableColumns {
         let genreId: Column<Genre, Int64?>
@@ -118,9 +126,9 @@ struct Genre: PrimaryKeyedTable, Hashable, Sendable {
         name = try row.decode(at: 1)
     }
 
-    func bindColumns(to statement: Statement, startingAt index: Int) throws {
-        try genreId.bind(to: statement, at: index)
-        try name.bind(to: statement, at: index + 1)
+    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+        try encoder.encode(genreId)
+        try encoder.encode(name)
     }
 
     mutating func didInsert(rowID: Int64) { genreId = rowID }
@@ -132,11 +140,12 @@ struct MediaType: PrimaryKeyedTable, Hashable, Sendable {
     var mediaTypeId: Int64?
     var name: String?
 
-    static let tableName = "MediaType"
-    static let columnDescriptors: [ColumnDescriptor] = [
-        .init(name: "MediaTypeId", sqlType: "INTEGER", isNullable: false, primaryKeyPosition: 1),
-        .init(name: "Name", sqlType: "NVARCHAR(120)"),
-    ]
+    static let schema = TableSchema(
+        name: "MediaType",
+        columns: [
+            .init(name: "MediaTypeId", type: "INTEGER", primaryKeyPosition: 1),
+            .init(name: "Name", type: "NVARCHAR(120)"),
+        ])
 
     struct Columns: TableColumns {
         let mediaTypeId: Column<MediaType, Int64?>
@@ -152,9 +161,9 @@ struct MediaType: PrimaryKeyedTable, Hashable, Sendable {
         name = try row.decode(at: 1)
     }
 
-    func bindColumns(to statement: Statement, startingAt index: Int) throws {
-        try mediaTypeId.bind(to: statement, at: index)
-        try name.bind(to: statement, at: index + 1)
+    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+        try encoder.encode(mediaTypeId)
+        try encoder.encode(name)
     }
 
     mutating func didInsert(rowID: Int64) { mediaTypeId = rowID }
@@ -173,18 +182,24 @@ struct Track: PrimaryKeyedTable, Hashable, Sendable {
     var bytes: Int64?
     var unitPrice: Double
 
-    static let tableName = "Track"
-    static let columnDescriptors: [ColumnDescriptor] = [
-        .init(name: "TrackId", sqlType: "INTEGER", isNullable: false, primaryKeyPosition: 1),
-        .init(name: "Name", sqlType: "NVARCHAR(200)", isNullable: false),
-        .init(name: "AlbumId", sqlType: "INTEGER", references: .init(table: "Album", column: "AlbumId")),
-        .init(name: "MediaTypeId", sqlType: "INTEGER", isNullable: false, references: .init(table: "MediaType", column: "MediaTypeId")),
-        .init(name: "GenreId", sqlType: "INTEGER", references: .init(table: "Genre", column: "GenreId")),
-        .init(name: "Composer", sqlType: "NVARCHAR(220)"),
-        .init(name: "Milliseconds", sqlType: "INTEGER", isNullable: false),
-        .init(name: "Bytes", sqlType: "INTEGER"),
-        .init(name: "UnitPrice", sqlType: "NUMERIC(10,2)", isNullable: false),
-    ]
+    static let schema = TableSchema(
+        name: "Track",
+        columns: [
+            .init(name: "TrackId", type: "INTEGER", primaryKeyPosition: 1),
+            .init(name: "Name", type: "NVARCHAR(200)", isNotNull: true),
+            .init(name: "AlbumId", type: "INTEGER"),
+            .init(name: "MediaTypeId", type: "INTEGER", isNotNull: true),
+            .init(name: "GenreId", type: "INTEGER"),
+            .init(name: "Composer", type: "NVARCHAR(220)"),
+            .init(name: "Milliseconds", type: "INTEGER", isNotNull: true),
+            .init(name: "Bytes", type: "INTEGER"),
+            .init(name: "UnitPrice", type: "NUMERIC(10,2)", isNotNull: true),
+        ],
+        foreignKeys: [
+            .init(columns: ["AlbumId"], referencedTable: "Album", referencedColumns: ["AlbumId"]),
+            .init(columns: ["MediaTypeId"], referencedTable: "MediaType", referencedColumns: ["MediaTypeId"]),
+            .init(columns: ["GenreId"], referencedTable: "Genre", referencedColumns: ["GenreId"]),
+        ])
 
     struct Columns: TableColumns {
         let trackId: Column<Track, Int64?>
@@ -221,16 +236,16 @@ struct Track: PrimaryKeyedTable, Hashable, Sendable {
         unitPrice = try row.decode(at: 8)
     }
 
-    func bindColumns(to statement: Statement, startingAt index: Int) throws {
-        try trackId.bind(to: statement, at: index)
-        try name.bind(to: statement, at: index + 1)
-        try albumId.bind(to: statement, at: index + 2)
-        try mediaTypeId.bind(to: statement, at: index + 3)
-        try genreId.bind(to: statement, at: index + 4)
-        try composer.bind(to: statement, at: index + 5)
-        try milliseconds.bind(to: statement, at: index + 6)
-        try bytes.bind(to: statement, at: index + 7)
-        try unitPrice.bind(to: statement, at: index + 8)
+    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+        try encoder.encode(trackId)
+        try encoder.encode(name)
+        try encoder.encode(albumId)
+        try encoder.encode(mediaTypeId)
+        try encoder.encode(genreId)
+        try encoder.encode(composer)
+        try encoder.encode(milliseconds)
+        try encoder.encode(bytes)
+        try encoder.encode(unitPrice)
     }
 
     mutating func didInsert(rowID: Int64) { trackId = rowID }
@@ -255,24 +270,28 @@ struct Employee: PrimaryKeyedTable, Hashable, Sendable {
     var fax: String?
     var email: String?
 
-    static let tableName = "Employee"
-    static let columnDescriptors: [ColumnDescriptor] = [
-        .init(name: "EmployeeId", sqlType: "INTEGER", isNullable: false, primaryKeyPosition: 1),
-        .init(name: "LastName", sqlType: "NVARCHAR(20)", isNullable: false),
-        .init(name: "FirstName", sqlType: "NVARCHAR(20)", isNullable: false),
-        .init(name: "Title", sqlType: "NVARCHAR(30)"),
-        .init(name: "ReportsTo", sqlType: "INTEGER", references: .init(table: "Employee", column: "EmployeeId")),
-        .init(name: "BirthDate", sqlType: "DATETIME"),
-        .init(name: "HireDate", sqlType: "DATETIME"),
-        .init(name: "Address", sqlType: "NVARCHAR(70)"),
-        .init(name: "City", sqlType: "NVARCHAR(40)"),
-        .init(name: "State", sqlType: "NVARCHAR(40)"),
-        .init(name: "Country", sqlType: "NVARCHAR(40)"),
-        .init(name: "PostalCode", sqlType: "NVARCHAR(10)"),
-        .init(name: "Phone", sqlType: "NVARCHAR(24)"),
-        .init(name: "Fax", sqlType: "NVARCHAR(24)"),
-        .init(name: "Email", sqlType: "NVARCHAR(60)"),
-    ]
+    static let schema = TableSchema(
+        name: "Employee",
+        columns: [
+            .init(name: "EmployeeId", type: "INTEGER", primaryKeyPosition: 1),
+            .init(name: "LastName", type: "NVARCHAR(20)", isNotNull: true),
+            .init(name: "FirstName", type: "NVARCHAR(20)", isNotNull: true),
+            .init(name: "Title", type: "NVARCHAR(30)"),
+            .init(name: "ReportsTo", type: "INTEGER"),
+            .init(name: "BirthDate", type: "DATETIME"),
+            .init(name: "HireDate", type: "DATETIME"),
+            .init(name: "Address", type: "NVARCHAR(70)"),
+            .init(name: "City", type: "NVARCHAR(40)"),
+            .init(name: "State", type: "NVARCHAR(40)"),
+            .init(name: "Country", type: "NVARCHAR(40)"),
+            .init(name: "PostalCode", type: "NVARCHAR(10)"),
+            .init(name: "Phone", type: "NVARCHAR(24)"),
+            .init(name: "Fax", type: "NVARCHAR(24)"),
+            .init(name: "Email", type: "NVARCHAR(60)"),
+        ],
+        foreignKeys: [
+            .init(columns: ["ReportsTo"], referencedTable: "Employee", referencedColumns: ["EmployeeId"]),
+        ])
 
     struct Columns: TableColumns {
         let employeeId: Column<Employee, Int64?>
@@ -327,22 +346,22 @@ struct Employee: PrimaryKeyedTable, Hashable, Sendable {
         email = try row.decode(at: 14)
     }
 
-    func bindColumns(to statement: Statement, startingAt index: Int) throws {
-        try employeeId.bind(to: statement, at: index)
-        try lastName.bind(to: statement, at: index + 1)
-        try firstName.bind(to: statement, at: index + 2)
-        try title.bind(to: statement, at: index + 3)
-        try reportsTo.bind(to: statement, at: index + 4)
-        try birthDate.bind(to: statement, at: index + 5)
-        try hireDate.bind(to: statement, at: index + 6)
-        try address.bind(to: statement, at: index + 7)
-        try city.bind(to: statement, at: index + 8)
-        try state.bind(to: statement, at: index + 9)
-        try country.bind(to: statement, at: index + 10)
-        try postalCode.bind(to: statement, at: index + 11)
-        try phone.bind(to: statement, at: index + 12)
-        try fax.bind(to: statement, at: index + 13)
-        try email.bind(to: statement, at: index + 14)
+    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+        try encoder.encode(employeeId)
+        try encoder.encode(lastName)
+        try encoder.encode(firstName)
+        try encoder.encode(title)
+        try encoder.encode(reportsTo)
+        try encoder.encode(birthDate)
+        try encoder.encode(hireDate)
+        try encoder.encode(address)
+        try encoder.encode(city)
+        try encoder.encode(state)
+        try encoder.encode(country)
+        try encoder.encode(postalCode)
+        try encoder.encode(phone)
+        try encoder.encode(fax)
+        try encoder.encode(email)
     }
 
     mutating func didInsert(rowID: Int64) { employeeId = rowID }
@@ -365,22 +384,26 @@ struct Customer: PrimaryKeyedTable, Hashable, Sendable {
     var email: String
     var supportRepId: Int64?
 
-    static let tableName = "Customer"
-    static let columnDescriptors: [ColumnDescriptor] = [
-        .init(name: "CustomerId", sqlType: "INTEGER", isNullable: false, primaryKeyPosition: 1),
-        .init(name: "FirstName", sqlType: "NVARCHAR(40)", isNullable: false),
-        .init(name: "LastName", sqlType: "NVARCHAR(20)", isNullable: false),
-        .init(name: "Company", sqlType: "NVARCHAR(80)"),
-        .init(name: "Address", sqlType: "NVARCHAR(70)"),
-        .init(name: "City", sqlType: "NVARCHAR(40)"),
-        .init(name: "State", sqlType: "NVARCHAR(40)"),
-        .init(name: "Country", sqlType: "NVARCHAR(40)"),
-        .init(name: "PostalCode", sqlType: "NVARCHAR(10)"),
-        .init(name: "Phone", sqlType: "NVARCHAR(24)"),
-        .init(name: "Fax", sqlType: "NVARCHAR(24)"),
-        .init(name: "Email", sqlType: "NVARCHAR(60)", isNullable: false),
-        .init(name: "SupportRepId", sqlType: "INTEGER", references: .init(table: "Employee", column: "EmployeeId")),
-    ]
+    static let schema = TableSchema(
+        name: "Customer",
+        columns: [
+            .init(name: "CustomerId", type: "INTEGER", primaryKeyPosition: 1),
+            .init(name: "FirstName", type: "NVARCHAR(40)", isNotNull: true),
+            .init(name: "LastName", type: "NVARCHAR(20)", isNotNull: true),
+            .init(name: "Company", type: "NVARCHAR(80)"),
+            .init(name: "Address", type: "NVARCHAR(70)"),
+            .init(name: "City", type: "NVARCHAR(40)"),
+            .init(name: "State", type: "NVARCHAR(40)"),
+            .init(name: "Country", type: "NVARCHAR(40)"),
+            .init(name: "PostalCode", type: "NVARCHAR(10)"),
+            .init(name: "Phone", type: "NVARCHAR(24)"),
+            .init(name: "Fax", type: "NVARCHAR(24)"),
+            .init(name: "Email", type: "NVARCHAR(60)", isNotNull: true),
+            .init(name: "SupportRepId", type: "INTEGER"),
+        ],
+        foreignKeys: [
+            .init(columns: ["SupportRepId"], referencedTable: "Employee", referencedColumns: ["EmployeeId"]),
+        ])
 
     struct Columns: TableColumns {
         let customerId: Column<Customer, Int64?>
@@ -429,20 +452,20 @@ struct Customer: PrimaryKeyedTable, Hashable, Sendable {
         supportRepId = try row.decode(at: 12)
     }
 
-    func bindColumns(to statement: Statement, startingAt index: Int) throws {
-        try customerId.bind(to: statement, at: index)
-        try firstName.bind(to: statement, at: index + 1)
-        try lastName.bind(to: statement, at: index + 2)
-        try company.bind(to: statement, at: index + 3)
-        try address.bind(to: statement, at: index + 4)
-        try city.bind(to: statement, at: index + 5)
-        try state.bind(to: statement, at: index + 6)
-        try country.bind(to: statement, at: index + 7)
-        try postalCode.bind(to: statement, at: index + 8)
-        try phone.bind(to: statement, at: index + 9)
-        try fax.bind(to: statement, at: index + 10)
-        try email.bind(to: statement, at: index + 11)
-        try supportRepId.bind(to: statement, at: index + 12)
+    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+        try encoder.encode(customerId)
+        try encoder.encode(firstName)
+        try encoder.encode(lastName)
+        try encoder.encode(company)
+        try encoder.encode(address)
+        try encoder.encode(city)
+        try encoder.encode(state)
+        try encoder.encode(country)
+        try encoder.encode(postalCode)
+        try encoder.encode(phone)
+        try encoder.encode(fax)
+        try encoder.encode(email)
+        try encoder.encode(supportRepId)
     }
 
     mutating func didInsert(rowID: Int64) { customerId = rowID }
@@ -461,18 +484,22 @@ struct Invoice: PrimaryKeyedTable, Hashable, Sendable {
     var billingPostalCode: String?
     var total: Double
 
-    static let tableName = "Invoice"
-    static let columnDescriptors: [ColumnDescriptor] = [
-        .init(name: "InvoiceId", sqlType: "INTEGER", isNullable: false, primaryKeyPosition: 1),
-        .init(name: "CustomerId", sqlType: "INTEGER", isNullable: false, references: .init(table: "Customer", column: "CustomerId")),
-        .init(name: "InvoiceDate", sqlType: "DATETIME", isNullable: false),
-        .init(name: "BillingAddress", sqlType: "NVARCHAR(70)"),
-        .init(name: "BillingCity", sqlType: "NVARCHAR(40)"),
-        .init(name: "BillingState", sqlType: "NVARCHAR(40)"),
-        .init(name: "BillingCountry", sqlType: "NVARCHAR(40)"),
-        .init(name: "BillingPostalCode", sqlType: "NVARCHAR(10)"),
-        .init(name: "Total", sqlType: "NUMERIC(10,2)", isNullable: false),
-    ]
+    static let schema = TableSchema(
+        name: "Invoice",
+        columns: [
+            .init(name: "InvoiceId", type: "INTEGER", primaryKeyPosition: 1),
+            .init(name: "CustomerId", type: "INTEGER", isNotNull: true),
+            .init(name: "InvoiceDate", type: "DATETIME", isNotNull: true),
+            .init(name: "BillingAddress", type: "NVARCHAR(70)"),
+            .init(name: "BillingCity", type: "NVARCHAR(40)"),
+            .init(name: "BillingState", type: "NVARCHAR(40)"),
+            .init(name: "BillingCountry", type: "NVARCHAR(40)"),
+            .init(name: "BillingPostalCode", type: "NVARCHAR(10)"),
+            .init(name: "Total", type: "NUMERIC(10,2)", isNotNull: true),
+        ],
+        foreignKeys: [
+            .init(columns: ["CustomerId"], referencedTable: "Customer", referencedColumns: ["CustomerId"]),
+        ])
 
     struct Columns: TableColumns {
         let invoiceId: Column<Invoice, Int64?>
@@ -509,16 +536,16 @@ struct Invoice: PrimaryKeyedTable, Hashable, Sendable {
         total = try row.decode(at: 8)
     }
 
-    func bindColumns(to statement: Statement, startingAt index: Int) throws {
-        try invoiceId.bind(to: statement, at: index)
-        try customerId.bind(to: statement, at: index + 1)
-        try invoiceDate.bind(to: statement, at: index + 2)
-        try billingAddress.bind(to: statement, at: index + 3)
-        try billingCity.bind(to: statement, at: index + 4)
-        try billingState.bind(to: statement, at: index + 5)
-        try billingCountry.bind(to: statement, at: index + 6)
-        try billingPostalCode.bind(to: statement, at: index + 7)
-        try total.bind(to: statement, at: index + 8)
+    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+        try encoder.encode(invoiceId)
+        try encoder.encode(customerId)
+        try encoder.encode(invoiceDate)
+        try encoder.encode(billingAddress)
+        try encoder.encode(billingCity)
+        try encoder.encode(billingState)
+        try encoder.encode(billingCountry)
+        try encoder.encode(billingPostalCode)
+        try encoder.encode(total)
     }
 
     mutating func didInsert(rowID: Int64) { invoiceId = rowID }
@@ -533,14 +560,19 @@ struct InvoiceLine: PrimaryKeyedTable, Hashable, Sendable {
     var unitPrice: Double
     var quantity: Int64
 
-    static let tableName = "InvoiceLine"
-    static let columnDescriptors: [ColumnDescriptor] = [
-        .init(name: "InvoiceLineId", sqlType: "INTEGER", isNullable: false, primaryKeyPosition: 1),
-        .init(name: "InvoiceId", sqlType: "INTEGER", isNullable: false, references: .init(table: "Invoice", column: "InvoiceId")),
-        .init(name: "TrackId", sqlType: "INTEGER", isNullable: false, references: .init(table: "Track", column: "TrackId")),
-        .init(name: "UnitPrice", sqlType: "NUMERIC(10,2)", isNullable: false),
-        .init(name: "Quantity", sqlType: "INTEGER", isNullable: false),
-    ]
+    static let schema = TableSchema(
+        name: "InvoiceLine",
+        columns: [
+            .init(name: "InvoiceLineId", type: "INTEGER", primaryKeyPosition: 1),
+            .init(name: "InvoiceId", type: "INTEGER", isNotNull: true),
+            .init(name: "TrackId", type: "INTEGER", isNotNull: true),
+            .init(name: "UnitPrice", type: "NUMERIC(10,2)", isNotNull: true),
+            .init(name: "Quantity", type: "INTEGER", isNotNull: true),
+        ],
+        foreignKeys: [
+            .init(columns: ["InvoiceId"], referencedTable: "Invoice", referencedColumns: ["InvoiceId"]),
+            .init(columns: ["TrackId"], referencedTable: "Track", referencedColumns: ["TrackId"]),
+        ])
 
     struct Columns: TableColumns {
         let invoiceLineId: Column<InvoiceLine, Int64?>
@@ -565,12 +597,12 @@ struct InvoiceLine: PrimaryKeyedTable, Hashable, Sendable {
         quantity = try row.decode(at: 4)
     }
 
-    func bindColumns(to statement: Statement, startingAt index: Int) throws {
-        try invoiceLineId.bind(to: statement, at: index)
-        try invoiceId.bind(to: statement, at: index + 1)
-        try trackId.bind(to: statement, at: index + 2)
-        try unitPrice.bind(to: statement, at: index + 3)
-        try quantity.bind(to: statement, at: index + 4)
+    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+        try encoder.encode(invoiceLineId)
+        try encoder.encode(invoiceId)
+        try encoder.encode(trackId)
+        try encoder.encode(unitPrice)
+        try encoder.encode(quantity)
     }
 
     mutating func didInsert(rowID: Int64) { invoiceLineId = rowID }
@@ -582,11 +614,12 @@ struct Playlist: PrimaryKeyedTable, Hashable, Sendable {
     var playlistId: Int64?
     var name: String?
 
-    static let tableName = "Playlist"
-    static let columnDescriptors: [ColumnDescriptor] = [
-        .init(name: "PlaylistId", sqlType: "INTEGER", isNullable: false, primaryKeyPosition: 1),
-        .init(name: "Name", sqlType: "NVARCHAR(120)"),
-    ]
+    static let schema = TableSchema(
+        name: "Playlist",
+        columns: [
+            .init(name: "PlaylistId", type: "INTEGER", primaryKeyPosition: 1),
+            .init(name: "Name", type: "NVARCHAR(120)"),
+        ])
 
     struct Columns: TableColumns {
         let playlistId: Column<Playlist, Int64?>
@@ -602,9 +635,9 @@ struct Playlist: PrimaryKeyedTable, Hashable, Sendable {
         name = try row.decode(at: 1)
     }
 
-    func bindColumns(to statement: Statement, startingAt index: Int) throws {
-        try playlistId.bind(to: statement, at: index)
-        try name.bind(to: statement, at: index + 1)
+    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+        try encoder.encode(playlistId)
+        try encoder.encode(name)
     }
 
     mutating func didInsert(rowID: Int64) { playlistId = rowID }
@@ -617,13 +650,16 @@ struct PlaylistTrack: PrimaryKeyedTable, Hashable, Sendable {
     var playlistId: Int64
     var trackId: Int64
 
-    static let tableName = "PlaylistTrack"
-    static let columnDescriptors: [ColumnDescriptor] = [
-        .init(name: "PlaylistId", sqlType: "INTEGER", isNullable: false, primaryKeyPosition: 1,
-              references: .init(table: "Playlist", column: "PlaylistId")),
-        .init(name: "TrackId", sqlType: "INTEGER", isNullable: false, primaryKeyPosition: 2,
-              references: .init(table: "Track", column: "TrackId")),
-    ]
+    static let schema = TableSchema(
+        name: "PlaylistTrack",
+        columns: [
+            .init(name: "PlaylistId", type: "INTEGER", isNotNull: true, primaryKeyPosition: 1),
+            .init(name: "TrackId", type: "INTEGER", isNotNull: true, primaryKeyPosition: 2),
+        ],
+        foreignKeys: [
+            .init(columns: ["PlaylistId"], referencedTable: "Playlist", referencedColumns: ["PlaylistId"]),
+            .init(columns: ["TrackId"], referencedTable: "Track", referencedColumns: ["TrackId"]),
+        ])
 
     struct Columns: TableColumns {
         let playlistId: Column<PlaylistTrack, Int64>
@@ -644,14 +680,14 @@ struct PlaylistTrack: PrimaryKeyedTable, Hashable, Sendable {
         trackId = try row.decode(at: 1)
     }
 
-    func bindColumns(to statement: Statement, startingAt index: Int) throws {
-        try playlistId.bind(to: statement, at: index)
-        try trackId.bind(to: statement, at: index + 1)
+    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+        try encoder.encode(playlistId)
+        try encoder.encode(trackId)
     }
 
     var primaryKey: (Int64, Int64) { (playlistId, trackId) }
 
-    static func primaryKeyArguments(_ key: (Int64, Int64)) -> [(any SQLBindable)?] { [key.0, key.1] }
+    static func encode<Encoder: ColumnEncoder>(primaryKey key: (Int64, Int64), to encoder: inout Encoder) throws(Encoder.Failure) { try encoder.encode(key.0); try encoder.encode(key.1) }
 }
 
 extension Database {

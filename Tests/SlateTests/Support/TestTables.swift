@@ -10,15 +10,18 @@ struct Person: PrimaryKeyedTable, Hashable, Sendable {
     var email: String?
     var score: Double
 
-    static let tableName = "person"
-    static let columnDescriptors: [ColumnDescriptor] = [
-        .init(name: "id", sqlType: "INTEGER", isNullable: false, primaryKeyPosition: 1, isAutoIncrement: true),
-        .init(name: "name", sqlType: "TEXT", isNullable: false),
-        .init(name: "age", sqlType: "INTEGER", isNullable: false, defaultSQL: "0"),
-        .init(name: "email", sqlType: "TEXT", isUnique: true, collation: "NOCASE"),
-        .init(name: "score", sqlType: "REAL", isNullable: false, defaultSQL: "0.0"),
-    ]
-    static let indexes: [IndexDescriptor] = [.init(name: "person_on_name", columns: ["name"])]
+    static let schema = TableSchema(
+        name: "person",
+        columns: [
+            .init(name: "id", type: "INTEGER", primaryKeyPosition: 1, isAutoIncrement: true),
+            .init(name: "name", type: "TEXT", isNotNull: true),
+            .init(name: "age", type: "INTEGER", isNotNull: true, defaultSQL: "0"),
+            .init(name: "email", type: "TEXT", isUnique: true, collation: "NOCASE"),
+            .init(name: "score", type: "REAL", isNotNull: true, defaultSQL: "0.0"),
+        ],
+        indexes: [
+            .init(name: "person_on_name", columns: ["name"]),
+        ])
 
     struct Columns: TableColumns {
         let id: Column<Person, Int64?>
@@ -51,12 +54,12 @@ struct Person: PrimaryKeyedTable, Hashable, Sendable {
         score = try row.decode(at: 4)
     }
 
-    func bindColumns(to statement: Statement, startingAt index: Int) throws {
-        try id.bind(to: statement, at: index)
-        try name.bind(to: statement, at: index + 1)
-        try age.bind(to: statement, at: index + 2)
-        try email.bind(to: statement, at: index + 3)
-        try score.bind(to: statement, at: index + 4)
+    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+        try encoder.encode(id)
+        try encoder.encode(name)
+        try encoder.encode(age)
+        try encoder.encode(email)
+        try encoder.encode(score)
     }
 
     mutating func didInsert(rowID: Int64) { id = rowID }
@@ -70,13 +73,17 @@ struct Pet: PrimaryKeyedTable, Hashable, Sendable {
     var name: String
     var species: String
 
-    static let tableName = "pet"
-    static let columnDescriptors: [ColumnDescriptor] = [
-        .init(name: "id", sqlType: "INTEGER", isNullable: false, primaryKeyPosition: 1),
-        .init(name: "ownerId", sqlType: "INTEGER", references: .init(table: "person", column: "id", onDelete: .cascade)),
-        .init(name: "name", sqlType: "TEXT", isNullable: false),
-        .init(name: "species", sqlType: "TEXT", isNullable: false, defaultSQL: "'cat'"),
-    ]
+    static let schema = TableSchema(
+        name: "pet",
+        columns: [
+            .init(name: "id", type: "INTEGER", primaryKeyPosition: 1),
+            .init(name: "ownerId", type: "INTEGER"),
+            .init(name: "name", type: "TEXT", isNotNull: true),
+            .init(name: "species", type: "TEXT", isNotNull: true, defaultSQL: "'cat'"),
+        ],
+        foreignKeys: [
+            .init(columns: ["ownerId"], referencedTable: "person", referencedColumns: ["id"], onDelete: .cascade),
+        ])
 
     struct Columns: TableColumns {
         let id: Column<Pet, Int64?>
@@ -105,11 +112,11 @@ struct Pet: PrimaryKeyedTable, Hashable, Sendable {
         species = try row.decode(at: 3)
     }
 
-    func bindColumns(to statement: Statement, startingAt index: Int) throws {
-        try id.bind(to: statement, at: index)
-        try ownerId.bind(to: statement, at: index + 1)
-        try name.bind(to: statement, at: index + 2)
-        try species.bind(to: statement, at: index + 3)
+    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+        try encoder.encode(id)
+        try encoder.encode(ownerId)
+        try encoder.encode(name)
+        try encoder.encode(species)
     }
 
     mutating func didInsert(rowID: Int64) { id = rowID }
@@ -122,12 +129,16 @@ struct Toy: PrimaryKeyedTable, Hashable, Sendable {
     var petId: Int64
     var name: String
 
-    static let tableName = "toy"
-    static let columnDescriptors: [ColumnDescriptor] = [
-        .init(name: "id", sqlType: "INTEGER", isNullable: false, primaryKeyPosition: 1),
-        .init(name: "petId", sqlType: "INTEGER", isNullable: false, references: .init(table: "pet", column: "id")),
-        .init(name: "name", sqlType: "TEXT", isNullable: false),
-    ]
+    static let schema = TableSchema(
+        name: "toy",
+        columns: [
+            .init(name: "id", type: "INTEGER", primaryKeyPosition: 1),
+            .init(name: "petId", type: "INTEGER", isNotNull: true),
+            .init(name: "name", type: "TEXT", isNotNull: true),
+        ],
+        foreignKeys: [
+            .init(columns: ["petId"], referencedTable: "pet", referencedColumns: ["id"]),
+        ])
 
     struct Columns: TableColumns {
         let id: Column<Toy, Int64?>
@@ -152,10 +163,10 @@ struct Toy: PrimaryKeyedTable, Hashable, Sendable {
         name = try row.decode(at: 2)
     }
 
-    func bindColumns(to statement: Statement, startingAt index: Int) throws {
-        try id.bind(to: statement, at: index)
-        try petId.bind(to: statement, at: index + 1)
-        try name.bind(to: statement, at: index + 2)
+    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+        try encoder.encode(id)
+        try encoder.encode(petId)
+        try encoder.encode(name)
     }
 
     mutating func didInsert(rowID: Int64) { id = rowID }
@@ -169,13 +180,14 @@ struct Shelf: PrimaryKeyedTable, Hashable, Sendable {
     var number: Int64
     var label: String?
 
-    static let tableName = "shelf"
-    static let isWithoutRowID = true
-    static let columnDescriptors: [ColumnDescriptor] = [
-        .init(name: "building", sqlType: "TEXT", isNullable: false, primaryKeyPosition: 1),
-        .init(name: "number", sqlType: "INTEGER", isNullable: false, primaryKeyPosition: 2),
-        .init(name: "label", sqlType: "TEXT"),
-    ]
+    static let schema = TableSchema(
+        name: "shelf",
+        columns: [
+            .init(name: "building", type: "TEXT", isNotNull: true, primaryKeyPosition: 1),
+            .init(name: "number", type: "INTEGER", isNotNull: true, primaryKeyPosition: 2),
+            .init(name: "label", type: "TEXT"),
+        ],
+        isWithoutRowID: true)
 
     struct Columns: TableColumns {
         let building: Column<Shelf, String>
@@ -200,15 +212,15 @@ struct Shelf: PrimaryKeyedTable, Hashable, Sendable {
         label = try row.decode(at: 2)
     }
 
-    func bindColumns(to statement: Statement, startingAt index: Int) throws {
-        try building.bind(to: statement, at: index)
-        try number.bind(to: statement, at: index + 1)
-        try label.bind(to: statement, at: index + 2)
+    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+        try encoder.encode(building)
+        try encoder.encode(number)
+        try encoder.encode(label)
     }
 
     var primaryKey: (String, Int64) { (building, number) }
 
-    static func primaryKeyArguments(_ key: (String, Int64)) -> [(any SQLBindable)?] { [key.0, key.1] }
+    static func encode<Encoder: ColumnEncoder>(primaryKey key: (String, Int64), to encoder: inout Encoder) throws(Encoder.Failure) { try encoder.encode(key.0); try encoder.encode(key.1) }
 }
 
 /// A multi-column foreign key to `Shelf`.
@@ -218,21 +230,22 @@ struct Book: PrimaryKeyedTable, Hashable, Sendable {
     var building: String?
     var shelfNumber: Int64?
 
-    static let tableName = "book"
-    static let columnDescriptors: [ColumnDescriptor] = [
-        .init(name: "id", sqlType: "INTEGER", isNullable: false, primaryKeyPosition: 1),
-        .init(name: "title", sqlType: "TEXT", isNullable: false, collation: "NOCASE"),
-        .init(name: "building", sqlType: "TEXT"),
-        .init(name: "shelfNumber", sqlType: "INTEGER"),
-    ]
-    static let foreignKeys: [ForeignKeyDescriptor] = [
-        .init(columns: ["building", "shelfNumber"], referencedTable: "shelf", referencedColumns: ["building", "number"],
+    static let schema = TableSchema(
+        name: "book",
+        columns: [
+            .init(name: "id", type: "INTEGER", primaryKeyPosition: 1),
+            .init(name: "title", type: "TEXT", isNotNull: true, collation: "NOCASE"),
+            .init(name: "building", type: "TEXT"),
+            .init(name: "shelfNumber", type: "INTEGER"),
+        ],
+        foreignKeys: [
+            .init(columns: ["building", "shelfNumber"], referencedTable: "shelf", referencedColumns: ["building", "number"],
               onDelete: .setNull, onUpdate: .cascade),
-    ]
-    static let indexes: [IndexDescriptor] = [
-        .init(name: "book_on_shelf", columns: ["building", "shelfNumber"]),
-        .init(name: "book_on_title", columns: ["title"], isUnique: true),
-    ]
+        ],
+        indexes: [
+            .init(name: "book_on_shelf", columns: ["building", "shelfNumber"]),
+            .init(name: "book_on_title", columns: ["title"], isUnique: true),
+        ])
 
     struct Columns: TableColumns {
         let id: Column<Book, Int64?>
@@ -261,11 +274,11 @@ struct Book: PrimaryKeyedTable, Hashable, Sendable {
         shelfNumber = try row.decode(at: 3)
     }
 
-    func bindColumns(to statement: Statement, startingAt index: Int) throws {
-        try id.bind(to: statement, at: index)
-        try title.bind(to: statement, at: index + 1)
-        try building.bind(to: statement, at: index + 2)
-        try shelfNumber.bind(to: statement, at: index + 3)
+    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+        try encoder.encode(id)
+        try encoder.encode(title)
+        try encoder.encode(building)
+        try encoder.encode(shelfNumber)
     }
 
     mutating func didInsert(rowID: Int64) { id = rowID }
@@ -277,12 +290,12 @@ extension Database {
     /// An in-memory database with the test tables created by the CREATE TABLE renderer.
     static func withTestTables() throws -> Database {
         let db = try Database.memory()
-        try db.create(table: Person.self)
-        try db.create(table: Pet.self)
-        try db.create(table: Toy.self)
-        try db.create(table: Shelf.self)
-        try db.create(table: Book.self)
-        try db.create(table: Message.self)
+        try db.createTable(for: Person.self)
+        try db.createTable(for: Pet.self)
+        try db.createTable(for: Toy.self)
+        try db.createTable(for: Shelf.self)
+        try db.createTable(for: Book.self)
+        try db.createTable(for: Message.self)
         return db
     }
 }
@@ -299,13 +312,18 @@ struct Message: PrimaryKeyedTable, Hashable, Sendable {
     var recipientId: Int64
     var body: String
 
-    static let tableName = "message"
-    static let columnDescriptors: [ColumnDescriptor] = [
-        .init(name: "id", sqlType: "INTEGER", isNullable: false, primaryKeyPosition: 1),
-        .init(name: "senderId", sqlType: "INTEGER", isNullable: false, references: .init(table: "person")),
-        .init(name: "recipientId", sqlType: "INTEGER", isNullable: false, references: .init(table: "person")),
-        .init(name: "body", sqlType: "TEXT", isNullable: false),
-    ]
+    static let schema = TableSchema(
+        name: "message",
+        columns: [
+            .init(name: "id", type: "INTEGER", primaryKeyPosition: 1),
+            .init(name: "senderId", type: "INTEGER", isNotNull: true),
+            .init(name: "recipientId", type: "INTEGER", isNotNull: true),
+            .init(name: "body", type: "TEXT", isNotNull: true),
+        ],
+        foreignKeys: [
+            .init(columns: ["senderId"], referencedTable: "person"),
+            .init(columns: ["recipientId"], referencedTable: "person"),
+        ])
 
     struct Columns: TableColumns {
         let id: Column<Message, Int64?>
@@ -334,11 +352,11 @@ struct Message: PrimaryKeyedTable, Hashable, Sendable {
         body = try row.decode(at: 3)
     }
 
-    func bindColumns(to statement: Statement, startingAt index: Int) throws {
-        try id.bind(to: statement, at: index)
-        try senderId.bind(to: statement, at: index + 1)
-        try recipientId.bind(to: statement, at: index + 2)
-        try body.bind(to: statement, at: index + 3)
+    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+        try encoder.encode(id)
+        try encoder.encode(senderId)
+        try encoder.encode(recipientId)
+        try encoder.encode(body)
     }
 
     mutating func didInsert(rowID: Int64) { id = rowID }

@@ -4,38 +4,46 @@ import Slate
 // `NorthwindDatabase` and its records (`Customer`, `Order`, `OrderDetail`, `Product` …) are
 // generated at build time by SlateBuildPlugin from Resources/northwind.sqlite.
 do {
-    // The database ships read-only inside the executable's resource bundle.
-    let db = try NorthwindDatabase.bundled()
+    // The database ships read-only inside the executable's resource bundle; `bundled()` opens it on
+    // a queue (one serialized connection, with blocking, async and completion-handler calls).
+    let queue = try NorthwindDatabase.bundled()
+    try queue.read { db in
+        // Counts.
+        let customers = try Customer.all().fetchCount(db)
+        let orders = try Order.all().fetchCount(db)
+        print("Northwind has \(customers) customers and \(orders) orders.")
 
-    // Counts.
-    let customers = try db.customers.fetchCount()
-    let orders = try db.orders.fetchCount()
-    print("Northwind has \(customers) customers and \(orders) orders.")
+        // A join through a foreign key (Orders.CustomerID → Customers), grouped and counted in SQL.
+        print("\nTop 5 customers by number of orders:")
+        let top = try Customer.all()
+            .join(Order.self, on: { customer, order in customer.customerID == order.customerID })
+            .group { customer, _ in customer.customerID }
+            .order { customer, order in (order.orderID.count().descending(), customer.companyName) }
+            .select { customer, order in (customer.companyName, order.orderID.count()) }
+            .limit(5)
+            .fetchAll(db)
+        for (company, count) in top { print("  \(company ?? "?"): \(count)") }
 
-    // A join through foreign keys: each customer's orders (Orders.CustomerID → Customers).
-    print("\nTop 5 customers by number of orders:")
-    var orderCounts: [(company: String, orders: Int)] = []
-    for customer in try db.customers.fetchAll() {
-        orderCounts.append((customer.companyName ?? "?", try db.orders.fetch(for: customer).count))
-    }
-    orderCounts.sort { ($0.orders, $1.company) > ($1.orders, $0.company) }
-    for (company, count) in orderCounts.prefix(5) { print("  \(company): \(count)") }
+        // A filtered select of chosen columns, decoded into typed tuples; a subquery keeps the
+        // products of suppliers in one country.
+        let country = "Germany"
+        print("\nProducts from suppliers in \(country) costing more than $30:")
+        let germanSuppliers = Supplier.where { $0.country == country }.select { $0.supplierID }
+        let products = try Product
+            .where { $0.unitPrice > 30.0 && $0.supplierID.in(germanSuppliers) }
+            .order { $0.unitPrice.descending() }
+            .select { ($0.productName, $0.unitPrice) }
+            .fetchAll(db)
+        for (name, price) in products { print("  \(name): $\(String(format: "%.2f", price ?? 0))") }
 
-    // A filtered select of chosen columns, decoded into typed tuples.
-    let country = "Germany"
-    print("\nProducts from suppliers in \(country) costing more than $30:")
-    let germanSuppliers = try db.suppliers.select(\.supplierID) { $0.country == country }
-    let products = try db.products.select(\.productName, \.unitPrice, \.supplierID) { $0.unitPrice > 30.0 }
-        .filter { germanSuppliers.contains($0.2) }
-        .sorted { ($0.1 ?? 0) > ($1.1 ?? 0) }
-    for (name, price, _) in products { print("  \(name): $\(String(format: "%.2f", price ?? 0))") }
-
-    // Parents through foreign keys: the lines of one order, with their products.
-    if let order = try db.orders.find(10248) {
-        print("\nOrder \(order.orderID ?? 0) for \(try order.fetchCustomer(in: db.database)?.companyName ?? "?"):")
-        for line in try order.fetchOrderDetails(in: db.database) {
-            let product = try line.fetchProduct(in: db.database)
-            print("  \(line.quantity) × \(product?.productName ?? "?") at $\(String(format: "%.2f", line.unitPrice))")
+        // Parents and children through foreign keys: the lines of one order, with their products.
+        if let order = try Order.find(10248).fetchOne(db) {
+            let customer = try Customer.referenced(by: order).fetchOne(db)
+            print("\nOrder \(order.orderID ?? 0) for \(customer?.companyName ?? "?"):")
+            for line in try OrderDetail.belonging(to: order).order({ $0.productID }).fetchAll(db) {
+                let product = try Product.referenced(by: line).fetchOne(db)
+                print("  \(line.quantity) × \(product?.productName ?? "?") at $\(String(format: "%.2f", line.unitPrice))")
+            }
         }
     }
 } catch {

@@ -176,3 +176,36 @@ extension Decimal: SQLBindable, SQLExtractable {
         throw DatabaseError.conversionFailure(sqlValue, to: Decimal.self)
     }
 }
+
+// MARK: - Column storages
+
+/// How a column stores values whose SQL form is a choice: dates, UUIDs, and Codable values as
+/// JSON. Typed columns carry their storage, so that a value compared with a column is encoded
+/// the way the column's data is stored.
+public enum ColumnStorage: Sendable, Hashable {
+    /// `Codable` values as JSON text.
+    case json
+    /// Dates with the given strategy, whatever the connection's.
+    case date(DateStrategy)
+    /// UUIDs as text or 16-byte blobs.
+    case uuid(UUIDStorage)
+
+    /// `value` as the argument this storage binds: a `Date` (or `Date?`) under ``date(_:)`` becomes
+    /// an ``EncodedDate``, a `UUID` under ``uuid(_:)`` its SQL value; anything else is bound as it
+    /// is (a JSON column's values are already ``JSONEncoded``).
+    public func argument<Value: SQLBindable>(_ value: Value) -> any SQLBindable {
+        switch self {
+        case .date(let strategy):
+            if let date = value as? Date? {
+                return date.map { EncodedDate($0, strategy: strategy) } as EncodedDate?
+            }
+        case .uuid(let storage):
+            if let uuid = value as? UUID? {
+                return uuid.map { storage.sqlValue(for: $0) } as SQLValue?
+            }
+        case .json:
+            break
+        }
+        return value
+    }
+}

@@ -1,18 +1,20 @@
 /// Builds Swift source text line by line into one growing string: appending is amortized constant
 /// time, so generating thousands of tables stays linear.
-struct SourceWriter {
-    private(set) var text = ""
+public struct SourceWriter: Sendable {
+    /// The text written so far.
+    public private(set) var text = ""
     private var indentation = ""
     /// Whether DocC comments are written.
-    let documents: Bool
+    public let documents: Bool
 
-    init(documents: Bool, capacity: Int = 0) {
+    /// A writer; `documents` turns `///` comments on.
+    public init(documents: Bool, capacity: Int = 0) {
         self.documents = documents
         text.reserveCapacity(capacity)
     }
 
     /// Appends one line at the current indentation; an empty string appends an empty line.
-    mutating func line(_ content: String = "") {
+    public mutating func line(_ content: String = "") {
         if content.contains("\n") {
             for part in content.split(separator: "\n", omittingEmptySubsequences: false) { line(String(part)) }
             return
@@ -26,7 +28,7 @@ struct SourceWriter {
 
     /// Appends `///` comment lines, when documentation is on. Multi-line strings are split at
     /// every kind of line break (`\r` and `\r\n` too), so no text from a schema can end the comment.
-    mutating func doc(_ lines: String...) {
+    public mutating func doc(_ lines: String...) {
         guard documents else { return }
         for line in lines {
             for part in line.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
@@ -36,7 +38,7 @@ struct SourceWriter {
     }
 
     /// Appends `header {`, the body one level deeper, and `}`.
-    mutating func block(_ header: String, _ body: (inout SourceWriter) -> Void) {
+    public mutating func block(_ header: String, _ body: (inout SourceWriter) -> Void) {
         line(header + " {")
         indent()
         body(&self)
@@ -44,15 +46,17 @@ struct SourceWriter {
         line("}")
     }
 
-    mutating func indent() { indentation += "    " }
+    /// Writes later lines one level deeper.
+    public mutating func indent() { indentation += "    " }
 
-    mutating func outdent() { indentation = String(indentation.dropLast(4)) }
+    /// Writes later lines one level shallower.
+    public mutating func outdent() { indentation = String(indentation.dropLast(4)) }
 }
 
 /// Swift literals for generated code.
-enum SwiftLiteral {
+public enum SwiftLiteral {
     /// `value` as a Swift string literal, with quotes, backslashes and control characters escaped.
-    static func string(_ value: String) -> String {
+    public static func string(_ value: String) -> String {
         var result = "\""
         result.reserveCapacity(value.utf8.count + 2)
         for scalar in value.unicodeScalars {
@@ -75,7 +79,7 @@ enum SwiftLiteral {
 
     /// SQL text as a Swift literal, preferring a raw string (`#"SELECT "a" FROM "t""#`) so quoted
     /// identifiers stay readable; falls back to an escaped literal for control characters.
-    static func sql(_ value: String) -> String {
+    public static func sql(_ value: String) -> String {
         if value.unicodeScalars.contains(where: needsEscape) { return string(value) }
         if !value.contains("\"") && !value.contains("\\") { return "\"" + value + "\"" }
         var hashes = "#"
@@ -85,24 +89,13 @@ enum SwiftLiteral {
 
     /// Control characters, and the Unicode line and paragraph separators, which would make generated
     /// source hard to read (or, in a comment, end it): written as `\u{…}` escapes.
-    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+    public static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x85 || scalar.value == 0x2028 || scalar.value == 0x2029
     }
 
     /// Text for a DocC comment: backticks in names would end code spans, so they are replaced.
-    static func codeSpan(_ value: String) -> String {
+    public static func codeSpan(_ value: String) -> String {
         "`" + String(value.map { $0 == "`" ? "'" : $0.isNewline ? " " : $0 }) + "`"
     }
 }
 
-extension String {
-    /// Whether two identifiers are equal as SQLite compares them (case-insensitively).
-    func caseInsensitiveEquals(_ other: String) -> Bool {
-        self.lowercased() == other.lowercased()
-    }
-
-    /// The string as a quoted SQL identifier: wrapped in double quotes, inner quotes doubled.
-    var sqlQuoted: String {
-        "\"" + replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
-}

@@ -1,0 +1,459 @@
+/// A `Table` conformance to write: what the `@Table` macro reads from a struct and what
+/// `slate generate` reads from a schema, in one model, written by one emitter.
+///
+/// The emitter writes the members of the conformance — the table's `TableSchema`, the typed
+/// `Columns`, `init(row:)`, `encode(to:)`, `didInsert(rowID:)` and the primary key — as Swift source,
+/// so the macro's expansion and the generator's output cannot drift apart. It depends on nothing:
+/// the macro plugin runs it inside the compiler, the generator in the `slate` tool.
+public struct TableConformance: Sendable {
+    /// How a property's value is stored in its column.
+    public enum Storage: Sendable, Hashable {
+        /// By the value's own protocols (`SQLBindable`, `SQLExtractable`).
+        case plain
+        /// As JSON text, through `JSONEncoded`.
+        case json
+        /// A `Date` with an explicit strategy, given as a Swift expression (`".unixSeconds"`).
+        case date(strategy: String)
+        /// A `UUID` with an explicit storage, given as a Swift expression (`".blob"`).
+        case uuid(storage: String)
+    }
+
+    /// A record property and the column it is stored in.
+    public struct Property: Sendable {
+        /// The property's identifier as written in code (escaped with backticks when needed).
+        public var name: String
+        /// The property's type without `?`, as written in code.
+        public var baseType: String
+        /// Whether the property is optional.
+        public var isOptional: Bool
+        /// How the value is stored.
+        public var storage: Storage
+        /// Whether the property can be assigned (`var`).
+        public var isMutable: Bool
+
+        /// Creates a property.
+        public init(name: String, baseType: String, isOptional: Bool, storage: Storage = .plain, isMutable: Bool = true) {
+            self.name = name
+            self.baseType = baseType
+            self.isOptional = isOptional
+            self.storage = storage
+            self.isMutable = isMutable
+        }
+
+        /// The type as written, with `?` when optional.
+        public var typeText: String { baseType + (isOptional ? "?" : "") }
+
+        /// The property name without backticks.
+        var plainName: String { name.hasPrefix("`") && name.hasSuffix("`") ? String(name.dropFirst().dropLast()) : name }
+    }
+
+    /// A column of the table: its schema, and the property holding it (`nil` for a generated
+    /// column, which records do not hold).
+    public struct Column: Sendable {
+        /// The column name.
+        public var name: String
+        /// The declared type: a Swift expression giving a `String` (a literal such as `"\"TEXT\""`, or
+        /// an expression evaluated at run time for user types).
+        public var typeExpression: String
+        /// Whether the column is declared `NOT NULL`.
+        public var isNotNull: Bool
+        /// The 1-based position in the primary key.
+        public var primaryKeyPosition: Int?
+        /// Whether a single-column key is `PRIMARY KEY DESC` (so an `INTEGER` key is not the rowid).
+        public var isPrimaryKeyDescending: Bool
+        /// Whether the key is `AUTOINCREMENT`.
+        public var isAutoIncrement: Bool
+        /// Whether the column has a `UNIQUE` constraint.
+        public var isUnique: Bool
+        /// The `DEFAULT` expression, as SQL text.
+        public var defaultSQL: String?
+        /// The collation.
+        public var collation: String?
+        /// `"virtual"` or `"stored"` for a generated column.
+        public var generation: String?
+        /// The generated column's expression, when known.
+        public var generationExpression: String?
+        /// The property holding the column, `nil` for columns records do not hold.
+        public var property: Property?
+        /// DocC text for the column's typed `Column`, when the writer documents.
+        public var documentation: String?
+
+        /// Creates a column.
+        public init(
+            name: String, typeExpression: String, isNotNull: Bool = false, primaryKeyPosition: Int? = nil,
+            isPrimaryKeyDescending: Bool = false, isAutoIncrement: Bool = false, isUnique: Bool = false, defaultSQL: String? = nil, collation: String? = nil,
+            generation: String? = nil, generationExpression: String? = nil, property: Property?, documentation: String? = nil
+        ) {
+            self.name = name
+            self.typeExpression = typeExpression
+            self.isNotNull = isNotNull
+            self.primaryKeyPosition = primaryKeyPosition
+            self.isPrimaryKeyDescending = isPrimaryKeyDescending
+            self.isAutoIncrement = isAutoIncrement
+            self.isUnique = isUnique
+            self.defaultSQL = defaultSQL
+            self.collation = collation
+            self.generation = generation
+            self.generationExpression = generationExpression
+            self.property = property
+            self.documentation = documentation
+        }
+    }
+
+    /// A foreign key.
+    public struct ForeignKey: Sendable {
+        /// The referencing columns.
+        public var columns: [String]
+        /// The referenced table, as a Swift expression giving a `String` (a literal, or
+        /// `Artist.tableName`).
+        public var referencedTable: String
+        /// The referenced columns; empty for the parent's primary key.
+        public var referencedColumns: [String]
+        /// The action on delete, as a Swift expression (`".cascade"`); `nil` for no action.
+        public var onDelete: String?
+        /// The action on update, as a Swift expression; `nil` for no action.
+        public var onUpdate: String?
+
+        /// Creates a foreign key.
+        public init(columns: [String], referencedTable: String, referencedColumns: [String], onDelete: String? = nil, onUpdate: String? = nil) {
+            self.columns = columns
+            self.referencedTable = referencedTable
+            self.referencedColumns = referencedColumns
+            self.onDelete = onDelete
+            self.onUpdate = onUpdate
+        }
+    }
+
+    /// An index.
+    public struct Index: Sendable {
+        /// The index name.
+        public var name: String
+        /// The indexed columns.
+        public var columns: [String]
+        /// Whether it is `UNIQUE`.
+        public var isUnique: Bool
+        /// The `WHERE` condition of a partial index.
+        public var condition: String?
+
+        /// Creates an index.
+        public init(name: String, columns: [String], isUnique: Bool = false, condition: String? = nil) {
+            self.name = name
+            self.columns = columns
+            self.isUnique = isUnique
+            self.condition = condition
+        }
+    }
+
+    /// What kind of table it is.
+    public enum Kind: Sendable {
+        /// An ordinary table.
+        case table
+        /// A view.
+        case view
+        /// A virtual table of `module`, created with `arguments`.
+        case virtual(module: String, arguments: String)
+    }
+
+    /// The record type's name as written in code.
+    public var typeName: String
+    /// The table name.
+    public var tableName: String
+    /// What kind of table it is.
+    public var kind: Kind
+    /// `"public "`, `"package "` or `""`: the access modifier of the members.
+    public var access: String
+    /// `"Slate."` to qualify Slate's types (the macro's expansions), or `""`.
+    public var qualifier: String
+    /// The columns, in table order.
+    public var columns: [Column]
+    /// The foreign keys.
+    public var foreignKeys: [ForeignKey]
+    /// The indexes.
+    public var indexes: [Index]
+    /// Multi-column unique constraints.
+    public var uniqueConstraints: [[String]]
+    /// Whether the table is `WITHOUT ROWID`.
+    public var isWithoutRowID: Bool
+    /// Whether the table is `STRICT`.
+    public var isStrict: Bool
+    /// Whether the record has a primary key (and conforms to `PrimaryKeyedTable`).
+    public var isKeyed: Bool { columns.contains { $0.primaryKeyPosition != nil } && kind.isTable }
+
+    /// Creates a conformance.
+    public init(
+        typeName: String, tableName: String, kind: Kind = .table, access: String = "", qualifier: String = "",
+        columns: [Column], foreignKeys: [ForeignKey] = [], indexes: [Index] = [], uniqueConstraints: [[String]] = [],
+        isWithoutRowID: Bool = false, isStrict: Bool = false
+    ) {
+        self.typeName = typeName
+        self.tableName = tableName
+        self.kind = kind
+        self.access = access
+        self.qualifier = qualifier
+        self.columns = columns
+        self.foreignKeys = foreignKeys
+        self.indexes = indexes
+        self.uniqueConstraints = uniqueConstraints
+        self.isWithoutRowID = isWithoutRowID
+        self.isStrict = isStrict
+    }
+
+    /// The record's columns: those with a property, in table order.
+    public var recordColumns: [Column] { columns.filter { $0.property != nil } }
+
+    /// The key's columns, in key order.
+    public var keyColumns: [Column] {
+        columns.filter { $0.primaryKeyPosition != nil }.sorted { ($0.primaryKeyPosition ?? 0) < ($1.primaryKeyPosition ?? 0) }
+    }
+
+    /// The rowid alias's property, when the record stores the rowid SQLite assigns.
+    public var rowIDProperty: Property? {
+        let keys = keyColumns
+        guard kind.isTable, !isWithoutRowID, keys.count == 1, !keys[0].isPrimaryKeyDescending, let property = keys[0].property,
+            property.storage == .plain,
+            property.isMutable, keys[0].typeExpression.uppercased() == "\"INTEGER\"", Self.integerTypes.contains(property.baseType)
+        else { return nil }
+        return property
+    }
+
+    static let integerTypes: Set<String> = ["Int", "Int64", "Int32", "Int16", "Int8", "UInt", "UInt64", "UInt32", "UInt16", "UInt8", "Swift.Int", "Swift.Int64"]
+
+    /// The primary key's Swift type: the property's type, or a tuple.
+    public var primaryKeyType: String {
+        let keys = keyColumns.compactMap(\.property)
+        return keys.count == 1 ? keys[0].typeText : "(" + keys.map(\.typeText).joined(separator: ", ") + ")"
+    }
+
+    // MARK: - Writing
+
+    /// Writes the conformance's members at the writer's current indentation.
+    public func writeMembers(to out: inout SourceWriter) {
+        writeSchema(to: &out)
+        out.line()
+        writeColumns(to: &out)
+        out.line()
+        writeDecoding(to: &out)
+        out.line()
+        writeEncoding(to: &out)
+        if let property = rowIDProperty {
+            out.line()
+            out.doc("Stores the rowid SQLite assigned to the inserted record.")
+            out.block("\(access)mutating func didInsert(rowID: Int64) throws") { out in
+                if property.baseType == "Int64" || property.baseType == "Swift.Int64" {
+                    out.line("self.\(property.name) = rowID")
+                } else {
+                    out.line("self.\(property.name) = try \(qualifier)RowID.converted(rowID, to: \(property.baseType).self)")
+                }
+            }
+        }
+        if isKeyed { writeKey(to: &out) }
+    }
+
+    /// The members, as text indented one level: what the macro puts in its extension.
+    public func membersText(documents: Bool = false) -> String {
+        var out = SourceWriter(documents: documents)
+        out.indent()
+        writeMembers(to: &out)
+        return out.text
+    }
+
+    func writeSchema(to out: inout SourceWriter) {
+        out.doc("The `\(tableName)` \(kind.noun): its columns, keys and indexes.")
+        out.line("\(access)static let schema = \(qualifier)TableSchema(")
+        out.indent()
+        var arguments: [String] = ["name: \(SwiftLiteral.string(tableName))"]
+        switch kind {
+        case .table: break
+        case .view: arguments.append("kind: .view")
+        case .virtual(let module, let moduleArguments):
+            arguments.append("kind: .virtual(module: \(SwiftLiteral.string(module)), arguments: \(SwiftLiteral.sql(moduleArguments)))")
+        }
+        out.line(arguments.joined(separator: ", ") + ",")
+        out.line("columns: [")
+        out.indent()
+        for column in columns { out.line(columnLiteral(column) + ",") }
+        out.outdent()
+        var tail: [String] = []
+        if !foreignKeys.isEmpty {
+            tail.append("foreignKeys: [\n" + foreignKeys.map { "    " + foreignKeyLiteral($0) + ",\n" }.joined() + "]")
+        }
+        if !indexes.isEmpty {
+            tail.append("indexes: [\n" + indexes.map { "    " + indexLiteral($0) + ",\n" }.joined() + "]")
+        }
+        if !uniqueConstraints.isEmpty {
+            tail.append("uniqueConstraints: [" + uniqueConstraints.map { "[" + $0.map(SwiftLiteral.string).joined(separator: ", ") + "]" }.joined(separator: ", ") + "]")
+        }
+        if isWithoutRowID { tail.append("isWithoutRowID: true") }
+        if isStrict { tail.append("isStrict: true") }
+        out.line("]" + (tail.isEmpty ? ")" : ","))
+        for (index, part) in tail.enumerated() {
+            out.line(part + (index == tail.count - 1 ? ")" : ","))
+        }
+        out.outdent()
+    }
+
+    func columnLiteral(_ column: Column) -> String {
+        var arguments = ["name: \(SwiftLiteral.string(column.name))"]
+        if column.typeExpression != "\"\"" { arguments.append("type: \(column.typeExpression)") }
+        if column.isNotNull { arguments.append("isNotNull: true") }
+        if let position = column.primaryKeyPosition { arguments.append("primaryKeyPosition: \(position)") }
+        if column.isPrimaryKeyDescending { arguments.append("isPrimaryKeyDescending: true") }
+        if column.isAutoIncrement { arguments.append("isAutoIncrement: true") }
+        if column.isUnique { arguments.append("isUnique: true") }
+        if let defaultSQL = column.defaultSQL { arguments.append("defaultSQL: \(SwiftLiteral.sql(defaultSQL))") }
+        if let collation = column.collation { arguments.append("collation: \(SwiftLiteral.string(collation))") }
+        if let generation = column.generation { arguments.append("generation: .\(generation)") }
+        if let expression = column.generationExpression { arguments.append("generationExpression: \(SwiftLiteral.sql(expression))") }
+        return ".init(" + arguments.joined(separator: ", ") + ")"
+    }
+
+    func foreignKeyLiteral(_ key: ForeignKey) -> String {
+        var arguments = [
+            "columns: [" + key.columns.map(SwiftLiteral.string).joined(separator: ", ") + "]",
+            "referencedTable: \(key.referencedTable)",
+        ]
+        if !key.referencedColumns.isEmpty {
+            arguments.append("referencedColumns: [" + key.referencedColumns.map(SwiftLiteral.string).joined(separator: ", ") + "]")
+        }
+        if let action = key.onDelete { arguments.append("onDelete: \(action)") }
+        if let action = key.onUpdate { arguments.append("onUpdate: \(action)") }
+        return ".init(" + arguments.joined(separator: ", ") + ")"
+    }
+
+    func indexLiteral(_ index: Index) -> String {
+        var arguments = [
+            "name: \(SwiftLiteral.string(index.name))",
+            "columns: [" + index.columns.map(SwiftLiteral.string).joined(separator: ", ") + "]",
+        ]
+        if index.isUnique { arguments.append("isUnique: true") }
+        if let condition = index.condition { arguments.append("condition: \(SwiftLiteral.sql(condition))") }
+        return ".init(" + arguments.joined(separator: ", ") + ")"
+    }
+
+    /// The value type of a property's typed column.
+    func columnValueType(_ property: Property) -> String {
+        guard property.storage == .json else { return property.typeText }
+        return "\(qualifier)JSONEncoded<\(property.baseType)>" + (property.isOptional ? "?" : "")
+    }
+
+    func writeColumns(to out: inout SourceWriter) {
+        let example = recordColumns.first?.property?.plainName ?? "column"
+        out.doc("The typed columns, for queries: `\(typeName).where { $0.\(example) == … }`.")
+        out.block("\(access)struct Columns: \(qualifier)TableColumns") { out in
+            for column in recordColumns {
+                guard let property = column.property else { continue }
+                if let documentation = column.documentation { out.doc(documentation) }
+                out.line("\(access)let \(property.name): \(qualifier)Column<\(typeName), \(columnValueType(property))>")
+            }
+            out.line()
+            out.doc("The columns, qualified by the table name or an alias.")
+            out.block("\(access)init(qualifier: String)") { out in
+                for column in recordColumns {
+                    guard let property = column.property else { continue }
+                    var arguments = "qualifier, \(SwiftLiteral.string(column.name))"
+                    switch property.storage {
+                    case .date(let strategy): arguments += ", storage: .date(\(strategy))"
+                    case .uuid(let storage): arguments += ", storage: .uuid(\(storage))"
+                    case .plain, .json: break
+                    }
+                    out.line("self.\(property.name) = \(qualifier)Column(\(arguments))")
+                }
+            }
+        }
+    }
+
+    func writeDecoding(to out: inout SourceWriter) {
+        out.doc("Decodes a record from the row's columns 0, 1, 2 …, in schema order.")
+        out.block("\(access)init(row: borrowing \(qualifier)Row) throws") { out in
+            for (index, column) in recordColumns.enumerated() {
+                guard let property = column.property else { continue }
+                out.line("self.\(property.name) = " + decodeExpression(property, index: index))
+            }
+        }
+    }
+
+    func decodeExpression(_ property: Property, index: Int) -> String {
+        switch property.storage {
+        case .plain, .uuid:
+            return "try row.decode(at: \(index))"
+        case .date(let strategy):
+            return "try row.date(at: \(index), strategy: \(strategy))"
+        case .json:
+            if property.isOptional {
+                return "try row.decode(\(qualifier)JSONEncoded<\(property.baseType)>?.self, at: \(index))?.value"
+            }
+            return "try row.decode(\(qualifier)JSONEncoded<\(property.baseType)>.self, at: \(index)).value"
+        }
+    }
+
+    func writeEncoding(to out: inout SourceWriter) {
+        out.doc("Hands out the record's values, in schema order.")
+        out.block("\(access)func encode<Encoder: \(qualifier)ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure)") { out in
+            for column in recordColumns {
+                guard let property = column.property else { continue }
+                out.line("try encoder.encode(\(storedValue(property, value: "self.\(property.name)")))")
+            }
+        }
+    }
+
+    /// The bindable form of `value`: the value itself, or wrapped for its storage.
+    func storedValue(_ property: Property, value: String) -> String {
+        switch property.storage {
+        case .plain:
+            return value
+        case .date(let strategy):
+            let strategyValue = strategy.hasPrefix(".") ? "\(qualifier)DateStrategy" + strategy : strategy
+            return property.isOptional
+                ? "\(value).map { \(qualifier)EncodedDate($0, strategy: \(strategyValue)) }"
+                : "\(qualifier)EncodedDate(\(value), strategy: \(strategyValue))"
+        case .uuid(let storage):
+            let storageValue = storage.hasPrefix(".") ? "\(qualifier)UUIDStorage" + storage : storage
+            return property.isOptional ? "\(value).map { \(storageValue).sqlValue(for: $0) }" : "\(storageValue).sqlValue(for: \(value))"
+        case .json:
+            return property.isOptional
+                ? "\(value).map(\(qualifier)JSONEncoded<\(property.baseType)>.init)" : "\(qualifier)JSONEncoded(\(value))"
+        }
+    }
+
+    func writeKey(to out: inout SourceWriter) {
+        let keys = keyColumns.compactMap(\.property)
+        guard !keys.isEmpty else { return }
+        let keyType = primaryKeyType
+        out.line()
+        out.doc("The primary key.")
+        if keys.count == 1 {
+            out.line("\(access)var primaryKey: \(keyType) { self.\(keys[0].name) }")
+            guard keys[0].storage != .plain else { return }
+        } else {
+            out.line("\(access)var primaryKey: \(keyType) { (" + keys.map { "self.\($0.name)" }.joined(separator: ", ") + ") }")
+        }
+        out.line()
+        out.doc("Hands out the key's values, stored as their columns store them.")
+        out.block(
+            "\(access)static func encode<Encoder: \(qualifier)ColumnEncoder>(primaryKey key: \(keyType), to encoder: inout Encoder) throws(Encoder.Failure)"
+        ) { out in
+            if keys.count == 1 {
+                out.line("try encoder.encode(\(storedValue(keys[0], value: "key")))")
+            } else {
+                for (index, property) in keys.enumerated() {
+                    out.line("try encoder.encode(\(storedValue(property, value: "key.\(index)")))")
+                }
+            }
+        }
+    }
+}
+
+extension TableConformance.Kind {
+    var isTable: Bool {
+        if case .table = self { return true }
+        return false
+    }
+
+    var noun: String {
+        switch self {
+        case .table: "table"
+        case .view: "view"
+        case .virtual: "virtual table"
+        }
+    }
+}
