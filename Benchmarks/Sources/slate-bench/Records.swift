@@ -53,10 +53,8 @@ extension Item: Checksummable {
 /// A hand-written `Slate.Table` conformance: what the `@Table` macro and `slate generate` write,
 /// spelled out. `init(row:)` alone is what `db.fetchAll(Item.self, sql:)` (`slate-record`) uses.
 extension Item: Slate.Table {
-    static let tableName = "item"
-    static let columnDescriptors: [ColumnDescriptor] = (0..<10).map {
-        ColumnDescriptor(name: "i\($0)", sqlType: "INTEGER", isNullable: false)
-    }
+    static let schema = TableSchema(
+        name: "item", columns: (0..<10).map { TableSchema.Column(name: "i\($0)", type: "INTEGER", isNotNull: true) })
 
     struct Columns: TableColumns {
         let i0, i1, i2, i3, i4, i5, i6, i7, i8, i9: Slate.Column<Item, Int>
@@ -68,19 +66,17 @@ extension Item: Slate.Table {
         }
     }
 
-    init(row: Slate.Row) throws {
+    init(row: borrowing Slate.Row) throws {
         i0 = try row.decode(at: 0); i1 = try row.decode(at: 1); i2 = try row.decode(at: 2)
         i3 = try row.decode(at: 3); i4 = try row.decode(at: 4); i5 = try row.decode(at: 5)
         i6 = try row.decode(at: 6); i7 = try row.decode(at: 7); i8 = try row.decode(at: 8)
         i9 = try row.decode(at: 9)
     }
 
-    func bindColumns(to statement: Slate.Statement, startingAt index: Int32) throws {
-        try i0.bind(to: statement, at: index); try i1.bind(to: statement, at: index + 1)
-        try i2.bind(to: statement, at: index + 2); try i3.bind(to: statement, at: index + 3)
-        try i4.bind(to: statement, at: index + 4); try i5.bind(to: statement, at: index + 5)
-        try i6.bind(to: statement, at: index + 6); try i7.bind(to: statement, at: index + 7)
-        try i8.bind(to: statement, at: index + 8); try i9.bind(to: statement, at: index + 9)
+    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+        try encoder.encode(i0); try encoder.encode(i1); try encoder.encode(i2); try encoder.encode(i3)
+        try encoder.encode(i4); try encoder.encode(i5); try encoder.encode(i6); try encoder.encode(i7)
+        try encoder.encode(i8); try encoder.encode(i9)
     }
 }
 
@@ -138,12 +134,12 @@ extension KeyedItem: Checksummable {
 }
 
 /// Hand-written, like `Item`'s: `init(row:)` serves `slate-cached`, the whole conformance
-/// `KeyedItem.find(id, in: db)` (`slate-find`).
+/// `KeyedItem.find(id).fetchOne(db)` (`slate-find`).
 extension KeyedItem: Slate.PrimaryKeyedTable {
-    static let tableName = "keyed_item"
-    static let columnDescriptors: [ColumnDescriptor] =
-        [ColumnDescriptor(name: "id", sqlType: "INTEGER", isNullable: false, primaryKeyPosition: 1)]
-        + (0..<10).map { ColumnDescriptor(name: "i\($0)", sqlType: "INT") }
+    static let schema = TableSchema(
+        name: "keyed_item",
+        columns: [TableSchema.Column(name: "id", type: "INTEGER", primaryKeyPosition: 1)]
+            + (0..<10).map { TableSchema.Column(name: "i\($0)", type: "INT") })
 
     struct Columns: TableColumns {
         let id: Slate.Column<KeyedItem, Int>
@@ -152,12 +148,12 @@ extension KeyedItem: Slate.PrimaryKeyedTable {
 
     var primaryKey: Int { id }
 
-    func bindColumns(to statement: Slate.Statement, startingAt index: Int32) throws {
-        try id.bind(to: statement, at: index)
-        try item.bindColumns(to: statement, startingAt: index + 1)
+    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+        try encoder.encode(id)
+        try item.encode(to: &encoder)
     }
 
-    init(row: Slate.Row) throws {
+    init(row: borrowing Slate.Row) throws {
         id = try row.decode(at: 0)
         item = Item(
             i0: try row.decode(at: 1), i1: try row.decode(at: 2), i2: try row.decode(at: 3),
@@ -228,7 +224,7 @@ extension Order: Checksummable {
 }
 
 extension Order: Slate.RowDecodable {
-    init(row: Slate.Row) throws {
+    init(row: borrowing Slate.Row) throws {
         orderID = try row.decode(at: 0)
         customerID = try row.decode(at: 1)
         employeeID = try row.decode(at: 2)

@@ -31,11 +31,11 @@ public final class Statement {
     private var columnIndexCache: [String: Int32]?
     private var cachedColumnNames: [String]?
     private var cachedRowLayout: RowLayout?
-    /// Objects that decode records from this statement's rows (Codable records cache their key
-    /// order here), by record type.
-    package var recordDecoders: [ObjectIdentifier: AnyObject] = [:]
-    /// Objects that bind records to this statement's parameters, by record type.
-    package var recordBinders: [ObjectIdentifier: AnyObject] = [:]
+    /// Objects that higher layers attach to this statement (a Codable record's decoder, which
+    /// learns the key order of the statement's rows; its binder), by ``AttachmentKey``.
+    private var attachments: [AttachmentKey: AnyObject] = [:]
+    /// The attachment used last: most statements serve one record type, so most lookups end here.
+    private var lastAttachment: (key: AttachmentKey, object: AnyObject)?
 
     init(database: Database, sql: String, persistent: Bool) throws {
         try database.checkOpen()
@@ -247,4 +247,40 @@ public final class Statement {
 
 extension Statement: CustomStringConvertible {
     public var description: String { sql }
+}
+
+// MARK: - Attachments
+
+extension Statement {
+    /// Identifies an object attached to a statement: its class, what it serves (a record type), and
+    /// a variant (such as the first parameter it binds).
+    package struct AttachmentKey: Hashable {
+        let kind: ObjectIdentifier
+        let subject: ObjectIdentifier
+        let variant: Int
+
+        package init<Object: AnyObject>(_ kind: Object.Type, for subject: Any.Type, variant: Int = 0) {
+            self.kind = ObjectIdentifier(kind)
+            self.subject = ObjectIdentifier(subject)
+            self.variant = variant
+        }
+    }
+
+    /// The object attached to this statement under `Object`, `subject` and `variant`; `make`
+    /// builds it the first time. Attachments live as long as the statement.
+    package func attachment<Object: AnyObject>(
+        _ type: Object.Type, for subject: Any.Type, variant: Int = 0, make: () throws -> Object
+    ) rethrows -> Object {
+        let key = AttachmentKey(type, for: subject, variant: variant)
+        if let last = lastAttachment, last.key == key { return unsafeDowncast(last.object, to: Object.self) }
+        let object: Object
+        if let known = attachments[key] {
+            object = unsafeDowncast(known, to: Object.self)
+        } else {
+            object = try make()
+            attachments[key] = object
+        }
+        lastAttachment = (key, object)
+        return object
+    }
 }

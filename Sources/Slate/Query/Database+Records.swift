@@ -246,11 +246,7 @@ extension PrimaryKeyedTable {
     /// `fetchOne` runs it through a statement prepared once per record type and connection, with
     /// the key bound by position; adding clauses makes it an ordinary query.
     public static func find(_ key: PrimaryKey) -> Select<Self> {
-        var select = Select<Self>()
-        let values = primaryKeyValues(key)
-        select.clauses.predicates.append(primaryKeyPredicate(values: values, qualifier: tableName))
-        select.clauses.primaryKeyLookup = values
-        return select
+        Select(primaryKeyValues: primaryKeyValues(key))
     }
 }
 

@@ -1,7 +1,7 @@
 // Fetching related records through declared foreign keys.
 //
-//     let albums = try db.fetchAll(Album.self, belongingTo: artist)      // Album.ArtistId → Artist
-//     let artist = try db.fetchOne(Artist.self, referencedBy: album)
+//     let albums = try Album.belonging(to: artist).fetchAll(db)          // Album.ArtistId → Artist
+//     let artist = try Artist.referenced(by: album).fetchOne(db)
 //     let reports = try Employee.belonging(to: boss, through: ["ReportsTo"]).fetchAll(db)
 //
 // The filters are not spelled `where(belongsTo:)`: an overload of `where` would make the compiler's
@@ -9,7 +9,7 @@
 
 /// A foreign key from `Child` to `Parent`, with both sides' column positions.
 struct ResolvedForeignKey {
-    /// The referencing columns of the child, by position in its column descriptors.
+    /// The referencing columns of the child, by position in its record columns.
     var childIndexes: [Int]
     /// The referenced columns of the parent, by position, in the matching order.
     var parentIndexes: [Int]

@@ -22,19 +22,16 @@ extension QueryStatement {
 /// ``SelectStatement`` change it.
 public struct SelectClauses: Sendable {
     /// The result columns.
-    var selection: SQL { didSet { primaryKeyLookup = nil } }
+    var selection: SQL
     /// The `FROM` clause: the first table and its joins.
-    var from: SQL { didSet { primaryKeyLookup = nil } }
-    var isDistinct = false { didSet { primaryKeyLookup = nil } }
-    var predicates: [SQLExpression<Bool>] = [] { didSet { primaryKeyLookup = nil } }
-    var grouping: [SQL] = [] { didSet { primaryKeyLookup = nil } }
-    var havingPredicates: [SQLExpression<Bool>] = [] { didSet { primaryKeyLookup = nil } }
-    var ordering: [SQL] = [] { didSet { primaryKeyLookup = nil } }
-    var limit: Int? { didSet { primaryKeyLookup = nil } }
-    var offset: Int? { didSet { primaryKeyLookup = nil } }
-    /// The key values of a `find(_:)` that nothing else was added to: `fetchOne` takes the cached
-    /// per-type statement.
-    @usableFromInline var primaryKeyLookup: [any SQLBindable]?
+    var from: SQL
+    var isDistinct = false
+    var predicates: [SQLExpression<Bool>] = []
+    var grouping: [SQL] = []
+    var havingPredicates: [SQLExpression<Bool>] = []
+    var ordering: [SQL] = []
+    var limit: Int?
+    var offset: Int?
 
     init(selection: SQL, from: SQL) {
         self.selection = selection
@@ -307,19 +304,45 @@ public struct Select<Root: Table>: SelectStatement {
     public typealias Output = Root
 
     /// The table's columns, qualified by the table name or alias.
-    public let scope: Root.Columns
-    /// The statement's clauses.
-    public var clauses: SelectClauses
+    public var scope: Root.Columns { Root.Columns(qualifier: qualifier) }
+
+    /// The statement's clauses. A statement that nothing was added to renders them when asked, so
+    /// that `Root.find(key).fetchOne(db)` renders nothing and runs the statement prepared once per
+    /// record type.
+    public var clauses: SelectClauses {
+        get { storedClauses ?? initialClauses() }
+        set {
+            storedClauses = newValue
+            primaryKeyLookup = nil
+        }
+    }
+
+    /// The clauses, once a builder method changed them.
+    @usableFromInline var storedClauses: SelectClauses?
+    /// The key values of `Root.find(key)`, while nothing else was added.
+    @usableFromInline var primaryKeyLookup: [any SQLBindable]?
     /// The table name or alias qualifying the columns.
     let qualifier: String
 
     /// Selects every record of `Root`, under `alias` when given (for a table that appears twice in
     /// a query).
     public init(alias: String? = nil) {
-        let qualifier = alias ?? Root.tableName
-        self.qualifier = qualifier
-        self.scope = Root.Columns(qualifier: qualifier)
-        self.clauses = .table(Root.self, qualifier: qualifier)
+        self.qualifier = alias ?? Root.tableName
+    }
+
+    /// Selects the record of `Root` whose primary key columns hold `keyValues`.
+    init(primaryKeyValues keyValues: [any SQLBindable]) {
+        self.qualifier = Root.tableName
+        self.primaryKeyLookup = keyValues
+    }
+
+    /// `SELECT <every column> FROM "Root"`, with the primary key condition of a `find`.
+    private func initialClauses() -> SelectClauses {
+        var clauses = SelectClauses.table(Root.self, qualifier: qualifier)
+        if let keyValues = primaryKeyLookup, let keyed = Root.self as? any PrimaryKeyedTable.Type {
+            clauses.predicates.append(keyed.primaryKeyPredicate(values: keyValues, qualifier: qualifier))
+        }
+        return clauses
     }
 
     /// Decodes a record.

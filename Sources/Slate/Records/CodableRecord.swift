@@ -86,8 +86,9 @@ extension CodableRecord {
     /// Decodes the record by column name, with the decoder cached on the statement (so each
     /// statement's rows follow one key order).
     public init(row: borrowing Row) throws {
-        try CodableSchemaCache.shared.entry(for: Self.self).check()
-        self = try row.decodeWithCachedDecoder(Self.self, columnNames: Self.columnNames)
+        self = try row.decodeWithCachedDecoder(Self.self, columnNames: Self.columnNames) {
+            try CodableSchemaCache.shared.entry(for: Self.self).check()
+        }
     }
 
     /// Hands out the record's columns, encoded by name through `Encodable`. A value that cannot be
@@ -110,9 +111,11 @@ extension CodableRecord {
     /// Binds the record's columns straight into the statement's parameters, by column name, with
     /// the binder cached on the statement.
     public func bindColumns(to statement: Statement, startingAt index: Int) throws {
-        try CodableSchemaCache.shared.entry(for: Self.self).check()
-        let binder = statement.cachedRecordBinder(for: Self.self, startingAt: index) {
-            RecordBinder(statement: statement, columns: Self.schema.recordColumns.map(\.name), columnNames: Self.columnNames, firstIndex: index)
+        let binder = try statement.cachedRecordBinder(for: Self.self, startingAt: index) {
+            let entry = CodableSchemaCache.shared.entry(for: Self.self)
+            try entry.check()
+            return RecordBinder(
+                statement: statement, columns: entry.schema.recordColumns.map(\.name), columnNames: Self.columnNames, firstIndex: index)
         }
         try binder.bind(self)
     }
@@ -123,14 +126,14 @@ extension CodableRecord {
     /// - Throws: The decoding error when the property cannot hold the rowid (a `UInt8` key and
     ///   rowid 300): the row is inserted, and the error says why the record could not learn its key.
     public mutating func didInsert(rowID: Int64) throws {
-        let schema = Self.schema
-        guard let alias = schema.rowIDAlias else { return }
+        let entry = CodableSchemaCache.shared.entry(for: Self.self)
+        guard let alias = entry.rowIDAlias else { return }
         let encoded = try RowEncoder(columnNames: Self.columnNames).encode(self)
-        guard isNullArgument(encoded[alias.name]) else { return }
-        let columns = schema.recordColumns
+        guard isNullArgument(encoded[alias]) else { return }
+        let columns = entry.schema.recordColumns
         var values: [SQLValue] = []
         for column in columns {
-            if column.name == alias.name {
+            if column.name == alias {
                 values.append(.integer(rowID))
             } else {
                 values.append(try encoded[column.name]?.sqlValue ?? .null)
@@ -149,7 +152,7 @@ extension CodableRecord {
     /// The values of the record's primary key columns.
     /// A value that cannot be encoded is a key value whose binding throws the encoding error.
     public var primaryKey: CodableRecordKey {
-        let keys = Self.schema.primaryKey
+        let keys = CodableSchemaCache.shared.entry(for: Self.self).primaryKey
         guard !keys.isEmpty else { return CodableRecordKey(values: []) }
         do {
             let encoded = try RowEncoder(columnNames: Self.columnNames).encode(self)

@@ -19,6 +19,10 @@ final class CodableSchemaCache: @unchecked Sendable {
         let schema: TableSchema
         /// Why the schema could not be inferred.
         let inferenceError: DatabaseError?
+        /// The schema's primary key columns, in key order (computed once: records ask per write).
+        let primaryKey: [String]
+        /// The name of the schema's rowid alias column, if any.
+        let rowIDAlias: String?
         /// Resolves key paths to columns (set up on first use).
         private let lock = NSLock()
         private var keyPathColumns: [AnyKeyPath: Result<String, DatabaseError>] = [:]
@@ -27,6 +31,8 @@ final class CodableSchemaCache: @unchecked Sendable {
         init(schema: TableSchema, inferenceError: DatabaseError?, resolver: KeyPathResolver?) {
             self.schema = schema
             self.inferenceError = inferenceError
+            self.primaryKey = schema.primaryKey
+            self.rowIDAlias = schema.rowIDAlias?.name
             self.resolver = resolver
         }
 

@@ -139,13 +139,9 @@ struct RecordBindingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 }
 
 extension Statement {
-    /// The record binder cached on this statement for `Record`, binding from parameter `index`;
+    /// The record binder attached to this statement for `Record`, binding from parameter `index`;
     /// `make` builds it the first time.
-    func cachedRecordBinder<Record>(for type: Record.Type, startingAt index: Int, _ make: () -> RecordBinder) -> RecordBinder {
-        let key = ObjectIdentifier(Record.self)
-        if let cached = recordBinders[key] as? RecordBinder, cached.firstIndex == index { return cached }
-        let binder = make()
-        recordBinders[key] = binder
-        return binder
+    func cachedRecordBinder<Record>(for type: Record.Type, startingAt index: Int, _ make: () throws -> RecordBinder) rethrows -> RecordBinder {
+        try attachment(RecordBinder.self, for: Record.self, variant: index, make: make)
     }
 }

@@ -295,17 +295,19 @@ struct SingleColumnDecoder: Decoder, SingleValueDecodingContainer {
 }
 
 extension Row {
-    /// Decodes `type` by column name with a decoder cached on the row's statement, so that every row
-    /// of a statement follows one key order; a row without statement gets a fresh decoder.
-    package func decodeWithCachedDecoder<Value: Decodable>(_ type: Value.Type, columnNames: [String: String]) throws -> Value {
-        guard let statement else { return try RowDecoder(columnNames: columnNames).decode(type, from: self) }
-        let key = ObjectIdentifier(Value.self)
-        let decoder: RowDecoder
-        if let cached = statement.recordDecoders[key] as? RowDecoder {
-            decoder = cached
-        } else {
-            decoder = RowDecoder(columnNames: columnNames)
-            statement.recordDecoders[key] = decoder
+    /// Decodes `type` by column name with a decoder attached to the row's statement, so that every
+    /// row of a statement follows one key order; a row without statement gets a fresh decoder.
+    /// `check` runs when a statement's decoder is made: once per statement, not once per row.
+    package func decodeWithCachedDecoder<Value: Decodable>(
+        _ type: Value.Type, columnNames: [String: String], check: () throws -> Void = {}
+    ) throws -> Value {
+        guard let statement else {
+            try check()
+            return try RowDecoder(columnNames: columnNames).decode(type, from: self)
+        }
+        let decoder = try statement.attachment(RowDecoder.self, for: Value.self) {
+            try check()
+            return RowDecoder(columnNames: columnNames)
         }
         return try decoder.decode(type, from: self)
     }

@@ -12,7 +12,8 @@ import Foundation
 ///
 /// Verified every iteration: the output file is deleted first (the tool skips writing an unchanged
 /// file), and the new one must be byte-for-byte the reference output of an untimed first run, which
-/// itself must hold one `ColumnDescriptor` per column and one `tableName` per table.
+/// itself must hold one column entry (`, type: "`) per column and one `static let schema = TableSchema(`
+/// per table.
 enum Codegen {
     static let manyTables = Scenario(
         name: "codegen-1000x20",
@@ -75,10 +76,10 @@ enum Codegen {
 
             // The reference output: one untimed run, checked for its shape.
             let reference = try generate(Stopwatch())
-            let tableNames = try Codegen.count("static let tableName = ", inFile: outputPath)
+            let tableNames = try Codegen.count("static let schema = TableSchema(", inFile: outputPath)
             guard reference.rows == columns, tableNames == tables else {
                 throw HarnessError(
-                    "codegen: the generated code has \(reference.rows) column descriptors and \(tableNames) tables, "
+                    "codegen: the generated code has \(reference.rows) column entries and \(tableNames) tables, "
                         + "expected \(columns) and \(tables)")
             }
             expected = reference
@@ -138,12 +139,12 @@ enum Codegen {
             """)
     }
 
-    /// The checksum of a generated file: one row per `ColumnDescriptor(` (one per column), and the
+    /// The checksum of a generated file: one row per column entry of a `TableSchema` (`, type: "`), and the
     /// FNV-1a hash of every byte, so two runs agree only if their outputs are identical.
     static func checksum(ofFile path: String) throws -> Checksum {
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         var checksum = Checksum()
-        for _ in 0..<occurrences(of: Array("ColumnDescriptor(name: ".utf8), in: bytes) { checksum.nextRow() }
+        for _ in 0..<occurrences(of: Array(", type: \"".utf8), in: bytes) { checksum.nextRow() }
         checksum.combine(bytes.count)
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }

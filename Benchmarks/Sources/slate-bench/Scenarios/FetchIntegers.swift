@@ -34,8 +34,6 @@ enum FetchIntegers {
         let rawConnection: RawConnection
         let rawSelect: RawStatement
         let slate: Slate.Database
-        /// The generated database type, wrapping `slate`.
-        let generated: ItemDatabase
         let grdb: GRDB.DatabaseQueue
 
         init(_ context: BenchmarkContext) throws {
@@ -49,7 +47,6 @@ enum FetchIntegers {
             rawConnection = try RawConnection(path: path)
             rawSelect = try RawStatement(rawConnection, Item.selectAll)
             slate = try Slate.Database(path: path)
-            generated = ItemDatabase(slate)
             grdb = try GRDB.DatabaseQueue(path: path)
             try ItemSchema.check(slate)
         }
@@ -90,15 +87,15 @@ enum FetchIntegers {
             return items.checksum
         }
 
-        /// The record `slate generate` wrote from Schema/item.sql, through the generated database type.
+        /// The record `slate generate` wrote from Schema/item.sql, fetched with the typed builder.
         func slateGenerated(_ stopwatch: Stopwatch) throws -> Checksum {
-            try stopwatch.measure { try generated.generatedItems.fetchAll() }.checksum
+            try stopwatch.measure { try GeneratedItem.all().fetchAll(slate) }.checksum
         }
 
-        /// A plain `Codable` struct: `CodableRecord`'s `fetchAll`, `SELECT * FROM "item"` decoded by
-        /// column name with `RowDecoder` (after a schema-version check that the table is prepared).
+        /// A plain `Codable` struct, a `CodableRecord`: `CodableItem.all().fetchAll(db)` selects its
+        /// columns and decodes each row by column name with the decoder cached on the statement.
         func slateCodable(_ stopwatch: Stopwatch) throws -> Checksum {
-            try stopwatch.measure { try slate.fetchAll(CodableItem.self) }.checksum
+            try stopwatch.measure { try CodableItem.all().fetchAll(slate) }.checksum
         }
 
         func grdbRowIndex(_ stopwatch: Stopwatch) throws -> Checksum {

@@ -153,8 +153,9 @@ enum Insert {
             try slateIteration(stopwatch) { db in try db.transaction { _ = try db.insert(contentsOf: items) } }
         }
 
-        /// `CodableRecord`'s bulk save: one prepared `INSERT` (the table has no primary key, so no
-        /// `ON CONFLICT`); each record's `encode(to:)` binds straight into its parameters. Untimed:
+        /// `CodableRecord`'s bulk save: the table has no primary key, so every record is inserted,
+        /// through one prepared `INSERT`; each record's `Encodable.encode(to:)` binds straight into
+        /// its parameters, with the key order cached on the statement. Untimed:
         /// `prepareTable`, which checks once that the table matches the type (it does, so no
         /// migration), as `create table` is untimed for the others.
         func slateCodable(_ stopwatch: Stopwatch) throws -> Checksum {

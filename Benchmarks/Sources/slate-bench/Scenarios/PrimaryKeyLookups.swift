@@ -88,15 +88,15 @@ enum PrimaryKeyLookups {
             }.checksum
         }
 
-        /// The typed layer's primary-key lookup, `KeyedItem.find(id, in: db)` on the hand-written
-        /// `PrimaryKeyedTable`: builds `SELECT … FROM "keyed_item" WHERE "keyed_item"."id" = ? LIMIT 1`
-        /// on every call, then takes the cached statement for that text.
+        /// The typed layer's primary-key lookup, `KeyedItem.find(id).fetchOne(db)` on the hand-written
+        /// `PrimaryKeyedTable`: the statement is rendered once per record type and connection, and
+        /// each call binds the key by position.
         func slateFind(_ stopwatch: Stopwatch) throws -> Checksum {
             try stopwatch.measure {
                 try slate.transaction {
                     var found: [KeyedItem] = []
                     for id in ids {
-                        guard let item = try KeyedItem.find(id, in: slate) else {
+                        guard let item = try KeyedItem.find(id).fetchOne(slate) else {
                             throw HarnessError("slate-find: no row for id \(id)")
                         }
                         found.append(item)
