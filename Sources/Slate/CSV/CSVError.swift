@@ -33,8 +33,8 @@ public struct CSVError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidEncoding(String)
         /// A record is longer than ``CSVImportOptions/maximumRecordLength`` bytes.
         case recordTooLong(limit: Int)
-        /// The file has no header row, or no row at all to infer a new table's columns from.
-        case missingHeader
+        /// The file is empty, so the columns of the table to create are unknown.
+        case emptyFile
         /// A header names no column of the existing table.
         case unknownColumn(String)
         /// Two header fields name the same table column.
@@ -107,8 +107,8 @@ public struct CSVError: Error, Sendable, Equatable, CustomStringConvertible {
             return detail
         case .recordTooLong(let limit):
             return "a record is longer than \(limit) bytes (maximumRecordLength); is a quote left open?"
-        case .missingHeader:
-            return "the file has no header row"
+        case .emptyFile:
+            return "the file is empty: there are no columns to create the table from"
         case .unknownColumn(let name):
             return "the header \(CSVText.quoted(name)) names no column of the table"
         case .duplicateColumn(let name):

@@ -104,6 +104,10 @@ final class CSVReader {
         while true {
             switch parseRecord() {
             case .record(let next, let lines):
+                if next - position > maximumRecordLength {
+                    line = nextLine
+                    throw CSVError(.recordTooLong(limit: maximumRecordLength), file: input.path, line: nextLine, row: rawExcerpt())
+                }
                 position = next
                 line = nextLine
                 nextLine += lines

@@ -48,6 +48,7 @@ extension Database {
 
     /// ``importCSV(from:into:options:progress:)`` with a chosen buffer size, for tests of records
     /// that cross chunk boundaries.
+    @discardableResult
     func importCSV(
         from url: URL, into table: String, options: CSVImportOptions, chunkSize: Int,
         progress: ((CSVImportProgress) -> CSVImportDecision)? = nil
@@ -150,8 +151,8 @@ final class CSVImporter {
         }
         let reader = try makeReader(delimiter: delimiter)
         var header: [String]?
-        if options.hasHeaderRow {
-            guard try reader.nextRecord() else { throw CSVError(.missingHeader, file: path, line: 1) }
+        // An empty file has no header: it imports no row into an existing table.
+        if options.hasHeaderRow, try reader.nextRecord() {
             if let problem = reader.problem { throw error(for: problem, in: reader) }
             header = (0..<reader.fieldCount).map(reader.string(ofField:))
         }
@@ -324,7 +325,7 @@ final class CSVImporter {
                 if field.count > 0 { statistics[index].observe(sampler.buffer + field.start, field.count) }
             }
         }
-        guard let count = fieldCount else { throw CSVError(.missingHeader, file: path) }
+        guard let count = fieldCount else { throw CSVError(.emptyFile, file: path) }
         let names = header.map(CSVColumnNaming.safeNames(from:)) ?? CSVColumnNaming.positionalNames(count: count)
         let types = statistics.isEmpty ? Array(repeating: CSVInferredType.text, count: count) : statistics.map(\.inferredType)
         let definitions = zip(names, types).map { "\($0.quotedIdentifier) \($1.rawValue)" }
@@ -561,11 +562,14 @@ final class CSVImporter {
         try reject(reader, .database(error), column: column(namedIn: error.message).map { $0 + 1 })
     }
 
-    /// The field whose column a constraint message names (`NOT NULL constraint failed: t.name`).
+    /// The field whose column a constraint message names: `NOT NULL constraint failed: t.name`,
+    /// `UNIQUE constraint failed: t.a, t.b` (the first), `CHECK constraint failed: n >= 0` (the
+    /// expression's first word).
     private func column(namedIn message: String) -> Int? {
-        guard let colon = message.range(of: ": ", options: .backwards) else { return nil }
+        guard let colon = message.range(of: "failed: ") else { return nil }
         let first = message[colon.upperBound...].split(separator: ",").first.map(String.init) ?? ""
-        let name = first.split(separator: ".").last.map { String($0).trimmingCharacters(in: .whitespaces) } ?? first
+        let qualified = first.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }
+        let name = qualified.split(separator: ".").last.map(String.init) ?? ""
         let key = CSVColumnNaming.asciiLowercased(name)
         return plans.first { CSVColumnNaming.asciiLowercased($0.column) == key }?.field
     }
