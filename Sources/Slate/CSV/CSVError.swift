@@ -2,7 +2,7 @@ import Foundation
 
 /// Why a CSV import or export failed, and where.
 ///
-/// Every error of ``Database/importCSV(from:into:options:progress:)`` and
+/// Every error of ``Database/importCSV(from:into:options:progress:)-(_,String,_,_)`` and
 /// ``Database/exportCSV(sql:arguments:to:options:)`` is a `CSVError`. When SQLite refused
 /// something, ``reason`` is ``Reason/database(_:)`` and carries SQLite's ``DatabaseError`` (result
 /// code, message and SQL) unchanged, also available as ``databaseError``:

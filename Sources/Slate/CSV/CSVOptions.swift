@@ -1,6 +1,6 @@
 import Foundation
 
-/// The text encoding of a CSV file read by ``Database/importCSV(from:into:options:progress:)``.
+/// The text encoding of a CSV file read by ``Database/importCSV(from:into:options:progress:)-(_,String,_,_)``.
 ///
 /// Whatever the encoding, the text reaches SQLite as UTF-8. Transcoding happens chunk by chunk, so
 /// memory does not grow with the file.
@@ -48,7 +48,7 @@ public enum CSVLineEnding: Sendable, Hashable {
     case lf
 }
 
-/// How ``Database/importCSV(from:into:options:progress:)`` reads a CSV file and stores its rows.
+/// How ``Database/importCSV(from:into:options:progress:)-(_,String,_,_)`` reads a CSV file and stores its rows.
 ///
 /// ```swift
 /// var options = CSVImportOptions()

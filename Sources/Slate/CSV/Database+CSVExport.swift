@@ -13,7 +13,7 @@ extension Database {
     /// Writes the rows of a query to a CSV file, in RFC 4180 form, with a header row of the
     /// result's column names.
     ///
-    /// Each value is written so that ``importCSV(from:into:options:progress:)`` with
+    /// Each value is written so that ``importCSV(from:into:options:progress:)-(_,String,_,_)`` with
     /// ``CSVImportOptions/emptyFieldsAreNull`` reads it back identically into a table of the same
     /// schema:
     ///

@@ -46,7 +46,7 @@ extension Database {
             .run()
     }
 
-    /// ``importCSV(from:into:options:progress:)`` with a chosen buffer size, for tests of records
+    /// ``importCSV(from:into:options:progress:)-(_,String,_,_)`` with a chosen buffer size, for tests of records
     /// that cross chunk boundaries.
     @discardableResult
     func importCSV(

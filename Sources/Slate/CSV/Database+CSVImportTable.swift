@@ -12,7 +12,7 @@ extension Database {
     /// case-insensitively, or by position (in the order of the type's columns) without one or with
     /// ``CSVColumnMatching/byPosition``. A header that names no column of the type is an error;
     /// columns the file does not have get their defaults. Everything else, from transactions to
-    /// errors, is as in ``importCSV(from:into:options:progress:)``.
+    /// errors, is as in ``importCSV(from:into:options:progress:)-(_,String,_,_)``.
     ///
     /// ```swift
     /// try db.importCSV(from: URL(fileURLWithPath: "artists.csv"), into: Artist.self)
