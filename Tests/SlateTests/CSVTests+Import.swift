@@ -180,6 +180,36 @@ import Testing
         #expect(invalid?.reason == .invalidOptions("rowsPerTransaction must be at least 1, not 0"))
     }
 
+    @Test func rowsInsertedManyAtATimeStillReportTheExactFailingRow() throws {
+        // 500 rows: multi-row INSERTs of 50 rows; row 321 breaks UNIQUE, row 402 is ragged.
+        let scratch = try CSVScratch()
+        defer { scratch.remove() }
+        var text = "id,code\n"
+        for row in 1...500 {
+            text += row == 402 ? "402\n" : "\(row),\(row == 321 ? "code-7" : "code-\(row)")\n"
+        }
+        let url = try scratch.file(text)
+        for chunkSize in csvChunkSizes {
+            let db = try Database.memory()
+            try db.execute(sql: "CREATE TABLE t(id INTEGER PRIMARY KEY, code TEXT UNIQUE)")
+            let error = #expect(throws: CSVError.self) {
+                try db.importCSV(from: url, into: "t", options: CSVImportOptions(), chunkSize: chunkSize)
+            }
+            #expect(error?.line == 322 && error?.column == 2, "chunk size \(chunkSize)")
+            #expect(error?.row == "321,code-7")
+            #expect(error?.databaseError?.extendedResultCode == .constraintUnique)
+            #expect(try db.csvRows().isEmpty)
+
+            var options = CSVImportOptions()
+            options.badRows = .skip
+            let result = try db.importCSV(from: url, into: "t", options: options, chunkSize: chunkSize)
+            #expect(result.rowsImported == 498)
+            #expect(result.skippedRows.map(\.line) == [322, 403], "in file order, chunk size \(chunkSize)")
+            let ids = try db.fetchAll(Int.self, sql: "SELECT id FROM t ORDER BY rowid")
+            #expect(ids == Array(1...500).filter { $0 != 321 && $0 != 402 })
+        }
+    }
+
     // MARK: Skipping bad rows
 
     @Test func badRowsAreSkippedAndReportedWhenAsked() throws {

@@ -158,6 +158,29 @@ import Testing
         #expect(whole == [["1"], ["2"], ["007"]])
     }
 
+    @Test func aTypeConflictInsideABatchIsFoundAndTheOtherRowsKeepTheirOrder() throws {
+        let scratch = try CSVScratch()
+        defer { scratch.remove() }
+        var text = "n,label\n"
+        for row in 1...300 { text += row == 150 ? "0150,x\n" : row == 200 ? "N/A,y\n" : "\(row),r\(row)\n" }
+        let url = try scratch.file(text)
+        var options = CSVImportOptions()
+        options.inferenceSampleSize = 100
+        let db = try Database.memory()
+        let error = #expect(throws: CSVError.self) { try db.importCSV(from: url, into: "t", options: options) }
+        #expect(error?.reason == .typeConflict(value: "0150", inferredType: "INTEGER"))
+        #expect(error?.line == 151)
+        #expect(try !db.csvTableExists())
+
+        options.badRows = .skip
+        let result = try db.importCSV(from: url, into: "t", options: options)
+        #expect(result.rowsImported == 299 && result.skippedRows.map(\.line) == [151])
+        let rows = try db.csvRows()
+        #expect(rows.count == 299)
+        #expect(rows[148] == [149, "r149"] && rows[149] == [151, "r151"])
+        #expect(rows[198] == ["N/A", "y"], "kept as text, in its place")
+    }
+
     @Test func aLaterValueThatWouldChangeIsSkippedWhenAsked() throws {
         let scratch = try CSVScratch()
         defer { scratch.remove() }

@@ -39,7 +39,7 @@ enum Memory {
     private static func statusValue(_ key: String) -> Int? {
         guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
         for line in text.split(separator: "\n") where line.hasPrefix(key) {
-            let number = line.dropFirst(key.count).split(separator: " ").first.flatMap { Int($0) }
+            let number = line.dropFirst(key.count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first.flatMap { Int($0) }
             return number.map { $0 * 1024 }
         }
         return nil

@@ -140,7 +140,7 @@ final class CSVInput {
             let taken = min(count, pending.count)
             for index in 0..<taken { buffer[index] = pending[index] }
             pending.removeFirst(taken)
-            return taken
+            return taken < count ? taken + (try rawRead(into: buffer + taken, count: count - taken)) : taken
         }
         if finished { return 0 }
         while true {

@@ -63,6 +63,9 @@ final class CSVReader {
     private(set) var problem: Problem?
     /// How many times the buffer was filled from the file: it changes once per chunk.
     private(set) var refillCount = 0
+    /// Called before the buffer is refilled, which moves or frees the bytes of the records read
+    /// so far: whoever still points into them must finish with them now.
+    var willRefill: (() throws -> Void)?
 
     /// For each byte value: bit 0 ends an unquoted field (delimiter, CR, LF), bit 1 interrupts a
     /// quoted one (quote, CR, LF).
@@ -137,16 +140,27 @@ final class CSVReader {
 
     /// Field `index` of the current record as a string (invalid UTF-8 is repaired).
     func string(ofField index: Int) -> String {
-        String(decoding: bytes(ofField: index), as: UTF8.self)
+        string(of: fields[index])
+    }
+
+    /// A field of this or an earlier record (not refilled since) as a string.
+    func string(of field: Field) -> String {
+        String(decoding: UnsafeBufferPointer(start: buffer + field.start, count: field.count), as: UTF8.self)
     }
 
     /// The current record, re-quoted where needed and truncated, for messages.
     func excerpt() -> String {
+        excerpt(of: fields, count: fieldCount)
+    }
+
+    /// A record of fields (of this or an earlier record, not refilled since), re-quoted where
+    /// needed and truncated, for messages.
+    func excerpt(of fields: UnsafePointer<Field>, count: Int) -> String {
         var text = ""
         let separator = String(decoding: [delimiter], as: UTF8.self)
-        for index in 0..<fieldCount {
+        for index in 0..<count {
             if index > 0 { text += separator }
-            let value = string(ofField: index)
+            let value = string(of: fields[index])
             if fields[index].flags & Self.quotedFlag != 0 {
                 text += "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
             } else {
@@ -195,6 +209,10 @@ final class CSVReader {
         let classes = self.classes
         let quote = Self.quote
         let lineFeed = Self.lineFeed
+        let delimiters = Self.repeated(delimiter)
+        let quotes = Self.repeated(quote)
+        let lineFeeds = Self.repeated(lineFeed)
+        let carriageReturns = Self.repeated(Self.carriageReturn)
         var p = position
         var lines = 0
         var count = 0
@@ -219,6 +237,21 @@ final class CSVReader {
                 var bits: UInt8 = 0
                 while true {
                     while p < end {
+                        // Eight bytes at a time up to the next quote, CR or LF.
+                        while p &+ 8 <= end {
+                            let word = UnsafeRawPointer(base + p).loadUnaligned(as: UInt64.self)
+                            let found = Self.bytes(in: word, equalTo: quotes) | Self.bytes(in: word, equalTo: lineFeeds)
+                                | Self.bytes(in: word, equalTo: carriageReturns)
+                            if found != 0 {
+                                let offset = found.trailingZeroBitCount >> 3
+                                if word & Self.lowBytesMask(offset) & Self.highBits != 0 { bits |= 0x80 }
+                                p &+= offset
+                                break
+                            }
+                            if word & Self.highBits != 0 { bits |= 0x80 }
+                            p &+= 8
+                        }
+                        guard p < end else { break }
                         let byte = base[p]
                         if classes[Int(byte)] & 2 != 0 {
                             if byte == quote { break }
@@ -250,6 +283,21 @@ final class CSVReader {
                 let start = p
                 var bits: UInt8 = 0
                 while p < end {
+                    // Eight bytes at a time up to the next delimiter, CR or LF.
+                    while p &+ 8 <= end {
+                        let word = UnsafeRawPointer(base + p).loadUnaligned(as: UInt64.self)
+                        let found = Self.bytes(in: word, equalTo: delimiters) | Self.bytes(in: word, equalTo: lineFeeds)
+                            | Self.bytes(in: word, equalTo: carriageReturns)
+                        if found != 0 {
+                            let offset = found.trailingZeroBitCount >> 3
+                            if word & Self.lowBytesMask(offset) & Self.highBits != 0 { bits |= 0x80 }
+                            p &+= offset
+                            break
+                        }
+                        if word & Self.highBits != 0 { bits |= 0x80 }
+                        p &+= 8
+                    }
+                    guard p < end else { break }
                     let byte = base[p]
                     if classes[Int(byte)] & 1 != 0 { break }
                     bits |= byte
@@ -278,6 +326,30 @@ final class CSVReader {
             }
             return .record(next: base[p + 1] == lineFeed ? p + 2 : p + 1, lines: lines + 1)
         }
+    }
+
+    // Word-at-a-time scanning (SWAR) over little-endian 64-bit loads.
+
+    private static let highBits: UInt64 = 0x8080_8080_8080_8080
+    private static let lowBits: UInt64 = 0x0101_0101_0101_0101
+
+    /// `byte` in each of the eight bytes of a word.
+    @inline(__always)
+    private static func repeated(_ byte: UInt8) -> UInt64 { UInt64(byte) &* lowBits }
+
+    /// A word whose lowest set bit is the high bit of the first byte of `word` equal to the byte
+    /// `pattern` repeats, or 0 when there is none. (Bits above the first match may be wrong,
+    /// which is why only the lowest is used.)
+    @inline(__always)
+    private static func bytes(in word: UInt64, equalTo pattern: UInt64) -> UInt64 {
+        let difference = word ^ pattern
+        return (difference &- lowBits) & ~difference & highBits
+    }
+
+    /// The bits of the first `count` bytes of a word (0 to 7).
+    @inline(__always)
+    private static func lowBytesMask(_ count: Int) -> UInt64 {
+        (1 &<< UInt64(count &* 8)) &- 1
     }
 
     /// Validates the text of the record's fields and turns their `""` into `"`.
@@ -313,6 +385,7 @@ final class CSVReader {
 
     /// Moves the unparsed bytes to the front of the buffer and reads more after them.
     private func refill() throws {
+        try willRefill?()
         let pending = end - position
         if pending > maximumRecordLength {
             throw CSVError(.recordTooLong(limit: maximumRecordLength), file: input.path, line: nextLine, row: rawExcerpt())

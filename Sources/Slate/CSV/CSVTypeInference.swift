@@ -23,7 +23,7 @@ enum CSVNumberParser {
     private static let zero = UInt8(ascii: "0")
     private static let minus = UInt8(ascii: "-")
 
-    /// Classifies the `count` bytes at `bytes`.
+    /// Classifies the `count` bytes at `bytes`, in one pass.
     @inline(__always)
     static func classify(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CSVValue {
         guard count > 0 else { return .text }
@@ -33,11 +33,10 @@ enum CSVNumberParser {
         guard index < count else { return .text }
         let firstDigit = bytes[index] &- zero
         guard firstDigit < 10 else { return .text }
-        // Integer part, accumulated negatively so that Int64.min fits.
-        var value: Int64 = -Int64(firstDigit)
-        var overflow = false
-        var significant = firstDigit == 0 ? 0 : 1  // significant digits so far
         index += 1
+        // The integer part's magnitude, checked for overflow.
+        var magnitude = UInt64(firstDigit)
+        var overflow = false
         if firstDigit == 0 {
             // "0" alone, "0.x" or "0e…": a leading zero followed by a digit is text.
             if index < count, bytes[index] &- zero < 10 { return .text }
@@ -46,106 +45,91 @@ enum CSVNumberParser {
                 let digit = bytes[index] &- zero
                 guard digit < 10 else { break }
                 if !overflow {
-                    let (times, o1) = value.multipliedReportingOverflow(by: 10)
-                    let (next, o2) = times.subtractingReportingOverflow(Int64(digit))
-                    if o1 || o2 { overflow = true } else { value = next }
+                    let (times, o1) = magnitude.multipliedReportingOverflow(by: 10)
+                    let (next, o2) = times.addingReportingOverflow(UInt64(digit))
+                    if o1 || o2 { overflow = true } else { magnitude = next }
                 }
-                significant += 1
                 index += 1
             }
         }
         if index == count {
-            // An integer.
+            // An integer: within Int64, and not "-0", which reads back as "0".
             if overflow { return .text }
             if negative {
-                return value == 0 ? .text : .integer(value)  // "-0" reads back as "0"
+                guard magnitude != 0, magnitude <= UInt64(Int64.max) + 1 else { return .text }
+                return .integer(Int64(bitPattern: 0 &- magnitude))
             }
-            guard value != .min else { return .text }
-            return .integer(-value)
+            return magnitude <= UInt64(Int64.max) ? .integer(Int64(magnitude)) : .text
         }
-        return classifyReal(bytes, count, negative: negative, integerEnd: index)
+        let integerDigits = firstDigit == 0 ? 0 : index - (negative ? 1 : 0)
+        return classifyReal(
+            bytes, count, negative: negative, index: index, mantissa: magnitude,
+            significantDigits: overflow ? 1_000 : integerDigits)
     }
 
-    /// The rest of a real: `(\.[0-9]+)?([eE][+-]?[0-9]+)?` from `integerEnd`, at least one of them.
-    private static func classifyReal(_ bytes: UnsafePointer<UInt8>, _ count: Int, negative: Bool, integerEnd: Int) -> CSVValue {
-        var index = integerEnd
+    /// The rest of a real from `index`: `(\.[0-9]+)?([eE][+-]?[0-9]+)?`, at least one of them.
+    ///
+    /// The value is exact when the significant digits fit in 15 (below 2^53) and the power of ten
+    /// is at most 10^22 (exact as a `Double`): then one IEEE multiplication or division rounds
+    /// correctly. Other reals go through the standard library's correctly rounded parser.
+    private static func classifyReal(
+        _ bytes: UnsafePointer<UInt8>, _ count: Int, negative: Bool, index start: Int, mantissa integerPart: UInt64,
+        significantDigits integerDigits: Int
+    ) -> CSVValue {
+        var index = start
+        var mantissa = integerPart
+        var significant = integerDigits
+        var exact = significant <= 15
+        var scale = 0  // digits after the point, while exact
         if bytes[index] == UInt8(ascii: ".") {
             index += 1
             let fractionStart = index
-            while index < count, bytes[index] &- zero < 10 { index += 1 }
+            while index < count {
+                let digit = bytes[index] &- zero
+                guard digit < 10 else { break }
+                if mantissa != 0 || digit != 0 { significant += 1 }
+                if significant > 15 { exact = false }
+                if exact {
+                    mantissa = mantissa * 10 + UInt64(digit)
+                    scale += 1
+                }
+                index += 1
+            }
             guard index > fractionStart else { return .text }
         }
+        var exponent = 0
         if index < count, bytes[index] | 0x20 == UInt8(ascii: "e") {
             index += 1
-            if index < count, bytes[index] == UInt8(ascii: "+") || bytes[index] == minus { index += 1 }
+            var exponentIsNegative = false
+            if index < count, bytes[index] == UInt8(ascii: "+") {
+                index += 1
+            } else if index < count, bytes[index] == minus {
+                exponentIsNegative = true
+                index += 1
+            }
             let exponentStart = index
-            while index < count, bytes[index] &- zero < 10 { index += 1 }
+            while index < count {
+                let digit = bytes[index] &- zero
+                guard digit < 10 else { break }
+                if exponent < 100_000 { exponent = exponent * 10 + Int(digit) }
+                index += 1
+            }
             guard index > exponentStart else { return .text }
+            if exponentIsNegative { exponent = -exponent }
         }
         guard index == count else { return .text }
-        guard let value = parseDouble(bytes, count) else { return .text }
-        return .real(value)
-    }
-
-    /// The correctly rounded value of a real already checked against the grammar: exactly when
-    /// the digits fit in 2^53 and the power of ten is at most 10^22 (both exact, so one IEEE
-    /// multiplication or division rounds correctly), through the standard library otherwise.
-    static func parseDouble(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Double? {
-        var index = 0
-        let negative = bytes[0] == minus
-        if negative { index = 1 }
-        var mantissa: UInt64 = 0
-        var digits = 0  // significant digits: leading zeros do not count
-        var scale = 0  // digits after the point
-        var seenPoint = false
-        var exponent = 0
-        var exact = true
-        scan: while index < count {
-            let byte = bytes[index]
-            let digit = byte &- zero
-            if digit < 10 {
-                if mantissa != 0 || digit != 0 { digits += 1 }
-                if digits > 15 {
-                    exact = false
-                    break scan
-                }
-                mantissa = mantissa * 10 + UInt64(digit)
-                if seenPoint { scale += 1 }
-                index += 1
-            } else if byte == UInt8(ascii: ".") {
-                seenPoint = true
-                index += 1
-            } else {
-                // The exponent: `e` or `E`, an optional sign, digits.
-                index += 1
-                var exponentIsNegative = false
-                if index < count, bytes[index] == UInt8(ascii: "+") {
-                    index += 1
-                } else if index < count, bytes[index] == minus {
-                    exponentIsNegative = true
-                    index += 1
-                }
-                while index < count {
-                    exponent = exponent * 10 + Int(bytes[index] &- zero)
-                    if exponent > 400 {
-                        exact = false
-                        break scan
-                    }
-                    index += 1
-                }
-                if exponentIsNegative { exponent = -exponent }
-                break scan
-            }
-        }
         if exact {
             let power = exponent - scale
             if power >= -22, power <= 22 {
                 var value = Double(mantissa)  // exact: below 10^15 < 2^53
                 if power < 0 { value /= exactPowersOfTen[-power] } else { value *= exactPowersOfTen[power] }
-                return negative ? -value : value
+                return .real(negative ? -value : value)
             }
         }
-        return Double(String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self))
+        guard let value = Double(String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)) else {
+            return .text
+        }
+        return .real(value)
     }
 
     /// 10^0 … 10^22, all exactly representable as `Double`.

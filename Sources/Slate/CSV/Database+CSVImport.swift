@@ -118,8 +118,15 @@ final class CSVImporter {
     /// The target table's columns, generated ones included.
     private var columns: [TableColumn] = []
     private var plans: [CSVColumnPlan] = []
+    /// The one-row `INSERT`.
     private var insert: Statement?
     private var insertSQL = ""
+    /// The multi-row `INSERT` of `batchRows` rows, when more than one.
+    private var batchInsert: Statement?
+    private var batchInsertSQL = ""
+    private var batchRows = 1
+    /// Whether a column's type was inferred as a number: its rows may need a type check.
+    private var hasInferredNumbers = false
     /// `SELECT typeof(column) … WHERE rowid = ?`, per plan index, prepared on first need.
     private var typeChecks: [Int: Statement] = [:]
     private var lastReportedRefill = -1
@@ -237,6 +244,7 @@ final class CSVImporter {
 
     private func rollback() {
         if let insert { sqlite3_reset(insert.handle) }
+        if let batchInsert { sqlite3_reset(batchInsert.handle) }
         for statement in typeChecks.values { sqlite3_reset(statement.handle) }
         if ownsTransaction {
             if db.isInTransaction { try? db.execute(sql: "ROLLBACK TRANSACTION") }
@@ -380,7 +388,23 @@ final class CSVImporter {
             ? "INSERT INTO \(target.table.quotedIdentifier) DEFAULT VALUES"
             : "INSERT INTO \(target.table.quotedIdentifier) (\(names)) VALUES (\(placeholders))"
         insert = try db.prepare(sql: insertSQL)
+        hasInferredNumbers = plans.contains { $0.binding == .inferredNumber }
+
+        // The batch: as many rows as SQLite's parameter limit allows, up to 50 (beyond, the gain
+        // is small).
+        let parameterLimit = Int(sqlite3_limit(db.handle, SQLITE_LIMIT_VARIABLE_NUMBER, -1))
+        let rows = plans.isEmpty ? 1 : max(1, min(Self.maximumBatchRows, parameterLimit / plans.count))
+        batchRows = rows
+        if rows > 1 {
+            let row = "(" + placeholders + ")"
+            batchInsertSQL = "INSERT INTO \(target.table.quotedIdentifier) (\(names)) VALUES "
+                + Array(repeating: row, count: rows).joined(separator: ", ")
+            batchInsert = try db.prepare(sql: batchInsertSQL)
+        }
     }
+
+    /// The most rows one multi-row `INSERT` takes.
+    static let maximumBatchRows = 50
 
     private func plan(field: Int, column: TableColumn) -> CSVColumnPlan {
         let binding: CSVBinding
@@ -393,47 +417,161 @@ final class CSVImporter {
     }
 
     // MARK: Rows
+    //
+    // Valid records wait in `pending` (their fields still point into the reader's buffer) until
+    // there are `batchRows` of them, which one multi-row `INSERT … VALUES (…), (…), …` inserts:
+    // SQLite's per-statement work (starting, opening the table cursor, halting) is then paid once
+    // per batch instead of once per row, which more than halves its cost. A partial batch (before
+    // the reader refills its buffer, at the end, before a bad row is reported) goes through the
+    // one-row `INSERT`. When a batch fails on a constraint, nothing of it was inserted (SQLite
+    // undoes the statement), and its rows are inserted again one by one, so the error or the
+    // skipped row is the exact one.
 
     private func importRows(from reader: CSVReader, header: [String]?) throws {
         var expectedFieldCount = header?.count
-        let emptyIsNull = options.emptyFieldsAreNull
-        var blob: [UInt8] = []
+        reader.willRefill = { [unowned self, unowned reader] in try self.flush(reader) }
+        defer { reader.willRefill = nil }
         while try reader.nextRecord() {
             if reader.refillCount != lastReportedRefill { try reportProgress(reader, force: false) }
             let fieldCount = reader.fieldCount
             if reader.isBlankLine && (expectedFieldCount ?? 2) > 1 { continue }
-            guard let expected = expectedFieldCount else {
+            let expected: Int
+            if let known = expectedFieldCount {
+                expected = known
+            } else {
+                expected = fieldCount
                 expectedFieldCount = fieldCount
                 try makePlans(fieldCount: fieldCount, header: nil)
-                try importRow(reader, emptyIsNull: emptyIsNull, blob: &blob)
-                continue
             }
             if fieldCount != expected {
+                try flush(reader)
                 try reject(reader, .wrongFieldCount(expected: expected, found: fieldCount), column: nil)
                 continue
             }
             if let problem = reader.problem {
+                try flush(reader)
                 try reject(error(for: problem, in: reader))
                 continue
             }
-            try importRow(reader, emptyIsNull: emptyIsNull, blob: &blob)
+            try enqueue(reader)
+        }
+        try flush(reader)
+    }
+
+    /// The fields of the rows waiting for a batch: `rowWidth` per row.
+    private var pendingFields: [CSVReader.Field] = []
+    /// The line of each waiting row.
+    private var pendingLines: [Int] = []
+    /// The fields of every row: the header's count, or the first row's.
+    private var rowWidth = 0
+    /// Scratch for decoding blob literals.
+    private var blob: [UInt8] = []
+
+    /// Queues the current record, inserting the batch when it is full. A row whose text SQLite
+    /// might convert in a column of inferred type is inserted alone at once, and checked.
+    private func enqueue(_ reader: CSVReader) throws {
+        rowWidth = reader.fieldCount
+        if needsTypeCheck(reader.fields, in: reader) {
+            try flush(reader)
+            try insertOne(reader.fields, line: reader.line, reader: reader, checkingTypes: true)
+            return
+        }
+        pendingFields.append(contentsOf: UnsafeBufferPointer(start: reader.fields, count: rowWidth))
+        pendingLines.append(reader.line)
+        // A batch never straddles a commit of rowsPerTransaction: commits fall on its multiples.
+        let untilCommit = options.rowsPerTransaction.map { $0 - (rowsImported - committedRows) } ?? .max
+        if pendingLines.count == batchRows || pendingLines.count >= untilCommit { try flush(reader) }
+    }
+
+    /// Inserts the waiting rows: a full batch at once, a partial one row by row.
+    private func flush(_ reader: CSVReader) throws {
+        guard !pendingLines.isEmpty else { return }
+        defer {
+            pendingFields.removeAll(keepingCapacity: true)
+            pendingLines.removeAll(keepingCapacity: true)
+        }
+        try pendingFields.withUnsafeBufferPointer { fields in
+            guard let base = fields.baseAddress else { return }
+            if pendingLines.count == batchRows, let batch = batchInsert?.handle, try insertBatch(batch, base, reader: reader) {
+                return
+            }
+            for (index, line) in pendingLines.enumerated() {
+                try insertOne(base + index * rowWidth, line: line, reader: reader, checkingTypes: false)
+            }
         }
     }
 
-    /// Binds the current record's fields and inserts it.
-    @inline(__always)
-    private func importRow(_ reader: CSVReader, emptyIsNull: Bool, blob: inout [UInt8]) throws {
+    /// Inserts a full batch with the multi-row `INSERT`. Returns `false`, with nothing inserted,
+    /// when a row of it must be found and reported: the caller then inserts the rows one by one.
+    private func insertBatch(_ statement: OpaquePointer, _ fields: UnsafePointer<CSVReader.Field>, reader: CSVReader) throws -> Bool {
+        let columns = Int32(plans.count)
+        for row in 0..<batchRows {
+            let failed = bind(fields + row * rowWidth, to: statement, firstParameter: Int32(row) * columns + 1, reader: reader)
+            if failed != nil {
+                sqlite3_reset(statement)
+                return false
+            }
+        }
+        let code = sqlite3_step(statement)
+        guard code == SQLITE_DONE else {
+            let error = sqliteError(code: code, sql: batchInsertSQL)
+            sqlite3_reset(statement)
+            if Self.rowLevelFailures.contains(error.resultCode) { return false }
+            throw CSVError(.database(error), file: path, line: pendingLines.first, row: reader.excerpt(of: fields, count: rowWidth))
+        }
+        sqlite3_reset(statement)
+        rowsImported += batchRows
+        try commitIfDue()
+        return true
+    }
+
+    /// Inserts one row with the one-row `INSERT`, rejecting it when SQLite refuses it.
+    private func insertOne(_ fields: UnsafePointer<CSVReader.Field>, line: Int, reader: CSVReader, checkingTypes: Bool) throws {
         guard let statement = insert?.handle else { return }
-        if let problem = reader.problem {
-            try reject(error(for: problem, in: reader))
+        if let failed = bind(fields, to: statement, firstParameter: 1, reader: reader) {
+            let error = sqliteError(code: sqlite3_errcode(db.handle), sql: insertSQL)
+            sqlite3_reset(statement)
+            try reject(.database(error), fields: fields, line: line, column: plans[failed].field + 1, reader: reader)
             return
         }
+        let code = sqlite3_step(statement)
+        if code != SQLITE_DONE {
+            let error = sqliteError(code: code, sql: insertSQL)
+            sqlite3_reset(statement)
+            guard Self.rowLevelFailures.contains(error.resultCode) else {
+                throw CSVError(.database(error), file: path, line: line, row: reader.excerpt(of: fields, count: rowWidth))
+            }
+            try reject(.database(error), fields: fields, line: line, column: column(namedIn: error.message).map { $0 + 1 }, reader: reader)
+            return
+        }
+        sqlite3_reset(statement)
+        if checkingTypes, try !typesAreIntact(fields, line: line, reader: reader) { return }
+        rowsImported += 1
+        try commitIfDue()
+    }
+
+    /// The failures that are one row's fault: constraints, type mismatches, values too big.
+    private static let rowLevelFailures: Set<ResultCode> = [.constraint, .mismatch, .tooBig]
+
+    /// Commits and starts a new transaction when ``CSVImportOptions/rowsPerTransaction`` rows
+    /// were inserted since the last commit.
+    private func commitIfDue() throws {
+        if let batch = options.rowsPerTransaction, ownsTransaction, rowsImported - committedRows >= batch {
+            try commitBatch()
+        }
+    }
+
+    /// Binds one row's fields to the parameters from `firstParameter` on. Returns the index of
+    /// the plan whose binding failed, or `nil`.
+    @inline(__always)
+    private func bind(
+        _ fields: UnsafePointer<CSVReader.Field>, to statement: OpaquePointer, firstParameter: Int32, reader: CSVReader
+    ) -> Int? {
         let base = reader.buffer
-        let fields = reader.fields
-        var needsTypeCheck = false
-        let bound: Int32 = plans.withUnsafeBufferPointer { plans in
-            var parameter: Int32 = 1
-            for plan in plans {
+        let emptyIsNull = options.emptyFieldsAreNull
+        return plans.withUnsafeBufferPointer { plans in
+            var parameter = firstParameter
+            for (index, plan) in plans.enumerated() {
                 let field = fields[plan.field]
                 let bytes = base + field.start
                 let count = field.count
@@ -448,76 +586,67 @@ final class CSVImporter {
                         switch CSVNumberParser.classify(bytes, count) {
                         case .integer(let value): code = sqlite3_bind_int64(statement, parameter, value)
                         case .real(let value): code = sqlite3_bind_double(statement, parameter, value)
-                        case .text:
-                            if plan.binding == .inferredNumber, CSVNumberParser.mightBeConvertedBySQLite(bytes, count) {
-                                needsTypeCheck = true
-                            }
-                            code = bindText(statement, parameter, bytes, count)
+                        case .text: code = bindText(statement, parameter, bytes, count)
                         }
                     case .any:
-                        // No affinity to go by: the field's syntax decides. Quoted fields are text.
-                        if field.flags & CSVReader.quotedFlag != 0 {
-                            code = bindText(statement, parameter, bytes, count)
-                        } else if let decoded = CSVBlobLiteral.decode(bytes, count, into: &blob) {
-                            code = decoded
-                                ? blob.withUnsafeBytes {
-                                    sqlite3_bind_blob64(statement, parameter, $0.baseAddress, UInt64($0.count), slate_sqlite_transient())
-                                }
-                                : sqlite3_bind_zeroblob(statement, parameter, 0)
-                        } else {
-                            switch CSVNumberParser.classify(bytes, count) {
-                            case .integer(let value): code = sqlite3_bind_int64(statement, parameter, value)
-                            case .real(let value): code = sqlite3_bind_double(statement, parameter, value)
-                            case .text: code = bindText(statement, parameter, bytes, count)
-                            }
-                        }
+                        code = bindUntyped(statement, parameter, bytes, count, quoted: field.flags & CSVReader.quotedFlag != 0)
                     }
                 }
-                if code != SQLITE_OK { return parameter }
+                if code != SQLITE_OK { return index }
                 parameter += 1
             }
-            return 0
+            return nil
         }
-        if bound != 0 {
-            let error = sqliteError(code: sqlite3_errcode(db.handle))
-            sqlite3_reset(statement)
-            try reject(reader, .database(error), column: plans[Int(bound) - 1].field + 1)
-            return
+    }
+
+    /// A field of a column without affinity: the field's syntax decides. Quoted fields are text.
+    private func bindUntyped(_ statement: OpaquePointer, _ parameter: Int32, _ bytes: UnsafeMutablePointer<UInt8>, _ count: Int, quoted: Bool) -> Int32 {
+        if quoted { return bindText(statement, parameter, bytes, count) }
+        if let decoded = CSVBlobLiteral.decode(bytes, count, into: &blob) {
+            guard decoded else { return sqlite3_bind_zeroblob(statement, parameter, 0) }
+            return blob.withUnsafeBytes {
+                sqlite3_bind_blob64(statement, parameter, $0.baseAddress, UInt64($0.count), slate_sqlite_transient())
+            }
         }
-        let code = sqlite3_step(statement)
-        if code != SQLITE_DONE {
-            let error = sqliteError(code: code)
-            sqlite3_reset(statement)
-            try rejectFailedInsert(reader, error)
-            return
-        }
-        sqlite3_reset(statement)
-        if needsTypeCheck, try !typesAreIntact(reader) { return }
-        rowsImported += 1
-        if let batch = options.rowsPerTransaction, ownsTransaction, rowsImported - committedRows >= batch {
-            try commitBatch()
+        switch CSVNumberParser.classify(bytes, count) {
+        case .integer(let value): return sqlite3_bind_int64(statement, parameter, value)
+        case .real(let value): return sqlite3_bind_double(statement, parameter, value)
+        case .text: return bindText(statement, parameter, bytes, count)
         }
     }
 
     @inline(__always)
     private func bindText(_ statement: OpaquePointer, _ parameter: Int32, _ bytes: UnsafeMutablePointer<UInt8>, _ count: Int) -> Int32 {
-        // SQLITE_STATIC: the bytes stay in the reader's buffer until the row is inserted.
+        // SQLITE_STATIC: the bytes stay in the reader's buffer until the row is inserted (the
+        // reader calls `flush` before it moves them).
         bytes.withMemoryRebound(to: CChar.self, capacity: count) {
             sqlite3_bind_text64(statement, parameter, $0, UInt64(count), slate_sqlite_static(), UInt8(SQLITE_UTF8))
         }
     }
 
+    /// Whether a row has, in a column of inferred type, text that SQLite might convert.
+    @inline(__always)
+    private func needsTypeCheck(_ fields: UnsafePointer<CSVReader.Field>, in reader: CSVReader) -> Bool {
+        guard hasInferredNumbers else { return false }
+        for plan in plans where plan.binding == .inferredNumber && isConvertibleText(fields[plan.field], in: reader) {
+            return true
+        }
+        return false
+    }
+
+    private func isConvertibleText(_ field: CSVReader.Field, in reader: CSVReader) -> Bool {
+        guard field.count > 0 else { return false }
+        let bytes = reader.buffer + field.start
+        guard case .text = CSVNumberParser.classify(bytes, field.count) else { return false }
+        return CSVNumberParser.mightBeConvertedBySQLite(bytes, field.count)
+    }
+
     /// After inserting a row into a table whose types were inferred: whether SQLite kept every
     /// text value that it might have converted as text. When it did not (`007` in an `INTEGER`
     /// column became 7), the row is deleted and rejected.
-    private func typesAreIntact(_ reader: CSVReader) throws -> Bool {
+    private func typesAreIntact(_ fields: UnsafePointer<CSVReader.Field>, line: Int, reader: CSVReader) throws -> Bool {
         let rowID = sqlite3_last_insert_rowid(db.handle)
-        for (index, plan) in plans.enumerated() where plan.binding == .inferredNumber {
-            let field = reader.fields[plan.field]
-            let bytes = reader.buffer + field.start
-            guard case .text = CSVNumberParser.classify(bytes, field.count),
-                CSVNumberParser.mightBeConvertedBySQLite(bytes, field.count)
-            else { continue }
+        for (index, plan) in plans.enumerated() where plan.binding == .inferredNumber && isConvertibleText(fields[plan.field], in: reader) {
             let check = try typeCheck(for: index)
             try check.bindInt64(rowID, at: 1)
             let kept = try check.step() && sqlite3_column_int64(check.handle, 0) == 1
@@ -527,8 +656,8 @@ final class CSVImporter {
                 try delete.bindInt64(rowID, at: 1)
                 try delete.run()
                 try reject(
-                    reader, .typeConflict(value: reader.string(ofField: plan.field), inferredType: plan.declaredType),
-                    column: plan.field + 1)
+                    .typeConflict(value: reader.string(of: fields[plan.field]), inferredType: plan.declaredType), fields: fields,
+                    line: line, column: plan.field + 1, reader: reader)
                 return false
             }
         }
@@ -543,23 +672,13 @@ final class CSVImporter {
         return statement
     }
 
-    private func sqliteError(code: Int32) -> DatabaseError {
+    private func sqliteError(code: Int32, sql: String) -> DatabaseError {
         let extended = sqlite3_extended_errcode(db.handle)
         let sameFailure = extended & 0xFF == code & 0xFF
         return DatabaseError(
             resultCode: ResultCode(rawValue: sameFailure ? extended : code),
             message: sameFailure ? String(cString: sqlite3_errmsg(db.handle)) : String(cString: sqlite3_errstr(code)),
-            sql: insertSQL)
-    }
-
-    /// A failed insert: constraint and type failures reject the row; anything else (a full disk,
-    /// an interrupt) stops the import.
-    private func rejectFailedInsert(_ reader: CSVReader, _ error: DatabaseError) throws {
-        let rowLevel: Set<ResultCode> = [.constraint, .mismatch, .tooBig]
-        guard rowLevel.contains(error.resultCode) else {
-            throw CSVError(.database(error), file: path, line: reader.line, row: reader.excerpt())
-        }
-        try reject(reader, .database(error), column: column(namedIn: error.message).map { $0 + 1 })
+            sql: sql)
     }
 
     /// The field whose column a constraint message names: `NOT NULL constraint failed: t.name`,
@@ -593,9 +712,16 @@ final class CSVImporter {
         }
     }
 
+    /// Rejects the current record.
     private func reject(_ reader: CSVReader, _ reason: CSVError.Reason, column: Int?) throws {
-        let name = column.flatMap { field in plans.first { $0.field == field - 1 }?.column }
-        try reject(CSVError(reason, file: path, line: reader.line, column: column, columnName: name, row: reader.excerpt()))
+        try reject(CSVError(reason, file: path, line: reader.line, column: column, row: reader.excerpt()))
+    }
+
+    /// Rejects a row read earlier, waiting in a batch.
+    private func reject(
+        _ reason: CSVError.Reason, fields: UnsafePointer<CSVReader.Field>, line: Int, column: Int?, reader: CSVReader
+    ) throws {
+        try reject(CSVError(reason, file: path, line: line, column: column, row: reader.excerpt(of: fields, count: rowWidth)))
     }
 
     /// Throws `error`, or records the row as skipped with ``CSVBadRowPolicy/skip``.
