@@ -125,8 +125,6 @@ final class CSVImporter {
     private var batchInsert: Statement?
     private var batchInsertSQL = ""
     private var batchRows = 1
-    /// Whether a column's type was inferred as a number: its rows may need a type check.
-    private var hasInferredNumbers = false
     /// `SELECT typeof(column) … WHERE rowid = ?`, per plan index, prepared on first need.
     private var typeChecks: [Int: Statement] = [:]
     private var lastReportedRefill = -1
@@ -388,13 +386,20 @@ final class CSVImporter {
             ? "INSERT INTO \(target.table.quotedIdentifier) DEFAULT VALUES"
             : "INSERT INTO \(target.table.quotedIdentifier) (\(names)) VALUES (\(placeholders))"
         insert = try db.prepare(sql: insertSQL)
-        hasInferredNumbers = plans.contains { $0.binding == .inferredNumber }
+        bindingPlans.baseAddress?.deallocate()
+        bindingPlans = .allocate(capacity: plans.count)
+        _ = bindingPlans.initialize(from: plans.map { BindingPlan(field: $0.field, binding: $0.binding) })
+        rowWidth = fieldCount
 
         // The batch: as many rows as SQLite's parameter limit allows, up to 50 (beyond, the gain
         // is small).
         let parameterLimit = Int(sqlite3_limit(db.handle, SQLITE_LIMIT_VARIABLE_NUMBER, -1))
         let rows = plans.isEmpty ? 1 : max(1, min(Self.maximumBatchRows, parameterLimit / plans.count))
         batchRows = rows
+        pendingFields?.deallocate()
+        pendingLines?.deallocate()
+        pendingFields = .allocate(capacity: rows * max(1, fieldCount))
+        pendingLines = .allocate(capacity: rows)
         if rows > 1 {
             let row = "(" + placeholders + ")"
             batchInsertSQL = "INSERT INTO \(target.table.quotedIdentifier) (\(names)) VALUES "
@@ -458,56 +463,62 @@ final class CSVImporter {
         try flush(reader)
     }
 
-    /// The fields of the rows waiting for a batch: `rowWidth` per row.
-    private var pendingFields: [CSVReader.Field] = []
-    /// The line of each waiting row.
-    private var pendingLines: [Int] = []
+    /// The fields of the rows waiting for a batch, `rowWidth` per row, then their lines: raw
+    /// storage for `batchRows` rows, allocated with the plans, so that queuing a row costs no
+    /// reference counting or exclusivity check.
+    private var pendingFields: UnsafeMutablePointer<CSVReader.Field>?
+    private var pendingLines: UnsafeMutablePointer<Int>?
+    private var pendingCount = 0
     /// The fields of every row: the header's count, or the first row's.
     private var rowWidth = 0
     /// Scratch for decoding blob literals.
     private var blob: [UInt8] = []
 
-    /// Queues the current record, inserting the batch when it is full. A row whose text SQLite
-    /// might convert in a column of inferred type is inserted alone at once, and checked.
+    deinit {
+        pendingFields?.deallocate()
+        pendingLines?.deallocate()
+        bindingPlans.baseAddress?.deallocate()
+    }
+
+    /// Queues the current record, inserting the batch when it is full.
     private func enqueue(_ reader: CSVReader) throws {
-        rowWidth = reader.fieldCount
-        if needsTypeCheck(reader.fields, in: reader) {
-            try flush(reader)
-            try insertOne(reader.fields, line: reader.line, reader: reader, checkingTypes: true)
-            return
-        }
-        pendingFields.append(contentsOf: UnsafeBufferPointer(start: reader.fields, count: rowWidth))
-        pendingLines.append(reader.line)
+        guard let pendingFields, let pendingLines else { return }
+        let count = pendingCount
+        (pendingFields + count * rowWidth).update(from: reader.fields, count: rowWidth)
+        pendingLines[count] = reader.line
+        pendingCount = count + 1
         // A batch never straddles a commit of rowsPerTransaction: commits fall on its multiples.
-        let untilCommit = options.rowsPerTransaction.map { $0 - (rowsImported - committedRows) } ?? .max
-        if pendingLines.count == batchRows || pendingLines.count >= untilCommit { try flush(reader) }
+        if count + 1 == batchRows { return try flush(reader) }
+        if let perTransaction = options.rowsPerTransaction, count + 1 >= perTransaction - (rowsImported - committedRows) {
+            try flush(reader)
+        }
     }
 
     /// Inserts the waiting rows: a full batch at once, a partial one row by row.
     private func flush(_ reader: CSVReader) throws {
-        guard !pendingLines.isEmpty else { return }
-        defer {
-            pendingFields.removeAll(keepingCapacity: true)
-            pendingLines.removeAll(keepingCapacity: true)
+        guard pendingCount > 0, let fields = pendingFields, let lines = pendingLines else { return }
+        let count = pendingCount
+        pendingCount = 0
+        if count == batchRows, let batch = batchInsert?.handle, try insertBatch(batch, fields, firstLine: lines[0], reader: reader) {
+            return
         }
-        try pendingFields.withUnsafeBufferPointer { fields in
-            guard let base = fields.baseAddress else { return }
-            if pendingLines.count == batchRows, let batch = batchInsert?.handle, try insertBatch(batch, base, reader: reader) {
-                return
-            }
-            for (index, line) in pendingLines.enumerated() {
-                try insertOne(base + index * rowWidth, line: line, reader: reader, checkingTypes: false)
-            }
+        for index in 0..<count {
+            try insertOne(fields + index * rowWidth, line: lines[index], reader: reader)
         }
     }
 
     /// Inserts a full batch with the multi-row `INSERT`. Returns `false`, with nothing inserted,
-    /// when a row of it must be found and reported: the caller then inserts the rows one by one.
-    private func insertBatch(_ statement: OpaquePointer, _ fields: UnsafePointer<CSVReader.Field>, reader: CSVReader) throws -> Bool {
+    /// when a row of it must be found and reported, or checked (text that SQLite might convert in
+    /// a column of inferred type): the caller then inserts the rows one by one.
+    private func insertBatch(
+        _ statement: OpaquePointer, _ fields: UnsafePointer<CSVReader.Field>, firstLine: Int, reader: CSVReader
+    ) throws -> Bool {
         let columns = Int32(plans.count)
         for row in 0..<batchRows {
-            let failed = bind(fields + row * rowWidth, to: statement, firstParameter: Int32(row) * columns + 1, reader: reader)
-            if failed != nil {
+            // A row that fails to bind, or needs its types checked, goes through the one-row path.
+            guard case .bound(needsTypeCheck: false) = bind(
+                fields + row * rowWidth, to: statement, firstParameter: Int32(row) * columns + 1, reader: reader)
+            else {
                 sqlite3_reset(statement)
                 return false
             }
@@ -517,7 +528,7 @@ final class CSVImporter {
             let error = sqliteError(code: code, sql: batchInsertSQL)
             sqlite3_reset(statement)
             if Self.rowLevelFailures.contains(error.resultCode) { return false }
-            throw CSVError(.database(error), file: path, line: pendingLines.first, row: reader.excerpt(of: fields, count: rowWidth))
+            throw CSVError(.database(error), file: path, line: firstLine, row: reader.excerpt(of: fields, count: rowWidth))
         }
         sqlite3_reset(statement)
         rowsImported += batchRows
@@ -526,12 +537,16 @@ final class CSVImporter {
     }
 
     /// Inserts one row with the one-row `INSERT`, rejecting it when SQLite refuses it.
-    private func insertOne(_ fields: UnsafePointer<CSVReader.Field>, line: Int, reader: CSVReader, checkingTypes: Bool) throws {
+    private func insertOne(_ fields: UnsafePointer<CSVReader.Field>, line: Int, reader: CSVReader) throws {
         guard let statement = insert?.handle else { return }
-        if let failed = bind(fields, to: statement, firstParameter: 1, reader: reader) {
+        let checkingTypes: Bool
+        switch bind(fields, to: statement, firstParameter: 1, reader: reader) {
+        case .bound(let needsTypeCheck):
+            checkingTypes = needsTypeCheck
+        case .failed(let index):
             let error = sqliteError(code: sqlite3_errcode(db.handle), sql: insertSQL)
             sqlite3_reset(statement)
-            try reject(.database(error), fields: fields, line: line, column: plans[failed].field + 1, reader: reader)
+            try reject(.database(error), fields: fields, line: line, column: plans[index].field + 1, reader: reader)
             return
         }
         let code = sqlite3_step(statement)
@@ -561,43 +576,63 @@ final class CSVImporter {
         }
     }
 
-    /// Binds one row's fields to the parameters from `firstParameter` on. Returns the index of
-    /// the plan whose binding failed, or `nil`.
+    /// What binding a row did.
+    private enum BindResult {
+        /// Every field is bound. `needsTypeCheck`: a column of inferred numeric type got text that
+        /// SQLite might convert; the row must be checked after its insert.
+        case bound(needsTypeCheck: Bool)
+        /// SQLite refused the field of this plan.
+        case failed(Int)
+    }
+
+    /// Binds one row's fields to the parameters from `firstParameter` on.
     @inline(__always)
     private func bind(
         _ fields: UnsafePointer<CSVReader.Field>, to statement: OpaquePointer, firstParameter: Int32, reader: CSVReader
-    ) -> Int? {
+    ) -> BindResult {
         let base = reader.buffer
         let emptyIsNull = options.emptyFieldsAreNull
-        return plans.withUnsafeBufferPointer { plans in
-            var parameter = firstParameter
-            for (index, plan) in plans.enumerated() {
-                let field = fields[plan.field]
-                let bytes = base + field.start
-                let count = field.count
-                let code: Int32
-                if count == 0 && emptyIsNull && field.flags & CSVReader.quotedFlag == 0 {
-                    code = sqlite3_bind_null(statement, parameter)
-                } else {
-                    switch plan.binding {
+        var needsTypeCheck = false
+        var parameter = firstParameter
+        for (index, plan) in bindingPlans.enumerated() {
+            let field = fields[plan.field]
+            let bytes = base + field.start
+            let count = field.count
+            let code: Int32
+            if count == 0 && emptyIsNull && field.flags & CSVReader.quotedFlag == 0 {
+                code = sqlite3_bind_null(statement, parameter)
+            } else {
+                switch plan.binding {
+                case .text:
+                    code = bindText(statement, parameter, bytes, count)
+                case .number, .inferredNumber:
+                    switch CSVNumberParser.classify(bytes, count) {
+                    case .integer(let value): code = sqlite3_bind_int64(statement, parameter, value)
+                    case .real(let value): code = sqlite3_bind_double(statement, parameter, value)
                     case .text:
-                        code = bindText(statement, parameter, bytes, count)
-                    case .number, .inferredNumber:
-                        switch CSVNumberParser.classify(bytes, count) {
-                        case .integer(let value): code = sqlite3_bind_int64(statement, parameter, value)
-                        case .real(let value): code = sqlite3_bind_double(statement, parameter, value)
-                        case .text: code = bindText(statement, parameter, bytes, count)
+                        if plan.binding == .inferredNumber && CSVNumberParser.mightBeConvertedBySQLite(bytes, count) {
+                            needsTypeCheck = true
                         }
-                    case .any:
-                        code = bindUntyped(statement, parameter, bytes, count, quoted: field.flags & CSVReader.quotedFlag != 0)
+                        code = bindText(statement, parameter, bytes, count)
                     }
+                case .any:
+                    code = bindUntyped(statement, parameter, bytes, count, quoted: field.flags & CSVReader.quotedFlag != 0)
                 }
-                if code != SQLITE_OK { return index }
-                parameter += 1
             }
-            return nil
+            if code != SQLITE_OK { return .failed(index) }
+            parameter += 1
         }
+        return .bound(needsTypeCheck: needsTypeCheck)
     }
+
+    /// What the binding loop needs of a plan: plain values, no reference counting.
+    private struct BindingPlan {
+        var field: Int
+        var binding: CSVBinding
+    }
+
+    /// `plans`, for the binding loop.
+    private var bindingPlans = UnsafeMutableBufferPointer<BindingPlan>(start: nil, count: 0)
 
     /// A field of a column without affinity: the field's syntax decides. Quoted fields are text.
     private func bindUntyped(_ statement: OpaquePointer, _ parameter: Int32, _ bytes: UnsafeMutablePointer<UInt8>, _ count: Int, quoted: Bool) -> Int32 {
@@ -622,16 +657,6 @@ final class CSVImporter {
         bytes.withMemoryRebound(to: CChar.self, capacity: count) {
             sqlite3_bind_text64(statement, parameter, $0, UInt64(count), slate_sqlite_static(), UInt8(SQLITE_UTF8))
         }
-    }
-
-    /// Whether a row has, in a column of inferred type, text that SQLite might convert.
-    @inline(__always)
-    private func needsTypeCheck(_ fields: UnsafePointer<CSVReader.Field>, in reader: CSVReader) -> Bool {
-        guard hasInferredNumbers else { return false }
-        for plan in plans where plan.binding == .inferredNumber && isConvertibleText(fields[plan.field], in: reader) {
-            return true
-        }
-        return false
     }
 
     private func isConvertibleText(_ field: CSVReader.Field, in reader: CSVReader) -> Bool {
