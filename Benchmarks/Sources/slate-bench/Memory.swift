@@ -8,10 +8,11 @@ import Darwin
 
 /// Peak memory, for the scenarios that report it (Linux only; `nil` elsewhere).
 ///
-/// - In-process work: the growth of the resident set at its peak. `reset()` sets the kernel's
-///   high-water mark (`VmHWM` in `/proc/self/status`) back to the current resident set by writing
-///   `5` to `/proc/self/clear_refs`, and returns that resident set (`VmRSS`); after the work,
-///   `VmHWM` minus it is how much the work added at its peak.
+/// - In-process work: the resident set at its peak. `reset()` sets the kernel's high-water mark
+///   (`VmHWM` in `/proc/self/status`) back to the current resident set by writing `5` to
+///   `/proc/self/clear_refs`, and returns that resident set (`VmRSS`); after the work,
+///   `highWaterMark()` minus a resident set measured before is how much the work used at its
+///   peak.
 /// - A child process: its own peak resident set (`ru_maxrss` from `wait4`).
 enum Memory {
     /// Resets the high-water mark to the current resident set, and returns that, in bytes.
