@@ -247,18 +247,20 @@ final class ProgressReporter {
             lastDraw = now
             draw(progress)
         } else if let fraction = progress.fractionCompleted {
+            // 100% is printed by `finish()`, with the final counts.
             let tenth = Int(fraction * 10)
-            guard tenth > lastTenth else { return }
+            guard tenth > lastTenth, tenth < 10 else { return }
             lastTenth = tenth
             printError("progress: \(tenth * 10)% — \(progress)")
         }
     }
 
+    /// Shows the final report: the rows of the last batch are only counted once it is inserted.
     func finish() {
         guard enabled, let last else { return }
         if isTerminal {
             draw(last)
-        } else if lastTenth < 10 {
+        } else {
             printError("progress: 100% — \(last)")
         }
     }

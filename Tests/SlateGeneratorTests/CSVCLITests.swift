@@ -18,7 +18,7 @@ struct CSVCLITests {
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output.contains("imported 2 rows into \"cities\""))
         #expect(result.output.contains("created the table: name TEXT, zip TEXT, population INTEGER"))
-        #expect(result.error.contains("progress: 100%"), "plain progress lines when standard error is not a terminal")
+        #expect(result.error.contains("progress: 100% — 2 rows imported"), "plain progress lines when standard error is not a terminal")
         #expect(try rows(database, "SELECT * FROM cities ORDER BY rowid") == [["Paris", "75001", 2_102_650], ["Oslo, Norway", "0150", 709_037]])
     }
 
