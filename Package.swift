@@ -96,7 +96,7 @@ let package = Package(
         .executableTarget(
             name: "SlateCLI",
             dependencies: [
-                "SlateGenerator", "SlateSchema",
+                "SlateGenerator", "SlateSchema", "Slate",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -2,9 +2,10 @@
 # Smoke run of the Slate benchmarks, for CI: builds the harness in release, runs every scenario with
 # --quick (small sizes, few rounds, every iteration still verified), writes the JSON report, and
 # checks that the report has the expected shape and every scenario the harness knows: raw first
-# and a slate-*/grdb-* pair for every GRDB contender where the baseline is raw, and null ratios in
-# the codegen scenarios, which have no raw baseline. Compiler warnings in the harness's own sources
-# fail it too.
+# and a slate-*/grdb-* pair for every GRDB contender where the baseline is raw, sqlite3-shell first
+# where it is the baseline (CSV import, which also reports peak memory), and null ratios in the
+# codegen scenarios, which have no baseline. Compiler warnings in the harness's own sources fail it
+# too.
 #
 #     bash Benchmarks/run-quick.sh            # from the repository root, or from anywhere
 #
@@ -54,9 +55,10 @@ for scenario in scenarios:
     name = scenario.get("name")
     if not isinstance(scenario.get("rows"), int) or scenario["rows"] <= 0:
         errors.append(f"{name}: bad rows {scenario.get('rows')!r}")
-    if "baseline" not in scenario or scenario["baseline"] not in ("raw", None):
-        errors.append(f"{name}: baseline is {scenario.get('baseline', 'missing')!r}, not \"raw\" or null")
-    has_raw = scenario.get("baseline") == "raw"
+    if "baseline" not in scenario or scenario["baseline"] not in ("raw", "sqlite3-shell", None):
+        errors.append(f"{name}: baseline is {scenario.get('baseline', 'missing')!r}, not \"raw\", \"sqlite3-shell\" or null")
+    baseline = scenario.get("baseline")
+    has_raw = baseline == "raw"
     results = scenario.get("results") or []
     contenders = [r.get("contender") for r in results]
     if not contenders:
@@ -75,19 +77,36 @@ for scenario in scenarios:
         for c in contenders:
             if c.startswith("grdb-") and "slate-" + c[len("grdb-"):] not in contenders:
                 errors.append(f"{name}: {c} has no slate-{c[len('grdb-'):]} counterpart")
+    elif baseline == "sqlite3-shell":
+        # The CSV import: the shell's .import first, and every contender's peak memory measured.
+        if contenders and contenders[0] != "sqlite3-shell":
+            errors.append(f"{name}: the first contender is not sqlite3-shell: {contenders}")
+        for result in results:
+            peak = result.get("peak_memory_bytes")
+            if not isinstance(peak, int) or peak < 0:
+                errors.append(f"{name}/{result.get('contender')}: bad peak_memory_bytes {peak!r}")
     elif "raw" in contenders:
         errors.append(f"{name}: a raw contender in a scenario whose baseline is null")
     for c in contenders:
-        if c != "raw" and not (c.startswith("slate-") or c.startswith("grdb-")):
-            errors.append(f"{name}: contender {c} is not raw, slate-* or grdb-*")
+        if c not in ("raw", "sqlite3-shell") and not (c.startswith("slate-") or c.startswith("grdb-")):
+            errors.append(f"{name}: contender {c} is not raw, sqlite3-shell, slate-* or grdb-*")
     for result in results:
-        keys = ("median_s", "min_s", "max_s", "ratio_to_raw") if has_raw else ("median_s", "min_s", "max_s")
+        keys = ["median_s", "min_s", "max_s", "rows_per_s"]
+        if has_raw:
+            keys.append("ratio_to_raw")
+        if baseline is not None:
+            keys.append("ratio_to_baseline")
         for key in keys:
             value = result.get(key)
             if not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
                 errors.append(f"{name}/{result.get('contender')}: bad {key} {value!r}")
         if not has_raw and ("ratio_to_raw" not in result or result["ratio_to_raw"] is not None):
             errors.append(f"{name}/{result.get('contender')}: ratio_to_raw should be null without a raw baseline")
+        if baseline is None and ("ratio_to_baseline" not in result or result["ratio_to_baseline"] is not None):
+            errors.append(f"{name}/{result.get('contender')}: ratio_to_baseline should be null without a baseline")
+        peak = result.get("peak_memory_bytes", "missing")
+        if peak is not None and not (isinstance(peak, int) and peak >= 0):
+            errors.append(f"{name}/{result.get('contender')}: bad peak_memory_bytes {peak!r}")
         if all(isinstance(result.get(k), (int, float)) for k in ("min_s", "median_s", "max_s")):
             if not result["min_s"] <= result["median_s"] <= result["max_s"]:
                 errors.append(f"{name}/{result.get('contender')}: min <= median <= max does not hold")

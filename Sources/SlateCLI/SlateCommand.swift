@@ -9,7 +9,7 @@ struct SlateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "slate",
         abstract: "Slate's tools for SQLite databases.",
-        subcommands: [Generate.self, Schema.self])
+        subcommands: [Generate.self, Schema.self, ImportCSV.self, ExportCSV.self])
 }
 
 /// `slate generate`: Swift code for a database file or SQL schema files.

@@ -69,6 +69,13 @@ extension Sequence where Element: Checksummable {
 /// Times the one region of an iteration that is being compared.
 final class Stopwatch {
     private(set) var elapsed: Duration?
+    /// The iteration's peak memory, for scenarios that measure it (see `Memory`).
+    private(set) var peakMemoryBytes: Int?
+
+    /// Records how much memory the compared work took at its peak.
+    func recordPeakMemory(bytes: Int) {
+        peakMemoryBytes = max(peakMemoryBytes ?? 0, bytes)
+    }
 
     /// Runs `body`, recording its wall-clock duration. Call it exactly once per iteration.
     @inline(never)
@@ -101,9 +108,10 @@ struct PreparedScenario {
     /// What every iteration of every contender must produce.
     let expected: Checksum
     var contenders: [Contender]
-    /// Whether the first contender is `raw`, the baseline of every ratio. Scenarios with no C API
-    /// equivalent (code generation) have none: their results have no ratio (`null` in JSON).
-    var hasRawBaseline = true
+    /// The first contender's name, the baseline of every ratio: `raw` (the C API) by default,
+    /// `sqlite3-shell` for the CSV import. Scenarios with no equivalent to compare with (code
+    /// generation) have none: their results have no ratio (`null` in JSON).
+    var baseline: String? = "raw"
 }
 
 /// A benchmark scenario: a name, a one-line summary, and how to build its fixture and contenders.
@@ -132,12 +140,15 @@ struct ContenderResult {
     let median: Double
     let min: Double
     let max: Double
-    /// This contender's median over the raw C API's median; `nil` in a scenario without `raw`.
-    var ratioToRaw: Double?
+    /// This contender's median over the baseline's median; `nil` in a scenario without baseline.
+    var ratioToBaseline: Double?
+    /// The largest peak memory of the timed rounds, when the scenario measures it.
+    let peakMemoryBytes: Int?
 
-    init(contender: String, samples: [Double]) {
+    init(contender: String, samples: [Double], peakMemoryBytes: Int? = nil) {
         self.contender = contender
         self.samples = samples
+        self.peakMemoryBytes = peakMemoryBytes
         let sorted = samples.sorted()
         let middle = sorted.count / 2
         self.median = sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
@@ -149,8 +160,8 @@ struct ContenderResult {
 struct ScenarioResult {
     let name: String
     let rows: Int
-    /// Whether `results[0]` is `raw`, the baseline of `ratioToRaw`.
-    let hasRawBaseline: Bool
+    /// `results[0]`'s name when it is the baseline of `ratioToBaseline`: `raw` or `sqlite3-shell`.
+    let baseline: String?
     var results: [ContenderResult]
 }
 
@@ -190,16 +201,16 @@ struct Runner {
         let context = BenchmarkContext(quick: quick, directory: directory)
         progress("\(scenario.name): preparing fixture…")
         var prepared = try scenario.prepare(context)
-        if prepared.hasRawBaseline {
-            guard prepared.contenders.first?.name == "raw" else {
-                throw HarnessError("\(scenario.name): the first contender must be \"raw\"")
+        if let baseline = prepared.baseline {
+            guard prepared.contenders.first?.name == baseline else {
+                throw HarnessError("\(scenario.name): the first contender must be the baseline, \"\(baseline)\"")
             }
         } else if prepared.contenders.contains(where: { $0.name == "raw" }) {
             throw HarnessError("\(scenario.name): a scenario without raw baseline has a \"raw\" contender")
         }
         if !contenderFilters.isEmpty {
             prepared.contenders = prepared.contenders.filter { contender in
-                (prepared.hasRawBaseline && contender.name == "raw") || contenderFilters.contains { contender.name.contains($0) }
+                contender.name == prepared.baseline || contenderFilters.contains { contender.name.contains($0) }
             }
             guard !prepared.contenders.isEmpty else {
                 progress("\(scenario.name): skipped, no contender matches \(contenderFilters)")
@@ -208,6 +219,7 @@ struct Runner {
         }
 
         var samples = Array(repeating: [Double](), count: prepared.contenders.count)
+        var peaks = Array(repeating: Int?.none, count: prepared.contenders.count)
         let rounds = warmupRounds + timedRounds
         for round in 0..<rounds {
             for (index, contender) in prepared.contenders.enumerated() {
@@ -221,20 +233,25 @@ struct Runner {
                         scenario: scenario.name, contender: contender.name, round: round,
                         expected: prepared.expected, actual: checksum)
                 }
-                if round >= warmupRounds { samples[index].append(elapsed.seconds) }
+                if round >= warmupRounds {
+                    samples[index].append(elapsed.seconds)
+                    if let peak = stopwatch.peakMemoryBytes { peaks[index] = max(peaks[index] ?? 0, peak) }
+                }
             }
             progress("\(scenario.name): round \(round + 1)/\(rounds)\(round < warmupRounds ? " (warm-up)" : "")")
         }
 
-        var results = zip(prepared.contenders, samples).map { ContenderResult(contender: $0.name, samples: $1) }
-        if prepared.hasRawBaseline {
-            let rawMedian = results[0].median
-            guard rawMedian > 0 else { throw HarnessError("\(scenario.name): the raw contender's median is zero") }
+        var results = prepared.contenders.indices.map {
+            ContenderResult(contender: prepared.contenders[$0].name, samples: samples[$0], peakMemoryBytes: peaks[$0])
+        }
+        if let baseline = prepared.baseline {
+            let baselineMedian = results[0].median
+            guard baselineMedian > 0 else { throw HarnessError("\(scenario.name): the \(baseline) contender's median is zero") }
             for index in results.indices {
-                results[index].ratioToRaw = results[index].median / rawMedian
+                results[index].ratioToBaseline = results[index].median / baselineMedian
             }
         }
-        return ScenarioResult(name: scenario.name, rows: prepared.rows, hasRawBaseline: prepared.hasRawBaseline, results: results)
+        return ScenarioResult(name: scenario.name, rows: prepared.rows, baseline: prepared.baseline, results: results)
     }
 }
 

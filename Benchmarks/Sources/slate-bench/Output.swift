@@ -89,8 +89,10 @@ struct MachineInfo: Encodable {
 }
 
 /// The JSON report: `{"machine": {…}, "scenarios": [{"name", "rows", "baseline", "results": [{…}]}]}`.
-/// `baseline` is `"raw"`, or `null` for a scenario without C API baseline, whose results have
-/// `"ratio_to_raw": null`.
+/// `baseline` is `"raw"`, `"sqlite3-shell"` (CSV import), or `null` for a scenario without
+/// baseline, whose results have `"ratio_to_baseline": null`. `ratio_to_raw` is the same ratio
+/// where the baseline is `raw`, and `null` elsewhere. `rows_per_s` is `rows` over the median;
+/// `peak_memory_bytes` is `null` unless the scenario measures memory.
 struct Report: Encodable {
     struct Scenario: Encodable {
         let name: String
@@ -115,6 +117,9 @@ struct Report: Encodable {
         let minSeconds: Double
         let maxSeconds: Double
         let ratioToRaw: Double?
+        let ratioToBaseline: Double?
+        let rowsPerSecond: Double
+        let peakMemoryBytes: Int?
 
         enum CodingKeys: String, CodingKey {
             case contender
@@ -122,6 +127,9 @@ struct Report: Encodable {
             case minSeconds = "min_s"
             case maxSeconds = "max_s"
             case ratioToRaw = "ratio_to_raw"
+            case ratioToBaseline = "ratio_to_baseline"
+            case rowsPerSecond = "rows_per_s"
+            case peakMemoryBytes = "peak_memory_bytes"
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -130,7 +138,10 @@ struct Report: Encodable {
             try container.encode(medianSeconds, forKey: .medianSeconds)
             try container.encode(minSeconds, forKey: .minSeconds)
             try container.encode(maxSeconds, forKey: .maxSeconds)
-            try container.encode(ratioToRaw, forKey: .ratioToRaw)  // `null` without baseline
+            try container.encode(ratioToRaw, forKey: .ratioToRaw)  // `null` unless the baseline is raw
+            try container.encode(ratioToBaseline, forKey: .ratioToBaseline)  // `null` without baseline
+            try container.encode(rowsPerSecond, forKey: .rowsPerSecond)
+            try container.encode(peakMemoryBytes, forKey: .peakMemoryBytes)  // `null` when not measured
         }
     }
 
@@ -141,9 +152,12 @@ struct Report: Encodable {
         self.machine = machine
         self.scenarios = results.map { scenario in
             Scenario(
-                name: scenario.name, rows: scenario.rows, baseline: scenario.hasRawBaseline ? "raw" : nil,
+                name: scenario.name, rows: scenario.rows, baseline: scenario.baseline,
                 results: scenario.results.map {
-                    Result(contender: $0.contender, medianSeconds: $0.median, minSeconds: $0.min, maxSeconds: $0.max, ratioToRaw: $0.ratioToRaw)
+                    Result(
+                        contender: $0.contender, medianSeconds: $0.median, minSeconds: $0.min, maxSeconds: $0.max,
+                        ratioToRaw: scenario.baseline == "raw" ? $0.ratioToBaseline : nil, ratioToBaseline: $0.ratioToBaseline,
+                        rowsPerSecond: $0.median > 0 ? Double(scenario.rows) / $0.median : 0, peakMemoryBytes: $0.peakMemoryBytes)
                 })
         }
     }
@@ -160,7 +174,9 @@ struct Report: Encodable {
 /// The human-readable results table.
 enum ResultsTable {
     static func render(_ results: [ScenarioResult]) -> String {
-        let header = ["scenario", "rows", "contender", "median ms", "min ms", "max ms", "x raw"]
+        // `x base`: the median over the baseline's, the scenario's first contender (`raw`, or
+        // `sqlite3-shell` for the CSV import). `peak MB`: only where the scenario measures memory.
+        let header = ["scenario", "rows", "contender", "median ms", "min ms", "max ms", "x base", "rows/s", "peak MB"]
         var rows: [[String]] = []
         for scenario in results {
             for (index, result) in scenario.results.enumerated() {
@@ -171,7 +187,9 @@ enum ResultsTable {
                     milliseconds(result.median),
                     milliseconds(result.min),
                     milliseconds(result.max),
-                    result.ratioToRaw.map { format($0, decimals: 2) } ?? "-",
+                    result.ratioToBaseline.map { format($0, decimals: 2) } ?? "-",
+                    result.median > 0 ? rate(Double(scenario.rows) / result.median) : "-",
+                    result.peakMemoryBytes.map { format(Double($0) / 1_048_576, decimals: 1) } ?? "-",
                 ])
             }
         }
@@ -189,6 +207,17 @@ enum ResultsTable {
         var lines = [line(header), widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")]
         lines += rows.map(line)
         return lines.joined(separator: "\n")
+    }
+
+    /// A rate with a thousands separator: `812,345`.
+    static func rate(_ perSecond: Double) -> String {
+        let digits = String(Int(perSecond.rounded()))
+        var grouped = ""
+        for (index, digit) in digits.reversed().enumerated() {
+            if index > 0 && index % 3 == 0 { grouped.append(",") }
+            grouped.append(digit)
+        }
+        return String(grouped.reversed())
     }
 
     static func milliseconds(_ seconds: Double) -> String {

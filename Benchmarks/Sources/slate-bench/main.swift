@@ -15,6 +15,7 @@ let allScenarios: [Scenario] = [
     PrimaryKeyLookups.scenario,
     Codegen.manyTables,
     Codegen.wideTable,
+    CSVImport.scenario,
 ]
 
 struct Options {

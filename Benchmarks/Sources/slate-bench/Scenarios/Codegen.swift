@@ -89,7 +89,7 @@ enum Codegen {
             PreparedScenario(
                 rows: columns, expected: expected,
                 contenders: [Contender("slate-generate", generate)],
-                hasRawBaseline: false)
+                baseline: nil)
         }
 
         /// One run of `slate generate`: the timed region is the whole child process.
