@@ -15,7 +15,8 @@ public struct SourceWriter: Sendable {
 
     /// Appends one line at the current indentation; an empty string appends an empty line.
     public mutating func line(_ content: String = "") {
-        if content.contains("\n") {
+        // Bytes, not Characters: walking grapheme clusters made this the generator's hot spot.
+        if content.utf8.contains(0x0A) {
             for part in content.split(separator: "\n", omittingEmptySubsequences: false) { line(String(part)) }
             return
         }
@@ -31,10 +32,20 @@ public struct SourceWriter: Sendable {
     public mutating func doc(_ lines: String...) {
         guard documents else { return }
         for line in lines {
+            if !Self.mayHoldLineBreak(line) {
+                self.line(line.isEmpty ? "///" : "/// " + line)
+                continue
+            }
             for part in line.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
                 self.line(part.isEmpty ? "///" : "/// " + part)
             }
         }
+    }
+
+    /// Whether `text` may hold a line break: a byte from `\n` to `\r`, or any non-ASCII byte
+    /// (U+0085, U+2028 and U+2029 break lines too). Cheap, so plain ASCII lines skip splitting.
+    static func mayHoldLineBreak(_ text: String) -> Bool {
+        text.utf8.contains { $0 >= 0x0A && $0 <= 0x0D || $0 >= 0x80 }
     }
 
     /// Appends `header {`, the body one level deeper, and `}`.

@@ -6,9 +6,10 @@ import Foundation
 
 extension Database {
     /// Imports the rows of a CSV file into the table of a ``Table`` type, creating the table from
-    /// the type's declaration when it does not exist.
+    /// the type's declaration when it does not exist. A ``SelfManagingTable`` creates or migrates
+    /// its table first, as before any write.
     ///
-    /// Fields are matched with the type's columns (``Table/columnDescriptors``) by the header row,
+    /// Fields are matched with the type's columns (``TableSchema/recordColumns``) by the header row,
     /// case-insensitively, or by position (in the order of the type's columns) without one or with
     /// ``CSVColumnMatching/byPosition``. A header that names no column of the type is an error;
     /// columns the file does not have get their defaults. Everything else, from transactions to
@@ -25,6 +26,7 @@ extension Database {
         options: CSVImportOptions = CSVImportOptions(),
         progress: ((CSVImportProgress) -> CSVImportDecision)? = nil
     ) throws -> CSVImportResult {
+        try Record.prepareForWriting(self)
         let target = CSVImportTarget(
             table: Record.tableName,
             allowedColumns: Record.schema.recordColumns.map(\.name),
@@ -35,7 +37,7 @@ extension Database {
 
 extension Database {
     /// Writes every row of a ``Table`` type's table to a CSV file: its columns, in the order of
-    /// ``Table/columnDescriptors``, with their names in the header row. See
+    /// ``TableSchema/recordColumns``, with their names in the header row. See
     /// ``exportCSV(sql:arguments:to:options:)``.
     @discardableResult
     public func exportCSV<Record: Table>(

@@ -116,6 +116,8 @@ extension Database {
     public func save<Records: Sequence>(contentsOf records: Records) throws -> [Records.Element] where Records.Element: PrimaryKeyedTable {
         let records = Array(records)
         guard records.count > 1 else { return try records.map { try save($0) } }
+        // Without a primary key there is nothing to update: every record is inserted.
+        if Records.Element.schema.primaryKey.isEmpty { return try Insert(records).execute(self) }
         return try savepoint(nil) {
             var saved: [Records.Element] = []
             saved.reserveCapacity(records.count)

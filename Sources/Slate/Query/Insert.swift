@@ -76,11 +76,11 @@ public struct Insert<Root: Table>: QueryStatement {
             }
             return results
         }
-        let hasRowID = !Root.schema.isWithoutRowID
+        let receivesRowID = Root.schema.rowIDAlias != nil
         return try withEachRecord(db) { statement, record in
             var record = record
             try statement.run()
-            if hasRowID && db.changesCount > 0 {
+            if receivesRowID && db.changesCount > 0 {
                 try record.didInsert(rowID: db.lastInsertedRowID)
             }
             return record

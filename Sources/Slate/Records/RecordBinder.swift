@@ -12,8 +12,10 @@ final class RecordBinder {
         case unbound, null, value
     }
 
-    /// The statement, unowned: the statement keeps its binders, not the reverse.
-    private unowned let statement: Statement
+    /// The statement, unowned: the statement keeps its binders, not the reverse, and a binder is
+    /// reached only through its statement (``Statement/attachment(_:for:variant:make:)``), so the
+    /// statement outlives every use.
+    private unowned(unsafe) let statement: Statement
     private let columnNames: [String: String]
     /// The parameter of the first column.
     let firstIndex: Int

@@ -56,8 +56,9 @@ public protocol Table: RowDecodable, QuerySource, Sendable {
     /// elsewhere (Codable records) provide a faster path.
     func bindColumns(to statement: Statement, startingAt index: Int) throws
 
-    /// Called after the record was inserted, with the new row's rowid. Records whose primary key is
-    /// an `INTEGER PRIMARY KEY` store it; the default does nothing.
+    /// Called after the record was inserted into a table whose schema has a rowid alias (an
+    /// `INTEGER PRIMARY KEY`), with the new row's rowid, which is that key: the record stores it.
+    /// The default does nothing.
     ///
     /// - Throws: When the record cannot hold the rowid (a key narrower than 64 bits): the row is
     ///   inserted, and the error says why the record could not learn its key.
