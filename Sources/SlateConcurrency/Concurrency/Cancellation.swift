@@ -31,7 +31,9 @@ extension DatabaseError {
     }
 }
 
-/// The cancellation state of one piece of `async` database work.
+/// The cancellation of one piece of `async` database work, handed by the `async` calls of
+/// ``DatabaseReader`` to ``DatabaseReader/schedule(_:cancellation:_:completion:)``. You never make
+/// one; a custom reader passes it on to the queue or pool it wraps.
 ///
 /// The work goes through three phases: pending (queued, not started), running (a connection is
 /// executing it) and finished. Cancelling a pending piece resumes its caller at once (the work is
@@ -41,7 +43,7 @@ extension DatabaseError {
 /// the connection is idle clears the interrupt. So after a cancellation the connection is
 /// interrupted again every few milliseconds until the work leaves its running phase, and the work
 /// checks for cancellation once more when it ends (see `Database.perform`).
-final class CancellationState: @unchecked Sendable {
+public final class DatabaseWorkCancellation: @unchecked Sendable {
     // @unchecked Sendable: every stored property is read and written only while `lock` is held.
     private let lock = NSLock()
     private var cancelled = false
@@ -160,14 +162,14 @@ private final class OneShotContinuation<Value: Sendable>: @unchecked Sendable {
 /// Bridges callback-style database work to `async`/`await` with task cancellation.
 ///
 /// `submit` enqueues the work and must call its completion exactly once. It receives the
-/// ``CancellationState`` to pass to `Database.perform`. When the task is cancelled before the work
+/// ``DatabaseWorkCancellation`` to pass to `Database.perform`. When the task is cancelled before the work
 /// starts, this function throws at once and the work is skipped; when it is cancelled while the
 /// work runs, the connection is interrupted and the work's cancellation error is thrown.
 func withCancellableDatabaseWork<Value: Sendable>(
-    _ submit: (CancellationState, @escaping @Sendable (Result<Value, any Error>) -> Void) -> Void
+    _ submit: (DatabaseWorkCancellation, @escaping @Sendable (Result<Value, any Error>) -> Void) -> Void
 ) async throws -> Value {
     try Task.checkCancellation(orThrow: DatabaseError.cancellation())
-    let state = CancellationState()
+    let state = DatabaseWorkCancellation()
     return try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
             let resumer = OneShotContinuation(continuation)

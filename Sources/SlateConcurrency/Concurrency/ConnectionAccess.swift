@@ -3,13 +3,13 @@ import SlateCore
 
 /// How a queued piece of work uses its connection: which transaction wraps the closure.
 enum ConnectionAccess: Sendable {
-    /// No transaction: the closure manages its own (``DatabaseQueue/inDatabase(_:)``,
-    /// ``DatabasePool/writeWithoutTransaction(_:)``, ``DatabaseService/run(_:)``).
+    /// No transaction: the closure manages its own (`writeWithoutTransaction`, barrier writes,
+    /// ``DatabaseService``).
     case plain
     /// A transaction of the given kind, committed when the closure returns.
     case transaction(Database.TransactionKind)
-    /// A savepoint of the given name, released when the closure returns.
-    case savepoint(String)
+    /// A savepoint of the given name (generated when `nil`), released when the closure returns.
+    case savepoint(String?)
     /// A read on a writable connection: `PRAGMA query_only` for the closure's duration, inside a
     /// deferred transaction started with a read so the closure sees one snapshot.
     case queryOnlyRead
@@ -41,7 +41,7 @@ extension Database {
     /// so an interrupt never leaves a transaction half closed.
     func perform<Value>(
         _ access: ConnectionAccess,
-        cancellation: CancellationState?,
+        cancellation: DatabaseWorkCancellation?,
         _ body: (Database) throws -> Value
     ) throws -> Value {
         if let cancellation, !cancellation.start(interrupting: interruptHandle) {

@@ -15,9 +15,10 @@ import SlateCore
 /// let names = try await pool.read { db in try db.fetchAll(String.self, "SELECT name FROM player") }
 /// ```
 ///
-/// Each method comes in three calling styles, like ``DatabaseQueue``: blocking, `async throws`
-/// (cancelling the task interrupts the running statement) and completion handler (delivered on a
-/// global queue unless you pass another).
+/// Each access comes in the three calling styles of ``DatabaseReader`` and ``DatabaseWriter``:
+/// blocking, `async throws` (cancelling the task interrupts the running statement) and completion
+/// handler (delivered on a global queue unless you pass another). For maintenance that must not
+/// run beside reads, ``barrierWrite(_:)-(_)`` waits for them.
 ///
 /// The pool's own connections never report ``ResultCode/busy`` to each other: WAL lets readers and
 /// the writer work at the same time, writes are serialized, and every connection waits at least
@@ -149,46 +150,57 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
         readers.releaseIdleReaders()
     }
 
-    // MARK: Blocking calls
+    // MARK: The primitives of the calling styles
 
-    /// Runs `body` on a reader with one committed snapshot of the database, and returns its result.
+    /// Runs `work` with the access it asks for, waits, and returns its result.
     ///
-    /// Waits for a free reader when ``maximumReaderCount`` are busy, and while a
-    /// `barrierWrite(_:)` runs. Reads run in parallel with each other and with
-    /// writes; a read does not see writes that commit after it started. Writing fails with
-    /// ``ResultCode/readOnly``.
-    public func read<Value: Sendable>(_ body: (Database) throws -> Value) throws -> Value {
+    /// A read runs on a reader with one committed snapshot: it waits for a free reader when
+    /// ``maximumReaderCount`` are busy, and while a barrier write runs; it does not see writes that
+    /// commit after it started, and writing fails with ``ResultCode/readOnly``. Writes run on the
+    /// writer, one at a time. A ``DatabaseAccess/barrierWrite`` waits for the reads in progress and
+    /// holds new reads back until it returns: it runs outside any transaction, so it can `VACUUM`,
+    /// truncate the WAL with `PRAGMA wal_checkpoint(TRUNCATE)` or change the journal mode.
+    public func run<Value: Sendable>(_ access: DatabaseAccess, _ work: (Database) throws -> Value) throws -> Value {
         try ownerKey.checkNotReentrant("DatabasePool")
-        let reader = try readers.acquire()
-        defer { readers.release(reader) }
-        return try reader.sync { db in try db.perform(.snapshotRead, cancellation: nil, body) }
+        switch access {
+        case .read:
+            let reader = try readers.acquire()
+            defer { readers.release(reader) }
+            return try reader.sync { db in try db.perform(.snapshotRead, cancellation: nil, work) }
+        case .barrierWrite:
+            return try writer.sync { db in
+                readers.beginBarrier()
+                defer { readers.endBarrier() }
+                return try db.perform(.plain, cancellation: nil, work)
+            }
+        default:
+            return try writer.sync { db in try db.perform(Self.writerAccess(access), cancellation: nil, work) }
+        }
     }
 
-    /// Runs `body` on the writer in an immediate transaction that commits when it returns and rolls
-    /// back when it throws, and returns its result. Writes run one at a time.
-    public func write<Value: Sendable>(_ body: (Database) throws -> Value) throws -> Value {
-        try ownerKey.checkNotReentrant("DatabasePool")
-        return try writer.sync { db in try db.perform(.transaction(.immediate), cancellation: nil, body) }
+    /// Runs `work` in its turn, on a reader or the writer as its access asks, and calls
+    /// `completion` with its result.
+    public func schedule<Value: Sendable>(
+        _ access: DatabaseAccess,
+        cancellation: DatabaseWorkCancellation?,
+        _ work: @escaping @Sendable (Database) throws -> Value,
+        completion: @escaping @Sendable (Result<Value, any Error>) -> Void
+    ) {
+        if access == .read {
+            scheduleRead(cancellation: cancellation, work, completion: completion)
+        } else {
+            scheduleWrite(Self.writerAccess(access), barrier: access == .barrierWrite, cancellation: cancellation, work, completion: completion)
+        }
     }
 
-    /// Runs `body` on the writer outside any transaction and returns its result.
-    public func writeWithoutTransaction<Value: Sendable>(_ body: (Database) throws -> Value) throws -> Value {
-        try ownerKey.checkNotReentrant("DatabasePool")
-        return try writer.sync { db in try db.perform(.plain, cancellation: nil, body) }
-    }
-
-    /// Runs `body` on the writer while no read runs, and returns its result.
-    ///
-    /// The barrier waits for the reads in progress to finish and holds new reads back until
-    /// `body` returns. `body` runs outside any transaction, so it can `VACUUM`, truncate the WAL
-    /// with `PRAGMA wal_checkpoint(TRUNCATE)` or change the journal mode; call
-    /// ``Database/transaction(_:_:)`` inside it for atomic changes.
-    public func barrierWrite<Value: Sendable>(_ body: (Database) throws -> Value) throws -> Value {
-        try ownerKey.checkNotReentrant("DatabasePool")
-        return try writer.sync { db in
-            readers.beginBarrier()
-            defer { readers.endBarrier() }
-            return try db.perform(.plain, cancellation: nil, body)
+    /// How the writer serves `access`.
+    static func writerAccess(_ access: DatabaseAccess) -> ConnectionAccess {
+        switch access {
+        case .read: .snapshotRead
+        case .write: .transaction(.immediate)
+        case .transaction(let kind): .transaction(kind)
+        case .savepoint(let name): .savepoint(name)
+        case .writeWithoutTransaction, .barrierWrite: .plain
         }
     }
 
@@ -196,7 +208,7 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
 
     /// Runs `body` on a reader when one is free, then calls `completion` with its result.
     func scheduleRead<Value: Sendable>(
-        cancellation: CancellationState?,
+        cancellation: DatabaseWorkCancellation?,
         _ body: @escaping @Sendable (Database) throws -> Value,
         completion: @escaping @Sendable (Result<Value, any Error>) -> Void
     ) {
@@ -219,7 +231,7 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
     func scheduleWrite<Value: Sendable>(
         _ access: ConnectionAccess,
         barrier: Bool,
-        cancellation: CancellationState?,
+        cancellation: DatabaseWorkCancellation?,
         _ body: @escaping @Sendable (Database) throws -> Value,
         completion: @escaping @Sendable (Result<Value, any Error>) -> Void
     ) {
@@ -230,5 +242,33 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
             if barrier { readers.endBarrier() }
             completion(result)
         }
+    }
+}
+
+// MARK: - Barrier writes
+
+extension DatabasePool {
+    /// Runs `work` on the writer while no read runs, and returns its result.
+    ///
+    /// The barrier waits for the reads in progress to finish and holds new reads back until
+    /// `work` returns. `work` runs outside any transaction, so it can `VACUUM`, truncate the WAL
+    /// with `PRAGMA wal_checkpoint(TRUNCATE)` or change the journal mode; call
+    /// ``Database/transaction(_:_:)`` inside it for atomic changes.
+    public func barrierWrite<Value: Sendable>(_ work: (Database) throws -> Value) throws -> Value {
+        try run(.barrierWrite, work)
+    }
+
+    /// Runs `work` on the writer while no read runs, without blocking a thread.
+    public func barrierWrite<Value: Sendable>(_ work: @escaping @Sendable (Database) throws -> Value) async throws -> Value {
+        try await awaitWork(.barrierWrite, work)
+    }
+
+    /// Runs `work` on the writer while no read runs, and delivers its result.
+    public func barrierWrite<Value: Sendable>(
+        _ work: @escaping @Sendable (Database) throws -> Value,
+        completionQueue: DispatchQueue = .global(),
+        completion: @escaping @Sendable (Result<Value, any Error>) -> Void
+    ) {
+        deliverWork(.barrierWrite, work, completionQueue: completionQueue, completion: completion)
     }
 }

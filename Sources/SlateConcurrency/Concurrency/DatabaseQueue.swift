@@ -66,86 +66,36 @@ public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
         interruptHandle.interrupt()
     }
 
-    // MARK: Blocking calls
+    // MARK: The primitives of the calling styles
 
-    /// Runs `body` with the connection, outside any transaction, and returns its result.
-    ///
-    /// Use it for work that cannot run in a transaction (`VACUUM`, `PRAGMA foreign_keys`) or to
-    /// manage transactions yourself.
-    ///
-    /// - Throws: what `body` throws, or ``ResultCode/misuse`` when called from a closure running
-    ///   on this queue.
-    public func inDatabase<Value: Sendable>(_ body: (Database) throws -> Value) throws -> Value {
-        try perform(.plain, body)
-    }
-
-    /// Runs `body` with read-only access and returns its result.
-    ///
-    /// The closure runs inside a deferred transaction with `PRAGMA query_only` on: it sees one
-    /// consistent snapshot, and any attempt to write fails with ``ResultCode/readOnly``.
-    public func read<Value: Sendable>(_ body: (Database) throws -> Value) throws -> Value {
-        try perform(.queryOnlyRead, body)
-    }
-
-    /// Runs `body` in an immediate transaction that commits when it returns and rolls back when
-    /// it throws, and returns its result.
-    public func write<Value: Sendable>(_ body: (Database) throws -> Value) throws -> Value {
-        try perform(.transaction(.immediate), body)
-    }
-
-    /// The same as ``inDatabase(_:)``, for code written against ``DatabaseWriter``.
-    public func writeWithoutTransaction<Value: Sendable>(_ body: (Database) throws -> Value) throws -> Value {
-        try perform(.plain, body)
-    }
-
-    /// Runs `body` in a transaction of the given kind that commits when it returns and rolls back
-    /// when it throws, and returns its result.
-    public func transaction<Value: Sendable>(
-        _ kind: Database.TransactionKind = .deferred,
-        _ body: (Database) throws -> Value
-    ) throws -> Value {
-        try perform(.transaction(kind), body)
-    }
-
-    /// Runs `body` inside a savepoint that is released when it returns and rolled back when it
-    /// throws, and returns its result. Outside a transaction a savepoint acts as a deferred
-    /// transaction.
-    public func savepoint<Value: Sendable>(
-        _ name: String = DatabaseQueue.defaultSavepointName,
-        _ body: (Database) throws -> Value
-    ) throws -> Value {
-        try perform(.savepoint(name), body)
-    }
-
-    /// The savepoint name ``savepoint(_:_:)`` uses when you give none.
-    public static let defaultSavepointName = "slate_queue_savepoint"
-
-    private func perform<Value>(_ access: ConnectionAccess, _ body: (Database) throws -> Value) throws -> Value {
+    /// Runs `work` on the queue's connection with the access it asks for, waits, and returns its
+    /// result. Reads run in a deferred transaction with `PRAGMA query_only` on.
+    public func run<Value: Sendable>(_ access: DatabaseAccess, _ work: (Database) throws -> Value) throws -> Value {
         try ownerKey.checkNotReentrant("DatabaseQueue")
-        return try connection.sync { db in try db.perform(access, cancellation: nil, body) }
+        return try connection.sync { db in try db.perform(Self.connectionAccess(access), cancellation: nil, work) }
     }
 
-    // MARK: Plumbing for the other calling styles
-
-    func performAsync<Value: Sendable>(
-        _ access: ConnectionAccess,
-        _ body: @escaping @Sendable (Database) throws -> Value
-    ) async throws -> Value {
-        try await withCancellableDatabaseWork { state, complete in
-            connection.async { db in
-                complete(Result { try db.perform(access, cancellation: state, body) })
-            }
-        }
-    }
-
-    func perform<Value: Sendable>(
-        _ access: ConnectionAccess,
-        _ body: @escaping @Sendable (Database) throws -> Value,
-        completionQueue: DispatchQueue,
+    /// Runs `work` on the queue's connection in its turn and calls `completion` with its result.
+    public func schedule<Value: Sendable>(
+        _ access: DatabaseAccess,
+        cancellation: DatabaseWorkCancellation?,
+        _ work: @escaping @Sendable (Database) throws -> Value,
         completion: @escaping @Sendable (Result<Value, any Error>) -> Void
     ) {
         connection.async { db in
-            deliver(Result { try db.perform(access, cancellation: nil, body) }, on: completionQueue, to: completion)
+            completion(Result { try db.perform(Self.connectionAccess(access), cancellation: cancellation, work) })
+        }
+    }
+
+    /// How the queue's one connection serves `access`: reads take `query_only` snapshots; a
+    /// barrier has no readers to wait for.
+    static func connectionAccess(_ access: DatabaseAccess) -> ConnectionAccess {
+        switch access {
+        case .read: .queryOnlyRead
+        case .write: .transaction(.immediate)
+        case .transaction(let kind): .transaction(kind)
+        case .savepoint(let name): .savepoint(name)
+        case .writeWithoutTransaction, .barrierWrite: .plain
         }
     }
 }

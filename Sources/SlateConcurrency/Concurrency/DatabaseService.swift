@@ -6,7 +6,7 @@ import SlateCore
 ///
 /// Every operation comes in three calling styles:
 ///
-/// - a synchronous call that waits and returns a `Result`;
+/// - a synchronous call that waits and returns a `Result`, named `…AndWait` (``runAndWait(_:)``);
 /// - a completion-handler call that returns at once and delivers the `Result` on the dispatch
 ///   queue you choose (a global queue by default; pass `.main` for user-interface work);
 /// - an `async throws` call that suspends without blocking a thread; cancelling its task skips the
@@ -17,13 +17,13 @@ import SlateCore
 ///
 /// ```swift
 /// let service = DatabaseService()
-/// _ = service.open(path: path)
+/// _ = service.openAndWait(path: path)
 /// service.migrate(with: migrator) { result in print("migrated: \(result)") }
-/// let players = service.run { db in try db.fetchAll(String.self, "SELECT name FROM player") }
+/// let players = service.runAndWait { db in try db.fetchAll(String.self, "SELECT name FROM player") }
 /// // `players` was fetched after the migration finished.
 /// ```
 ///
-/// The ``Database`` passed to `run(_:)` is valid only while the closure runs: do
+/// The ``Database`` passed to `run` is valid only while the closure runs: do
 /// not store it or let it escape. The synchronous calls are not reentrant: calling one from inside
 /// a closure the service runs fails with ``ResultCode/misuse`` instead of deadlocking.
 public final class DatabaseService: @unchecked Sendable {
@@ -42,20 +42,23 @@ public final class DatabaseService: @unchecked Sendable {
     }
 
     // MARK: Synchronous calls
+    //
+    // Named `…AndWait`, so that they stay reachable in `async` code, where the `async` calls of the
+    // same base name would otherwise be chosen.
 
     /// Opens the database file at `path`, creating it if needed.
     ///
     /// - Returns: `.failure` with a ``DatabaseError`` when the file cannot be opened, or with
     ///   ``ResultCode/misuse`` when a database is already open (close it first).
-    public func open(path: String, configuration: Database.Configuration = .init()) -> Result<Void, any Error> {
-        open(location: .file(path), configuration: configuration)
+    public func openAndWait(path: String, configuration: Database.Configuration = .init()) -> Result<Void, any Error> {
+        openAndWait(location: .file(path), configuration: configuration)
     }
 
     /// Opens the database at `location`.
     ///
     /// - Returns: `.failure` with a ``DatabaseError`` when it cannot be opened, or with
     ///   ``ResultCode/misuse`` when a database is already open (close it first).
-    public func open(
+    public func openAndWait(
         location: Database.Location,
         configuration: Database.Configuration = .init()
     ) -> Result<Void, any Error> {
@@ -63,7 +66,7 @@ public final class DatabaseService: @unchecked Sendable {
     }
 
     /// Closes the open database. Closing when nothing is open succeeds and does nothing.
-    public func close() -> Result<Void, any Error> {
+    public func closeAndWait() -> Result<Void, any Error> {
         sync { try self.closeDatabase() }
     }
 
@@ -75,13 +78,13 @@ public final class DatabaseService: @unchecked Sendable {
     ///
     /// - Returns: `.failure` with what `body` threw, or with ``ResultCode/misuse`` when no
     ///   database is open.
-    public func run<Value: Sendable>(_ body: (Database) throws -> Value) -> Result<Value, any Error> {
+    public func runAndWait<Value: Sendable>(_ body: (Database) throws -> Value) -> Result<Value, any Error> {
         sync { try self.requireDatabase().perform(.plain, cancellation: nil, body) }
     }
 
     /// Applies the migrations of `migrator` that the open database lacks. Work submitted after
     /// this call runs after the migrations.
-    public func migrate(with migrator: Migrator) -> Result<Void, any Error> {
+    public func migrateAndWait(with migrator: Migrator) -> Result<Void, any Error> {
         sync { try migrator.migrate(self.requireDatabase()) }
     }
 
@@ -207,7 +210,7 @@ public final class DatabaseService: @unchecked Sendable {
     /// skips its work when its task was cancelled before the work started.
     private func submit<Value: Sendable>(
         cancellable: Bool,
-        _ operation: @escaping @Sendable (CancellationState?) throws -> Value
+        _ operation: @escaping @Sendable (DatabaseWorkCancellation?) throws -> Value
     ) async throws -> Value {
         try await withCancellableDatabaseWork { state, complete in
             queue.async {
@@ -247,7 +250,7 @@ public final class DatabaseService: @unchecked Sendable {
         guard let database else {
             throw DatabaseError(
                 resultCode: .misuse,
-                message: "the service has no open database; call open(path:) or open(location:configuration:) first")
+                message: "the service has no open database; open one first (open(path:), openAndWait(path:) …)")
         }
         return database
     }

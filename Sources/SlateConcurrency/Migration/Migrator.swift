@@ -140,7 +140,7 @@ public struct Migrator: Sendable {
             throw DatabaseError(
                 resultCode: .misuse,
                 message: "migrations must run outside a transaction, because each runs in its own;"
-                    + " use DatabaseQueue.inDatabase or DatabaseWriter.writeWithoutTransaction")
+                    + " use DatabaseWriter.writeWithoutTransaction")
         }
         try checkRegistrations()
         try createTable(in: db)
