@@ -61,9 +61,10 @@ if [ ${#files[@]} -eq 0 ]; then
             || find . -name '*.md' -not -path './.build*' -not -path './.git/*' | sed 's|^\./||'; } \
             | grep -vE '^(CHANGELOG\.md|docs/snippets/)' | grep -vE '(^|/)\.build' | sort -u)
     for file in Tests/CompileFailures/*.swift; do [ -f "$file" ] && files+=("$file"); done
+    args+=(--check-contexts)
 fi
 
 exec "$checker" --root . --work "$work" --swiftc "$swiftc" -I "$modules" \
     --plugin "$plugin#SlateMacrosPlugin" \
     --flag -Xcc --flag "-fmodule-map-file=$PWD/Sources/CSQLite/module.modulemap" \
-    --manifest-api "$manifest_api" "${args[@]}" "${files[@]}"
+    --manifest-api "$manifest_api" ${args[@]+"${args[@]}"} "${files[@]}"
