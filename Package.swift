@@ -1,4 +1,5 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
+// 6.1 for package traits (SQLCipher).
 import CompilerPluginSupport
 import Foundation
 import PackageDescription
@@ -20,16 +21,30 @@ let package = Package(
         .plugin(name: "SlateBuildPlugin", targets: ["SlateBuildPlugin"]),
         .plugin(name: "SlateGenerateCommand", targets: ["SlateGenerateCommand"]),
     ],
+    // Opt-in: `.package(url: …, from: …, traits: ["SQLCipher"])` or `swift build --traits SQLCipher`.
+    traits: [
+        .trait(
+            name: "SQLCipher",
+            description: "Link SQLCipher instead of SQLite and enable encrypted databases (Database.Configuration.key)"),
+    ],
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
     ],
     targets: [
-        .systemLibrary(
+        // The C API: SQLite's, or SQLCipher's with the SQLCipher trait. Its header includes the
+        // header of whichever library target is on the include path (Sources/CSQLite/include/shim.h),
+        // and importing that target's module is what links the library: CSQLiteSystem links the
+        // system sqlite3, CSQLCipher (a dependency with the trait only) links sqlcipher.
+        .target(
             name: "CSQLite",
-            pkgConfig: "sqlite3",
-            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]
+            dependencies: [
+                "CSQLiteSystem",
+                .target(name: "CSQLCipher", condition: .when(traits: ["SQLCipher"])),
+            ]
         ),
+        .target(name: "CSQLiteSystem"),
+        .target(name: "CSQLCipher", linkerSettings: [.linkedLibrary("sqlcipher")]),
         .target(
             name: "Slate",
             dependencies: ["CSQLite"]
@@ -134,8 +149,16 @@ let package = Package(
 // SLATE_CORE_ONLY=1 the manifest leaves out the macro and generator targets, so that run does not
 // build swift-syntax and swift-argument-parser a second time under TSan. Users never set it.
 if ProcessInfo.processInfo.environment["SLATE_CORE_ONLY"] == "1" {
-    let core: Set<String> = ["CSQLite", "Slate", "SlateTests"]
+    let core: Set<String> = ["CSQLite", "CSQLiteSystem", "CSQLCipher", "Slate", "SlateTests"]
     package.targets.removeAll { !core.contains($0.name) }
     package.products.removeAll { !["Slate", "CSQLite"].contains($0.name) }
     package.dependencies.removeAll()
+}
+
+// With the SQLCipher trait the package's own C, Swift and test targets see SLATE_SQLCIPHER in the C
+// headers they import. The header choice itself travels with CSQLCipher's include path; this define
+// keeps the clang module caches of the two configurations apart, so switching the trait in one
+// build folder never reuses a CSQLite module built for the other library.
+for target in package.targets where [.regular, .executable, .test].contains(target.type) {
+    target.cSettings = (target.cSettings ?? []) + [.define("SLATE_SQLCIPHER", .when(traits: ["SQLCipher"]))]
 }

@@ -86,7 +86,7 @@ extension Database {
     /// closure's first query.
     private func beginSnapshot() throws {
         try execute(sql: "BEGIN DEFERRED TRANSACTION")
-        _ = try fetchOne(Int.self, "SELECT count(*) FROM sqlite_schema")
+        _ = try fetchOne(Int.self, "SELECT count(*) FROM sqlite_master")
     }
 
     /// Commits what `access` started.

@@ -140,6 +140,12 @@ extension Database {
     ) throws {
         var configuration = Database.Configuration()
         configuration.foreignKeysEnabled = false
+        #if SQLCipher
+        // SQLCipher copies pages only between files encrypted alike: the copy gets this
+        // connection's current key and cipher settings.
+        configuration.key = encryptionKey
+        configuration.cipherSettings = self.configuration.cipherSettings
+        #endif
         let destination = try Database(location: .file(path), configuration: configuration)
         do {
             try backup(to: destination, pagesPerStep: pagesPerStep, progress: progress)

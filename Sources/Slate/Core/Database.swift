@@ -32,6 +32,10 @@ public final class Database {
     public let interruptHandle: InterruptHandle
     @usableFromInline var isClosed = false
     var savepointCounter = 0
+    #if SQLCipher
+    /// The key the connection uses now: the configuration's, until ``changeKey(to:)``.
+    var encryptionKey: EncryptionKey?
+    #endif
 
     /// Opens a connection.
     ///
@@ -71,6 +75,9 @@ public final class Database {
         sqlite3_extended_result_codes(connection, 1)
 
         do {
+            #if SQLCipher
+            try applyEncryption()  // before anything else reads the file (Database+Encryption.swift)
+            #endif
             try validateAfterOpening()
             if let timeout = configuration.busyTimeout { setBusyTimeout(timeout) }
             if configuration.foreignKeysEnabled {
@@ -94,8 +101,9 @@ public final class Database {
 
     /// A file that is not a database opens fine; SQLite only notices on first read. Read now so the
     /// caller gets the error from the initializer, and detect files SQLite silently opened read-only.
+    /// (`sqlite_master`, not `sqlite_schema`: the older name works on every SQLite version.)
     private func validateAfterOpening() throws {
-        let statement = try Statement(database: self, sql: "SELECT count(*) FROM sqlite_schema", persistent: false)
+        let statement = try Statement(database: self, sql: "SELECT count(*) FROM sqlite_master", persistent: false)
         _ = try statement.step()
         try statement.reset()
         // A `file:` URI may ask for read-only itself (`mode=ro`); only a plain path is checked.
