@@ -77,6 +77,9 @@ extension Database {
         guard destination !== self else {
             throw DatabaseError(resultCode: .error, message: "cannot back up a connection into itself")
         }
+        #if SQLCipher
+        try checkEncryptedBackup(to: destination)  // Database+Encryption.swift
+        #endif
         guard let backup = sqlite3_backup_init(destination.handle, "main", handle, "main") else {
             var error = DatabaseError.lastError(of: destination.handle, code: sqlite3_errcode(destination.handle))
             error.message = "cannot start the backup: \(error.message)"

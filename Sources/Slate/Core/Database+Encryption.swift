@@ -241,7 +241,14 @@ extension Database {
         let schema = "slate_export"
         do {
             try attach(schema)
-            try execute(sql: "SELECT sqlcipher_export('\(schema)')")
+            try withoutTraceCallback {
+                try execute(sql: "SELECT sqlcipher_export('\(schema)')")
+            }
+            // sqlcipher_export copies neither header field in SQLCipher 3.
+            for field in ["user_version", "application_id"] {
+                let value = try fetchValue(Int.self, sql: "PRAGMA main.\(field)")
+                try execute(sql: "PRAGMA \(schema).\(field) = \(value)")
+            }
             try execute(sql: "DETACH DATABASE \(schema)")
         } catch {
             if sqlite3_db_filename(handle, schema) != nil {
@@ -250,6 +257,31 @@ extension Database {
             if !existed { try? FileManager.default.removeItem(atPath: path) }
             throw error
         }
+    }
+
+    /// Runs `body` with SQLite's trace callback removed, then puts it back.
+    ///
+    /// SQLCipher 3's `sqlcipher_export` clears the connection's trace function but not its trace
+    /// mask while it runs its own statements, so SQLite then calls a null function: with an
+    /// observer registered through ``trace(_:_:)`` the process crashes. Without the callback the
+    /// export's statement is not traced, and neither are the statements SQLCipher runs inside it.
+    private func withoutTraceCallback<Result>(_ body: () throws -> Result) rethrows -> Result {
+        guard !tracing.installedKinds.isEmpty else { return try body() }
+        sqlite3_trace_v2(handle, 0, nil, nil)
+        tracing.installedKinds = []
+        defer { updateTraceCallback() }
+        return try body()
+    }
+
+    /// An encrypted database backs up only into a keyed destination: SQLCipher would otherwise
+    /// write its pages decrypted, a plaintext copy nobody asked for.
+    func checkEncryptedBackup(to destination: Database) throws {
+        guard encryptionKey != nil, destination.encryptionKey == nil else { return }
+        throw DatabaseError(
+            resultCode: .misuse,
+            message: "cannot back up an encrypted database into a connection opened without a key: open the destination"
+                + " with a key (or use backup(toFile:), which uses this connection's key); to decrypt on purpose,"
+                + " use exportPlaintextCopy(to:)")
     }
 
     // MARK: Opening
