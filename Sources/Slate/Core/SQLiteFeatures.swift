@@ -149,8 +149,8 @@ extension SQLiteFeature {
             case "DISTINCT" where next == "FROM" && (word(index - 1) == "IS" || word(index - 2) == "IS"):
                 add(.isDistinctFrom)
             case "SQLITE_SCHEMA", "SQLITE_TEMP_SCHEMA": add(.sqliteSchema)
-            case "PRAGMA_TABLE_XINFO": add(.tableXInfo)
-            case "PRAGMA_TABLE_LIST": add(.tableList)
+            case "PRAGMA_TABLE_XINFO": add(.tableXInfo); add(.tableValuedPragmas)
+            case "PRAGMA_TABLE_LIST": add(.tableList); add(.tableValuedPragmas)
             case "IIF" where tokens.indices.contains(index + 1) && tokens[index + 1].text == "(": add(.iif)
             case "UNIXEPOCH" where tokens.indices.contains(index + 1) && tokens[index + 1].text == "(": add(.unixEpoch)
             default:
