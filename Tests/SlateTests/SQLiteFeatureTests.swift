@@ -22,6 +22,7 @@ import Testing
         #expect(features("ALTER TABLE t DROP COLUMN b") == [.dropColumn])
         #expect(features("ALTER TABLE t RENAME COLUMN a TO b") == [.renameColumn])
         #expect(features("SELECT name FROM sqlite_schema") == [.sqliteSchema])
+        #expect(features(#"SELECT name FROM "main"."sqlite_schema""#) == [.sqliteSchema])
         #expect(features("SELECT name FROM pragma_table_xinfo('t')") == [.tableXInfo, .tableValuedPragmas])
         #expect(features("SELECT name FROM pragma_table_info('t')") == [.tableValuedPragmas])
         #expect(features("PRAGMA main.table_list") == [.tableList])
@@ -34,6 +35,7 @@ import Testing
         #expect(features("WITH c AS MATERIALIZED (SELECT 1) SELECT * FROM c") == [.materializedCTE])
         #expect(features("SELECT iif(a, 1, 2) FROM t") == [.iif])
         #expect(features("SELECT x FROM t", error: "no such function: json_extract") == [.json])
+        #expect(features("SELECT value FROM json_each('[1]')", error: "no such table: json_each") == [.json])
         #expect(features("SELECT x FROM t", error: "no such function: row_number") == [.windowFunctions])
     }
 

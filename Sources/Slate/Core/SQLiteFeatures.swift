@@ -129,6 +129,10 @@ extension SQLiteFeature {
         for (index, token) in tokens.enumerated() {
             guard let current = token.word else {
                 if token.text == "->" || token.text == "->>" { add(.jsonOperators) }
+                // A quoted name is never a keyword, but may still name the schema table.
+                if let name = token.quotedName, name == "SQLITE_SCHEMA" || name == "SQLITE_TEMP_SCHEMA" {
+                    add(.sqliteSchema)
+                }
                 continue
             }
             let next = word(index + 1)
@@ -195,6 +199,9 @@ extension SQLiteFeature {
         }
         if lowered.contains("no such table: pragma_") || lowered.contains("no such table: main.pragma_") {
             add(.tableValuedPragmas)
+        }
+        if lowered.contains("no such table: json_each") || lowered.contains("no such table: json_tree") {
+            add(.json)
         }
         return found
     }
@@ -308,6 +315,8 @@ enum SQLFeatureTokenizer {
         let text: String
         /// Set for unquoted words (keywords and plain names), upper-cased.
         let word: String?
+        /// Set for quoted names (`"name"`, `` `name` ``, `[name]`): the name, upper-cased.
+        var quotedName: String? = nil
     }
 
     static func tokens(of sql: String) -> [Token] {
@@ -358,7 +367,8 @@ enum SQLFeatureTokenizer {
             case UInt8(ascii: "\""), UInt8(ascii: "`"), UInt8(ascii: "["):
                 let start = index
                 skipQuoted(byte == UInt8(ascii: "[") ? UInt8(ascii: "]") : byte)
-                tokens.append(Token(text: String(decoding: characters[start..<index], as: UTF8.self), word: nil))
+                let text = String(decoding: characters[start..<index], as: UTF8.self)
+                tokens.append(Token(text: text, word: nil, quotedName: String(text.dropFirst().dropLast()).uppercased()))
             case _ where isWordByte(byte):
                 let start = index
                 while index < characters.count, isWordByte(characters[index]) { index += 1 }
