@@ -41,7 +41,8 @@ let package = Package(
             dependencies: [
                 "CSQLiteSystem",
                 .target(name: "CSQLCipher", condition: .when(traits: ["SQLCipher"])),
-            ]
+            ],
+            publicHeadersPath: "."  // shim.h and module.modulemap stay where the system library had them
         ),
         .target(name: "CSQLiteSystem"),
         .target(name: "CSQLCipher", linkerSettings: [.linkedLibrary("sqlcipher")]),

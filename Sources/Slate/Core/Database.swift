@@ -75,9 +75,6 @@ public final class Database {
         sqlite3_extended_result_codes(connection, 1)
 
         do {
-            #if SQLCipher
-            try applyEncryption()  // before anything else reads the file (Database+Encryption.swift)
-            #endif
             try validateAfterOpening()
             if let timeout = configuration.busyTimeout { setBusyTimeout(timeout) }
             if configuration.foreignKeysEnabled {
@@ -103,6 +100,9 @@ public final class Database {
     /// caller gets the error from the initializer, and detect files SQLite silently opened read-only.
     /// (`sqlite_master`, not `sqlite_schema`: the older name works on every SQLite version.)
     private func validateAfterOpening() throws {
+        #if SQLCipher
+        try applyEncryption()  // the key, before anything reads the file (Database+Encryption.swift)
+        #endif
         let statement = try Statement(database: self, sql: "SELECT count(*) FROM sqlite_master", persistent: false)
         _ = try statement.step()
         try statement.reset()
