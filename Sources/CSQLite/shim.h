@@ -23,16 +23,6 @@
 #  include <csqlite_system.h>
 #endif
 
-/// `SQLITE_TRANSIENT` is a macro Swift cannot import: SQLite copies the bytes before returning.
-static inline sqlite3_destructor_type slate_sqlite_transient(void) {
-    return SQLITE_TRANSIENT;
-}
-
-/// `SQLITE_STATIC`: the caller guarantees the bytes outlive the binding.
-static inline sqlite3_destructor_type slate_sqlite_static(void) {
-    return SQLITE_STATIC;
-}
-
 /// Whether the header Slate was compiled against is SQLCipher's (1) or SQLite's (0).
 static inline int slate_sqlite_has_codec(void) {
 #if defined(SQLITE_HAS_CODEC)
@@ -72,5 +62,15 @@ static inline sqlite3_int64 sqlite3_total_changes64(sqlite3 *db) {
     return sqlite3_total_changes(db);
 }
 #endif
+
+/// `SQLITE_TRANSIENT` is a macro Swift cannot import: SQLite copies the bytes before returning.
+static inline sqlite3_destructor_type slate_sqlite_transient(void) {
+    return SQLITE_TRANSIENT;
+}
+
+/// `SQLITE_STATIC`: the caller guarantees the bytes outlive the binding.
+static inline sqlite3_destructor_type slate_sqlite_static(void) {
+    return SQLITE_STATIC;
+}
 
 #endif
