@@ -154,6 +154,24 @@ private final class Collected<Value>: @unchecked Sendable {
         #expect(try Self.header(path) != Self.plaintextMagic)
     }
 
+    @Test func changeKeyWorksInWALMode() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("wal.sqlite")
+        try Self.makeEncrypted(path)
+        let db = try Self.open(path, key: .passphrase(Self.passphrase))
+        #expect(try db.setJournalMode(.wal) == .wal)
+        try db.execute(sql: "INSERT INTO secret(note) VALUES ('delta')")
+        try db.changeKey(to: .passphrase(Self.otherPassphrase))
+        try db.execute(sql: "INSERT INTO secret(note) VALUES ('epsilon')")
+        try db.close()
+
+        #expect(capturedDatabaseError { try Self.open(path, key: .passphrase(Self.passphrase)) }?.resultCode == .notADatabase)
+        let reopened = try Self.open(path, key: .passphrase(Self.otherPassphrase))
+        #expect(try Self.notes(reopened) == ["alpha", "beta", "gamma", "delta", "epsilon"])
+        #expect(try reopened.journalMode == .wal)
+    }
+
     @Test func changeKeyRefusesPlaintextConnectionsAndTransactions() throws {
         let plain = try Database.memory()
         let error = capturedDatabaseError { try plain.changeKey(to: .passphrase(Self.passphrase)) }
@@ -193,6 +211,16 @@ private final class Collected<Value>: @unchecked Sendable {
         #expect(try Self.notes(encrypted) == ["alpha", "beta", "gamma"])
         #expect(try encrypted.fetchValue(Int.self, sql: "PRAGMA user_version") == 7)
         #expect(try encrypted.fetchValue(Int.self, sql: "SELECT count(*) FROM sqlite_master WHERE name = 'secret_note'") == 1)
+
+        // An encrypted database re-exported under another key and other settings.
+        let rekeyedPath = directory.path("rekeyed.sqlite")
+        let settings = Database.CipherSettings(pageSize: 4096, kdfIterations: 20_000)
+        try encrypted.exportEncryptedCopy(to: rekeyedPath, key: .passphrase(Self.otherPassphrase), cipherSettings: settings)
+        var rekeyedConfiguration = Self.configuration(.passphrase(Self.otherPassphrase))
+        rekeyedConfiguration.cipherSettings = settings
+        #expect(try Self.notes(Database(path: rekeyedPath, configuration: rekeyedConfiguration)) == ["alpha", "beta", "gamma"])
+        #expect(capturedDatabaseError { try Self.open(rekeyedPath, key: .passphrase(Self.passphrase)) }?.resultCode == .notADatabase)
+        #expect(capturedDatabaseError { try Self.open(rekeyedPath, key: .passphrase(Self.otherPassphrase)) }?.resultCode == .notADatabase)
 
         try encrypted.exportPlaintextCopy(to: roundTripPath)
         try encrypted.close()
