@@ -33,7 +33,7 @@ let package = Package(
     ],
     targets: [
         // The C API: SQLite's, or SQLCipher's with the SQLCipher trait. Its header includes the
-        // header of whichever library target is on the include path (Sources/CSQLite/include/shim.h),
+        // header of whichever library target is on the include path (Sources/CSQLite/shim.h),
         // and importing that target's module is what links the library: CSQLiteSystem links the
         // system sqlite3, CSQLCipher (a dependency with the trait only) links sqlcipher.
         .target(
