@@ -152,3 +152,47 @@ import Testing
         #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM car") == 2)
     }
 }
+
+/// Scripts with arguments that do not match apply nothing (issue 13).
+@Suite struct ScriptArgumentTests {
+    @Test func anExtraPositionalArgumentIsReportedBeforeAnyStatementRuns() throws {
+        let db = try Database()
+        try db.execute(sql: "CREATE TABLE t(a)")
+        let error = try #require(throws: DatabaseError.self) {
+            try db.execute(sql: "INSERT INTO t VALUES (?); INSERT INTO t VALUES (?)", arguments: [1, 2, 3])
+        }
+        #expect(error.resultCode == .range)
+        #expect(error.message.contains("the SQL uses 2, got 3"))
+        let count = try db.fetchValue(Int.self, "SELECT count(*) FROM t")
+        #expect(count == 0, "no statement of the script ran")
+    }
+
+    @Test func anUnusedNameIsReportedBeforeAnyStatementRuns() throws {
+        let db = try Database()
+        try db.execute(sql: "CREATE TABLE t(a)")
+        let error = try #require(throws: DatabaseError.self) {
+            try db.execute(sql: "INSERT INTO t VALUES (:a)", arguments: ["a": 1, "b": 2])
+        }
+        #expect(error.message.contains("no parameter named b"))
+        let count = try db.fetchValue(Int.self, "SELECT count(*) FROM t")
+        #expect(count == 0)
+    }
+
+    @Test func aScriptThatCreatesItsTablesRollsBackOnAMismatch() throws {
+        // The INSERT cannot be prepared before the CREATE ran: the script runs in a savepoint.
+        let db = try Database()
+        let error = try #require(throws: DatabaseError.self) {
+            try db.execute(sql: "CREATE TABLE t(a); INSERT INTO t VALUES (?)", arguments: [1, 2])
+        }
+        #expect(error.resultCode == .range)
+        let tables = try db.fetchAll(String.self, "SELECT name FROM sqlite_master WHERE type = 'table'")
+        #expect(tables.isEmpty, "the CREATE TABLE was rolled back")
+    }
+
+    @Test func matchingArgumentsRunEveryStatementOnce() throws {
+        let db = try Database()
+        try db.execute(sql: "CREATE TABLE t(a); INSERT INTO t VALUES (?); INSERT INTO t VALUES (?)", arguments: [1, 2])
+        let values = try db.fetchAll(Int.self, "SELECT a FROM t ORDER BY a")
+        #expect(values == [1, 2])
+    }
+}
