@@ -196,3 +196,27 @@ import Testing
         #expect(values == [1, 2])
     }
 }
+
+/// Error messages show a bounded piece of a value, whatever its size (issue 13).
+@Suite struct ErrorMessageTruncationTests {
+    @Test func aHugeBlobReadAsTheWrongTypeGivesAShortMessage() throws {
+        let db = try Database()
+        let blob = Data(repeating: 0xAB, count: 8 * 1024 * 1024)
+        try db.execute(sql: "CREATE TABLE t(b)")
+        try db.execute("INSERT INTO t VALUES (\(blob))")
+        let error = try #require(throws: DatabaseError.self) { _ = try db.fetchOne(Int.self, "SELECT b FROM t") }
+        #expect(error.resultCode == .mismatch)
+        #expect(error.message.utf8.count < 1_000)
+        #expect(error.message.contains("(8388608 bytes)"))
+        let copied = try #require(try db.fetchOne(CopiedRow.self, "SELECT b FROM t"))
+        let copiedError = try #require(throws: DatabaseError.self) { let _: Int = try copied[0] }
+        #expect(copiedError.message.utf8.count < 1_000)
+    }
+
+    @Test func hugeTextArgumentsAreShortInDescriptions() throws {
+        let text = String(repeating: "x", count: 1_000_000)
+        let error = DatabaseError(resultCode: .error, message: "m", sql: "SELECT ?", arguments: [.text(text)])
+        #expect(error.description.utf8.count < 1_000)
+        #expect(error.description.contains("(1000000 bytes)"))
+    }
+}
