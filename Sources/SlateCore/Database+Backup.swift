@@ -77,12 +77,15 @@ extension Database {
         guard destination !== self else {
             throw DatabaseError(resultCode: .error, message: "cannot back up a connection into itself")
         }
+        #if SQLCipher
+        try checkEncryptedBackup(to: destination)  // Database+Encryption.swift
+        #endif
+        let retryBudget = max(try busyTimeout, try destination.busyTimeout)
         guard let backup = sqlite3_backup_init(destination.handle, "main", handle, "main") else {
             var error = DatabaseError.lastError(of: destination.handle, code: sqlite3_errcode(destination.handle))
             error.message = "cannot start the backup: \(error.message)"
             throw error
         }
-        let retryBudget = max(busyTimeout, destination.busyTimeout)
         var busySince: Date?
         while true {
             let code = sqlite3_backup_step(backup, pagesPerStep < 1 ? -1 : pagesPerStep)
@@ -140,6 +143,12 @@ extension Database {
     ) throws {
         var configuration = Database.Configuration()
         configuration.foreignKeysEnabled = false
+        #if SQLCipher
+        // SQLCipher copies pages only between files encrypted alike: the copy gets this
+        // connection's current key and cipher settings.
+        configuration.key = encryptionKey
+        configuration.cipherSettings = self.configuration.cipherSettings
+        #endif
         let destination = try Database(location: .file(path), configuration: configuration)
         do {
             try backup(to: destination, pagesPerStep: pagesPerStep, progress: progress)

@@ -41,7 +41,7 @@ public struct DatabaseError: Error, Sendable, Equatable, CustomStringConvertible
         var text = "SQLite error \(extendedResultCode.rawValue): \(message)"
         if let sql { text += " — while executing `\(sql)`" }
         if let arguments, !arguments.isEmpty {
-            text += " with arguments [" + arguments.map(\.debugDescription).joined(separator: ", ") + "]"
+            text += " with arguments [" + arguments.map(\.shortDescription).joined(separator: ", ") + "]"
         }
         return text
     }
@@ -66,7 +66,9 @@ extension DatabaseError {
                 message = String(cString: sqlite3_errmsg(connection))
             }
         }
-        return DatabaseError(
+        let error = DatabaseError(
             resultCode: ResultCode(rawValue: extended), message: message, sql: sql, arguments: arguments)
+        // Names the feature when the SQL needs a newer SQLite than the library in use.
+        return sql == nil ? error : error.explainingUnavailableFeature()
     }
 }

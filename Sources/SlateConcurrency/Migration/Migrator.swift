@@ -159,9 +159,13 @@ public struct Migrator: Sendable {
         let foreignKeysWereOn = try db.fetchValue(Bool.self, sql: "PRAGMA foreign_keys")
         let turnsForeignKeysOff = migration.foreignKeyChecks == .deferred && foreignKeysWereOn
         if turnsForeignKeysOff { try db.execute(sql: "PRAGMA foreign_keys = OFF") }
-        defer {
-            if turnsForeignKeysOff { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
+        try db.restoring({ if turnsForeignKeysOff { try db.execute(sql: "PRAGMA foreign_keys = ON") } }) {
+            try applyInTransaction(migration, to: db, notifying: notifying)
         }
+    }
+
+    /// The transaction of ``apply(_:to:notifying:)``.
+    private func applyInTransaction(_ migration: Migration, to db: Database, notifying: Bool) throws {
         if notifying { willMigrate?(migration.identifier) }
         do {
             try db.transaction(.immediate) {
@@ -219,7 +223,7 @@ public struct Migrator: Sendable {
     /// include migrations this migrator does not register (applied by a newer version of the app).
     public func appliedMigrations(in db: Database) throws -> [String] {
         let tableExists = try db.fetchValue(
-            Bool.self, "SELECT count(*) > 0 FROM sqlite_schema WHERE type = 'table' AND name = \(tableName)")
+            Bool.self, "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = \(tableName)")
         guard tableExists else { return [] }
         return try db.fetchAll(String.self, "SELECT identifier FROM \(identifier: tableName) ORDER BY rowid")
     }
