@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# Type-checks every ```swift block of the README, the DocC catalogs and the other Markdown
-# documents against the modules of the last `swift build --build-tests`, and checks that every
+# Compiles (to SIL, without linking) every ```swift block of the README, the DocC catalogs and the
+# other Markdown documents against the modules of the last `swift build --build-tests`, and checks that every
 # case in Tests/CompileFailures still fails to compile with the error it names. Fails on any
 # error, on a warning other than an unused value, on a fenced block without a language, and on a
 # removed or non-canonical spelling. docs/snippets/README.md explains the rules.
 #
-#   .ci/check-snippets.sh [--verbose] [--jobs N] [FILE.md|FILE.swift ...]
+# Blocks marked `<!-- snippet-check: traits SQLCipher -->` (or whose context says so) compile
+# against the SQLCipher build in .build-sqlcipher, which .ci/run makes first; without it they fail,
+# unless --allow-missing-traits.
+#
+#   .ci/check-snippets.sh [--verbose] [--jobs N] [--allow-missing-traits] [FILE.md|FILE.swift ...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,30 +19,34 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --verbose) args+=(--verbose) ;;
         --jobs) args+=(--jobs "$2"); shift ;;
+        --allow-missing-traits) args+=(--allow-missing-traits) ;;
         *) files+=("$1") ;;
     esac
     shift
 done
 
-bin=$(swift build --show-bin-path)
-# SwiftPM keeps the modules built for the host (macros and the tests that use them) in
-# Modules-tool and the others in Modules; take the newer complete set.
-modules=""
-for candidate in "$bin/Modules-tool" "$bin/Modules"; do
-    if [ -f "$candidate/SlateMacros.swiftmodule" ] && [ -f "$candidate/Slate.swiftmodule" ]; then
-        if [ -z "$modules" ] || [ "$candidate/SlateMacros.swiftmodule" -nt "$modules/SlateMacros.swiftmodule" ]; then
-            modules=$candidate
+# The newer of SwiftPM's module directories under a scratch path that holds module $2 (SwiftPM
+# keeps the modules built for the host, macros and what uses them, in Modules-tool).
+modules_in() {
+    local found="" candidate
+    for candidate in "$1"/*/debug/Modules-tool "$1"/*/debug/Modules; do
+        if [ -f "$candidate/$2.swiftmodule" ] && { [ -z "$found" ] || [ "$candidate/$2.swiftmodule" -nt "$found/$2.swiftmodule" ]; }; then
+            found=$candidate
         fi
-    fi
-done
-plugin=""
-for candidate in "$bin/SlateMacrosPlugin-tool" "$bin/SlateMacrosPlugin"; do
-    if [ -x "$candidate" ]; then plugin=$candidate; break; fi
-done
-if [ -z "$modules" ] || [ -z "$plugin" ]; then
-    echo "check-snippets: no built Slate modules or macro plugin under $bin; run 'swift build --build-tests' first" >&2
+    done
+    echo "$found"
+}
+
+modules=$(modules_in "$PWD/.build" SlateMacros)
+if [ -z "$modules" ]; then
+    echo "check-snippets: no built Slate modules under .build; run 'swift build --build-tests' first" >&2
     exit 2
 fi
+# SwiftPM's build description holds the C module flags and the macro plugin the build used.
+description=.build/debug.yaml
+# The SQLCipher trait's build (core only), for the blocks that need it.
+sqlcipher=$(modules_in "$PWD/.build-sqlcipher" Slate)
+if [ -n "$sqlcipher" ]; then args+=(--trait-build "SQLCipher=$sqlcipher,.build-sqlcipher/debug.yaml"); fi
 
 swiftc=$(command -v swiftc)
 toolchain=$(cd "$(dirname "$(readlink -f "$swiftc")")/.." && pwd)
@@ -65,6 +73,5 @@ if [ ${#files[@]} -eq 0 ]; then
 fi
 
 exec "$checker" --root . --work "$work" --swiftc "$swiftc" -I "$modules" \
-    --plugin "$plugin#SlateMacrosPlugin" \
-    --flag -Xcc --flag "-fmodule-map-file=$PWD/Sources/CSQLite/module.modulemap" \
+    --build-description "$description" \
     --manifest-api "$manifest_api" ${args[@]+"${args[@]}"} "${files[@]}"

@@ -1,4 +1,4 @@
-// Type-checks every ```swift block of the documentation against the freshly built Slate modules,
+// Compiles (to SIL) every ```swift block of the documentation against the freshly built Slate modules,
 // and checks that the expected compile failures (Tests/CompileFailures) still fail. Run it through
 // .ci/check-snippets.sh, which builds this file and finds the modules; see that script and
 // docs/snippets/README.md for the rules.
@@ -11,8 +11,14 @@
 //   --contexts DIR               per-document context files (default: docs/snippets)
 //   --work DIR                   where the generated files go (default: .build/snippets)
 //   -I DIR                       a module directory (repeatable)
+//   --build-description FILE     SwiftPM's build description (.build/debug.yaml): the C module
+//                                flags (-Xcc …) and macro plugins of the command that built
+//                                SlateMacros into the -I directory are used for every snippet
 //   --plugin PATH#MODULE         a macro plugin executable (repeatable)
 //   --flag ARG                   an extra argument for swiftc (repeatable)
+//   --trait-build NAME=DIR,FILE  the modules (DIR) and build description (FILE) of a build with
+//                                package trait NAME, for blocks marked `snippet-check: traits NAME`
+//   --allow-missing-traits       report blocks whose trait build is missing instead of failing
 //   --manifest-api DIR           the toolchain's PackageDescription module directory
 //   --swiftc PATH                the compiler (default: swiftc)
 //   --jobs N                     parallel compiler runs (default: the number of cores)
@@ -32,6 +38,9 @@ struct Options {
     var plugins: [String] = []
     var flags: [String] = []
     var manifestAPI: String?
+    var buildDescription: String?
+    var traitBuilds: [String: (modules: String, description: String)] = [:]
+    var allowMissingTraits = false
     var swiftc = "swiftc"
     var jobs = ProcessInfo.processInfo.activeProcessorCount
     var verbose = false
@@ -55,6 +64,15 @@ struct Options {
             case "--plugin": options.plugins.append(value(argument))
             case "--flag": options.flags.append(value(argument))
             case "--manifest-api": options.manifestAPI = value(argument)
+            case "--build-description": options.buildDescription = value(argument)
+            case "--trait-build":
+                let spec = value(argument)
+                guard let equals = spec.firstIndex(of: "="), let comma = spec.lastIndex(of: ","), equals < comma else {
+                    fail("--trait-build wants NAME=MODULES_DIR,BUILD_DESCRIPTION, not \(spec)")
+                }
+                options.traitBuilds[String(spec[..<equals])] = (
+                    String(spec[spec.index(after: equals)..<comma]), String(spec[spec.index(after: comma)...]))
+            case "--allow-missing-traits": options.allowMissingTraits = true
             case "--swiftc": options.swiftc = value(argument)
             case "--jobs": options.jobs = max(1, Int(value(argument)) ?? 1)
             case "--verbose": options.verbose = true
@@ -86,6 +104,10 @@ struct CodeBlock {
     var lines: [String]
     /// Set by a `<!-- snippet-check: skip REASON -->` comment on the line before the fence.
     var skipReason: String?
+    /// Set by `<!-- snippet-check: traits NAME -->`: the block needs a build with that package trait.
+    var traits: String?
+    /// A `snippet-check` comment this checker does not understand.
+    var unknownDirective: String?
 
     /// The 1-based document line of `lines[index]`.
     func documentLine(_ index: Int) -> Int { fenceLine + 1 + index }
@@ -98,7 +120,7 @@ func parseMarkdown(_ text: String, document: String) -> (blocks: [CodeBlock], in
     var blocks: [CodeBlock] = []
     var inline: [(Int, String)] = []
     var index = 0
-    let skipPattern = try! NSRegularExpression(pattern: #"^\s*<!--\s*snippet-check:\s*skip\b\s*(.*?)\s*-->\s*$"#)
+    let directivePattern = try! NSRegularExpression(pattern: #"^\s*<!--\s*snippet-check:\s*(\w+)\b\s*(.*?)\s*-->\s*$"#)
     while index < lines.count {
         let line = lines[index]
         let trimmed = line.drop { $0 == " " }
@@ -111,12 +133,20 @@ func parseMarkdown(_ text: String, document: String) -> (blocks: [CodeBlock], in
                 var previous = index - 1
                 while previous >= 0, lines[previous].trimmingCharacters(in: .whitespaces).isEmpty { previous -= 1 }
                 var skipReason: String?
+                var traits: String?
+                var unknownDirective: String?
                 if previous >= 0 {
                     let candidate = lines[previous]
                     let range = NSRange(candidate.startIndex..., in: candidate)
-                    if let match = skipPattern.firstMatch(in: candidate, range: range),
-                       let reasonRange = Range(match.range(at: 1), in: candidate) {
-                        skipReason = String(candidate[reasonRange])
+                    if let match = directivePattern.firstMatch(in: candidate, range: range),
+                       let nameRange = Range(match.range(at: 1), in: candidate),
+                       let argumentRange = Range(match.range(at: 2), in: candidate) {
+                        let argument = String(candidate[argumentRange])
+                        switch candidate[nameRange] {
+                        case "skip": skipReason = argument
+                        case "traits": traits = argument
+                        default: unknownDirective = String(candidate[nameRange])
+                        }
                     }
                 }
                 var content: [String] = []
@@ -135,7 +165,7 @@ func parseMarkdown(_ text: String, document: String) -> (blocks: [CodeBlock], in
                 }
                 blocks.append(CodeBlock(
                     document: document, language: language, fenceLine: index + 1, lines: content,
-                    skipReason: skipReason))
+                    skipReason: skipReason, traits: traits, unknownDirective: unknownDirective))
                 index = end + 1
                 continue
             }
@@ -362,11 +392,13 @@ func awaitsAtTopLevel(_ chunk: Chunk) -> Bool {
 
 // MARK: - Units
 
-/// What one compiler run type-checks: a document's context and one or more of its blocks, or a
+/// What one compiler run checks: a document's context and one or more of its blocks, or a
 /// package manifest, or a compile-failure case.
 struct Unit {
     enum Kind { case snippets, manifest, failureCase }
     var kind: Kind
+    /// The package trait whose build the unit compiles against; `nil` for the default build.
+    var traits: String? = nil
     var name: String
     var document: String
     var blocks: [CodeBlock]
@@ -414,18 +446,27 @@ func firstCodeLine(_ block: CodeBlock) -> String {
 }
 
 /// Groups a document's Swift blocks: a block that starts with `import` starts a new program, and
-/// the blocks after it continue that program (they see its declarations); a block that imports
+/// the blocks after it continue that program (they see its declarations); so does a block that
+/// needs another build (package traits) than the block before it. A block that imports
 /// PackageDescription is a package manifest on its own.
 func makeUnits(document: String, blocks: [CodeBlock], context: (path: String, text: String)?) -> [Unit] {
+    // A context can set the traits of every block of its document: `// snippet-check: traits NAME`.
+    let documentTraits = context.flatMap { context in
+        context.text.components(separatedBy: "\n").lazy.compactMap { line -> String? in
+            guard let range = line.range(of: "// snippet-check: traits ") else { return nil }
+            return line[range.upperBound...].trimmingCharacters(in: .whitespaces)
+        }.first
+    }
     var units: [Unit] = []
     for block in blocks {
+        let traits = block.traits ?? documentTraits
         if block.lines.contains(where: { $0.trimmingCharacters(in: .whitespaces) == "import PackageDescription" }) {
             units.append(Unit(kind: .manifest, name: "\(document):\(block.fenceLine)", document: document, blocks: [block]))
             continue
         }
         let startsProgram = firstCodeLine(block).hasPrefix("import ")
-        if startsProgram || units.last?.kind != .snippets {
-            units.append(Unit(kind: .snippets, name: "\(document):\(block.fenceLine)", document: document, blocks: [block]))
+        if startsProgram || units.last?.kind != .snippets || units.last?.traits != traits {
+            units.append(Unit(kind: .snippets, traits: traits, name: "\(document):\(block.fenceLine)", document: document, blocks: [block]))
         } else {
             units[units.count - 1].blocks.append(block)
         }
@@ -549,6 +590,12 @@ func run(_ executable: String, _ arguments: [String], in directory: String) -> (
     return (process.terminationStatus, String(decoding: data, as: UTF8.self))
 }
 
+struct BuildConfiguration {
+    var moduleDirectories: [String]
+    var flags: [String]
+    var plugins: [String]
+}
+
 struct Outcome {
     var unit: Unit
     var passed: Bool
@@ -570,13 +617,28 @@ func compile(_ unit: Unit, options: Options) -> Outcome {
             return Outcome(unit: unit, passed: false, report: "no --manifest-api to check a package manifest", seconds: 0)
         }
         path = "\(options.work)/\(unit.file)"
-        arguments += ["-I", manifestAPI, "-Xfrontend", "-package-description-version", "-Xfrontend", "6.0", "-module-name", "main", path]
+        // The PackageDescription API of the manifest's tools version (`traits:` needs 6.1).
+        let toolsVersion = unit.blocks[0].lines.first { $0.hasPrefix("// swift-tools-version") }
+            .flatMap { $0.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) } ?? "6.0"
+        arguments += ["-I", manifestAPI, "-Xfrontend", "-package-description-version", "-Xfrontend", toolsVersion, "-module-name", "main", path]
     case .snippets, .failureCase:
         path = unit.kind == .failureCase ? unit.document : "\(options.work)/\(unit.file)"
         arguments += ["-parse-as-library", "-module-name", "Snippets"]
-        for directory in options.moduleDirectories { arguments += ["-I", directory] }
-        for plugin in options.plugins { arguments += ["-load-plugin-executable", plugin] }
-        arguments += options.flags + [path]
+        var build = BuildConfiguration(moduleDirectories: options.moduleDirectories, flags: options.flags, plugins: options.plugins)
+        if let traits = unit.traits {
+            guard let traitBuild = options.traitBuilds[traits] else {
+                let message = "no build with package trait \(traits): build it (see .ci/run) or pass --allow-missing-traits"
+                return Outcome(unit: unit, passed: options.allowMissingTraits, report: message, seconds: 0,
+                               note: options.allowMissingTraits ? "not compiled: no build with trait \(traits)" : "")
+            }
+            guard let flags = buildFlags(description: traitBuild.description, directory: traitBuild.modules) else {
+                return Outcome(unit: unit, passed: false, report: "\(traitBuild.description) has no command that built Slate into \(traitBuild.modules)", seconds: 0)
+            }
+            build = BuildConfiguration(moduleDirectories: [traitBuild.modules], flags: flags.flags, plugins: flags.plugins)
+        }
+        for directory in build.moduleDirectories { arguments += ["-I", directory] }
+        for plugin in build.plugins { arguments += ["-load-plugin-executable", plugin] }
+        arguments += build.flags + [path]
     }
     if unit.kind != .failureCase {
         do {
@@ -683,6 +745,53 @@ final class ParallelCompiler: @unchecked Sendable {
     }
 }
 
+// MARK: - Build flags
+
+/// The C module flags and macro plugins SwiftPM passed when it built Slate and SlateMacros into
+/// `directory`: the snippets need the same to load the modules (the C modules' maps and header
+/// paths change with the package's traits and layout).
+func buildFlags(description path: String, directory: String) -> (flags: [String], plugins: [String])? {
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+    var flags: [String] = []
+    var plugins: [String] = []
+    var found = false
+    for line in text.components(separatedBy: "\n") {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        guard trimmed.hasPrefix("args: ["),
+              ["Slate", "SlateMacros"].contains(where: { module in
+                  trimmed.contains("\"-module-name\",\"\(module)\"") && trimmed.contains("\"\(directory)/\(module).swiftmodule\"")
+              }),
+              let data = trimmed.dropFirst("args: ".count).data(using: .utf8),
+              let arguments = try? JSONSerialization.jsonObject(with: data) as? [String] else { continue }
+        found = true
+        var index = 0
+        while index + 1 < arguments.count {
+            if arguments[index] == "-Xcc" {
+                let flag = ["-Xcc", arguments[index + 1]]
+                // -I takes its value as the next -Xcc argument.
+                if arguments[index + 1] == "-I", index + 3 < arguments.count {
+                    let pair = flag + ["-Xcc", arguments[index + 3]]
+                    if !contains(flags, pair) { flags += pair }
+                    index += 4
+                    continue
+                }
+                if !contains(flags, flag) { flags += flag }
+            } else if arguments[index] == "-load-plugin-executable" {
+                // Passed to the frontend as -Xfrontend -load-plugin-executable -Xfrontend VALUE.
+                let value = arguments[index + 1] == "-Xfrontend" && index + 2 < arguments.count ? arguments[index + 2] : arguments[index + 1]
+                if !plugins.contains(value) { plugins.append(value) }
+            }
+            index += 1
+        }
+    }
+    return found ? (flags, plugins) : nil
+}
+
+/// Whether `list` holds `sequence` at an even position (as a flag and its value).
+func contains(_ list: [String], _ sequence: [String]) -> Bool {
+    stride(from: 0, to: list.count - sequence.count + 1, by: 2).contains { Array(list[$0..<$0 + sequence.count]) == sequence }
+}
+
 // MARK: - Main
 
 @main
@@ -693,6 +802,14 @@ struct CheckSnippets {
         guard FileManager.default.changeCurrentDirectoryPath(options.root) else { fail("no directory \(options.root)") }
         options.root = FileManager.default.currentDirectoryPath
         try? FileManager.default.createDirectory(atPath: options.work, withIntermediateDirectories: true)
+        if let description = options.buildDescription {
+            guard let directory = options.moduleDirectories.first,
+                  let build = buildFlags(description: description, directory: directory) else {
+                fail("\(description) has no command that built Slate into \(options.moduleDirectories.first ?? "(no -I)")")
+            }
+            options.flags = build.flags + options.flags
+            options.plugins = build.plugins + options.plugins
+        }
 
         var units: [Unit] = []
         var problems: [String] = []
@@ -717,6 +834,9 @@ struct CheckSnippets {
                     otherLanguages[block.language, default: 0] += 1
                     if let reason = block.skipReason { problems.append("\(block.location): `snippet-check: skip` (\(reason)) on a ```\(block.language) block: only Swift blocks are checked") }
                     continue
+                }
+                if let directive = block.unknownDirective {
+                    problems.append("\(block.location): unknown `snippet-check: \(directive)` (known: skip REASON, traits NAME)")
                 }
                 for (index, line) in block.lines.enumerated() {
                     for message in lint(line) { problems.append("\(document):\(block.documentLine(index)): \(message)\n    \(line.trimmingCharacters(in: .whitespaces))") }
@@ -772,17 +892,20 @@ struct CheckSnippets {
                     + (outcome.note.isEmpty ? "" : ": \(outcome.note)"))
             }
             if !outcome.passed { problems.append("\(outcome.unit.name):\n\(outcome.report)") }
+            if outcome.note.hasPrefix("not compiled") {
+                skipped += outcome.unit.blocks.map { "\($0.location): \(outcome.note)" }
+            }
         }
 
         print("== Documentation snippets")
         for line in summary { print("  \(line)") }
         if !skipped.isEmpty {
-            print("== Swift blocks not compiled (snippet-check: skip)")
+            print("== Swift blocks not compiled")
             for line in skipped { print("  \(line)") }
         }
         let failureCount = options.failureCases.count
         let snippetUnits = units.count - failureCount
-        print(String(format: "== %d Swift block(s) in %d compiler run(s), %d compile-failure case(s), %d skipped, %.1f s with %d job(s)",
+        print(String(format: "== %d Swift block(s) in %d compiler run(s), %d compile-failure case(s), %d block(s) not compiled, %.1f s with %d job(s)",
                      blockCount, snippetUnits, failureCount, skipped.count, Date().timeIntervalSince(started), options.jobs))
         if !problems.isEmpty {
             print("\n== \(problems.count) problem(s)")

@@ -2,4 +2,4 @@
 import Foundation
 import Slate
 
-func snippetFixtures(db: Database, url: URL) {}
+func snippetFixtures(db: Database, url: URL, passphrase: String, path: String) {}
