@@ -1,0 +1,14 @@
+-- Values at the edges of their Swift types (slate.json: "columnTypes").
+CREATE TABLE raw_value (
+    id INTEGER PRIMARY KEY,
+    big INTEGER,    -- UInt64
+    small INTEGER,  -- Int8
+    count INTEGER,  -- Int64
+    score REAL,     -- Double
+    ratio REAL,     -- Float
+    amount,         -- Decimal, no declared type: values are kept as they are given
+    label TEXT,
+    bytes BLOB,
+    happened_at DATETIME,
+    level INTEGER NOT NULL DEFAULT 0  -- UInt8
+);
