@@ -7,7 +7,15 @@ let package = Package(
     name: "Slate",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
+        // Everything at run time: `import Slate` re-exports the four layers below.
         .library(name: "Slate", targets: ["Slate"]),
+        // Each layer on its own, for users who want less: the C-API wrapper; plus queues, pools
+        // and migrations; plus the table model and query builder; plus Codable records,
+        // self-managing tables and CSV.
+        .library(name: "SlateCore", targets: ["SlateCore"]),
+        .library(name: "SlateConcurrency", targets: ["SlateConcurrency"]),
+        .library(name: "SlateQuery", targets: ["SlateQuery"]),
+        .library(name: "SlateRecords", targets: ["SlateRecords"]),
         .library(name: "CSQLite", targets: ["CSQLite"]),
         // The `@Table` macro: a separate product, so users of `Slate` alone never build swift-syntax.
         .library(name: "SlateMacros", targets: ["SlateMacros"]),
@@ -30,9 +38,28 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]
         ),
+        // MARK: The runtime, one target per layer; arrows point down only:
+        // SlateCore ← SlateConcurrency ← SlateQuery ← SlateRecords ← Slate.
+        .target(
+            name: "SlateCore",
+            dependencies: ["CSQLite"]
+        ),
+        .target(
+            name: "SlateConcurrency",
+            dependencies: ["SlateCore"]
+        ),
+        .target(
+            name: "SlateQuery",
+            dependencies: ["SlateCore", "SlateConcurrency"]
+        ),
+        .target(
+            name: "SlateRecords",
+            dependencies: ["SlateCore", "SlateConcurrency", "SlateQuery"]
+        ),
+        // The umbrella users import, and the DocC catalog.
         .target(
             name: "Slate",
-            dependencies: ["CSQLite"]
+            dependencies: ["SlateCore", "SlateConcurrency", "SlateQuery", "SlateRecords"]
         ),
         .testTarget(
             name: "SlateTests",
@@ -151,8 +178,8 @@ let package = Package(
 // SLATE_CORE_ONLY=1 the manifest leaves out the macro and generator targets, so that run does not
 // build swift-syntax and swift-argument-parser a second time under TSan. Users never set it.
 if ProcessInfo.processInfo.environment["SLATE_CORE_ONLY"] == "1" {
-    let core: Set<String> = ["CSQLite", "Slate", "SlateTests"]
-    package.targets.removeAll { !core.contains($0.name) }
-    package.products.removeAll { !["Slate", "CSQLite"].contains($0.name) }
+    let runtime: Set<String> = ["CSQLite", "SlateCore", "SlateConcurrency", "SlateQuery", "SlateRecords", "Slate"]
+    package.targets.removeAll { !runtime.contains($0.name) && $0.name != "SlateTests" }
+    package.products.removeAll { !runtime.contains($0.name) }
     package.dependencies.removeAll()
 }

@@ -78,16 +78,19 @@ struct NamingTests {
     }
 
     @Test func recordsNeverShadowTheSlateTypesGeneratedCodeUses() throws {
-        // Slate's public type names, from its sources.
-        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Sources/Slate")
-        let enumerator = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)
+        // Slate's public type names, from the sources of every runtime layer.
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         var slateTypes: Set<String> = []
         let pattern = /public (?:final )?(?:struct|class|enum|protocol|typealias|actor) ([A-Za-z0-9_]+)/
-        while let url = enumerator?.nextObject() as? URL {
-            guard url.pathExtension == "swift" else { continue }
-            let text = try String(contentsOf: url, encoding: .utf8)
-            for match in text.matches(of: pattern) { slateTypes.insert(String(match.1)) }
+        for layer in ["Slate", "SlateCore", "SlateConcurrency", "SlateQuery", "SlateRecords"] {
+            let enumerator = FileManager.default.enumerator(
+                at: root.appendingPathComponent("Sources/" + layer), includingPropertiesForKeys: nil)
+            while let url = enumerator?.nextObject() as? URL {
+                guard url.pathExtension == "swift" else { continue }
+                let text = try String(contentsOf: url, encoding: .utf8)
+                for match in text.matches(of: pattern) { slateTypes.insert(String(match.1)) }
+            }
         }
         #expect(slateTypes.contains("Table"))
         // The Slate types that generated code names, in every style.
