@@ -23,7 +23,7 @@ struct SlateGenerateCommand: CommandPlugin {
         var generated = 0
         for case let target as SourceModuleTarget in targets {
             let files = target.sourceFiles.map { InputFile(url: $0.url, isResource: $0.type == .resource) }
-            let directory = URL(fileURLWithPath: String(describing: target.directory))
+            let directory = target.directoryURL
             let commands = try SlateInputs.commands(
                 tool: tool, targetName: target.name, targetDirectory: directory, files: files,
                 workDirectory: directory, bundleAccessors: true)

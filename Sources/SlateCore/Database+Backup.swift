@@ -77,6 +77,9 @@ extension Database {
         guard destination !== self else {
             throw DatabaseError(resultCode: .error, message: "cannot back up a connection into itself")
         }
+        #if SQLCipher
+        try checkEncryptedBackup(to: destination)  // Database+Encryption.swift
+        #endif
         guard let backup = sqlite3_backup_init(destination.handle, "main", handle, "main") else {
             var error = DatabaseError.lastError(of: destination.handle, code: sqlite3_errcode(destination.handle))
             error.message = "cannot start the backup: \(error.message)"
@@ -140,6 +143,12 @@ extension Database {
     ) throws {
         var configuration = Database.Configuration()
         configuration.foreignKeysEnabled = false
+        #if SQLCipher
+        // SQLCipher copies pages only between files encrypted alike: the copy gets this
+        // connection's current key and cipher settings.
+        configuration.key = encryptionKey
+        configuration.cipherSettings = self.configuration.cipherSettings
+        #endif
         let destination = try Database(location: .file(path), configuration: configuration)
         do {
             try backup(to: destination, pagesPerStep: pagesPerStep, progress: progress)

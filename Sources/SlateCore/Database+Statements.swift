@@ -88,11 +88,13 @@ extension Database {
                     let remaining = String(cString: current)
                     let failing = remaining.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? remaining
                     throw DatabaseError(resultCode: error.extendedResultCode, message: error.message, sql: failing.trimmingSpace)
+                        .explainingUnavailableFeature()
                 }
                 let text = tail.map { String(decoding: UnsafeRawBufferPointer(start: current, count: $0 - current), as: UTF8.self) } ?? String(cString: current)
                 cursor = tail
                 guard let handle else { continue }  // whitespace or comment
                 let statement = Statement(adopting: handle, database: self, sql: text.trimmingSpace)
+                if let error = SQLiteFeature.unavailablePragmaError(in: statement.sql) { throw error }
                 let result = try statement.bind(arguments, requiringAllNamesUsed: false, positionalOffset: consumed)
                 consumed += result.positionalConsumed
                 usedNames.formUnion(result.usedNames)

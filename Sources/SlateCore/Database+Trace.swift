@@ -198,7 +198,7 @@ extension Database {
 
     /// Installs the trace callback with the kinds the observers want, or removes it when none
     /// remain.
-    private func updateTraceCallback() {
+    func updateTraceCallback() {
         guard !isClosed else { return }
         let kinds = tracing.requestedKinds
         guard kinds != tracing.installedKinds else { return }

@@ -36,6 +36,10 @@ public final class Database {
     /// The transaction engine's fixed statements (`BEGIN`, `COMMIT`, `ROLLBACK` …), by SQL text,
     /// kept apart from the statement cache so its capacity and clearing never affect them.
     var controlStatements: [String: Statement] = [:]
+    #if SQLCipher
+    /// The key the connection uses now: the configuration's, until ``changeKey(to:)``.
+    var encryptionKey: EncryptionKey?
+    #endif
 
     /// Opens a connection.
     ///
@@ -103,8 +107,12 @@ public final class Database {
 
     /// A file that is not a database opens fine; SQLite only notices on first read. Read now so the
     /// caller gets the error from the initializer, and detect files SQLite silently opened read-only.
+    /// (`sqlite_master`, not `sqlite_schema`: the older name works on every SQLite version.)
     private func validateAfterOpening() throws {
-        let statement = try Statement(database: self, sql: "SELECT count(*) FROM sqlite_schema", persistent: false)
+        #if SQLCipher
+        try applyEncryption()  // the key, before anything reads the file (Database+Encryption.swift)
+        #endif
+        let statement = try Statement(database: self, sql: "SELECT count(*) FROM sqlite_master", persistent: false)
         _ = try statement.step()
         try statement.reset()
         // A `file:` URI may ask for read-only itself (`mode=ro`); only a plain path is checked.

@@ -66,7 +66,9 @@ extension DatabaseError {
                 message = String(cString: sqlite3_errmsg(connection))
             }
         }
-        return DatabaseError(
+        let error = DatabaseError(
             resultCode: ResultCode(rawValue: extended), message: message, sql: sql, arguments: arguments)
+        // Names the feature when the SQL needs a newer SQLite than the library in use.
+        return sql == nil ? error : error.explainingUnavailableFeature()
     }
 }

@@ -60,6 +60,11 @@ public final class Statement {
         guard let statement else {
             throw DatabaseError(resultCode: .misuse, message: "the SQL contains no statement", sql: sql)
         }
+        // Pragmas newer than the library prepare fine and do nothing: refuse them instead.
+        if let error = SQLiteFeature.unavailablePragmaError(in: sql) {
+            sqlite3_finalize(statement)
+            throw error
+        }
         self.handle = statement
         self.connection = database.handle
         self.sql = sql

@@ -43,7 +43,7 @@ extension Migrator {
     /// The schema of the main database, without SQLite's internal objects.
     static func schemaFingerprint(of db: Database) throws -> [String] {
         try db.fetchAll("""
-            SELECT type, name, tbl_name, sql FROM sqlite_schema
+            SELECT type, name, tbl_name, sql FROM sqlite_master
             WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
             ORDER BY type, name
             """) { row -> String in
@@ -61,7 +61,7 @@ extension Migrator {
         }
         try db.transaction(.immediate) {
             let objects = try db.fetchAll("""
-                SELECT type, name, coalesce(sql, '') FROM sqlite_schema
+                SELECT type, name, coalesce(sql, '') FROM sqlite_master
                 WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
                 """) { row -> (type: String, name: String, sql: String) in (try row[0], try row[1], try row[2]) }
             let isVirtual = { (sql: String) in sql.uppercased().hasPrefix("CREATE VIRTUAL TABLE") }

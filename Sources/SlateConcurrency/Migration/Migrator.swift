@@ -219,7 +219,7 @@ public struct Migrator: Sendable {
     /// include migrations this migrator does not register (applied by a newer version of the app).
     public func appliedMigrations(in db: Database) throws -> [String] {
         let tableExists = try db.fetchValue(
-            Bool.self, "SELECT count(*) > 0 FROM sqlite_schema WHERE type = 'table' AND name = \(tableName)")
+            Bool.self, "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = \(tableName)")
         guard tableExists else { return [] }
         return try db.fetchAll(String.self, "SELECT identifier FROM \(identifier: tableName) ORDER BY rowid")
     }

@@ -80,13 +80,6 @@ extension Database {
         try Insert(Array(records), or: conflictResolution).execute(self)
     }
 
-    /// Inserts `record`, or updates the other columns of the row with the same primary key, and
-    /// returns the row as stored. See ``Table/upsert(_:)``.
-    @discardableResult
-    public func upsert<Record: Table>(_ record: Record) throws -> Record {
-        try Record.upsert(record).execute(self).first ?? record
-    }
-
     /// Updates every column of the row with `record`'s primary key. Returns whether such a row
     /// exists. See ``UpdateRecord``.
     @discardableResult
