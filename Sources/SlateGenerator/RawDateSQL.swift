@@ -24,13 +24,16 @@ enum RawDateSQL {
         }
         // SQLite's parser is more lenient than Slate's: it takes `now`, bare numbers, negative
         // years, February 30 (as March 2), hour 24, several separators and white space. The
-        // conditions keep only what Slate reads, and then SQLite's result is Slate's.
+        // conditions keep only what Slate reads, and then SQLite's result is Slate's: the shape
+        // (the form Slate writes first, as the cheapest test), an hour below 24, a real day.
+        let day = "[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]"
         let isText = [
             "typeof(\(value)) = 'text'",
-            "\(value) GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*'",
+            "(\(value) GLOB '\(day) [0-2][0-9]:[0-5][0-9]:[0-5][0-9].[0-9][0-9][0-9]'"
+                + " OR \(value) GLOB '\(day)*' AND (length(\(value)) = 10 OR substr(\(value), 11, 3) GLOB '[ T][0-2][0-9]')"
+                + " AND substr(\(value), 12) NOT GLOB '*[^0-9:.Z+-]*')",
+            "substr(\(value), 12, 2) < '24'",
             "date(substr(\(value), 1, 10), '+0 days') = substr(\(value), 1, 10)",
-            "(length(\(value)) = 10 OR substr(\(value), 11, 3) GLOB '[ T][01][0-9]' OR substr(\(value), 11, 3) GLOB '[ T]2[0-3]')",
-            "substr(\(value), 12) NOT GLOB '*[^0-9:.Z+-]*'",
         ].joined(separator: " AND ")
         // Whole seconds plus milliseconds / 1000, the sum `DateStrategy` computes. Both come from
         // SQLite's integer milliseconds since the Julian epoch: `%s` floors them to seconds (they

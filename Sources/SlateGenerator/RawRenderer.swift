@@ -269,8 +269,9 @@ struct RawRenderer {
                 out.line("defer { sqlite3_finalize(statement) }")
                 for (offset, (index, parentIndex)) in zip(key.columns, key.parentColumns).enumerated() {
                     // Bound as the child's column stores it, which the query compares it with.
-                    let value = "\(parameter).\(parent.properties[parentIndex].swiftName)"
-                    out.line("guard \(bindCall(record.properties[index], position: "\(offset + 1)", value: value)) == SQLITE_OK else { return nil }")
+                    let value = parent.properties[parentIndex]
+                    let binding = model.bindingProperty(column: record.properties[index], value: value)
+                    out.line("guard \(bindCall(binding, position: "\(offset + 1)", value: "\(parameter).\(value.swiftName)")) == SQLITE_OK else { return nil }")
                 }
                 out.line("return slateRawCollect(statement, decode: \(record.qualifiedTypeName).init(\(prefix)statement:), filter: { _ in true })")
             }
@@ -332,12 +333,13 @@ struct RawRenderer {
                 out.doc("The \(SwiftLiteral.codeSpan(parent.sqlName)) row this record references, or `nil`.")
                 out.block("\(access)func \(key.parentMethodName)(in db: OpaquePointer?) -> \(parent.qualifiedTypeName)?") { out in
                     out.line("var statement: OpaquePointer?")
-                    out.line("guard sqlite3_prepare_v2(db, \(SwiftLiteral.sql(model.parentSQL(of: parent, key: key))), -1, &statement, nil) == SQLITE_OK, let statement else { return nil }")
+                    out.line("guard sqlite3_prepare_v2(db, \(SwiftLiteral.sql(model.parentSQL(of: parent, key: key, child: record))), -1, &statement, nil) == SQLITE_OK, let statement else { return nil }")
                     out.line("defer { sqlite3_finalize(statement) }")
                     for (offset, (index, parentIndex)) in zip(key.columns, key.parentColumns).enumerated() {
                         // Bound as the parent's column stores it, which the query compares it with.
-                        let value = "self.\(record.properties[index].swiftName)"
-                        out.line("guard \(bindCall(parent.properties[parentIndex], position: "\(offset + 1)", value: value)) == SQLITE_OK else { return nil }")
+                        let value = record.properties[index]
+                        let binding = model.bindingProperty(column: parent.properties[parentIndex], value: value)
+                        out.line("guard \(bindCall(binding, position: "\(offset + 1)", value: "self.\(value.swiftName)")) == SQLITE_OK else { return nil }")
                     }
                     out.line("guard sqlite3_step(statement) == SQLITE_ROW else { return nil }")
                     out.line("return \(parent.qualifiedTypeName)(\(prefix)statement: statement)")

@@ -207,19 +207,30 @@ extension GenerationModel {
 
     /// `SELECT … FROM "child" WHERE "fk1" = ?1 AND "fk2" = ?2`.
     func childrenSQL(of child: RecordModel, key: ForeignKeyModel) -> String {
-        decodingSelectSQL(of: child) + " WHERE " + condition(on: key.columns, of: child)
+        let parent = key.parent.map { records[$0] }
+        return decodingSelectSQL(of: child) + " WHERE "
+            + zip(key.columns, key.parentColumns).enumerated().map { offset, pair in
+                let column = child.properties[pair.0]
+                let binding = parent.map { bindingProperty(column: column, value: $0.properties[pair.1]) } ?? column
+                return column.sqlName.sqlQuoted + " = " + rawParameterSQL(binding, offset + 1)
+            }.joined(separator: " AND ")
     }
 
     /// `SELECT … FROM "parent" WHERE "pk1" = ?1`.
-    func parentSQL(of parent: RecordModel, key: ForeignKeyModel) -> String {
-        decodingSelectSQL(of: parent) + " WHERE " + condition(on: key.parentColumns, of: parent)
+    func parentSQL(of parent: RecordModel, key: ForeignKeyModel, child: RecordModel) -> String {
+        decodingSelectSQL(of: parent) + " WHERE "
+            + zip(key.columns, key.parentColumns).enumerated().map { offset, pair in
+                let column = parent.properties[pair.1]
+                let binding = bindingProperty(column: column, value: child.properties[pair.0])
+                return column.sqlName.sqlQuoted + " = " + rawParameterSQL(binding, offset + 1)
+            }.joined(separator: " AND ")
     }
 
-    /// `"a" = ?1 AND "b" = ?2` for the properties at `indexes`.
-    private func condition(on indexes: [Int], of record: RecordModel) -> String {
-        indexes.enumerated().map { offset, index in
-            record.properties[index].sqlName.sqlQuoted + " = " + rawParameterSQL(record.properties[index], offset + 1)
-        }.joined(separator: " AND ")
+    /// The property whose storage a value of `value` is bound with where it is compared with
+    /// `column`: the column's when both have the same Swift type (so a date is stored as the
+    /// column stores dates), else the value's own.
+    func bindingProperty(column: PropertyModel, value: PropertyModel) -> PropertyModel {
+        column.type == value.type ? column : value
     }
 
     /// The stem of the `open` function: `ChinookDatabase` → `chinook`.

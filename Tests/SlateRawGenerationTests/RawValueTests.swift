@@ -185,6 +185,20 @@ struct RawValueTests {
         #expect(sqlite3_raw_value_find(connection.handle, try #require(record.id)) == record)
     }
 
+    @Test func aForeignKeyBetweenADateAndTextBindsEachValueByItsOwnType() throws {
+        let connection = try rawValuesConnection()
+        defer { connection.close() }
+        var label = RawLabel(name: "2023-01-01 12:34:56.789")
+        #expect(sqlite3_raw_label_insert(connection.handle, &label) == SQLITE_OK)
+        var mark = RawMark(labelAt: Date(timeIntervalSince1970: 1_672_576_496.789))
+        #expect(sqlite3_raw_mark_insert(connection.handle, &mark) == SQLITE_OK)
+        var other = RawMark(labelAt: Date(timeIntervalSince1970: 0))
+        #expect(sqlite3_raw_mark_insert(connection.handle, &other) == SQLITE_OK)
+        #expect(sqlite3_raw_marks_fetch(connection.handle, for: label)?.map(\.id) == [mark.id])
+        #expect(mark.fetchLabelAt(in: connection.handle) == label)
+        #expect(other.fetchLabelAt(in: connection.handle) == nil)
+    }
+
     @Test func aQueryWithTheWrongNumberOfColumnsFailsRatherThanFillingInNil() throws {
         let connection = try Connection(path: RawFiles.chinook.path, readOnly: true)
         defer { connection.close() }

@@ -12,3 +12,8 @@ CREATE TABLE raw_value (
     happened_at DATETIME,
     level INTEGER NOT NULL DEFAULT 0  -- UInt8
 );
+
+-- A foreign key whose two sides have different Swift types (a DATETIME referencing TEXT): each value
+-- is bound by its own type, so the generated fetches compile and compare what is stored.
+CREATE TABLE raw_label (name TEXT PRIMARY KEY NOT NULL);
+CREATE TABLE raw_mark (id INTEGER PRIMARY KEY, label_at DATETIME REFERENCES raw_label (name));
