@@ -18,6 +18,10 @@ let package = Package(
         .library(name: "SlateQuery", targets: ["SlateQuery"]),
         .library(name: "SlateRecords", targets: ["SlateRecords"]),
         .library(name: "CSQLite", targets: ["CSQLite"]),
+        // The same tables and queries on PostgreSQL, through postgres-nio. Its code and its
+        // dependency exist only with the `Postgres` trait: users of `Slate` alone never fetch,
+        // resolve or build SwiftNIO (docs/POSTGRES.md).
+        .library(name: "SlatePostgres", targets: ["SlatePostgres"]),
         // The `@Table` macro: a separate product, so users of `Slate` alone never build swift-syntax.
         .library(name: "SlateMacros", targets: ["SlateMacros"]),
         // Schema first: the schema reader, `slate generate` and its plugins. Only the executable and
@@ -34,10 +38,15 @@ let package = Package(
         .trait(
             name: "SQLCipher",
             description: "Link SQLCipher instead of SQLite and enable encrypted databases (Database.Configuration.key)"),
+        .trait(
+            name: "Postgres",
+            description: "Build SlatePostgres: the same tables and queries on PostgreSQL, through postgres-nio (fetches and builds SwiftNIO)"),
     ],
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        // Only with the Postgres trait: SwiftPM neither resolves nor fetches it otherwise.
+        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
     ],
     targets: [
         // The C API: SQLite's, or SQLCipher's with the SQLCipher trait. Its header includes the
@@ -77,9 +86,23 @@ let package = Package(
             name: "Slate",
             dependencies: ["SlateCore", "SlateConcurrency", "SlateQuery", "SlateRecords"]
         ),
+        // The PostgreSQL driver. Without the Postgres trait it is an empty module with no
+        // dependency on postgres-nio.
+        .target(
+            name: "SlatePostgres",
+            dependencies: [
+                "SlateCore", "SlateConcurrency", "SlateQuery",
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Postgres"])),
+            ]
+        ),
+        // With the Postgres trait, the tests also run the shared Chinook corpus on a PostgreSQL
+        // server they start (Tests/SlateTests/Postgres).
         .testTarget(
             name: "SlateTests",
-            dependencies: ["Slate", "CSQLite"],
+            dependencies: [
+                "Slate", "CSQLite",
+                .target(name: "SlatePostgres", condition: .when(traits: ["Postgres"])),
+            ],
             resources: [.copy("Resources")]
         ),
         // MARK: Code first: the @Table macro, Codable records, self-managing tables
@@ -198,6 +221,12 @@ if ProcessInfo.processInfo.environment["SLATE_CORE_ONLY"] == "1" {
         "CSQLite", "CSQLiteSystem", "CSQLCipher", "SlateCore", "SlateConcurrency", "SlateQuery", "SlateRecords", "Slate",
     ]
     package.targets.removeAll { !runtime.contains($0.name) && $0.name != "SlateTests" }
+    for target in package.targets where target.name == "SlateTests" {
+        target.dependencies.removeAll { dependency in
+            if case .targetItem(name: "SlatePostgres", _) = dependency { return true }
+            return false
+        }
+    }
     package.products.removeAll { !runtime.contains($0.name) }
     package.dependencies.removeAll()
 }

@@ -28,6 +28,8 @@ public struct Row: ~Copyable {
     /// Where this row's column 0 is in the underlying result: non-zero for the columns of one
     /// table in a join.
     @usableFromInline package let columnOffset: Int32
+    /// The current row of another engine's result (a PostgreSQL row, in SlatePostgres), or `nil`.
+    @usableFromInline package let foreign: (any ForeignRowSource)?
 
     /// A row reading the current row of `statement`.
     @inlinable
@@ -36,6 +38,17 @@ public struct Row: ~Copyable {
         self.statementReference = Unmanaged.passUnretained(statement)
         self.copied = nil
         self.columnOffset = 0
+        self.foreign = nil
+    }
+
+    /// A row reading the current row of another engine's result.
+    @inlinable
+    package init(foreign: any ForeignRowSource) {
+        self.sqliteStatement = nil
+        self.statementReference = nil
+        self.copied = nil
+        self.columnOffset = 0
+        self.foreign = foreign
     }
 
     /// A row reading copied values.
@@ -45,6 +58,7 @@ public struct Row: ~Copyable {
         self.statementReference = nil
         self.copied = copied
         self.columnOffset = 0
+        self.foreign = nil
     }
 
     /// A row reading the current row of a live statement, from its parts: building it involves no
@@ -56,14 +70,19 @@ public struct Row: ~Copyable {
         self.statementReference = statementReference
         self.copied = nil
         self.columnOffset = columnOffset
+        self.foreign = nil
     }
 
     @inlinable
-    package init(sqliteStatement: OpaquePointer?, statementReference: Unmanaged<Statement>?, copied: CopiedRow?, columnOffset: Int32) {
+    package init(
+        sqliteStatement: OpaquePointer?, statementReference: Unmanaged<Statement>?, copied: CopiedRow?, columnOffset: Int32,
+        foreign: (any ForeignRowSource)? = nil
+    ) {
         self.sqliteStatement = sqliteStatement
         self.statementReference = statementReference
         self.copied = copied
         self.columnOffset = columnOffset
+        self.foreign = foreign
     }
 
     /// A view of the same row whose column 0 is column `offset` of this row: joins decode each
@@ -72,14 +91,16 @@ public struct Row: ~Copyable {
     package func shifted(by offset: Int) -> Row {
         Row(
             sqliteStatement: sqliteStatement, statementReference: statementReference, copied: copied,
-            columnOffset: columnOffset &+ Int32(clamping: offset))
+            columnOffset: columnOffset &+ Int32(clamping: offset), foreign: foreign)
     }
 
     /// An unretained view of this row for a decoder that must store it during the call that lent
     /// the row (a `Decoder` class); it must not be used after that call returns.
     @inlinable
     package func unsafeView() -> Row {
-        Row(sqliteStatement: sqliteStatement, statementReference: statementReference, copied: copied, columnOffset: columnOffset)
+        Row(
+            sqliteStatement: sqliteStatement, statementReference: statementReference, copied: copied, columnOffset: columnOffset,
+            foreign: foreign)
     }
 
     /// The live statement, while the row is lent.
@@ -104,22 +125,23 @@ public struct Row: ~Copyable {
     /// The number of columns.
     public var count: Int {
         if let sqliteStatement { return max(0, Int(sqlite3_column_count(sqliteStatement)) - Int(columnOffset)) }
+        if let foreign { return max(0, foreign.columnCount - Int(columnOffset)) }
         return max(0, (copied?.values.count ?? 0) - Int(columnOffset))
     }
 
     /// The column names, in order.
     public var columnNames: [String] {
-        let names = statement?.columnNames ?? copied?.columnNames ?? []
+        let names = statement?.columnNames ?? copied?.columnNames ?? foreign?.columnNames ?? []
         return columnOffset == 0 ? names : Array(names.dropFirst(Int(columnOffset)))
     }
 
     /// How dates in this row are read.
     public var dateStrategy: DateStrategy {
-        statement?.dateStrategy ?? copied?.dateStrategy ?? .iso8601
+        statement?.dateStrategy ?? copied?.dateStrategy ?? foreign?.dateStrategy ?? .iso8601
     }
 
     /// The SQL the row came from, when known.
-    public var sql: String? { statement?.sql ?? copied?.sql }
+    public var sql: String? { statement?.sql ?? copied?.sql ?? foreign?.sql }
 
     /// The index of the first column called `name` (exact match first, then case-insensitive), or
     /// `nil`.
@@ -127,7 +149,7 @@ public struct Row: ~Copyable {
         if columnOffset == 0, let statementReference {
             return statementReference._withUnsafeGuaranteedRef { $0.columnIndex(named: name) }
         }
-        if columnOffset != 0 {
+        if columnOffset != 0 || foreign != nil {
             let names = columnNames
             return names.firstIndex(of: name) ?? names.firstIndex { $0.caseInsensitiveCompare(name) == .orderedSame }
         }
@@ -141,6 +163,10 @@ public struct Row: ~Copyable {
     @inlinable
     public func isNull(at index: Int) -> Bool {
         if let sqliteStatement { return sqlite3_column_type(sqliteStatement, position(index)) == SQLITE_NULL }
+        if let foreign {
+            let position = position(index)
+            return position < 0 || Int(position) >= foreign.columnCount || foreign.isNull(at: Int(position))
+        }
         return value(at: index).isNull
     }
 
@@ -148,6 +174,7 @@ public struct Row: ~Copyable {
     public func value(at index: Int) -> SQLValue {
         let position = position(index)
         if let sqliteStatement { return Self.readValue(sqliteStatement, position) }
+        if let foreign { return position >= 0 && Int(position) < foreign.columnCount ? foreign.value(at: Int(position)) : .null }
         guard let values = copied?.values, position >= 0, Int(position) < values.count else { return .null }
         return values[Int(position)]
     }

@@ -20,13 +20,17 @@ public struct SQL: ExpressibleByStringInterpolation, CustomStringConvertible, Se
     /// An error found while the SQL was built (a key that names no column, a record type without
     /// primary key): running the SQL throws it instead of running anything. Appending keeps the
     /// first error.
-    public private(set) var buildError: DatabaseError?
+    public internal(set) var buildError: DatabaseError?
+    /// The parts of ``text`` that another dialect writes differently (see ``SQLDialect``), in
+    /// order, never overlapping; `nil` when the text is the same in every dialect.
+    @usableFromInline package internal(set) var dialectSpans: [DialectSpan]?
 
     /// Creates SQL from text and arguments given separately.
     public init(sql: String, arguments: StatementArguments = StatementArguments()) {
         self.text = sql
         self.arguments = arguments
         self.buildError = nil
+        self.dialectSpans = nil
     }
 
     /// SQL text that must not run: running it throws `error`.
@@ -42,6 +46,7 @@ public struct SQL: ExpressibleByStringInterpolation, CustomStringConvertible, Se
     public init(stringInterpolation: StringInterpolation) {
         self.init(sql: stringInterpolation.text, arguments: stringInterpolation.arguments)
         self.buildError = stringInterpolation.buildError
+        self.dialectSpans = stringInterpolation.dialectSpans
     }
 
     /// The SQL text, followed by a comment naming the build error, if any.
@@ -52,6 +57,9 @@ public struct SQL: ExpressibleByStringInterpolation, CustomStringConvertible, Se
 
     /// Appends another fragment and its arguments.
     public mutating func append(_ other: SQL) {
+        if let spans = other.dialectSpans {
+            DialectSpan.append(spans, to: &dialectSpans, textOffset: text.utf8.count, argumentOffset: arguments.positional.count)
+        }
         text += other.text
         arguments.append(contentsOf: other.arguments)
         if buildError == nil { buildError = other.buildError }
@@ -78,6 +86,7 @@ public struct SQL: ExpressibleByStringInterpolation, CustomStringConvertible, Se
         package var text = ""
         package var arguments = StatementArguments()
         package var buildError: DatabaseError?
+        package var dialectSpans: [DialectSpan]?
 
         public init(literalCapacity: Int, interpolationCount: Int) {
             text.reserveCapacity(literalCapacity + interpolationCount)
@@ -111,6 +120,9 @@ public struct SQL: ExpressibleByStringInterpolation, CustomStringConvertible, Se
 
         /// Embeds another SQL fragment with its arguments.
         public mutating func appendInterpolation(sql: SQL) {
+            if let spans = sql.dialectSpans {
+                DialectSpan.append(spans, to: &dialectSpans, textOffset: text.utf8.count, argumentOffset: arguments.positional.count)
+            }
             text += sql.text
             arguments.append(contentsOf: sql.arguments)
             if buildError == nil { buildError = sql.buildError }

@@ -32,6 +32,11 @@ extension Date: SQLBindable, SQLExtractable {
 extension Row {
     /// Reads column `index` as a date stored with `strategy`, whatever the connection's strategy.
     public func date(at index: Int, strategy: DateStrategy) throws -> Date {
+        if let foreign, case let position = position(index), position >= 0, Int(position) < foreign.columnCount,
+            let date = foreign.date(at: Int(position))
+        {
+            return date  // a date or timestamp column of another engine: exact, whatever the strategy
+        }
         guard let date = strategy.date(from: value(at: index)) else {
             throw conversionFailure(at: index, to: Date.self)
         }

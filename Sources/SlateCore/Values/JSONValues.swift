@@ -72,3 +72,22 @@ package enum JSONCoding {
         }
     }
 }
+
+/// A value stored as JSON text (``JSONEncoded``): another engine's driver binds it as JSON (on
+/// PostgreSQL, `jsonb`).
+public protocol JSONStoredValue: SQLBindable {
+    /// The JSON text.
+    var jsonText: String { get throws }
+}
+
+extension JSONEncoded: JSONStoredValue {
+    /// The JSON text of the value.
+    public var jsonText: String {
+        get throws {
+            guard case .text(let text) = try sqlValue else {
+                throw DatabaseError(resultCode: .mismatch, message: "JSONEncoded<\(Value.self)> did not encode to text")
+            }
+            return text
+        }
+    }
+}

@@ -31,11 +31,14 @@ extension QueryExpression {
 
     /// `group_concat(self, ?)`: the non-NULL values joined by `separator` (SQLite's default is
     /// `","`), or `nil` when there is none. The order is unspecified.
+    ///
+    /// On PostgreSQL: `string_agg(CAST(self AS text), ?)`.
     public func groupConcat(separator: String? = nil) -> SQLExpression<String?> {
-        if let separator {
-            return functionCall("group_concat", [queryFragment, "\(separator)"])
-        }
-        return functionCall("group_concat", [queryFragment])
+        let sqlite: SQLExpression<String?> =
+            separator.map { functionCall("group_concat", [queryFragment, "\($0)"]) } ?? functionCall("group_concat", [queryFragment])
+        let postgreSQL: SQLExpression<String?> = functionCall(
+            "string_agg", [sqlConcat("CAST(", queryFragment, " AS text)"), "\(separator ?? ",")"])
+        return SQLExpression(sql: SQL(sqlite: sqlite.queryFragment, postgreSQL: postgreSQL.queryFragment), precedence: .atomic)
     }
 }
 
@@ -59,13 +62,26 @@ extension QueryExpression where QueryValue: NumericQueryValue {
     }
 
     /// `total(self)`: the sum of the non-NULL values as a `Double`, 0.0 when there is none.
+    ///
+    /// On PostgreSQL: `CAST(coalesce(sum(self), 0) AS double precision)`.
     public func total() -> SQLExpression<Double> {
-        functionCall("total", [queryFragment])
+        SQLExpression(
+            sql: SQL(
+                sqlite: sqlConcat("total(", queryFragment, ")"),
+                postgreSQL: sqlConcat("CAST(coalesce(sum(", queryFragment, "), 0) AS double precision)")),
+            precedence: .atomic)
     }
 
     /// `avg(self)`: the average of the non-NULL values, or `nil` when there is none.
+    ///
+    /// On PostgreSQL: `CAST(avg(self) AS double precision)` (its `avg` of integers is a
+    /// `numeric`).
     public func avg() -> SQLExpression<Double?> {
-        functionCall("avg", [queryFragment])
+        SQLExpression(
+            sql: SQL(
+                sqlite: sqlConcat("avg(", queryFragment, ")"),
+                postgreSQL: sqlConcat("CAST(avg(", queryFragment, ") AS double precision)")),
+            precedence: .atomic)
     }
 }
 

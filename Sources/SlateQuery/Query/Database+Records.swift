@@ -43,11 +43,15 @@ extension Table {
     static func updateByPrimaryKeySQL() -> SQL {
         let columns = schema.recordColumns
         let keys = columns.indices.filter { columns[$0].isPrimaryKey }
-        let parameter = { (index: Int) in columns[index].name.quotedIdentifier + " = ?\(index + 1)" }
         var assigned = columns.indices.filter { !columns[$0].isPrimaryKey }
         if assigned.isEmpty { assigned = keys }
-        let text = "UPDATE " + tableName.quotedIdentifier + " SET " + assigned.map(parameter).joined(separator: ", ")
-            + " WHERE " + (keys.isEmpty ? "0" : keys.map(parameter).joined(separator: " AND "))
+        // SQLite's `?2` is PostgreSQL's `$2`.
+        func statementText(_ marker: String) -> String {
+            let parameter = { (index: Int) in columns[index].name.quotedIdentifier + " = \(marker)\(index + 1)" }
+            return "UPDATE " + tableName.quotedIdentifier + " SET " + assigned.map(parameter).joined(separator: ", ")
+                + " WHERE " + (keys.isEmpty ? "0" : keys.map(parameter).joined(separator: " AND "))
+        }
+        let text = statementText("?")
         guard !keys.isEmpty else {
             return SQL(
                 sql: text,
@@ -55,7 +59,7 @@ extension Table {
                     resultCode: .misuse,
                     message: "\(Self.self) declares no primary key column: give a column of its schema a primaryKeyPosition"))
         }
-        return SQL(sql: text)
+        return SQL(sqlite: SQL(sql: text), postgreSQL: SQL(sql: statementText("$")))
     }
 }
 

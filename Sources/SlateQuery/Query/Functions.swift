@@ -31,8 +31,20 @@ extension QueryExpression {
     /// ```swift
     /// Artist.where { $0.name.collate(.nocase) == "ac/dc" }
     /// ```
+    ///
+    /// On PostgreSQL, ``Collation/binary`` is `COLLATE "C"`, other names are passed on, and
+    /// ``Collation/nocase`` and ``Collation/rtrim``, which PostgreSQL lacks, throw when the
+    /// statement runs (compare `lower()` values, or use `like(_:)`, instead).
     public func collate(_ collation: Collation) -> SQLExpression<QueryValue> {
-        postfix(self, SQL(sql: " COLLATE " + collation.rawValue.quotedIdentifier), precedence: .collate)
+        let sqlite = SQL(sql: " COLLATE " + collation.rawValue.quotedIdentifier)
+        let clause: SQL
+        switch collation.rawValue.uppercased() {
+        case "BINARY": clause = SQL(sqlite: sqlite, postgreSQL: SQL(sql: " COLLATE \"C\""))
+        case "NOCASE", "RTRIM":
+            clause = SQL(sqlite: sqlite, unsupportedOnPostgreSQL: "PostgreSQL has no such collation; compare lower() values or use like()")
+        default: clause = sqlite
+        }
+        return postfix(self, clause, precedence: .collate)
     }
 
     /// `coalesce(self, other)`: `self`, or `other` when `self` is NULL.
@@ -104,14 +116,23 @@ extension QueryExpression where QueryValue: NumericQueryValue {
     public func abs() -> SQLExpression<QueryValue> { functionCall("abs", [queryFragment]) }
 
     /// `round(self, digits)`: rounded to `digits` decimal places, as a `Double`.
+    ///
+    /// On PostgreSQL: `CAST(round(CAST(self AS numeric), digits) AS double precision)`.
     public func rounded(toPlaces digits: Int = 0) -> SQLExpression<Double> {
-        functionCall("round", [queryFragment, "\(digits)"])
+        SQLExpression(sql: roundSQL(queryFragment, digits), precedence: .atomic)
     }
+}
+
+/// `round(x, ?)`, and PostgreSQL's spelling, whose `round` with places takes a `numeric`.
+func roundSQL(_ operand: SQL, _ digits: Int) -> SQL {
+    SQL(
+        sqlite: sqlConcat("round(", operand, ", \(digits))"),
+        postgreSQL: sqlConcat("CAST(round(CAST(", operand, " AS numeric), \(raw: String(digits))) AS double precision)"))
 }
 
 extension QueryExpression where QueryValue: NumericQueryValue & OptionalQueryValue {
     /// `round(self, digits)` of an optional expression: `nil` for NULL.
     public func rounded(toPlaces digits: Int = 0) -> SQLExpression<Double?> {
-        functionCall("round", [queryFragment, "\(digits)"])
+        SQLExpression(sql: roundSQL(queryFragment, digits), precedence: .atomic)
     }
 }

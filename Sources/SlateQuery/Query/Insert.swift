@@ -13,6 +13,24 @@ public enum ConflictResolution: String, Sendable, Hashable, CaseIterable {
     case ignore = "IGNORE"
     /// Delete the conflicting rows, then insert or update.
     case replace = "REPLACE"
+
+    /// `INSERT OR <resolution> ` (or `UPDATE OR …`), and what PostgreSQL writes instead: a plain
+    /// `INSERT` for ``abort`` (its own behaviour) and ``ignore`` (with `ON CONFLICT DO NOTHING`,
+    /// see ``Insert``); the other resolutions have no PostgreSQL equivalent and throw there.
+    func statementPrefix(_ verb: String) -> SQL {
+        let sqlite = SQL(sql: verb + " OR " + rawValue + (verb == "INSERT" ? " INTO " : " "))
+        let plain = SQL(sql: verb + (verb == "INSERT" ? " INTO " : " "))
+        switch self {
+        case .abort:
+            return SQL(sqlite: sqlite, postgreSQL: plain)
+        case .ignore where verb == "INSERT":
+            return SQL(sqlite: sqlite, postgreSQL: plain)
+        case .replace:
+            return SQL(sqlite: sqlite, unsupportedOnPostgreSQL: "use an upsert (onConflict(_:doUpdate:) or Table.upsert(_:)) instead")
+        default:
+            return SQL(sqlite: sqlite, unsupportedOnPostgreSQL: "PostgreSQL undoes the failing statement and aborts the transaction")
+        }
+    }
 }
 
 /// `INSERT INTO "Table" (<every column>) VALUES (?, …)` for one or more records.
@@ -43,22 +61,40 @@ public struct Insert<Root: Table>: QueryStatement {
 
     /// The statement run for each record, without the record's values.
     var template: SQL {
-        var sql = SQL(sql: conflictResolution.map { "INSERT OR \($0.rawValue) INTO " } ?? "INSERT INTO ")
-        let columns = Root.schema.recordColumns
+        statement(values: nil, skippingColumn: nil)
+    }
+
+    /// The statement with `values` bound to its `VALUES` placeholders (none when `nil`: the
+    /// template), without the column at `skipped` (an identity column that PostgreSQL fills in
+    /// when the record has no key yet).
+    package func statement(values: [(any SQLBindable)?]?, skippingColumn skipped: Int?) -> SQL {
+        var sql = conflictResolution.map { $0.statementPrefix("INSERT") } ?? SQL(sql: "INSERT INTO ")
+        var columns = Root.schema.recordColumns
+        if let skipped, columns.indices.contains(skipped) { columns.remove(at: skipped) }
         sql.append(SQL(sql: Root.tableName.quotedIdentifier))
         sql.append(SQL(sql: " (" + columns.map(\.name.quotedIdentifier).joined(separator: ", ") + ")"))
-        sql.append(SQL(sql: " VALUES (" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"))
-        if let upsert { sql.append(upsert.fragment) }
+        sql.append(
+            SQL(
+                sql: " VALUES (" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")",
+                arguments: StatementArguments(values ?? [])))
+        if let upsert {
+            if conflictResolution == .ignore {
+                sql.append(SQL(sqlite: "", unsupportedOnPostgreSQL: "INSERT OR IGNORE with an ON CONFLICT clause"))
+            }
+            sql.append(upsert.fragment)
+        } else if conflictResolution == .ignore {
+            sql.append(SQL(sqlite: "", postgreSQL: " ON CONFLICT DO NOTHING"))
+        }
         return sql
     }
+
+    /// The conflict handling of an upsert, for drivers.
+    package var hasUpsertClause: Bool { upsert != nil }
 
     /// The statement with the first record's values followed by any other bound value. With
     /// several records, the statement runs once per record.
     public var sql: SQL {
-        let template = self.template
-        var arguments: [(any SQLBindable)?] = records.first?.columnValues ?? []
-        arguments += template.arguments.positional
-        return SQL(sql: template.text, arguments: StatementArguments(arguments))
+        statement(values: records.first?.columnValues ?? [], skippingColumn: nil)
     }
 
     /// Inserts the records and returns them as inserted: with ``Table/didInsert(rowID:)`` called,

@@ -250,15 +250,44 @@ extension QueryExpression {
     private func membership<Values: Sequence>(_ op: String, _ values: Values) -> SQLExpression<Bool>
     where Values.Element == QueryValue, QueryValue: SQLBindable {
         // SQLite accepts an empty list: `x IN ()` is false and `x NOT IN ()` true, as they should be.
+        // PostgreSQL does not: there, the same is `x = ANY('{}')` and `x <> ALL('{}')`.
+        var values = values.makeIterator()
+        guard let firstValue = values.next() else {
+            let postgreSQL = op == " IN (" ? " = ANY('{}')" : " <> ALL('{}')"
+            return postfix(self, SQL(sqlite: SQL(sql: op + ")"), postgreSQL: SQL(sql: postgreSQL)), precedence: .equality)
+        }
         var list = SQL(sql: op)
-        var first = true
-        for value in values {
+        list.append(bound(firstValue))
+        var first = false
+        while let value = values.next() {
             if !first { list.append(", ") }
             list.append(bound(value))
             first = false
         }
         list.append(")")
         return postfix(self, list, precedence: .equality)
+    }
+
+    /// `self IS other`: equality in which `NULL` equals `NULL` (and nothing else). PostgreSQL
+    /// spells it `IS NOT DISTINCT FROM`.
+    public func `is`(_ other: some QueryExpression<QueryValue>) -> SQLExpression<Bool> {
+        infix(self, SQL(sqlite: " IS ", postgreSQL: " IS NOT DISTINCT FROM "), other)
+    }
+
+    /// `self IS ?`, with `value` bound as this expression stores its values.
+    public func `is`(_ value: QueryValue) -> SQLExpression<Bool> where QueryValue: SQLBindable {
+        infix(self, SQL(sqlite: " IS ", postgreSQL: " IS NOT DISTINCT FROM "), boundValue(value, as: self))
+    }
+
+    /// `self IS NOT other`: inequality in which `NULL` differs from every value but `NULL`.
+    /// PostgreSQL spells it `IS DISTINCT FROM`.
+    public func isNot(_ other: some QueryExpression<QueryValue>) -> SQLExpression<Bool> {
+        infix(self, SQL(sqlite: " IS NOT ", postgreSQL: " IS DISTINCT FROM "), other)
+    }
+
+    /// `self IS NOT ?`, with `value` bound as this expression stores its values.
+    public func isNot(_ value: QueryValue) -> SQLExpression<Bool> where QueryValue: SQLBindable {
+        infix(self, SQL(sqlite: " IS NOT ", postgreSQL: " IS DISTINCT FROM "), boundValue(value, as: self))
     }
 
     /// `self BETWEEN ? AND ?` (bounds included).

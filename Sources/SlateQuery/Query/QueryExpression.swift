@@ -144,9 +144,7 @@ extension SQL.StringInterpolation {
     /// Embeds a query expression, such as a column, with its bound values; parenthesized unless it
     /// is atomic: `SQLExpression<Bool>(sql: "instr(\($0.name), \("x")) > 0")`.
     public mutating func appendInterpolation(_ expression: some QueryExpression) {
-        let fragment = expression.operandFragment(of: .atomic)
-        appendLiteral(fragment.text)
-        arguments.append(contentsOf: fragment.arguments)
+        appendInterpolation(sql: expression.operandFragment(of: .atomic))
     }
 }
 
@@ -220,9 +218,17 @@ func infix<Result>(
     _ lhs: some QueryExpression, _ op: String, _ rhs: some QueryExpression,
     precedence: SQLPrecedence, associativity: InfixAssociativity = .left
 ) -> SQLExpression<Result> {
+    infix(lhs, SQL(sql: op), rhs, precedence: precedence, associativity: associativity)
+}
+
+/// `lhs op rhs` with an operator whose spelling depends on the dialect.
+func infix<Result>(
+    _ lhs: some QueryExpression, _ op: SQL, _ rhs: some QueryExpression,
+    precedence: SQLPrecedence = .equality, associativity: InfixAssociativity = .none
+) -> SQLExpression<Result> {
     let left = lhs.operandFragment(of: precedence, orEqual: associativity == .none)
     let right = rhs.operandFragment(of: precedence, orEqual: associativity != .associative)
-    return SQLExpression(sql: sqlConcat(left, SQL(sql: op), right), precedence: precedence)
+    return SQLExpression(sql: sqlConcat(left, op, right), precedence: precedence)
 }
 
 /// How an infix operator groups with neighbours of the same precedence.

@@ -126,7 +126,8 @@ public struct SelectClauses: Sendable {
             sql.append(" LIMIT \(limit)")
             if let offset { sql.append(" OFFSET \(offset)") }
         } else if let offset {
-            sql.append(" LIMIT -1 OFFSET \(offset)")
+            // `LIMIT -1` is SQLite's "no limit"; PostgreSQL takes an OFFSET alone.
+            sql.append(SQL(sqlite: SQL(sql: " LIMIT -1 OFFSET \(offset)"), postgreSQL: SQL(sql: " OFFSET \(offset)")))
         }
     }
 

@@ -94,7 +94,7 @@ public struct Update<Root: Table>: QueryStatement {
     /// The statement's SQL. With no assignment it is not valid SQL, and ``execute(_:)`` does
     /// nothing.
     public var sql: SQL {
-        var sql = SQL(sql: conflictResolution.map { "UPDATE OR \($0.rawValue) " } ?? "UPDATE ")
+        var sql = conflictResolution.map { $0.statementPrefix("UPDATE") } ?? SQL(sql: "UPDATE ")
         sql.append(SQL(sql: Root.tableName.quotedIdentifier + " SET "))
         sql.append(SQL.joined(assignments.map(\.fragment), separator: ", "))
         if !predicates.isEmpty {

@@ -11,6 +11,11 @@ struct UpsertClause {
     /// ` ON CONFLICT ("a", "b") DO UPDATE SET …` or ` ON CONFLICT … DO NOTHING`.
     var fragment: SQL {
         var sql = SQL(sql: " ON CONFLICT")
+        if target.isEmpty, let assignments, !assignments.isEmpty {
+            sql = SQL(
+                sqlite: sql,
+                unsupportedOnPostgreSQL: "ON CONFLICT DO UPDATE needs the conflict's columns there: name them, or give the table a primary key")
+        }
         if !target.isEmpty {
             sql.append(SQL(sql: " (" + target.map(\.quotedIdentifier).joined(separator: ", ") + ")"))
         }

@@ -75,3 +75,48 @@ extension Database {
         try createTable(T.schema)
     }
 }
+
+extension Table {
+    /// The statements that create the table and its indexes in `dialect`: on SQLite, those of
+    /// ``CreateTable``; on PostgreSQL, ``TableSchema/postgreSQLCreateStatements(valueTypes:ifNotExists:)``
+    /// with each column's type chosen from its Swift type, read from the table's ``Column``s.
+    public static func createStatements(dialect: SQLDialect, ifNotExists: Bool = false) throws -> [String] {
+        switch dialect {
+        case .sqlite:
+            return try schema.createStatements(ifNotExists: ifNotExists)
+        case .postgreSQL:
+            return try schema.postgreSQLCreateStatements(valueTypes: columnValueTypes, ifNotExists: ifNotExists)
+        }
+    }
+
+    /// The Swift value type and storage of each column the table's ``Columns`` declare, by
+    /// column name. Columns it cannot see (computed properties) are missing.
+    public static var columnValueTypes: [String: TableSchema.ColumnValueType] {
+        var types: [String: TableSchema.ColumnValueType] = [:]
+        for child in Mirror(reflecting: Columns(qualifier: tableName)).children {
+            if let column = child.value as? any TypedColumn {
+                types[column.name] = TableSchema.ColumnValueType(column.unwrappedValueType, storage: column.storage)
+            }
+        }
+        return types
+    }
+}
+
+/// A ``Column`` seen without its types: its name, storage and value type.
+package protocol TypedColumn {
+    var name: String { get }
+    var storage: ColumnStorage? { get }
+    var unwrappedValueType: Any.Type { get }
+}
+
+extension Column: TypedColumn {
+    /// `Value`, or the type it wraps when it is an `Optional`.
+    package var unwrappedValueType: Any.Type {
+        (Value.self as? any OptionalQueryValue.Type)?.wrappedType ?? Value.self
+    }
+}
+
+extension OptionalQueryValue {
+    /// The wrapped type.
+    static var wrappedType: Any.Type { Wrapped.self }
+}
