@@ -33,6 +33,23 @@ public struct Returning<Root: Table, Output>: QueryStatement {
         }
     }
 
+    /// The statements to run, each with its values: one per record for an insert, else one.
+    package var statementsPerRecord: [SQL] {
+        switch base {
+        case .insert(let insert):
+            return insert.records.map { record in
+                sqlConcat(insert.statement(values: record.columnValues, skippingColumn: nil), " RETURNING ", returning)
+            }
+        case .statement(let sql):
+            return [sqlConcat(sql, " RETURNING ", returning)]
+        }
+    }
+
+    /// Decodes one returned row.
+    package func decode(row: borrowing Row) throws -> Output {
+        try decoder(row)
+    }
+
     /// Runs the statement and returns every returned row.
     public func fetchAll(_ db: Database) throws -> [Output] {
         var results: [Output] = []

@@ -133,7 +133,8 @@ public struct SelectClauses: Sendable {
 
     /// `SELECT count(*) …`: over the table directly when that counts the same rows, else over the
     /// whole statement as a subquery (with DISTINCT, GROUP BY, HAVING, LIMIT or OFFSET).
-    func renderCount() -> SQL {
+    @usableFromInline
+    package func renderCount() -> SQL {
         if !isDistinct && grouping.isEmpty && havingPredicates.isEmpty && limit == nil && offset == nil {
             var sql = SQL(sql: "SELECT count(*)")
             appendBody(to: &sql, limit: nil, includingOrdering: false)

@@ -2,7 +2,7 @@ import SlateConcurrency
 import SlateCore
 
 /// The `ON CONFLICT` clause of an upsert.
-struct UpsertClause {
+struct UpsertClause: Sendable {
     /// The conflict target's columns, or empty for any uniqueness conflict.
     var target: [String]
     /// The `DO UPDATE SET` assignments, or `nil` for `DO NOTHING`.
