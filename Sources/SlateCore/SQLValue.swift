@@ -12,10 +12,20 @@ public enum SQLValue: Hashable, Sendable, CustomDebugStringConvertible {
     case integer(Int64)
     /// An IEEE 754 double.
     case real(Double)
-    /// UTF-8 text.
+    /// UTF-8 text. TEXT that SQLite holds but that is not valid UTF-8 (bytes cast to TEXT) is read
+    /// as ``blob(_:)`` with its exact bytes, since a `String` cannot hold them without replacing
+    /// some.
     case text(String)
     /// Bytes.
     case blob(Data)
+
+    /// TEXT as read from SQLite: the text when its bytes are valid UTF-8, otherwise the same bytes
+    /// as a blob, so that no byte is lost (`String(decoding:as:)` would replace them).
+    package static func text(bytes: UnsafePointer<UInt8>, count: Int) -> SQLValue {
+        let buffer = UnsafeBufferPointer(start: bytes, count: count)
+        if let text = String(validating: buffer, as: UTF8.self) { return .text(text) }
+        return .blob(Data(buffer))
+    }
 
     /// The storage class name SQLite uses in `typeof()`: `null`, `integer`, `real`, `text`, `blob`.
     public var storageClass: String {
