@@ -99,6 +99,22 @@ final class SQLDomain {
             // still not leave one open.
             context.finding("a transaction was left open", "scope \(scope == 0 ? "transaction" : "savepoint") around \(Show.text(sql))")
         }
+        // Once the call has returned and its statements and cursors are gone, no statement may
+        // still be running: one would hold a read transaction open (pinning the WAL, blocking a
+        // backup into the connection).
+        var statement = sqlite3_next_stmt(db.handle, nil)
+        while let current = statement {
+            // SQLite leaves an EXPLAIN statement "busy" after SQLITE_DONE; it holds no transaction.
+            if sqlite3_stmt_busy(current) != 0, sqlite3_stmt_isexplain(current) == 0 {
+                let text = sqlite3_sql(current).map { String(cString: $0) } ?? "?"
+                context.finding("a statement was left running", "api \(api), scope \(scope): \(Show.text(text)) after \(Show.text(sql))")
+                sqlite3_reset(current)
+            }
+            statement = sqlite3_next_stmt(db.handle, current)
+        }
+        if !db.isInTransaction, sqlite3_txn_state(db.handle, nil) != SQLITE_TXN_NONE {
+            context.finding("a transaction was left open outside any BEGIN", "api \(api), scope \(scope): \(Show.text(sql))")
+        }
         // Whatever the statement did, the connection still answers.
         if db.isInTransaction { try? db.execute(sql: "ROLLBACK") }
         budget = 1000

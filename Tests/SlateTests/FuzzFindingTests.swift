@@ -79,4 +79,48 @@ import Testing
         #expect(read.isNaN)
         #expect(try db.fetchValue(Decimal.self, "SELECT \(Decimal(string: "12.5", locale: Locale(identifier: "en_US_POSIX")))") == Decimal(12.5))
     }
+
+    /// SQLite leaves an EXPLAIN statement active after `SQLITE_DONE`. A cached one run to the end
+    /// was left so until its next use, and while it was, the connection's autocommit reads never
+    /// closed their read transaction: a later read saw an old snapshot in WAL mode, and a backup
+    /// into the connection failed ("destination database is in use"). Found by
+    /// `slate-fuzz --domain sql --seed 2026 --cases 20000` (case 10372, from an earlier case).
+    @Test func aFinishedExplainDoesNotPinTheSnapshot() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("explain.sqlite")
+        let reader = try Database(location: .file(path))
+        _ = try reader.setJournalMode(.wal)
+        try reader.execute(sql: "CREATE TABLE t(a); INSERT INTO t VALUES (1)")
+        let writer = try Database(location: .file(path))
+
+        for sql in ["EXPLAIN QUERY PLAN SELECT a FROM t", "EXPLAIN SELECT a FROM t", "  /* plan */ explain query plan SELECT 1"] {
+            try reader.cachedStatement(sql: sql).run()
+            #expect(try reader.fetchValue(Int.self, sql: "SELECT count(*) FROM t") >= 1)
+            try writer.execute(sql: "INSERT INTO t VALUES (2)")
+            // The reader sees the writer's commit: no read transaction stayed open.
+            let count = try reader.fetchValue(Int.self, sql: "SELECT count(*) FROM t")
+            let total = try writer.fetchValue(Int.self, sql: "SELECT count(*) FROM t")
+            #expect(count == total, "\(sql)")
+        }
+
+        let memory = try Database.memory()
+        try memory.cachedStatement(sql: "EXPLAIN QUERY PLAN SELECT 1").run()
+        _ = try memory.fetchValue(Int.self, sql: "SELECT 1")
+        let source = try Database.memory()
+        try source.execute(sql: "CREATE TABLE copied(x); INSERT INTO copied VALUES (7)")
+        try source.backup(to: memory)
+        #expect(try memory.fetchValue(Int.self, sql: "SELECT x FROM copied") == 7)
+    }
+
+    /// A value refused while binding did not name the statement: errors carry their SQL. Found by
+    /// `slate-fuzz --domain sql --seed 2026 --case 12348`.
+    @Test func refusedArgumentsNameTheirStatement() throws {
+        let db = try Database.memory()
+        let sql = "SELECT ? + 1"
+        let error = try #require(throws: DatabaseError.self) { try db.fetchValue(Double.self, sql: sql, arguments: [Double.nan]) }
+        #expect(error.sql == sql)
+        let typed = try #require(throws: DatabaseError.self) { try db.fetchValue(Int.self, "SELECT \(UInt64.max) + 1") }
+        #expect(typed.sql == "SELECT ? + 1")
+    }
 }

@@ -63,7 +63,7 @@ extension Row {
             if type == SQLITE_TEXT, let text = sqlite3_column_text(sqliteStatement, position) {
                 let count = Int(sqlite3_column_bytes(sqliteStatement, position))
                 // Invalid UTF-8 is refused by convertedString(at:) rather than repaired.
-                if let string = String(validating: UnsafeBufferPointer(start: text, count: count), as: UTF8.self) { return string }
+                if let string = String(exactUTF8: text, count: count) { return string }
             }
             if type == SQLITE_NULL { return nil }
         } else if value(at: index).isNull {
@@ -95,7 +95,7 @@ extension Row {
         {
             let count = Int(sqlite3_column_bytes(sqliteStatement, position))
             // Invalid UTF-8 is refused by convertedString(at:) rather than repaired.
-            if let string = String(validating: UnsafeBufferPointer(start: text, count: count), as: UTF8.self) { return string }
+            if let string = String(exactUTF8: text, count: count) { return string }
         }
         return try convertedString(at: index)
     }
