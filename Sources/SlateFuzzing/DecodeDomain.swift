@@ -118,7 +118,8 @@ final class DecodeDomain {
             columns.append((name, entropy.pick(types)))
         }
         for index in 0..<entropy.int(0...2) { columns.append(("extra\(index)", entropy.pick(types))) }
-        if columns.isEmpty { columns.append(("only", "")) }
+        // A STRICT table needs a type for every column (found by libFuzzer: .ci/libfuzzer.sh decode).
+        if columns.isEmpty { columns.append(("only", strict ? "ANY" : "")) }
         for index in columns.indices.reversed() { columns.swapAt(index, entropy.int(0...index)) }
         let definitions = columns.map { "\"\($0.name)\" \($0.type)" }.joined(separator: ", ")
         try db.execute(sql: "CREATE TABLE \(table)(\(definitions))\(strict ? " STRICT" : "")")

@@ -50,6 +50,14 @@ import Testing
         #expect(entropy.int(5...9) == 5)
     }
 
+    /// libFuzzer's input (`.ci/libfuzzer.sh decode`) that made the decode domain create a STRICT
+    /// table whose only column had no type, which SQLite refuses: a finding of the harness itself.
+    @Test func libFuzzerInputsReplay() throws {
+        let bytes: [UInt8] = [0xE4, 0x00, 0x00, 0x00, 0x00, 0x32, 0x00, 0x00, 0x00, 0x99, 0x99, 0x99, 0x99, 0x99, 0x99, 0x99, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x92, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x3B, 0xFF, 0xFF, 0xFF, 0x00]
+        let findings = try FuzzRunner(options: options(.decode, cases: 1)).runBytes(bytes, domain: .decode)
+        #expect(findings.isEmpty, "\(findings.map(\.description))")
+    }
+
     @Test func theValueOracleCallsAWrongValueALie() throws {
         // A probe that reads every integer one too high: the oracle must say so.
         let lying = Probe.make("Int64 + 1", read: { try $0.decode(Int64.self, at: $1) + 1 }) { stored in
