@@ -49,7 +49,7 @@ plugin=$(grep -o 'load-plugin-executable","-Xfrontend","[^"]*SlateMacrosPlugin[^
 checked=0
 for source in "$work"/schemas/*.swift; do
     [ -f "$source" ] || continue
-    if ! swiftc -typecheck -parse-as-library -swift-version 6 -module-cache-path "$work/cache" -I "$modules" "${cflags[@]}" \
+    if ! swiftc -typecheck -parse-as-library -swift-version 6 -package-name FuzzSchemas -module-cache-path "$work/cache" -I "$modules" "${cflags[@]}" \
         ${plugin:+-load-plugin-executable "$plugin"} "$source" >"$work/typecheck.log" 2>&1 \
         || grep -q "warning:" "$work/typecheck.log"; then
         echo "generated code does not type-check cleanly: $(head -n 1 "$source")" >&2
