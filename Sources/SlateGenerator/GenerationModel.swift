@@ -62,10 +62,11 @@ struct RecordModel {
     }
     var rowIDAlias: Int? { properties.firstIndex { $0.isRowIDAlias } }
     var isKeyed: Bool { isTable && !primaryKey.isEmpty }
-    /// Whether `Identifiable` can be adopted without clashing with a column called `id`.
+    /// Whether `Identifiable` can be adopted without clashing with a column called `id`: the key
+    /// is that column, or no column is called `id` (the conformance then adds `var id`).
     var canBeIdentifiable: Bool {
         guard isKeyed else { return false }
-        if primaryKey.count == 1 { return true }
+        if keyIsNamedID { return true }
         return !properties.contains { $0.swiftName == "id" }
     }
     /// The name of the key property when it is `id` already.

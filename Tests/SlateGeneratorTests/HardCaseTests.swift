@@ -194,3 +194,24 @@ struct HardCaseTests {
         }
     }
 }
+
+@Suite("Generated code: a column called id beside another key")
+struct IdentifiableClashTests {
+    /// A table whose key is not called `id` but which has a column `id` keeps that column as a
+    /// stored property and does not adopt `Identifiable`, whose `var id` would be declared twice.
+    @Test func theColumnStaysAndIdentifiableIsNotAdopted() throws {
+        let db = try hardCaseDatabase()
+        let saved = try db.insert(HardCases.IdBesideKey(id: "not the key"))
+        #expect(saved.key == 1)
+        #expect(saved.id == "not the key")
+        #expect(try HardCases.IdBesideKey.find(1).fetchOne(db)?.id == "not the key")
+        let textKeyed = try db.insert(HardCases.IdBesideTextKey(code: "A", id: 42))
+        #expect(try HardCases.IdBesideTextKey.find("A").fetchOne(db) == textKeyed)
+        let types: [Any.Type] = [HardCases.IdBesideKey.self, HardCases.IdBesideTextKey.self]
+        let identifiable = types.filter { $0 is any Identifiable.Type }
+        #expect(identifiable.isEmpty)
+        // Keys called `id` still adopt it.
+        let aliasIsIdentifiable = (HardCases.AliasKey.self as Any.Type) is any Identifiable.Type
+        #expect(aliasIsIdentifiable)
+    }
+}
