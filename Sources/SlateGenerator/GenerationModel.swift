@@ -11,6 +11,8 @@ struct GenerationModel {
     var options: GenerationOptions
     /// For each record index, the foreign keys of other records that reference it, in order.
     var childrenByParent: [Int: [(child: Int, key: Int)]] = [:]
+    /// The named queries of the `.sql` inputs, in file order.
+    var queries: [QueryModel] = []
 
     /// The (child record, foreign key) pairs referencing the record at `index`.
     func children(of index: Int) -> [(child: RecordModel, key: ForeignKeyModel)] {

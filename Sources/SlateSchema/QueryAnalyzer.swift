@@ -546,7 +546,12 @@ struct ParameterInference {
             if let qualifier = reference.qualifier, !source.referenceName.equalsIdentifier(qualifier), !source.name.equalsIdentifier(qualifier) {
                 continue
             }
-            if let column = source.column(named: reference.name) { found.append((source, column)) }
+            if let column = source.column(named: reference.name) {
+                found.append((source, column))
+            } else if let origin = source.rowIDOrigin, ["ROWID", "OID", "_ROWID_"].contains(reference.name.uppercased()) {
+                found.append((source, QueryStructure.NamedColumn(
+                    name: origin.column, fact: QueryStructure.Fact(type: "INTEGER", isNeverNull: true, origin: origin))))
+            }
         }
         guard let first = found.first, let type = first.column.fact.type else { return nil }
         let affinities = Set(found.compactMap { $0.column.fact.type.map(TableSchema.Affinity.init(declaredType:)) })

@@ -260,8 +260,9 @@ final class QueryStructure {
                     fact.isNeverNull = left.fact.isNeverNull || right.fact.isNeverNull
                 default:
                     fact.isNeverNull = left.fact.isNeverNull && right.fact.isNeverNull
-                    fact.type = Self.combine([left.fact, right.fact])?.type
                 }
+                // The left side's type, as SQLite reports the left side's declared type.
+                fact.type = left.fact.type ?? right.fact.type
                 // SQLite reports the left side's column as the origin: keep it, so the two agree.
                 return NamedColumn(name: left.name, fact: fact)
             }
@@ -620,6 +621,7 @@ final class QueryStructure {
             result = zip(view.columns, analyzed).map { column, analyzed in
                 var fact = analyzed.fact
                 if let declared = column.declaredType { fact.type = declared }
+                if fact.type == nil { fact.type = column.inferredType }
                 return NamedColumn(name: column.name, fact: fact)
             }
         } else {
@@ -832,12 +834,14 @@ final class QueryStructure {
         if !symbols.isDisjoint(with: ["<", "<=", ">", ">=", "&", "|", "<<", ">>"]) {
             return .value("INTEGER", neverNull: neverNull)
         }
+        // Integers give an integer; a real gives a real; NUMERIC values may be either: a real
+        // holds both.
         let affinities = facts.map { $0.type.map(TableSchema.Affinity.init(declaredType:)) }
         let type: String?
-        if affinities.contains(.real) && affinities.allSatisfy({ $0 == .real || $0 == .integer }) {
-            type = symbols == ["%"] ? "INTEGER" : "REAL"
-        } else if affinities.allSatisfy({ $0 == .integer }) {
+        if affinities.allSatisfy({ $0 == .integer }) {
             type = "INTEGER"
+        } else if affinities.allSatisfy({ $0 == .real || $0 == .integer || $0 == .numeric }) {
+            type = "REAL"
         } else {
             type = nil
         }
