@@ -204,7 +204,7 @@ extension GenerationModel {
         "ThreadingMode", "TraceEvent", "TraceEventKinds", "TraceObservation", "TracedStatement", "TransactionKind",
         "UUIDStorage", "Update", "UpdateRecord", "Slate", "CSQLite", "SQLite3", "Action", "CodableRecord", "EncodedRow",
         "RecordStore", "RowDecoder", "RowEncoder", "SQLColumnType", "SQLColumnTypeProviding", "SelfManagingTable",
-        "TableMigrationOptions", "TableMigrationPlan",
+        "TableMigrationOptions", "TableMigrationPlan", "SQLQuery", "SQLCommand",
         // Generated
         "ID", "PrimaryKey", "CodingKeys",
         // Swift and Foundation
