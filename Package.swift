@@ -1,4 +1,5 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
+// 6.1 for package traits (SQLCipher).
 import CompilerPluginSupport
 import Foundation
 import PackageDescription
@@ -7,7 +8,15 @@ let package = Package(
     name: "Slate",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
+        // Everything at run time: `import Slate` re-exports the four layers below.
         .library(name: "Slate", targets: ["Slate"]),
+        // Each layer on its own, for users who want less: the C-API wrapper; plus queues, pools
+        // and migrations; plus the table model and query builder; plus Codable records,
+        // self-managing tables and CSV.
+        .library(name: "SlateCore", targets: ["SlateCore"]),
+        .library(name: "SlateConcurrency", targets: ["SlateConcurrency"]),
+        .library(name: "SlateQuery", targets: ["SlateQuery"]),
+        .library(name: "SlateRecords", targets: ["SlateRecords"]),
         .library(name: "CSQLite", targets: ["CSQLite"]),
         // The `@Table` macro: a separate product, so users of `Slate` alone never build swift-syntax.
         .library(name: "SlateMacros", targets: ["SlateMacros"]),
@@ -20,19 +29,53 @@ let package = Package(
         .plugin(name: "SlateBuildPlugin", targets: ["SlateBuildPlugin"]),
         .plugin(name: "SlateGenerateCommand", targets: ["SlateGenerateCommand"]),
     ],
+    // Opt-in: `.package(url: …, from: …, traits: ["SQLCipher"])` or `swift build --traits SQLCipher`.
+    traits: [
+        .trait(
+            name: "SQLCipher",
+            description: "Link SQLCipher instead of SQLite and enable encrypted databases (Database.Configuration.key)"),
+    ],
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
     ],
     targets: [
-        .systemLibrary(
+        // The C API: SQLite's, or SQLCipher's with the SQLCipher trait. Its header includes the
+        // header of whichever library target is on the include path (Sources/CSQLite/shim.h),
+        // and importing that target's module is what links the library: CSQLiteSystem links the
+        // system sqlite3, CSQLCipher (a dependency with the trait only) links sqlcipher.
+        .target(
             name: "CSQLite",
-            pkgConfig: "sqlite3",
-            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]
+            dependencies: [
+                "CSQLiteSystem",
+                .target(name: "CSQLCipher", condition: .when(traits: ["SQLCipher"])),
+            ],
+            publicHeadersPath: "."  // shim.h and module.modulemap stay where the system library had them
+        ),
+        .target(name: "CSQLiteSystem"),
+        .target(name: "CSQLCipher", linkerSettings: [.linkedLibrary("sqlcipher")]),
+        // MARK: The runtime, one target per layer; arrows point down only:
+        // SlateCore ← SlateConcurrency ← SlateQuery ← SlateRecords ← Slate.
+        .target(
+            name: "SlateCore",
+            dependencies: ["CSQLite"]
         ),
         .target(
+            name: "SlateConcurrency",
+            dependencies: ["SlateCore"]
+        ),
+        .target(
+            name: "SlateQuery",
+            dependencies: ["SlateCore", "SlateConcurrency"]
+        ),
+        .target(
+            name: "SlateRecords",
+            dependencies: ["SlateCore", "SlateConcurrency", "SlateQuery"]
+        ),
+        // The umbrella users import, and the DocC catalog.
+        .target(
             name: "Slate",
-            dependencies: ["CSQLite"]
+            dependencies: ["SlateCore", "SlateConcurrency", "SlateQuery", "SlateRecords"]
         ),
         .testTarget(
             name: "SlateTests",
@@ -132,7 +175,15 @@ let package = Package(
         .testTarget(
             name: "SlateRawGenerationTests",
             dependencies: ["CSQLite"],
-            exclude: ["slate.json"],
+            exclude: ["slate.json", "Schema"],
+            plugins: ["SlateBuildPlugin"]
+        ),
+        // Raw-style generated code next to the library, on one connection: a date written by either
+        // reads back the same through the other, for every date storage.
+        .testTarget(
+            name: "SlateRawInteropTests",
+            dependencies: ["Slate", "CSQLite"],
+            exclude: ["slate.json", "Schema"],
             plugins: ["SlateBuildPlugin"]
         ),
     ],
@@ -143,8 +194,18 @@ let package = Package(
 // SLATE_CORE_ONLY=1 the manifest leaves out the macro and generator targets, so that run does not
 // build swift-syntax and swift-argument-parser a second time under TSan. Users never set it.
 if ProcessInfo.processInfo.environment["SLATE_CORE_ONLY"] == "1" {
-    let core: Set<String> = ["CSQLite", "Slate", "SlateTests"]
-    package.targets.removeAll { !core.contains($0.name) }
-    package.products.removeAll { !["Slate", "CSQLite"].contains($0.name) }
+    let runtime: Set<String> = [
+        "CSQLite", "CSQLiteSystem", "CSQLCipher", "SlateCore", "SlateConcurrency", "SlateQuery", "SlateRecords", "Slate",
+    ]
+    package.targets.removeAll { !runtime.contains($0.name) && $0.name != "SlateTests" }
+    package.products.removeAll { !runtime.contains($0.name) }
     package.dependencies.removeAll()
+}
+
+// With the SQLCipher trait the package's own C, Swift and test targets see SLATE_SQLCIPHER in the C
+// headers they import. The header choice itself travels with CSQLCipher's include path; this define
+// keeps the clang module caches of the two configurations apart, so switching the trait in one
+// build folder never reuses a CSQLite module built for the other library.
+for target in package.targets where [.regular, .executable, .test].contains(target.type) {
+    target.cSettings = (target.cSettings ?? []) + [.define("SLATE_SQLCIPHER", .when(traits: ["SQLCipher"]))]
 }

@@ -33,7 +33,7 @@ struct SlateBuildPlugin: BuildToolPlugin {
         guard let target = target as? SourceModuleTarget else { return [] }
         let files = target.sourceFiles.map { InputFile(url: $0.url, isResource: $0.type == .resource) }
         return try SlateInputs.commands(
-            tool: try context.tool(named: "SlateCLI").url, targetName: target.name, targetDirectory: URL(fileURLWithPath: String(describing: target.directory)),
+            tool: try context.tool(named: "SlateCLI").url, targetName: target.name, targetDirectory: target.directoryURL,
             files: files, workDirectory: context.pluginWorkDirectoryURL, bundleAccessors: true)
     }
 }

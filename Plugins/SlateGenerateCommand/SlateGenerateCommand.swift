@@ -33,12 +33,10 @@ struct SlateGenerateCommand: CommandPlugin {
         var work: [(name: String, directory: URL, files: [InputFile])] = []
         for case let target as SourceModuleTarget in known where names.isEmpty || names.contains(target.name) {
             let files = target.sourceFiles.map { InputFile(url: $0.url, isResource: $0.type == .resource) }
-            work.append((target.name, URL(fileURLWithPath: String(describing: target.directory)), files))
+            work.append((target.name, target.directoryURL, files))
         }
         // Directories of targets SwiftPM skipped because they hold no Swift file yet.
-        let knownDirectories = Set(known.compactMap { target in
-            (target as? SourceModuleTarget).map { URL(fileURLWithPath: String(describing: $0.directory)).standardizedFileURL.path }
-        })
+        let knownDirectories = Set(known.compactMap { ($0 as? SourceModuleTarget)?.directoryURL.standardizedFileURL.path })
         var skipped: [String] = []
         for base in ["Sources", "Tests"] {
             let parent = context.package.directoryURL.appendingPathComponent(base)

@@ -1,9 +1,67 @@
 #ifndef SLATE_CSQLITE_SHIM_H
 #define SLATE_CSQLITE_SHIM_H
 
-// Expose sqlite3_preupdate_* declarations; Debian's and Apple's builds enable the hook.
-#define SQLITE_ENABLE_PREUPDATE_HOOK 1
-#include <sqlite3.h>
+// Which library Slate talks to is decided by the package trait `SQLCipher`:
+//
+// - Without it (the default), CSQLite depends on CSQLiteSystem alone: <csqlite_system.h> includes
+//   the system's <sqlite3.h>, and that module's `link "sqlite3"` links the system SQLite.
+// - With it, CSQLite also depends on CSQLCipher, whose include directory then is on the search
+//   path: <csqlcipher.h> defines SQLITE_HAS_CODEC and includes <sqlcipher/sqlite3.h>, and that
+//   module links libsqlcipher. CSQLiteSystem's header is then never included, so its module is
+//   never imported and SQLite itself is not linked: one process never has both libraries.
+//
+// The choice travels with the include path, so every target that imports CSQLite (Slate, the
+// tests, generated raw-style code, users' own targets) sees the same header. The manifest also
+// defines SLATE_SQLCIPHER for the package's own targets with the trait, which keeps the clang
+// module caches of the two configurations apart; it must agree with the include path.
+#if __has_include(<csqlcipher.h>)
+#  include <csqlcipher.h>
+#else
+#  if defined(SLATE_SQLCIPHER)
+#    error "SLATE_SQLCIPHER is defined but <csqlcipher.h> is not on the include path: the SQLCipher trait is half applied (clean the build folder)"
+#  endif
+#  include <csqlite_system.h>
+#endif
+
+/// Whether the header Slate was compiled against is SQLCipher's (1) or SQLite's (0).
+static inline int slate_sqlite_has_codec(void) {
+#if defined(SQLITE_HAS_CODEC)
+    return 1;
+#else
+    return 0;
+#endif
+}
+
+// MARK: - Stand-ins for APIs newer than an old header
+//
+// SQLCipher 3.4.1 (Debian's libsqlcipher-dev) is built on SQLite 3.15.2. Slate's Swift code calls a
+// few functions added later; against such a header they are defined here, with the same name and
+// signature, on top of older calls. Against a current header none of this is compiled, so the
+// default build calls SQLite's own functions. Any other `sqlite3_*` function newer than 3.15.2 that
+// Slate starts calling needs a stand-in here, or the SQLCipher build fails to compile.
+
+#if SQLITE_VERSION_NUMBER < 3020000
+/// sqlite3_prepare_v3 (3.20.0). The only flag Slate passes is a hint that older libraries do
+/// not take; SQLITE_PREPARE_PERSISTENT has the value SQLite gives it.
+#  ifndef SQLITE_PREPARE_PERSISTENT
+#    define SQLITE_PREPARE_PERSISTENT 0x01
+#  endif
+static inline int sqlite3_prepare_v3(sqlite3 *db, const char *sql, int bytes, unsigned int flags,
+                                     sqlite3_stmt **statement, const char **tail) {
+    (void)flags;
+    return sqlite3_prepare_v2(db, sql, bytes, statement, tail);
+}
+#endif
+
+#if SQLITE_VERSION_NUMBER < 3037000
+/// sqlite3_changes64 and sqlite3_total_changes64 (3.37.0): the 32-bit counters, widened.
+static inline sqlite3_int64 sqlite3_changes64(sqlite3 *db) {
+    return sqlite3_changes(db);
+}
+static inline sqlite3_int64 sqlite3_total_changes64(sqlite3 *db) {
+    return sqlite3_total_changes(db);
+}
+#endif
 
 /// `SQLITE_TRANSIENT` is a macro Swift cannot import: SQLite copies the bytes before returning.
 static inline sqlite3_destructor_type slate_sqlite_transient(void) {

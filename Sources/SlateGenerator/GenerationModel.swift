@@ -310,7 +310,7 @@ extension GenerationModel {
                         defaultSQL: column.defaultSQL, swiftDefault: nil, primaryKeyPosition: column.primaryKeyPosition,
                         isRowIDAlias: column.isRowIDAlias, isAutoIncrement: column.isAutoIncrement,
                         isUnique: table.isUniqueColumn(column.name), isUniqueConstraint: column.isUnique, collation: column.collation,
-                        dateStorage: configuration.dateStorage, uuidStorage: configuration.uuidStorage,
+                        dateStorage: configuration.dateStorage(table: table.name, column: column.name), uuidStorage: configuration.uuidStorage,
                         reference: singleKeys.count == 1 ? singleKeys[0] : nil)
                     property.swiftDefault = Self.swiftDefault(for: property, isSinglePrimaryKey: table.primaryKey.count == 1)
                     properties.append(property)
@@ -330,7 +330,8 @@ extension GenerationModel {
                         declaredType: column.typeName ?? "", isInferredType: column.declaredType == nil && column.inferredType != nil,
                         isNotNull: column.isNeverNull, defaultSQL: nil, swiftDefault: column.isNeverNull ? nil : "nil",
                         primaryKeyPosition: nil, isRowIDAlias: false, isAutoIncrement: false, isUnique: false, collation: nil,
-                        dateStorage: configuration.dateStorage, uuidStorage: configuration.uuidStorage, reference: nil)
+                        dateStorage: configuration.dateStorage(table: view.name, column: column.name),
+                        uuidStorage: configuration.uuidStorage, reference: nil)
                 }
             case .virtualTable:
                 let table = schema.virtualTables[source.index]
@@ -342,7 +343,8 @@ extension GenerationModel {
                         declaredType: column.declaredType, isInferredType: false, isNotNull: column.isNotNull,
                         defaultSQL: nil, swiftDefault: column.isNotNull ? nil : "nil", primaryKeyPosition: nil,
                         isRowIDAlias: false, isAutoIncrement: false, isUnique: false, collation: nil,
-                        dateStorage: configuration.dateStorage, uuidStorage: configuration.uuidStorage, reference: nil)
+                        dateStorage: configuration.dateStorage(table: table.name, column: column.name),
+                        uuidStorage: configuration.uuidStorage, reference: nil)
                 }
             }
             Self.assignPropertyNames(&record, configuration: configuration)

@@ -1,5 +1,6 @@
 import Foundation
-@testable import Slate
+import Slate
+@testable import SlateRecords
 import Testing
 
 @Suite("CSV import") struct CSVImportTests {

@@ -1,5 +1,6 @@
 import Foundation
-@testable import Slate
+import Slate
+@testable import SlateRecords
 import Testing
 
 @Suite("CSV type inference") struct CSVInferenceTests {

@@ -1,5 +1,6 @@
 import Foundation
-@testable import Slate
+import Slate
+@testable import SlateRecords
 import Testing
 
 @Suite("CSV export and round trip") struct CSVRoundTripTests {

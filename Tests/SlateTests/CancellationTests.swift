@@ -41,7 +41,7 @@ import Testing
         // The queue is usable afterwards, for reads and writes.
         #expect(try await queue.read { db in try db.fetchValue(Int.self, "SELECT 1 + 1") } == 2)
         try await queue.write { db in try db.execute(sql: "CREATE TABLE t(x)") }
-        #expect(try await queue.inDatabase { db in db.isInTransaction } == false)
+        #expect(try await queue.writeWithoutTransaction { db in db.isInTransaction } == false)
     }
 
     @Test func cancellingAQueueWriteRollsItBack() async throws {
@@ -69,7 +69,7 @@ import Testing
         let cancelled = ConcurrentFlag()
         let start = Date()
         let task = Task {
-            try await queue.inDatabase { db in
+            try await queue.writeWithoutTransaction { db in
                 started.set()
                 while !cancelled.isSet { Thread.sleep(forTimeInterval: 0.005) }
                 return try db.fetchValue(Int.self, sql: longCountingQuerySQL)
@@ -80,7 +80,7 @@ import Testing
         cancelled.set()
         let error = await capturedAsyncDatabaseError { try await task.value }
         expectCancellation(error, elapsed: Date().timeIntervalSince(start))
-        #expect(try await queue.inDatabase { db in try db.fetchValue(Int.self, "SELECT 3") } == 3)
+        #expect(try await queue.writeWithoutTransaction { db in try db.fetchValue(Int.self, "SELECT 3") } == 3)
     }
 
     @Test func cancellingAPoolReadAndWriteInterruptsThem() async throws {
@@ -136,7 +136,7 @@ import Testing
         let releaseBlocker = DispatchSemaphore(value: 0)
         let blockerDone = ConcurrentFlag()
         // Keep the queue busy with a completion-handler call.
-        queue.inDatabase({ _ in
+        queue.writeWithoutTransaction({ _ in
             blockerStarted.set()
             releaseBlocker.wait()
         }, completion: { _ in blockerDone.set() })

@@ -1,5 +1,6 @@
 import Foundation
-@testable import Slate
+import Slate
+@testable import SlateConcurrency
 import Testing
 
 @Suite struct ConcurrencyPoolTests {

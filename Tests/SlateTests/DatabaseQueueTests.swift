@@ -5,7 +5,7 @@ import Testing
 @Suite struct ConcurrencyQueueTests {
     private func makeQueue() throws -> DatabaseQueue {
         let queue = try DatabaseQueue()
-        try queue.inDatabase { db in
+        try queue.writeWithoutTransaction { db in
             try db.execute(sql: "CREATE TABLE item(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)")
         }
         return queue
@@ -47,17 +47,17 @@ import Testing
         #expect(error?.resultCode == .readOnly)
         // query_only is switched off again afterwards.
         try queue.write { db in try db.execute("INSERT INTO item(name) VALUES (\("apple"))") }
-        #expect(try queue.inDatabase { db in try db.fetchValue(Bool.self, "PRAGMA query_only") } == false)
+        #expect(try queue.writeWithoutTransaction { db in try db.fetchValue(Bool.self, "PRAGMA query_only") } == false)
         #expect(try queue.read { db in try db.fetchValue(Int.self, "SELECT count(*) FROM item") } == 1)
     }
 
-    @Test func inDatabaseRunsOutsideTransactionsAndWriteInside() throws {
+    @Test func writeWithoutTransactionRunsOutsideTransactionsAndWriteInside() throws {
         let queue = try makeQueue()
-        #expect(try queue.inDatabase { db in db.isInTransaction } == false)
+        #expect(try queue.writeWithoutTransaction { db in db.isInTransaction } == false)
         #expect(try queue.writeWithoutTransaction { db in db.isInTransaction } == false)
         #expect(try queue.write { db in db.isInTransaction } == true)
-        // inDatabase can run what a transaction cannot.
-        try queue.inDatabase { db in try db.execute(sql: "VACUUM") }
+        // writeWithoutTransaction can run what a transaction cannot.
+        try queue.writeWithoutTransaction { db in try db.execute(sql: "VACUUM") }
     }
 
     @Test func transactionAndSavepointCommitOrRollBack() throws {
@@ -78,12 +78,12 @@ import Testing
         }?.resultCode == .constraint)
         let names = try queue.read { db in try db.fetchAll(String.self, "SELECT name FROM item ORDER BY id") }
         #expect(names == ["a", "c"])
-        #expect(try queue.inDatabase { db in db.isInTransaction } == false)
+        #expect(try queue.writeWithoutTransaction { db in db.isInTransaction } == false)
     }
 
     @Test func blockingCallsInsideAClosureFailInsteadOfDeadlocking() throws {
         let queue = try makeQueue()
-        let error = try queue.inDatabase { _ in capturedDatabaseError { try queue.read { _ in 1 } } }
+        let error = try queue.writeWithoutTransaction { _ in capturedDatabaseError { try queue.read { _ in 1 } } }
         #expect(error?.resultCode == .misuse)
         #expect(error?.message.contains("not reentrant") == true)
     }
@@ -112,7 +112,7 @@ import Testing
             return db.lastInsertedRowID
         }
         #expect(id == 1)
-        try await queue.inDatabase { db in try db.execute("INSERT INTO item(name) VALUES (\("pear"))") }
+        try await queue.writeWithoutTransaction { db in try db.execute("INSERT INTO item(name) VALUES (\("pear"))") }
         try await queue.writeWithoutTransaction { db in try db.execute("INSERT INTO item(name) VALUES (\("plum"))") }
         try await queue.transaction(.immediate) { db in try db.execute("INSERT INTO item(name) VALUES (\("fig"))") }
         try await queue.savepoint { db in try db.execute("INSERT INTO item(name) VALUES (\("kiwi"))") }
@@ -181,7 +181,7 @@ import Testing
         #expect(try written.get() == 1)
 
         let inDatabase = await awaitCompletion { done in
-            queue.inDatabase({ db in
+            queue.writeWithoutTransaction({ db in
                 try db.execute("INSERT INTO item(name) VALUES (\("pear"))")
                 return db.isInTransaction
             }, completion: done)

@@ -21,40 +21,40 @@ import Testing
         let (directory, path) = try makeTemporaryDatabase()
         defer { directory.remove() }
         let service = DatabaseService()
-        try service.open(path: path).get()
-        let created = service.run { db in
+        try service.openAndWait(path: path).get()
+        let created = service.runAndWait { db in
             try db.execute(sql: "CREATE TABLE t(x INTEGER)")
             try db.execute("INSERT INTO t(x) VALUES (\(10)), (\(20))")
             return db.changesCount
         }
         #expect(try created.get() == 2)
-        #expect(try service.run { db in try db.fetchAll(Int.self, "SELECT x FROM t ORDER BY x") }.get() == [10, 20])
+        #expect(try service.runAndWait { db in try db.fetchAll(Int.self, "SELECT x FROM t ORDER BY x") }.get() == [10, 20])
 
-        let failure = service.run { db in try db.execute(sql: "INSERT INTO nowhere VALUES (1)") }
+        let failure = service.runAndWait { db in try db.execute(sql: "INSERT INTO nowhere VALUES (1)") }
         #expect(failure.failureAsDatabaseError?.resultCode == .error)
         #expect(failure.failureAsDatabaseError?.message.contains("nowhere") == true)
 
-        #expect(service.open(path: path).failureAsDatabaseError?.resultCode == .misuse)  // already open
-        try service.close().get()
-        try service.close().get()  // closing twice is fine
-        let closed = service.run { _ in 1 }
+        #expect(service.openAndWait(path: path).failureAsDatabaseError?.resultCode == .misuse)  // already open
+        try service.closeAndWait().get()
+        try service.closeAndWait().get()  // closing twice is fine
+        let closed = service.runAndWait { _ in 1 }
         #expect(closed.failureAsDatabaseError?.resultCode == .misuse)
 
         // Reopening finds the data.
-        try service.open(location: .file(path), configuration: .init()).get()
-        #expect(try service.run { db in try db.fetchValue(Int.self, "SELECT sum(x) FROM t") }.get() == 30)
+        try service.openAndWait(location: .file(path), configuration: .init()).get()
+        #expect(try service.runAndWait { db in try db.fetchValue(Int.self, "SELECT sum(x) FROM t") }.get() == 30)
     }
 
     @Test func openingAMissingDirectoryFails() {
         let service = DatabaseService()
-        let result = service.open(path: "/nonexistent-slate-directory/db.sqlite")
+        let result = service.openAndWait(path: "/nonexistent-slate-directory/db.sqlite")
         #expect(result.failureAsDatabaseError?.resultCode == .cantOpen)
     }
 
     @Test func synchronousCallsInsideRunFailInsteadOfDeadlocking() throws {
         let service = DatabaseService()
-        try service.open(location: .inMemory).get()
-        let inner = try service.run { _ in service.run { _ in 1 }.failureAsDatabaseError?.resultCode }.get()
+        try service.openAndWait(location: .inMemory).get()
+        let inner = try service.runAndWait { _ in service.runAndWait { _ in 1 }.failureAsDatabaseError?.resultCode }.get()
         #expect(inner == .misuse)
     }
 
@@ -108,7 +108,7 @@ import Testing
 
     @Test func workSubmittedDuringACompletionMigrationRunsAfterItInOrder() async throws {
         let service = DatabaseService()
-        try service.open(location: .inMemory).get()
+        try service.openAndWait(location: .inMemory).get()
         let events = ConcurrentLog<String>()
         let migrationDone = ConcurrentFlag()
         service.migrate(with: slowMigrator(events: events)) { result in
@@ -126,7 +126,7 @@ import Testing
         })
         // A synchronous call waits for the migration too.
         let names = try await runOnThread {
-            service.run { db in
+            service.runAndWait { db in
                 events.append("second run")
                 return try db.fetchAll(String.self, "SELECT name FROM player")
             }

@@ -102,16 +102,16 @@ import Testing
     // MARK: Upsert
 
     @Test func upsertsByPrimaryKey() throws {
-        let inserted = try db.upsert(Person(id: 7, name: "Arthur", age: 1))
+        let inserted = try Person.upsert(Person(id: 7, name: "Arthur", age: 1)).execute(db)[0]
         #expect(inserted == Person(id: 7, name: "Arthur", age: 1))
-        let updated = try db.upsert(Person(id: 7, name: "Arthur Dent", age: 2))
+        let updated = try Person.upsert(Person(id: 7, name: "Arthur Dent", age: 2)).execute(db)[0]
         #expect(updated == Person(id: 7, name: "Arthur Dent", age: 2))
         #expect(try Person.all().fetchAll(db) == [updated])
-        let fresh = try db.upsert(Person(name: "Ford"))
+        let fresh = try Person.upsert(Person(name: "Ford")).execute(db)[0]
         #expect(fresh.id == 8)
         // A table whose columns all belong to the key: DO NOTHING.
         try db.insert(Shelf(building: "A", number: 1))
-        #expect(try db.upsert(Shelf(building: "A", number: 1)) == Shelf(building: "A", number: 1))
+        #expect(try Shelf.upsert(Shelf(building: "A", number: 1)).execute(db) == [Shelf(building: "A", number: 1)])
     }
 
     @Test func upsertsWithTypedConflictTargetAndAssignments() throws {

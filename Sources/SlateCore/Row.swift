@@ -1,0 +1,443 @@
+import CSQLite
+import Foundation
+
+/// The current row of a query, lent to your code while the statement is positioned on it.
+///
+/// A `Row` is *non-copyable* and only ever *borrowed*: fetch methods, cursors and
+/// ``RowDecodable/init(row:)`` hand it to a closure or initializer, and it cannot outlive that call.
+/// So a row can never be read after its statement has moved on, been reset or been finalized —
+/// the compiler refuses code that would keep it. Call ``copy()`` to keep the values:
+///
+/// ```swift
+/// let names = try db.fetchAll("SELECT name, price FROM car") { row in
+///     let name: String = try row[0]            // by index
+///     let price: Int = try row["price"]        // by column name
+///     return name
+/// }
+/// let kept: [CopiedRow] = try db.fetchAll("SELECT * FROM car") { $0.copy() }
+/// ```
+///
+/// Reading a live row goes straight to `sqlite3_column_*`: no value is copied until you ask for it.
+public struct Row: ~Copyable {
+    /// The live statement's `sqlite3_stmt *`, or `nil` for a row over copied values.
+    @usableFromInline package let sqliteStatement: OpaquePointer?
+    /// The live statement, unretained: the row is borrowed only while the statement is on it.
+    @usableFromInline package let statementReference: Unmanaged<Statement>?
+    /// The values of a row read from a ``CopiedRow``.
+    @usableFromInline package let copied: CopiedRow?
+    /// Where this row's column 0 is in the underlying result: non-zero for the columns of one
+    /// table in a join.
+    @usableFromInline package let columnOffset: Int32
+
+    /// A row reading the current row of `statement`.
+    @inlinable
+    package init(statement: Statement) {
+        self.sqliteStatement = statement.handle
+        self.statementReference = Unmanaged.passUnretained(statement)
+        self.copied = nil
+        self.columnOffset = 0
+    }
+
+    /// A row reading copied values.
+    @inlinable
+    package init(copied: CopiedRow) {
+        self.sqliteStatement = nil
+        self.statementReference = nil
+        self.copied = copied
+        self.columnOffset = 0
+    }
+
+    /// A row reading the current row of a live statement, from its parts: building it involves no
+    /// reference counting. For decoders that read a row they were lent (Codable records), within
+    /// the call that lent it.
+    @inlinable
+    package init(sqliteStatement: OpaquePointer, statementReference: Unmanaged<Statement>?, columnOffset: Int32) {
+        self.sqliteStatement = sqliteStatement
+        self.statementReference = statementReference
+        self.copied = nil
+        self.columnOffset = columnOffset
+    }
+
+    @inlinable
+    package init(sqliteStatement: OpaquePointer?, statementReference: Unmanaged<Statement>?, copied: CopiedRow?, columnOffset: Int32) {
+        self.sqliteStatement = sqliteStatement
+        self.statementReference = statementReference
+        self.copied = copied
+        self.columnOffset = columnOffset
+    }
+
+    /// A view of the same row whose column 0 is column `offset` of this row: joins decode each
+    /// table's record from position 0. The view is as short-lived as this row.
+    @inlinable
+    package func shifted(by offset: Int) -> Row {
+        Row(
+            sqliteStatement: sqliteStatement, statementReference: statementReference, copied: copied,
+            columnOffset: columnOffset &+ Int32(clamping: offset))
+    }
+
+    /// An unretained view of this row for a decoder that must store it during the call that lent
+    /// the row (a `Decoder` class); it must not be used after that call returns.
+    @inlinable
+    package func unsafeView() -> Row {
+        Row(sqliteStatement: sqliteStatement, statementReference: statementReference, copied: copied, columnOffset: columnOffset)
+    }
+
+    /// The live statement, while the row is lent.
+    @usableFromInline
+    package var statement: Statement? { statementReference?.takeUnretainedValue() }
+
+    /// The SQLite column position of column `index` of this row, or -1 when `index` is negative or
+    /// too large (SQLite answers out-of-range positions with `NULL`, which ``isInRange(_:)`` tells
+    /// apart).
+    @inlinable
+    package func position(_ index: Int) -> Int32 {
+        guard index >= 0, index <= Int(Int32.max) else { return -1 }
+        return Int32(truncatingIfNeeded: index) &+ columnOffset
+    }
+
+    /// Whether `index` is a column of this row.
+    @inlinable
+    public func isInRange(_ index: Int) -> Bool {
+        index >= 0 && index < count
+    }
+
+    /// The number of columns.
+    public var count: Int {
+        if let sqliteStatement { return max(0, Int(sqlite3_column_count(sqliteStatement)) - Int(columnOffset)) }
+        return max(0, (copied?.values.count ?? 0) - Int(columnOffset))
+    }
+
+    /// The column names, in order.
+    public var columnNames: [String] {
+        let names = statement?.columnNames ?? copied?.columnNames ?? []
+        return columnOffset == 0 ? names : Array(names.dropFirst(Int(columnOffset)))
+    }
+
+    /// How dates in this row are read.
+    public var dateStrategy: DateStrategy {
+        statement?.dateStrategy ?? copied?.dateStrategy ?? .iso8601
+    }
+
+    /// The SQL the row came from, when known.
+    public var sql: String? { statement?.sql ?? copied?.sql }
+
+    /// The index of the first column called `name` (exact match first, then case-insensitive), or
+    /// `nil`.
+    public func index(ofColumn name: String) -> Int? {
+        if columnOffset == 0, let statementReference {
+            return statementReference._withUnsafeGuaranteedRef { $0.columnIndex(named: name) }
+        }
+        if columnOffset != 0 {
+            let names = columnNames
+            return names.firstIndex(of: name) ?? names.firstIndex { $0.caseInsensitiveCompare(name) == .orderedSame }
+        }
+        return copied?.layout.index(ofColumn: name)
+    }
+
+    /// Whether a column called `name` exists.
+    public func hasColumn(_ name: String) -> Bool { index(ofColumn: name) != nil }
+
+    /// Whether column `index` holds `NULL` (or does not exist).
+    @inlinable
+    public func isNull(at index: Int) -> Bool {
+        if let sqliteStatement { return sqlite3_column_type(sqliteStatement, position(index)) == SQLITE_NULL }
+        return value(at: index).isNull
+    }
+
+    /// The boxed value of column `index` (0-based); `.null` when out of range.
+    public func value(at index: Int) -> SQLValue {
+        let position = position(index)
+        if let sqliteStatement { return Self.readValue(sqliteStatement, position) }
+        guard let values = copied?.values, position >= 0, Int(position) < values.count else { return .null }
+        return values[Int(position)]
+    }
+
+    /// The boxed value of column `name`, or `nil` when there is no such column.
+    public func value(named name: String) -> SQLValue? {
+        index(ofColumn: name).map { value(at: $0) }
+    }
+
+    /// Every value, boxed, in column order.
+    public var values: [SQLValue] {
+        if let copied { return columnOffset == 0 ? copied.values : Array(copied.values.dropFirst(Int(columnOffset))) }
+        return (0..<count).map { value(at: $0) }
+    }
+
+    /// Reads column `index` as `Value`: `let name: String = try row[0]`.
+    @inlinable
+    public subscript<Value: SQLExtractable>(_ index: Int) -> Value {
+        get throws { try Value.extract(from: self, at: index) }
+    }
+
+    /// Reads the column called `name` as `Value`: `let name: String = try row["name"]`.
+    @inlinable
+    public subscript<Value: SQLExtractable>(_ name: String) -> Value {
+        get throws { try Value.extract(from: self, at: columnIndex(named: name)) }
+    }
+
+    /// The index of column `name`, or a ``ResultCode/range`` error listing the row's columns.
+    @usableFromInline
+    package func columnIndex(named name: String) throws -> Int {
+        guard let index = index(ofColumn: name) else { throw missingColumn(name) }
+        return index
+    }
+
+    /// Reads column `index` as `type`; the spelling generated code uses.
+    @inlinable
+    public func decode<Value: SQLExtractable>(_ type: Value.Type = Value.self, at index: Int) throws -> Value {
+        try Value.extract(from: self, at: index)
+    }
+
+    /// Reads the column called `name` as `type`.
+    @inlinable
+    public func decode<Value: SQLExtractable>(_ type: Value.Type = Value.self, named name: String) throws -> Value {
+        try Value.extract(from: self, at: columnIndex(named: name))
+    }
+
+    /// A copy of the row's values, which stays valid after the statement moves on.
+    public func copy() -> CopiedRow {
+        if let copied, columnOffset == 0 { return copied }
+        if columnOffset == 0, let statement {
+            return CopiedRow(layout: statement.rowLayout, values: values, dateStrategy: statement.dateStrategy, sql: statement.sql)
+        }
+        return CopiedRow(layout: RowLayout(columnNames: columnNames), values: values, dateStrategy: dateStrategy, sql: sql)
+    }
+
+    private func missingColumn(_ name: String) -> DatabaseError {
+        DatabaseError(
+            resultCode: .range,
+            message: "no column named \(name.truncatedForMessages); the row has columns \(columnNames.joined(separator: ", ").truncatedForMessages)",
+            sql: sql)
+    }
+
+    /// Adds the column and the SQL to a conversion error.
+    @usableFromInline
+    package func contextualize(_ error: DatabaseError, column index: Int) -> DatabaseError {
+        var error = error
+        let names = columnNames
+        if index < 0 || index >= names.count {
+            error.extendedResultCode = .range
+            error.message = "column index \(index) is out of range: the row has \(names.count) column(s)"
+        } else {
+            error.message = "column \(index) (\(names[index])): \(error.message)"
+        }
+        if error.sql == nil { error.sql = sql }
+        return error
+    }
+
+    /// A conversion error for column `index`, with context.
+    @usableFromInline
+    package func conversionFailure(at index: Int, to type: Any.Type, reason: String? = nil) -> DatabaseError {
+        contextualize(.conversionFailure(value(at: index), to: type, reason: reason), column: index)
+    }
+
+    /// The error for a read of a column that does not exist.
+    @usableFromInline
+    package func outOfRange(_ index: Int) -> DatabaseError {
+        contextualize(DatabaseError(resultCode: .range, message: ""), column: index)
+    }
+
+    static func readValue(_ statement: OpaquePointer, _ index: Int32) -> SQLValue {
+        switch sqlite3_column_type(statement, index) {
+        case SQLITE_INTEGER:
+            return .integer(sqlite3_column_int64(statement, index))
+        case SQLITE_FLOAT:
+            return .real(sqlite3_column_double(statement, index))
+        case SQLITE_TEXT:
+            guard let text = sqlite3_column_text(statement, index) else { return .text("") }
+            let count = Int(sqlite3_column_bytes(statement, index))
+            return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+        case SQLITE_BLOB:
+            guard let bytes = sqlite3_column_blob(statement, index) else { return .blob(Data()) }
+            return .blob(Data(bytes: bytes, count: Int(sqlite3_column_bytes(statement, index))))
+        default:
+            return .null
+        }
+    }
+}
+
+/// The column names of a result, with their lookup table, shared by every row copied from it.
+@usableFromInline
+package final class RowLayout: Sendable {
+    let columnNames: [String]
+    private let lowercasedIndexes: [String: Int]
+
+    init(columnNames: [String]) {
+        self.columnNames = columnNames
+        var indexes: [String: Int] = [:]
+        for (index, name) in columnNames.enumerated() where indexes[name.lowercased()] == nil {
+            indexes[name.lowercased()] = index
+        }
+        self.lowercasedIndexes = indexes
+    }
+
+    /// The first column called `name`: exact match first, then case-insensitive.
+    func index(ofColumn name: String) -> Int? {
+        columnNames.firstIndex(of: name) ?? lowercasedIndexes[name.lowercased()]
+    }
+}
+
+/// The values of a row, copied out of its statement: what ``Row/copy()`` returns, and what
+/// `db.fetchAll(CopiedRow.self, …)` fetches. It is an ordinary value — keep it, compare it, send it
+/// across tasks.
+///
+/// ```swift
+/// for row in try db.fetchAll(CopiedRow.self, "SELECT name, price FROM car") {
+///     let name: String = try row[0]
+///     let price: Int = try row["price"]
+/// }
+/// let car = try row.decode(Car.self)   // a RowDecodable record from the copy
+/// ```
+public struct CopiedRow: Sendable {
+    @usableFromInline package let layout: RowLayout
+    /// Every value, in column order.
+    public let values: [SQLValue]
+    /// How dates in this row are read.
+    public let dateStrategy: DateStrategy
+    /// The SQL the row came from, when known.
+    public let sql: String?
+
+    init(layout: RowLayout, values: [SQLValue], dateStrategy: DateStrategy, sql: String?) {
+        self.layout = layout
+        self.values = values
+        self.dateStrategy = dateStrategy
+        self.sql = sql
+    }
+
+    /// A row holding `values`, named by `columnNames`.
+    public init(columnNames: [String], values: [SQLValue], dateStrategy: DateStrategy = .iso8601) {
+        self.init(layout: RowLayout(columnNames: columnNames), values: values, dateStrategy: dateStrategy, sql: nil)
+    }
+
+    /// The column names, in order.
+    public var columnNames: [String] { layout.columnNames }
+
+    /// The number of columns.
+    public var count: Int { values.count }
+
+    /// Lends the copy as a ``Row``, for code written against rows.
+    @inlinable
+    public func withRow<Result>(_ body: (borrowing Row) throws -> Result) rethrows -> Result {
+        try body(Row(copied: self))
+    }
+
+    /// Decodes a record from the copy, as ``RowDecodable/init(row:)`` does from a live row.
+    @inlinable
+    public func decode<Record: RowDecodable>(_ type: Record.Type) throws -> Record {
+        try Record(row: Row(copied: self))
+    }
+
+    /// The index of the first column called `name`, or `nil`.
+    public func index(ofColumn name: String) -> Int? { layout.index(ofColumn: name) }
+
+    /// Whether a column called `name` exists.
+    public func hasColumn(_ name: String) -> Bool { index(ofColumn: name) != nil }
+
+    /// Whether column `index` holds `NULL` (or does not exist).
+    public func isNull(at index: Int) -> Bool { value(at: index).isNull }
+
+    /// The boxed value of column `index`; `.null` when out of range.
+    public func value(at index: Int) -> SQLValue {
+        values.indices.contains(index) ? values[index] : .null
+    }
+
+    /// The boxed value of column `name`, or `nil` when there is no such column.
+    public func value(named name: String) -> SQLValue? {
+        index(ofColumn: name).map { values[$0] }
+    }
+
+    /// Reads column `index` as `Value`.
+    @inlinable
+    public subscript<Value: SQLExtractable>(_ index: Int) -> Value {
+        get throws { try Row(copied: self).decode(at: index) }
+    }
+
+    /// Reads the column called `name` as `Value`.
+    @inlinable
+    public subscript<Value: SQLExtractable>(_ name: String) -> Value {
+        get throws { try Row(copied: self).decode(named: name) }
+    }
+
+    /// Reads column `index` as `type`.
+    @inlinable
+    public func decode<Value: SQLExtractable>(_ type: Value.Type = Value.self, at index: Int) throws -> Value {
+        try Row(copied: self).decode(at: index)
+    }
+
+    /// Reads the column called `name` as `type`.
+    @inlinable
+    public func decode<Value: SQLExtractable>(_ type: Value.Type = Value.self, named name: String) throws -> Value {
+        try Row(copied: self).decode(named: name)
+    }
+}
+
+extension CopiedRow: Hashable {
+    /// Rows are equal when their column names and values are equal.
+    public static func == (lhs: CopiedRow, rhs: CopiedRow) -> Bool {
+        lhs.columnNames == rhs.columnNames && lhs.values == rhs.values
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(columnNames)
+        hasher.combine(values)
+    }
+}
+
+extension CopiedRow: CustomStringConvertible {
+    /// `[name: value, …]`, each value truncated.
+    public var description: String {
+        "[" + zip(columnNames, values).map { "\($0): \($1.shortDescription)" }.joined(separator: ", ") + "]"
+    }
+}
+
+extension CopiedRow: RowDecodable {
+    /// Copies `row`.
+    public init(row: borrowing Row) throws {
+        self = row.copy()
+    }
+}
+
+/// A type that can be built from a result row, such as a record decoded by column position.
+///
+/// ```swift
+/// struct Car: RowDecodable {
+///     var name: String
+///     var price: Int
+///     init(row: borrowing Row) throws {
+///         name = try row.decode(at: 0)
+///         price = try row.decode(at: 1)
+///     }
+/// }
+/// let cars = try db.fetchAll(Car.self, "SELECT name, price FROM car")
+/// ```
+public protocol RowDecodable {
+    /// Creates a value from the current row, which is lent for this call only.
+    init(row: borrowing Row) throws
+}
+
+extension Statement {
+    /// Lends the statement's current row, after a ``step()`` that returned `true`:
+    ///
+    /// ```swift
+    /// let statement = try db.prepare(sql: "SELECT name FROM player")
+    /// while try statement.step() {
+    ///     let name: String = try statement.withCurrentRow { try $0[0] }
+    /// }
+    /// ```
+    @inlinable
+    public func withCurrentRow<Result>(_ body: (borrowing Row) throws -> Result) rethrows -> Result {
+        try body(Row(statement: self))
+    }
+}
+
+extension String {
+    /// The string, cut to 200 characters with a mark when longer: what error messages show of a
+    /// value, so that a failed read of a large value stays cheap and readable.
+    package var truncatedForMessages: String {
+        let limit = 200
+        guard utf8.count > limit else { return self }
+        var cut = String(prefix(limit))
+        while cut.utf8.count > limit { cut.removeLast() }
+        return cut + "… (\(utf8.count) bytes)"
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+/// One value in one of SQLite's five storage classes.
+///
+/// `SQLValue` is the boxed form of a database value, used where the static type is not known:
+/// materialized ``Row``s, function arguments, error reports. Typed code never needs it: decoding
+/// goes straight from `sqlite3_column_*` to the Swift type through ``SQLExtractable``.
+public enum SQLValue: Hashable, Sendable, CustomDebugStringConvertible {
+    /// SQL `NULL`.
+    case null
+    /// A 64-bit signed integer.
+    case integer(Int64)
+    /// An IEEE 754 double.
+    case real(Double)
+    /// UTF-8 text.
+    case text(String)
+    /// Bytes.
+    case blob(Data)
+
+    /// The storage class name SQLite uses in `typeof()`: `null`, `integer`, `real`, `text`, `blob`.
+    public var storageClass: String {
+        switch self {
+        case .null: "null"
+        case .integer: "integer"
+        case .real: "real"
+        case .text: "text"
+        case .blob: "blob"
+        }
+    }
+
+    /// Whether the value is SQL `NULL`.
+    public var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+
+    /// A SQL-literal-like rendering, for diagnostics only (never spliced into SQL).
+    public var debugDescription: String {
+        switch self {
+        case .null: return "NULL"
+        case .integer(let value): return String(value)
+        case .real(let value): return String(value)
+        case .text(let value):
+            return "'" + value.replacingOccurrences(of: "'", with: "''") + "'"
+        case .blob(let data):
+            return "X'" + data.map { String(format: "%02X", $0) }.joined() + "'"
+        }
+    }
+
+    /// The value as SQL, cut short for error messages without formatting what is cut: text to its
+    /// first 80 characters, a blob to its first 32 bytes, each with its full size. Cheap for a
+    /// value of any size.
+    package var shortDescription: String {
+        switch self {
+        case .null, .integer, .real:
+            return debugDescription
+        case .text(let value):
+            guard value.utf8.count > 80 else { return debugDescription }
+            return "'" + value.prefix(80).replacingOccurrences(of: "'", with: "''") + "…' (\(value.utf8.count) bytes)"
+        case .blob(let data):
+            guard data.count > 32 else { return debugDescription }
+            return "X'" + data.prefix(32).map { String(format: "%02X", $0) }.joined() + "…' (\(data.count) bytes)"
+        }
+    }
+}
+
+extension SQLValue: ExpressibleByNilLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
+    ExpressibleByStringLiteral, ExpressibleByBooleanLiteral
+{
+    public init(nilLiteral: ()) { self = .null }
+    public init(integerLiteral value: Int64) { self = .integer(value) }
+    public init(floatLiteral value: Double) { self = .real(value) }
+    public init(stringLiteral value: String) { self = .text(value) }
+    public init(booleanLiteral value: Bool) { self = .integer(value ? 1 : 0) }
+}

@@ -1,0 +1,253 @@
+import CSQLite
+import Foundation
+
+/// A prepared SQL statement.
+///
+/// Prepare one with ``Database/prepare(_:)``, or let the fetch and execute APIs prepare and cache
+/// them for you. Bind values, then ``step()`` through rows or ``run()`` to completion:
+///
+/// ```swift
+/// let insert = try db.prepare("INSERT INTO car(name, price) VALUES (?, ?)")
+/// try insert.bind("Audi", 52_642).run()
+/// try insert.reset().bind("Mercedes", 57_127).run()
+/// ```
+///
+/// A statement belongs to the connection that prepared it and, like it, is used from one thread
+/// at a time.
+public final class Statement {
+    /// The raw `sqlite3_stmt *` handle.
+    public let handle: OpaquePointer
+    /// The connection's `sqlite3 *` handle.
+    @usableFromInline package let connection: OpaquePointer
+    /// The SQL text the statement was prepared from.
+    public let sql: String
+    /// How `Date` values are bound and read.
+    public let dateStrategy: DateStrategy
+    @usableFromInline package let includesArgumentsInErrors: Bool
+    /// Arguments bound through ``bind(_:)-(StatementArguments)``, kept for error reports.
+    @usableFromInline package var lastArguments: StatementArguments?
+    /// Set while a cursor or fetch owns the statement, so the cache hands out another one.
+    @usableFromInline package var isCheckedOut = false
+    private var columnIndexCache: [String: Int32]?
+    private var cachedColumnNames: [String]?
+    private var cachedRowLayout: RowLayout?
+    /// Objects that higher layers attach to this statement: a Codable record's decoder, which
+    /// learns the key order of the statement's rows; its binder.
+    package var attachments = Attachments()
+
+    init(database: Database, sql: String, persistent: Bool) throws {
+        try database.checkOpen()
+        var statement: OpaquePointer?
+        var tail: UnsafePointer<CChar>?
+        let flags = UInt32(persistent ? SQLITE_PREPARE_PERSISTENT : 0)
+        let code = sql.withCString { cString -> Int32 in
+            let code = sqlite3_prepare_v3(database.handle, cString, -1, flags, &statement, &tail)
+            if code == SQLITE_OK, statement != nil, let tail, Self.containsStatement(tail, connection: database.handle) {
+                return SQLITE_MISUSE
+            }
+            return code
+        }
+        if code == SQLITE_MISUSE {
+            sqlite3_finalize(statement)
+            throw DatabaseError(
+                resultCode: .misuse,
+                message: "a prepared statement holds one SQL statement, but several were given; use execute(sql:) for scripts",
+                sql: sql)
+        }
+        guard code == SQLITE_OK else {
+            throw DatabaseError.lastError(of: database.handle, code: code, sql: sql)
+        }
+        guard let statement else {
+            throw DatabaseError(resultCode: .misuse, message: "the SQL contains no statement", sql: sql)
+        }
+        // Pragmas newer than the library prepare fine and do nothing: refuse them instead.
+        if let error = SQLiteFeature.unavailablePragmaError(in: sql) {
+            sqlite3_finalize(statement)
+            throw error
+        }
+        self.handle = statement
+        self.connection = database.handle
+        self.sql = sql
+        self.dateStrategy = database.configuration.dateStrategy
+        self.includesArgumentsInErrors = database.configuration.includesArgumentsInErrors
+    }
+
+    /// Wraps a statement prepared by the caller, which hands over ownership.
+    init(adopting handle: OpaquePointer, database: Database, sql: String) {
+        self.handle = handle
+        self.connection = database.handle
+        self.sql = sql
+        self.dateStrategy = database.configuration.dateStrategy
+        self.includesArgumentsInErrors = database.configuration.includesArgumentsInErrors
+    }
+
+    /// Whether `text` holds another statement (not just whitespace, semicolons or comments).
+    private static func containsStatement(_ text: UnsafePointer<CChar>, connection: OpaquePointer) -> Bool {
+        var next: OpaquePointer?
+        let code = sqlite3_prepare_v3(connection, text, -1, 0, &next, nil)
+        defer { sqlite3_finalize(next) }
+        return code != SQLITE_OK || next != nil
+    }
+
+    deinit {
+        sqlite3_finalize(handle)
+    }
+
+    // MARK: Execution
+
+    /// Advances to the next row. Returns `true` when a row is available and `false` when the
+    /// statement has finished.
+    ///
+    /// On failure the statement is reset, so the connection stays usable, and the error carries
+    /// the SQL and bound arguments.
+    @inlinable
+    public func step() throws -> Bool {
+        let code = sqlite3_step(handle)
+        if code == SQLITE_ROW { return true }
+        if code == SQLITE_DONE { return false }
+        throw failure(code)
+    }
+
+    /// Runs the statement to completion, discarding any rows.
+    @discardableResult
+    public func run() throws -> Statement {
+        while try step() {}
+        return self
+    }
+
+    /// Resets the statement so it can run again. Bindings are kept.
+    @discardableResult
+    public func reset() throws -> Statement {
+        lastArguments = nil
+        let code = sqlite3_reset(handle)
+        guard code == SQLITE_OK else { throw DatabaseError.lastError(of: connection, code: code, sql: sql) }
+        return self
+    }
+
+    /// Resets without reporting the previous run's error, which was already thrown.
+    @usableFromInline
+    package func resetQuietly() {
+        sqlite3_reset(handle)
+    }
+
+    /// Sets every parameter back to `NULL`.
+    @discardableResult
+    public func clearBindings() -> Statement {
+        lastArguments = nil
+        sqlite3_clear_bindings(handle)
+        return self
+    }
+
+    /// Builds the error for a failed step, then resets the statement.
+    @usableFromInline
+    package func failure(_ code: Int32) -> DatabaseError {
+        let error = DatabaseError.lastError(of: connection, code: code, sql: sql, arguments: reportedArguments)
+        sqlite3_reset(handle)
+        return error
+    }
+
+    @usableFromInline
+    package var reportedArguments: [SQLValue]? {
+        guard includesArgumentsInErrors, let lastArguments else { return nil }
+        return try? lastArguments.values(for: self)
+    }
+
+    // MARK: Metadata
+
+    /// The SQL with bound values written in place, as SQLite renders it (for logging).
+    public var expandedSQL: String? {
+        guard let text = sqlite3_expanded_sql(handle) else { return nil }
+        defer { sqlite3_free(text) }
+        return String(cString: text)
+    }
+
+    /// Whether the statement leaves the database unchanged (`sqlite3_stmt_readonly`).
+    public var isReadOnly: Bool { sqlite3_stmt_readonly(handle) != 0 }
+
+    /// The number of parameters (the largest parameter index).
+    public var parameterCount: Int { Int(sqlite3_bind_parameter_count(handle)) }
+
+    /// The name of parameter `index` (1-based), with its prefix (`:a`, `@a`, `$a`), or `nil` for
+    /// positional `?` parameters.
+    public func parameterName(at index: Int) -> String? {
+        sqlite3_bind_parameter_name(handle, Int32(truncatingIfNeeded: index)).map { String(cString: $0) }
+    }
+
+    /// The 1-based index of a named parameter. The name may omit its prefix: `"id"` finds `:id`,
+    /// `@id` or `$id`.
+    public func parameterIndex(named name: String) -> Int? {
+        let candidates = name.first.map { ":@$?".contains($0) } == true ? [name] : [":" + name, "@" + name, "$" + name]
+        for candidate in candidates {
+            let index = sqlite3_bind_parameter_index(handle, candidate)
+            if index > 0 { return Int(index) }
+        }
+        return nil
+    }
+
+    /// The number of result columns.
+    public var columnCount: Int { Int(sqlite3_column_count(handle)) }
+
+    /// The result columns' names, in order.
+    public var columnNames: [String] {
+        if let cachedColumnNames { return cachedColumnNames }
+        let names = (0..<Int32(columnCount)).map { columnName(at: Int($0)) }
+        cachedColumnNames = names
+        return names
+    }
+
+    /// The name of result column `index` (0-based): its `AS` alias or SQLite's default name.
+    /// The column names and their lookup table, shared by the rows copied from this statement.
+    var rowLayout: RowLayout {
+        if let cachedRowLayout { return cachedRowLayout }
+        let layout = RowLayout(columnNames: columnNames)
+        cachedRowLayout = layout
+        return layout
+    }
+
+    public func columnName(at index: Int) -> String {
+        sqlite3_column_name(handle, Int32(truncatingIfNeeded: index)).map { String(cString: $0) } ?? ""
+    }
+
+    /// The declared type of result column `index` in its table, such as `"VARCHAR(40)"`, or `nil`
+    /// for expressions.
+    public func declaredType(at index: Int) -> String? {
+        sqlite3_column_decltype(handle, Int32(truncatingIfNeeded: index)).map { String(cString: $0) }
+    }
+
+    /// The table that result column `index` comes from, or `nil` for expressions.
+    public func originTableName(at index: Int) -> String? {
+        sqlite3_column_table_name(handle, Int32(truncatingIfNeeded: index)).map { String(cString: $0) }
+    }
+
+    /// The table column that result column `index` comes from, or `nil` for expressions.
+    public func originColumnName(at index: Int) -> String? {
+        sqlite3_column_origin_name(handle, Int32(truncatingIfNeeded: index)).map { String(cString: $0) }
+    }
+
+    /// The schema (`main`, `temp`, or an attached name) that result column `index` comes from.
+    public func originDatabaseName(at index: Int) -> String? {
+        sqlite3_column_database_name(handle, Int32(truncatingIfNeeded: index)).map { String(cString: $0) }
+    }
+
+    /// The index of the first result column called `name`, compared case-insensitively as SQLite
+    /// compares identifiers.
+    public func columnIndex(named name: String) -> Int? {
+        // Exact names first: a short scan beats hashing a lowercased copy on every read by name.
+        if cachedColumnNames == nil { _ = columnNames }
+        if let names = cachedColumnNames, names.count <= 32 {
+            for index in names.indices where names[index] == name { return index }
+        }
+        if columnIndexCache == nil {
+            var indexes: [String: Int32] = [:]
+            for (index, column) in columnNames.enumerated() where indexes[column.lowercased()] == nil {
+                indexes[column.lowercased()] = Int32(index)
+            }
+            columnIndexCache = indexes
+        }
+        return columnIndexCache?[name.lowercased()].map(Int.init)
+    }
+}
+
+extension Statement: CustomStringConvertible {
+    public var description: String { sql }
+}

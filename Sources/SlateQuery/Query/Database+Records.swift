@@ -1,0 +1,260 @@
+import SlateConcurrency
+import SlateCore
+
+// One-record statements and conveniences: insert, upsert, update, delete, find and save, on
+// `Database` and on the table type. Key values come from the record's `encode(primaryKey:to:)`,
+// stored as their columns store them.
+
+extension Table {
+    /// `"q"."k1" = ? AND "q"."k2" = ?` for the primary key, with `values` in key order. When the
+    /// table has no primary key, or `values` do not match its columns, the predicate's SQL carries
+    /// an error: a statement built from it never runs, so it can never touch the wrong rows.
+    static func primaryKeyPredicate(values: [any SQLBindable], qualifier: String) -> SQLExpression<Bool> {
+        let columns = schema.primaryKey
+        if columns.isEmpty {
+            return SQLExpression(
+                sql: SQL(
+                    sql: "0",
+                    failing: DatabaseError(
+                        resultCode: .misuse,
+                        message: "\(Self.self) declares no primary key column: give a column of its schema a primaryKeyPosition")),
+                precedence: .atomic)
+        }
+        let prefix = qualifier.quotedIdentifier + "."
+        var predicates = columns.enumerated().map { index, column -> SQL in
+            let value: (any SQLBindable)? = index < values.count ? values[index] : nil
+            return SQL(sql: prefix + column.quotedIdentifier + " = ?", arguments: StatementArguments([value]))
+        }
+        if values.count != columns.count {
+            predicates.append(SQL(
+                sql: "",
+                failing: DatabaseError(
+                    resultCode: .misuse,
+                    message: "\(Self.self).encode(primaryKey:to:) handed out \(values.count) value(s) for the \(columns.count)"
+                        + " primary key column(s) \(columns.joined(separator: ", "))")))
+        }
+        return SQLExpression(sql: SQL.joined(predicates, separator: " AND "), precedence: predicates.count == 1 ? .equality : .and)
+    }
+
+    /// `UPDATE "t" SET "a" = ?2, "b" = ?3 WHERE "id" = ?1`: parameters numbered by record column, so
+    /// that ``bindColumns(to:startingAt:)`` binds every column once. A table whose columns all
+    /// belong to the key sets them to themselves, so the statement still reports whether the row
+    /// exists.
+    static func updateByPrimaryKeySQL() -> SQL {
+        let columns = schema.recordColumns
+        let keys = columns.indices.filter { columns[$0].isPrimaryKey }
+        let parameter = { (index: Int) in columns[index].name.quotedIdentifier + " = ?\(index + 1)" }
+        var assigned = columns.indices.filter { !columns[$0].isPrimaryKey }
+        if assigned.isEmpty { assigned = keys }
+        let text = "UPDATE " + tableName.quotedIdentifier + " SET " + assigned.map(parameter).joined(separator: ", ")
+            + " WHERE " + (keys.isEmpty ? "0" : keys.map(parameter).joined(separator: " AND "))
+        guard !keys.isEmpty else {
+            return SQL(
+                sql: text,
+                failing: DatabaseError(
+                    resultCode: .misuse,
+                    message: "\(Self.self) declares no primary key column: give a column of its schema a primaryKeyPosition"))
+        }
+        return SQL(sql: text)
+    }
+}
+
+extension Database {
+    /// Inserts `record` and returns it as inserted, with ``Table/didInsert(rowID:)`` called (so an
+    /// `INTEGER PRIMARY KEY` holds the new rowid).
+    ///
+    /// With `or: .ignore`, a record that was not inserted is returned unchanged.
+    ///
+    /// - Throws: ``DatabaseError``, such as ``ResultCode/constraint`` for a constraint violation.
+    @discardableResult
+    public func insert<Record: Table>(_ record: Record, or conflictResolution: ConflictResolution? = nil) throws -> Record {
+        try Insert([record], or: conflictResolution).execute(self).first ?? record
+    }
+
+    /// Inserts every record with one prepared statement, inside a savepoint: if one fails, none is
+    /// inserted. Returns the records as inserted.
+    @discardableResult
+    public func insert<Records: Sequence>(
+        contentsOf records: Records, or conflictResolution: ConflictResolution? = nil
+    ) throws -> [Records.Element] where Records.Element: Table {
+        try Insert(Array(records), or: conflictResolution).execute(self)
+    }
+
+    /// Updates every column of the row with `record`'s primary key. Returns whether such a row
+    /// exists. See ``UpdateRecord``.
+    @discardableResult
+    public func update<Record: PrimaryKeyedTable>(_ record: Record) throws -> Bool {
+        try UpdateRecord(record).execute(self)
+    }
+
+    /// Deletes the row with `record`'s primary key. Returns whether there was one.
+    @discardableResult
+    public func delete<Record: PrimaryKeyedTable>(_ record: Record) throws -> Bool {
+        try Record.delete(key: record.primaryKey).execute(self) > 0
+    }
+
+    /// Updates the record's row, or inserts the record when its primary key is `nil` or no row has
+    /// it. Returns the record as saved (an inserted record has its new rowid).
+    ///
+    /// The update writes the record's columns only, so columns of the table that the type does not
+    /// declare (added by another version of the app) keep their values.
+    @discardableResult
+    public func save<Record: PrimaryKeyedTable>(_ record: Record) throws -> Record {
+        if !Record.primaryKeyValues(record.primaryKey).allSatisfy(isNullArgument), try update(record) {
+            return record
+        }
+        return try insert(record)
+    }
+
+    /// Saves every record (see ``save(_:)``) inside a savepoint: either all are saved or none is.
+    /// Records to insert are inserted with one prepared statement. Returns the records as saved.
+    @discardableResult
+    public func save<Records: Sequence>(contentsOf records: Records) throws -> [Records.Element] where Records.Element: PrimaryKeyedTable {
+        let records = Array(records)
+        guard records.count > 1 else { return try records.map { try save($0) } }
+        // Without a primary key there is nothing to update: every record is inserted.
+        if Records.Element.schema.primaryKey.isEmpty { return try Insert(records).execute(self) }
+        return try savepoint(nil) {
+            var saved: [Records.Element] = []
+            saved.reserveCapacity(records.count)
+            var pending: [Records.Element] = []
+            for record in records {
+                if !Records.Element.primaryKeyValues(record.primaryKey).allSatisfy(isNullArgument), try update(record) {
+                    saved += try Insert(pending).execute(self)
+                    pending = []
+                    saved.append(record)
+                } else {
+                    pending.append(record)
+                }
+            }
+            saved += try Insert(pending).execute(self)
+            return saved
+        }
+    }
+}
+
+extension Database {
+    /// The record whose primary key has `keyValues`, through the statement cached for `Record`'s
+    /// key lookups: rendered once per record type and connection, bound by position, decoded by
+    /// position. The fast path of `Record.find(key).fetchOne(db)`.
+    @usableFromInline
+    package func findRecord<Record: PrimaryKeyedTable>(_ type: Record.Type, keyValues: [any SQLBindable]) throws -> Record? {
+        let rendered = try attachment(RecordSQL.self, for: Record.self, variant: RecordSQL.Kind.findByPrimaryKey.rawValue) {
+            let keyCount = Record.schema.primaryKey.count
+            let placeholders = Array(repeating: Int64(0) as any SQLBindable, count: keyCount)
+            var select = Select<Record>()
+            select.clauses.predicates.append(Record.primaryKeyPredicate(values: placeholders, qualifier: Record.tableName))
+            let sql = select.clauses.renderForOne()
+            try sql.checkBuildError()
+            return RecordSQL(
+                text: sql.text, parameterCount: keyCount, trailingArguments: Array(sql.arguments.positional.dropFirst(keyCount)))
+        }
+        guard keyValues.count == rendered.parameterCount else {
+            throw DatabaseError(
+                resultCode: .misuse,
+                message: "\(Record.self).encode(primaryKey:to:) handed out \(keyValues.count) value(s) for the "
+                    + "\(rendered.parameterCount) primary key column(s)",
+                sql: rendered.text)
+        }
+        let statement = try cachedStatement(sql: rendered.text)
+        statement.isCheckedOut = true
+        defer {
+            statement.isCheckedOut = false
+            statement.resetQuietly()
+        }
+        var index = 1
+        for value in keyValues {
+            try value.bind(to: statement, at: index)
+            index += 1
+        }
+        for argument in rendered.trailingArguments {
+            try bindArgument(argument, to: statement, at: index)
+            index += 1
+        }
+        guard try statement.step() else { return nil }
+        return try Record(row: Row(statement: statement))
+    }
+}
+
+/// `UPDATE "Table" SET <every other column> WHERE <primary key>` for one record.
+///
+/// The statement uses numbered parameters, so that ``Table/bindColumns(to:startingAt:)`` binds
+/// every column once, in column order:
+///
+/// ```sql
+/// UPDATE "person" SET "name" = ?2, "age" = ?3 WHERE "id" = ?1
+/// ```
+///
+/// A table whose columns all belong to the key sets them to themselves, so the statement still
+/// reports whether the row exists.
+package struct UpdateRecord<Root: PrimaryKeyedTable>: QueryStatement {
+    /// The record to write.
+    public var record: Root
+
+    /// An update of `record`'s row.
+    package init(_ record: Root) {
+        self.record = record
+    }
+
+    /// The statement's SQL, with the record's values in parameter order.
+    package var sql: SQL {
+        var sql = Root.updateByPrimaryKeySQL()
+        sql.append(SQL(sql: "", arguments: StatementArguments(record.columnValues)))
+        return sql
+    }
+
+    /// Runs the update. Returns whether a row has the record's primary key.
+    ///
+    /// - Throws: ``DatabaseError`` with ``ResultCode/misuse`` when `Root` declares no primary key
+    ///   column, and any error of the update.
+    @discardableResult
+    package func execute(_ db: Database) throws -> Bool {
+        try Root.prepareForWriting(db)
+        let text = try db.attachment(RecordSQL.self, for: Root.self, variant: RecordSQL.Kind.updateByPrimaryKey.rawValue) {
+            let sql = Root.updateByPrimaryKeySQL()
+            try sql.checkBuildError()
+            return RecordSQL(text: sql.text, parameterCount: Root.schema.recordColumns.count, trailingArguments: [])
+        }.text
+        let statement = try db.cachedStatement(sql: text)
+        statement.isCheckedOut = true
+        defer {
+            statement.isCheckedOut = false
+            statement.resetQuietly()
+        }
+        try record.bindColumns(to: statement, startingAt: 1)
+        try statement.run()
+        return db.changesCount > 0
+    }
+}
+
+extension PrimaryKeyedTable {
+    /// The record with primary key `key`: `try Person.find(1).fetchOne(db)`. A composite key is a
+    /// tuple: `PlaylistTrack.find((1, 3402))`.
+    ///
+    /// `fetchOne` runs it through a statement prepared once per record type and connection, with
+    /// the key bound by position; adding clauses makes it an ordinary query.
+    public static func find(_ key: PrimaryKey) -> Select<Self> {
+        Select(primaryKeyValues: primaryKeyValues(key))
+    }
+}
+
+/// SQL text rendered once per table type and connection (a ``Database`` attachment): the caller
+/// binds `parameterCount` values, followed by `trailingArguments` (such as the `LIMIT`).
+@usableFromInline
+package final class RecordSQL {
+    /// Which statement: the attachment's variant.
+    enum Kind: Int {
+        case findByPrimaryKey
+        case updateByPrimaryKey
+    }
+
+    let text: String
+    let parameterCount: Int
+    let trailingArguments: [(any SQLBindable)?]
+
+    init(text: String, parameterCount: Int, trailingArguments: [(any SQLBindable)?]) {
+        self.text = text
+        self.parameterCount = parameterCount
+        self.trailingArguments = trailingArguments
+    }
+}

@@ -1,0 +1,146 @@
+import SlateConcurrency
+import SlateCore
+
+/// What SQLite does when an `INSERT` or `UPDATE` violates a constraint: `INSERT OR <resolution>`.
+public enum ConflictResolution: String, Sendable, Hashable, CaseIterable {
+    /// Roll back the whole transaction.
+    case rollback = "ROLLBACK"
+    /// Undo the statement and report the error (SQLite's default).
+    case abort = "ABORT"
+    /// Keep the statement's earlier changes and report the error.
+    case fail = "FAIL"
+    /// Skip the row and go on, without error.
+    case ignore = "IGNORE"
+    /// Delete the conflicting rows, then insert or update.
+    case replace = "REPLACE"
+}
+
+/// `INSERT INTO "Table" (<every column>) VALUES (?, …)` for one or more records.
+///
+/// ```swift
+/// let person = try Person.insert(Person(name: "Arthur")).execute(db)[0]   // or db.insert(_:)
+/// let id = try Person.insert(person).returning(\.id).fetchOne(db)
+/// try Person.insert(people, or: .ignore).execute(db)
+/// ```
+///
+/// Every column is inserted, including an `INTEGER PRIMARY KEY` that is `nil`, for which SQLite
+/// chooses the rowid: a column's `DEFAULT` never applies. The record's values are bound straight
+/// from ``Table/bindColumns(to:startingAt:)``; with several records, the one prepared statement is
+/// run once per record inside a savepoint, so either every record is inserted or none is.
+public struct Insert<Root: Table>: QueryStatement {
+    /// The records to insert.
+    public var records: [Root]
+    /// `INSERT OR <resolution>`, or `nil` for a plain `INSERT`.
+    public var conflictResolution: ConflictResolution?
+    /// The `ON CONFLICT` clause of an upsert.
+    var upsert: UpsertClause?
+
+    /// An insert of `records`.
+    public init(_ records: [Root], or conflictResolution: ConflictResolution? = nil) {
+        self.records = records
+        self.conflictResolution = conflictResolution
+    }
+
+    /// The statement run for each record, without the record's values.
+    var template: SQL {
+        var sql = SQL(sql: conflictResolution.map { "INSERT OR \($0.rawValue) INTO " } ?? "INSERT INTO ")
+        let columns = Root.schema.recordColumns
+        sql.append(SQL(sql: Root.tableName.quotedIdentifier))
+        sql.append(SQL(sql: " (" + columns.map(\.name.quotedIdentifier).joined(separator: ", ") + ")"))
+        sql.append(SQL(sql: " VALUES (" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"))
+        if let upsert { sql.append(upsert.fragment) }
+        return sql
+    }
+
+    /// The statement with the first record's values followed by any other bound value. With
+    /// several records, the statement runs once per record.
+    public var sql: SQL {
+        let template = self.template
+        var arguments: [(any SQLBindable)?] = records.first?.columnValues ?? []
+        arguments += template.arguments.positional
+        return SQL(sql: template.text, arguments: StatementArguments(arguments))
+    }
+
+    /// Inserts the records and returns them as inserted: with ``Table/didInsert(rowID:)`` called,
+    /// so an `INTEGER PRIMARY KEY` holds the new rowid; for an upsert, as stored after the insert
+    /// or update. A record that `OR IGNORE` or `DO NOTHING` skipped is returned unchanged.
+    @discardableResult
+    public func execute(_ db: Database) throws -> [Root] {
+        guard !records.isEmpty else { return [] }
+        try Root.prepareForWriting(db)
+        if upsert != nil {
+            // The row as stored, whether inserted or updated, comes back from RETURNING.
+            let returning = Returning<Root, Root>(
+                base: .insert(self), returning: SelectClauses.columnList(of: Root.self, qualifier: Root.tableName),
+                decoder: { try Root(row: $0) })
+            var results: [Root] = []
+            try returning.run(db) { index, stored in
+                results.append(stored ?? records[index])
+            }
+            return results
+        }
+        let receivesRowID = Root.schema.rowIDAlias != nil
+        return try withEachRecord(db) { statement, record in
+            var record = record
+            try statement.run()
+            if receivesRowID && db.changesCount > 0 {
+                try record.didInsert(rowID: db.lastInsertedRowID)
+            }
+            return record
+        }
+    }
+
+    /// Runs `body` with the statement bound to each record in turn: `text` is the statement with
+    /// placeholders for the record's columns first, then for `extraArguments`. Several records run
+    /// inside a savepoint.
+    func withEachRecord<Result>(
+        _ db: Database, text: String? = nil, extraArguments: StatementArguments? = nil,
+        _ body: (Statement, Root) throws -> Result
+    ) throws -> [Result] {
+        let template = self.template
+        let text = text ?? template.text
+        let extra = extraArguments ?? template.arguments
+        func run() throws -> [Result] {
+            let statement = try db.cachedStatement(sql: text)
+            statement.isCheckedOut = true
+            defer {
+                statement.isCheckedOut = false
+                statement.resetQuietly()
+            }
+            let columnCount = Root.schema.recordColumns.count
+            for (offset, value) in extra.positional.enumerated() {
+                try bindArgument(value, to: statement, at: columnCount + 1 + offset)
+            }
+            var results: [Result] = []
+            results.reserveCapacity(records.count)
+            for record in records {
+                statement.resetQuietly()
+                try record.bindColumns(to: statement, startingAt: 1)
+                results.append(try body(statement, record))
+            }
+            return results
+        }
+        return records.count == 1 ? try run() : try db.savepoint(nil) { try run() }
+    }
+}
+
+/// Binds one boxed argument, `NULL` for `nil`.
+func bindArgument(_ value: (any SQLBindable)?, to statement: Statement, at index: Int) throws {
+    if let value {
+        try value.bind(to: statement, at: index)
+    } else {
+        try statement.bindNull(at: index)
+    }
+}
+
+extension Table {
+    /// An insert of `record`: `Person.insert(person).execute(db)`.
+    public static func insert(_ record: Self, or conflictResolution: ConflictResolution? = nil) -> Insert<Self> {
+        Insert([record], or: conflictResolution)
+    }
+
+    /// An insert of several records, run with one prepared statement inside a savepoint.
+    public static func insert(_ records: some Sequence<Self>, or conflictResolution: ConflictResolution? = nil) -> Insert<Self> {
+        Insert(Array(records), or: conflictResolution)
+    }
+}

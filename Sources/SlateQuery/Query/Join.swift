@@ -1,0 +1,270 @@
+import SlateConcurrency
+import SlateCore
+
+// Joins: inner, left and cross, of up to four tables. A joined statement's closures receive the
+// columns of every table, in join order, and its rows decode as tuples of records, each table
+// decoding its own columns from a shifted view of the row.
+
+/// A table as it appears in a query: a ``Table`` (the required side of a join), or an optional
+/// table, `T?` (the nullable side of a left join, `nil` when no row matched).
+public protocol QuerySource {
+    /// The table's columns.
+    associatedtype Columns: TableColumns
+    /// The table's schema.
+    static var schema: TableSchema { get }
+    /// Decodes the table's value from `row`, whose column 0 is the table's first column.
+    static func decodeJoined(from row: borrowing Row) throws -> Self
+}
+
+extension Optional: QuerySource where Wrapped: Table {
+    /// The table's columns.
+    public typealias Columns = Wrapped.Columns
+
+    /// The table's schema.
+    public static var schema: TableSchema { Wrapped.schema }
+
+    /// `nil` when the left join matched no row, that is when every primary key column (or every
+    /// column, for a table without primary key) is NULL; the record otherwise.
+    @inlinable
+    public static func decodeJoined(from row: borrowing Row) throws -> Wrapped? {
+        let columns = Wrapped.schema.recordColumns
+        var hasPrimaryKey = false
+        for index in columns.indices where columns[index].primaryKeyPosition != nil {
+            hasPrimaryKey = true
+            if !row.isNull(at: index) { return try Wrapped(row: row) }
+        }
+        if hasPrimaryKey { return nil }
+        for index in columns.indices where !row.isNull(at: index) {
+            return try Wrapped(row: row)
+        }
+        return nil
+    }
+}
+
+/// The columns of a table joined under `alias` (or its own name).
+func joinedColumns<T: QuerySource>(_ type: T.Type, alias: String?) -> (qualifier: String, columns: T.Columns) {
+    let qualifier = alias ?? T.schema.name
+    return (qualifier, T.Columns(qualifier: qualifier))
+}
+
+// MARK: - Two tables
+
+/// The rows of two joined tables, decoded as `(A, B)`; `B` is optional (`T?`) for a left join.
+///
+/// ```swift
+/// let rows: [(Person, Pet?)] = try Person.leftJoin(Pet.self, on: { $0.id == $1.ownerId }).fetchAll(db)
+/// ```
+public struct Select2<A: QuerySource, B: QuerySource>: SelectStatement {
+    /// The columns of both tables.
+    public typealias Scope = (A.Columns, B.Columns)
+    /// One row of each table.
+    public typealias Output = (A, B)
+
+    /// The columns of both tables.
+    public let scope: (A.Columns, B.Columns)
+    /// The statement's clauses.
+    public var clauses: SelectClauses
+    @usableFromInline package let offsetB: Int
+
+    init(scope: (A.Columns, B.Columns), clauses: SelectClauses) {
+        self.scope = scope
+        self.clauses = clauses
+        self.offsetB = A.schema.recordColumns.count
+    }
+
+    /// Decodes each table from its columns.
+    @inlinable
+    public func decode(row: borrowing Row) throws -> (A, B) {
+        (try A.decodeJoined(from: row), try B.decodeJoined(from: row.shifted(by: offsetB)))
+    }
+}
+
+extension Select {
+    /// `JOIN "T" ON condition`: rows of both tables where the condition holds.
+    ///
+    /// ```swift
+    /// Person.join(Pet.self, on: { person, pet in person.id == pet.ownerId })
+    /// ```
+    public func join<T: Table>(
+        _ table: T.Type, as alias: String? = nil, on condition: (Root.Columns, T.Columns) -> some QueryExpression<Bool>
+    ) -> Select2<Root, T> {
+        joining("JOIN", T.self, alias: alias) { SQLExpression(condition(scope, $0)) }
+    }
+
+    /// `LEFT JOIN "T" ON condition`: every row of this table, with the matching row of `T` or `nil`.
+    public func leftJoin<T: Table>(
+        _ table: T.Type, as alias: String? = nil, on condition: (Root.Columns, T.Columns) -> some QueryExpression<Bool>
+    ) -> Select2<Root, T?> {
+        joining("LEFT JOIN", T?.self, alias: alias) { SQLExpression(condition(scope, $0)) }
+    }
+
+    /// `CROSS JOIN "T"`: every combination of rows (filter it with `where`).
+    public func crossJoin<T: Table>(_ table: T.Type, as alias: String? = nil) -> Select2<Root, T> {
+        joining("CROSS JOIN", T.self, alias: alias) { _ in nil }
+    }
+
+    private func joining<T: QuerySource>(
+        _ kind: String, _ type: T.Type, alias: String?, _ condition: (T.Columns) -> SQLExpression<Bool>?
+    ) -> Select2<Root, T> {
+        let (qualifier, columns) = joinedColumns(T.self, alias: alias)
+        var clauses = self.clauses
+        clauses.join(kind, T.self, qualifier: qualifier, on: condition(columns))
+        return Select2(scope: (scope, columns), clauses: clauses)
+    }
+}
+
+extension Table {
+    /// `SELECT … FROM "Self" JOIN "T" ON condition`.
+    public static func join<T: Table>(
+        _ table: T.Type, as alias: String? = nil, on condition: (Columns, T.Columns) -> some QueryExpression<Bool>
+    ) -> Select2<Self, T> {
+        Select<Self>().join(table, as: alias, on: condition)
+    }
+
+    /// `SELECT … FROM "Self" LEFT JOIN "T" ON condition`.
+    public static func leftJoin<T: Table>(
+        _ table: T.Type, as alias: String? = nil, on condition: (Columns, T.Columns) -> some QueryExpression<Bool>
+    ) -> Select2<Self, T?> {
+        Select<Self>().leftJoin(table, as: alias, on: condition)
+    }
+
+    /// `SELECT … FROM "Self" CROSS JOIN "T"`.
+    public static func crossJoin<T: Table>(_ table: T.Type, as alias: String? = nil) -> Select2<Self, T> {
+        Select<Self>().crossJoin(table, as: alias)
+    }
+}
+
+// MARK: - Three tables
+
+/// The rows of three joined tables, decoded as `(A, B, C)`.
+public struct Select3<A: QuerySource, B: QuerySource, C: QuerySource>: SelectStatement {
+    /// The columns of the three tables.
+    public typealias Scope = (A.Columns, B.Columns, C.Columns)
+    /// One row of each table.
+    public typealias Output = (A, B, C)
+
+    /// The columns of the three tables.
+    public let scope: (A.Columns, B.Columns, C.Columns)
+    /// The statement's clauses.
+    public var clauses: SelectClauses
+    @usableFromInline package let offsetB: Int
+    @usableFromInline package let offsetC: Int
+
+    init(scope: (A.Columns, B.Columns, C.Columns), clauses: SelectClauses) {
+        self.scope = scope
+        self.clauses = clauses
+        self.offsetB = A.schema.recordColumns.count
+        self.offsetC = offsetB + B.schema.recordColumns.count
+    }
+
+    /// Decodes each table from its columns.
+    @inlinable
+    public func decode(row: borrowing Row) throws -> (A, B, C) {
+        (
+            try A.decodeJoined(from: row),
+            try B.decodeJoined(from: row.shifted(by: offsetB)),
+            try C.decodeJoined(from: row.shifted(by: offsetC))
+        )
+    }
+}
+
+extension Select2 {
+    /// `JOIN "T" ON condition`, the condition receiving the columns of all three tables.
+    public func join<T: Table>(
+        _ table: T.Type, as alias: String? = nil,
+        on condition: (A.Columns, B.Columns, T.Columns) -> some QueryExpression<Bool>
+    ) -> Select3<A, B, T> {
+        joining("JOIN", T.self, alias: alias) { SQLExpression(condition(scope.0, scope.1, $0)) }
+    }
+
+    /// `LEFT JOIN "T" ON condition`: `nil` for `T` when no row matched.
+    public func leftJoin<T: Table>(
+        _ table: T.Type, as alias: String? = nil,
+        on condition: (A.Columns, B.Columns, T.Columns) -> some QueryExpression<Bool>
+    ) -> Select3<A, B, T?> {
+        joining("LEFT JOIN", T?.self, alias: alias) { SQLExpression(condition(scope.0, scope.1, $0)) }
+    }
+
+    /// `CROSS JOIN "T"`.
+    public func crossJoin<T: Table>(_ table: T.Type, as alias: String? = nil) -> Select3<A, B, T> {
+        joining("CROSS JOIN", T.self, alias: alias) { _ in nil }
+    }
+
+    private func joining<T: QuerySource>(
+        _ kind: String, _ type: T.Type, alias: String?, _ condition: (T.Columns) -> SQLExpression<Bool>?
+    ) -> Select3<A, B, T> {
+        let (qualifier, columns) = joinedColumns(T.self, alias: alias)
+        var clauses = self.clauses
+        clauses.join(kind, T.self, qualifier: qualifier, on: condition(columns))
+        return Select3(scope: (scope.0, scope.1, columns), clauses: clauses)
+    }
+}
+
+// MARK: - Four tables
+
+/// The rows of four joined tables, decoded as `(A, B, C, D)`.
+public struct Select4<A: QuerySource, B: QuerySource, C: QuerySource, D: QuerySource>: SelectStatement {
+    /// The columns of the four tables.
+    public typealias Scope = (A.Columns, B.Columns, C.Columns, D.Columns)
+    /// One row of each table.
+    public typealias Output = (A, B, C, D)
+
+    /// The columns of the four tables.
+    public let scope: (A.Columns, B.Columns, C.Columns, D.Columns)
+    /// The statement's clauses.
+    public var clauses: SelectClauses
+    @usableFromInline package let offsetB: Int
+    @usableFromInline package let offsetC: Int
+    @usableFromInline package let offsetD: Int
+
+    init(scope: (A.Columns, B.Columns, C.Columns, D.Columns), clauses: SelectClauses) {
+        self.scope = scope
+        self.clauses = clauses
+        self.offsetB = A.schema.recordColumns.count
+        self.offsetC = offsetB + B.schema.recordColumns.count
+        self.offsetD = offsetC + C.schema.recordColumns.count
+    }
+
+    /// Decodes each table from its columns.
+    @inlinable
+    public func decode(row: borrowing Row) throws -> (A, B, C, D) {
+        (
+            try A.decodeJoined(from: row),
+            try B.decodeJoined(from: row.shifted(by: offsetB)),
+            try C.decodeJoined(from: row.shifted(by: offsetC)),
+            try D.decodeJoined(from: row.shifted(by: offsetD))
+        )
+    }
+}
+
+extension Select3 {
+    /// `JOIN "T" ON condition`, the condition receiving the columns of all four tables.
+    public func join<T: Table>(
+        _ table: T.Type, as alias: String? = nil,
+        on condition: (A.Columns, B.Columns, C.Columns, T.Columns) -> some QueryExpression<Bool>
+    ) -> Select4<A, B, C, T> {
+        joining("JOIN", T.self, alias: alias) { SQLExpression(condition(scope.0, scope.1, scope.2, $0)) }
+    }
+
+    /// `LEFT JOIN "T" ON condition`: `nil` for `T` when no row matched.
+    public func leftJoin<T: Table>(
+        _ table: T.Type, as alias: String? = nil,
+        on condition: (A.Columns, B.Columns, C.Columns, T.Columns) -> some QueryExpression<Bool>
+    ) -> Select4<A, B, C, T?> {
+        joining("LEFT JOIN", T?.self, alias: alias) { SQLExpression(condition(scope.0, scope.1, scope.2, $0)) }
+    }
+
+    /// `CROSS JOIN "T"`.
+    public func crossJoin<T: Table>(_ table: T.Type, as alias: String? = nil) -> Select4<A, B, C, T> {
+        joining("CROSS JOIN", T.self, alias: alias) { _ in nil }
+    }
+
+    private func joining<T: QuerySource>(
+        _ kind: String, _ type: T.Type, alias: String?, _ condition: (T.Columns) -> SQLExpression<Bool>?
+    ) -> Select4<A, B, C, T> {
+        let (qualifier, columns) = joinedColumns(T.self, alias: alias)
+        var clauses = self.clauses
+        clauses.join(kind, T.self, qualifier: qualifier, on: condition(columns))
+        return Select4(scope: (scope.0, scope.1, scope.2, columns), clauses: clauses)
+    }
+}

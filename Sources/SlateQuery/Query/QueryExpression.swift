@@ -1,0 +1,244 @@
+import SlateConcurrency
+import SlateCore
+
+/// An SQL expression whose result has the Swift type ``QueryValue``: a ``Column``, an operator
+/// applied to expressions and values, a function call, an aggregate, a scalar subquery.
+///
+/// The query builder's operators are defined on this protocol, with constraints on `QueryValue`,
+/// so mistakes are compile errors: `$0.name == 5` does not compile when `name` is a
+/// `Column<Person, String>`.
+///
+/// An expression renders as an ``SQL`` fragment, text with `?` placeholders plus the values bound to
+/// them. Expressions compose by concatenating fragments; an operand is parenthesized when its
+/// ``queryPrecedence`` binds less tightly than the operator that uses it.
+public protocol QueryExpression<QueryValue>: OrderingTerm, Sendable {
+    /// The Swift type of the expression's value.
+    associatedtype QueryValue
+
+    /// The expression's SQL text and bound values.
+    var queryFragment: SQL { get }
+
+    /// How tightly the expression's top-level operator binds, which decides whether it needs
+    /// parentheses inside another expression. The default, ``SQLPrecedence/lowest``, always
+    /// parenthesizes: right for any SQL text.
+    var queryPrecedence: SQLPrecedence { get }
+
+    /// How the expression's values are stored, when by other rules than their own value protocols
+    /// (a column declared with a date strategy or UUID storage): values compared with the
+    /// expression are bound the same way. Default `nil`.
+    var valueStorage: ColumnStorage? { get }
+}
+
+extension QueryExpression {
+    /// ``SQLPrecedence/lowest``: the expression is parenthesized whenever it is an operand.
+    public var queryPrecedence: SQLPrecedence { .lowest }
+
+    /// `nil`: values are stored by their own value protocols.
+    public var valueStorage: ColumnStorage? { nil }
+
+    /// `value` bound as this expression stores its values: `?`.
+    func bound(_ value: QueryValue) -> SQL where QueryValue: SQLBindable {
+        let argument = valueStorage.map { $0.argument(value) } ?? value
+        return SQL(sql: "?", arguments: StatementArguments([argument]))
+    }
+
+    /// Sorting by an expression sorts ascending.
+    public var orderingFragment: SQL { queryFragment }
+
+    /// The fragment, parenthesized when it binds less tightly than `precedence` (or as tightly,
+    /// when `orEqual` is set, for the right operand of a left-associative operator).
+    func operandFragment(of precedence: SQLPrecedence, orEqual: Bool = false) -> SQL {
+        let own = queryPrecedence
+        if own < precedence || (orEqual && own == precedence) {
+            return sqlConcat("(", queryFragment, ")")
+        }
+        return queryFragment
+    }
+}
+
+/// How tightly an SQL operator binds, following SQLite's operator precedence.
+public struct SQLPrecedence: Comparable, Hashable, Sendable {
+    /// Larger binds more tightly.
+    public var rawValue: Int
+
+    /// Creates a precedence level.
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// Unknown SQL, such as a raw fragment: always parenthesized as an operand.
+    public static let lowest = SQLPrecedence(rawValue: 0)
+    /// `OR`.
+    public static let or = SQLPrecedence(rawValue: 10)
+    /// `AND`.
+    public static let and = SQLPrecedence(rawValue: 20)
+    /// Prefix `NOT`.
+    public static let not = SQLPrecedence(rawValue: 30)
+    /// `=`, `<>`, `IS`, `IS NOT`, `IN`, `LIKE`, `GLOB`, `BETWEEN`, `IS NULL`.
+    public static let equality = SQLPrecedence(rawValue: 40)
+    /// `<`, `<=`, `>`, `>=`.
+    public static let comparison = SQLPrecedence(rawValue: 50)
+    /// `+` and `-`.
+    public static let additive = SQLPrecedence(rawValue: 60)
+    /// `*`, `/` and `%`.
+    public static let multiplicative = SQLPrecedence(rawValue: 70)
+    /// `||` (string concatenation).
+    public static let concatenation = SQLPrecedence(rawValue: 80)
+    /// Postfix `COLLATE`.
+    public static let collate = SQLPrecedence(rawValue: 90)
+    /// Prefix `-` and `+`.
+    public static let prefix = SQLPrecedence(rawValue: 95)
+    /// A column, a bound value, a function call, a parenthesized expression or a subquery.
+    public static let atomic = SQLPrecedence(rawValue: 100)
+
+    /// Whether `lhs` binds less tightly than `rhs`.
+    public static func < (lhs: SQLPrecedence, rhs: SQLPrecedence) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// A typed SQL expression: what the operators, functions and aggregates return, and the escape
+/// hatch for SQL the builder does not cover.
+///
+/// ```swift
+/// // Raw SQL with bound values, typed as a predicate:
+/// let hasTag = SQLExpression<Bool>(sql: "json_extract(data, '$.tag') = \(tag)")
+/// // A column may be interpolated too:
+/// Person.where { SQLExpression<Bool>(sql: "instr(\($0.name), \("x")) > 0") }
+/// ```
+public struct SQLExpression<QueryValue>: QueryExpression, Sendable {
+    /// The expression's SQL text and bound values.
+    public var queryFragment: SQL
+    /// How tightly the expression binds.
+    public var queryPrecedence: SQLPrecedence
+
+    /// Wraps SQL text with bound values, such as `"json_extract(data, '$.x') = \(value)"`.
+    ///
+    /// The fragment is parenthesized whenever it is used as an operand, which is always correct.
+    public init(sql: SQL) {
+        self.queryFragment = sql
+        self.queryPrecedence = .lowest
+    }
+
+    /// Wraps SQL text whose top-level operator has the given precedence.
+    public init(sql: SQL, precedence: SQLPrecedence) {
+        self.queryFragment = sql
+        self.queryPrecedence = precedence
+    }
+
+    /// Erases the type of another expression with the same value type.
+    public init(_ expression: some QueryExpression<QueryValue>) {
+        self.queryFragment = expression.queryFragment
+        self.queryPrecedence = expression.queryPrecedence
+    }
+
+    /// A bound value: renders as `?`.
+    public init(value: QueryValue) where QueryValue: SQLBindable {
+        self.queryFragment = SQL(sql: "?", arguments: StatementArguments([value]))
+        self.queryPrecedence = .atomic
+    }
+}
+
+extension SQLExpression: CustomStringConvertible {
+    /// The SQL text.
+    public var description: String { queryFragment.text }
+}
+
+extension SQL.StringInterpolation {
+    /// Embeds a query expression, such as a column, with its bound values; parenthesized unless it
+    /// is atomic: `SQLExpression<Bool>(sql: "instr(\($0.name), \("x")) > 0")`.
+    public mutating func appendInterpolation(_ expression: some QueryExpression) {
+        let fragment = expression.operandFragment(of: .atomic)
+        appendLiteral(fragment.text)
+        arguments.append(contentsOf: fragment.arguments)
+    }
+}
+
+// MARK: - Value kinds
+
+/// The value types of numeric expressions: integers, floating point, and their optionals.
+/// Arithmetic operators, `sum()` and `avg()` require it.
+public protocol NumericQueryValue {}
+
+/// The value types of text expressions: `String` and `String?`. `LIKE`, `GLOB`, `hasPrefix` and the
+/// text functions require it.
+public protocol TextQueryValue {}
+
+/// `Optional`, seen as a query value type: `??`, `coalesce` and aggregates use it to avoid
+/// double optionals.
+public protocol OptionalQueryValue {
+    /// The non-optional type.
+    associatedtype Wrapped
+    /// Whether the value is `nil`.
+    var _slateIsNil: Bool { get }
+}
+
+extension Optional: OptionalQueryValue {
+    /// Whether the value is `nil`.
+    public var _slateIsNil: Bool {
+        if case .none = self { return true }
+        return false
+    }
+}
+
+extension OptionalQueryValue {
+    var isNone: Bool { _slateIsNil }
+}
+
+extension Int: NumericQueryValue {}
+extension Int8: NumericQueryValue {}
+extension Int16: NumericQueryValue {}
+extension Int32: NumericQueryValue {}
+extension Int64: NumericQueryValue {}
+extension UInt: NumericQueryValue {}
+extension UInt8: NumericQueryValue {}
+extension UInt16: NumericQueryValue {}
+extension UInt32: NumericQueryValue {}
+extension UInt64: NumericQueryValue {}
+extension Double: NumericQueryValue {}
+extension Float: NumericQueryValue {}
+extension Optional: NumericQueryValue where Wrapped: NumericQueryValue {}
+
+extension String: TextQueryValue {}
+extension Optional: TextQueryValue where Wrapped == String {}
+
+// MARK: - Building fragments
+
+/// Concatenates fragments and their arguments.
+func sqlConcat(_ parts: SQL...) -> SQL {
+    var result = SQL(sql: "")
+    for part in parts { result.append(part) }
+    return result
+}
+
+/// `value` as an expression, bound as `expression` stores its values.
+func boundValue<E: QueryExpression>(_ value: E.QueryValue, as expression: E) -> SQLExpression<E.QueryValue> where E.QueryValue: SQLBindable {
+    SQLExpression(sql: expression.bound(value), precedence: .atomic)
+}
+
+/// `lhs op rhs`, parenthesizing operands as precedence requires.
+///
+/// Left-associative operators parenthesize a right operand of the same precedence; associative
+/// ones (`AND`, `OR`) never need to; non-associative ones (comparisons) parenthesize both sides.
+func infix<Result>(
+    _ lhs: some QueryExpression, _ op: String, _ rhs: some QueryExpression,
+    precedence: SQLPrecedence, associativity: InfixAssociativity = .left
+) -> SQLExpression<Result> {
+    let left = lhs.operandFragment(of: precedence, orEqual: associativity == .none)
+    let right = rhs.operandFragment(of: precedence, orEqual: associativity != .associative)
+    return SQLExpression(sql: sqlConcat(left, SQL(sql: op), right), precedence: precedence)
+}
+
+/// How an infix operator groups with neighbours of the same precedence.
+enum InfixAssociativity {
+    case left, associative, none
+}
+
+/// `operand op`, for postfix operators such as `IS NULL` and `COLLATE`.
+func postfix<Result>(_ operand: some QueryExpression, _ op: SQL, precedence: SQLPrecedence) -> SQLExpression<Result> {
+    SQLExpression(sql: sqlConcat(operand.operandFragment(of: precedence, orEqual: true), op), precedence: precedence)
+}
+
+/// `name(arguments)`: a function call, atomic.
+func functionCall<Result>(_ name: String, _ arguments: [SQL]) -> SQLExpression<Result> {
+    var sql = SQL(sql: name + "(")
+    sql.append(SQL.joined(arguments, separator: ", "))
+    sql.append(")")
+    return SQLExpression(sql: sql, precedence: .atomic)
+}

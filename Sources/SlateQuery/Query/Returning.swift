@@ -1,0 +1,145 @@
+import SlateConcurrency
+import SlateCore
+
+/// An `INSERT`, `UPDATE` or `DELETE` with a `RETURNING` clause, fetched like a query.
+///
+/// ```swift
+/// let id = try Person.insert(person).returning(\.id).fetchOne(db)
+/// let renamed: [(Int64?, String)] = try Person.update { $0.name.set(to: $0.name.upper()) }
+///     .returning { ($0.id, $0.name) }
+///     .fetchAll(db)
+/// let deleted: [Person] = try Person.delete().where { $0.age < 18 }.returning().fetchAll(db)
+/// ```
+public struct Returning<Root: Table, Output>: QueryStatement {
+    enum Base {
+        case insert(Insert<Root>)
+        case statement(SQL)
+    }
+
+    let base: Base
+    let returning: SQL
+    let decoder: @Sendable (borrowing Row) throws -> Output
+    init(base: Base, returning: SQL, decoder: @escaping @Sendable (borrowing Row) throws -> Output) {
+        self.base = base
+        self.returning = returning
+        self.decoder = decoder
+    }
+
+    /// The statement's SQL and bound values (for an insert, those of its first record).
+    public var sql: SQL {
+        switch base {
+        case .insert(let insert): sqlConcat(insert.sql, " RETURNING ", returning)
+        case .statement(let sql): sqlConcat(sql, " RETURNING ", returning)
+        }
+    }
+
+    /// Runs the statement and returns every returned row.
+    public func fetchAll(_ db: Database) throws -> [Output] {
+        var results: [Output] = []
+        try run(db) { _, output in
+            if let output { results.append(output) }
+        }
+        return results
+    }
+
+    /// Runs the statement and returns the first returned row, or `nil` when none was. The
+    /// statement always runs to completion.
+    public func fetchOne(_ db: Database) throws -> Output? {
+        try fetchAll(db).first
+    }
+
+    /// Runs the statement, calling `body` with each returned row, decoded, or with `nil` for an
+    /// inserted record that returned no row (skipped by `OR IGNORE` or `DO NOTHING`). The index is
+    /// the record's, for an insert.
+    func run(_ db: Database, _ body: (Int, Output?) throws -> Void) throws {
+        try sql.checkBuildError()
+        switch base {
+        case .insert(let insert):
+            let template = insert.template
+            var extra = template.arguments
+            extra.append(contentsOf: returning.arguments)
+            var index = 0
+            _ = try insert.withEachRecord(db, text: template.text + " RETURNING " + returning.text, extraArguments: extra) { statement, _ in
+                var returned = false
+                while try statement.step() {
+                    returned = true
+                    try body(index, decoder(Row(statement: statement)))
+                }
+                if !returned { try body(index, nil) }
+                index += 1
+            }
+        case .statement:
+            try db.withStatement(sql) { statement in
+                while try statement.step() { try body(0, decoder(Row(statement: statement))) }
+            }
+        }
+    }
+}
+
+/// `"T"."a", "T"."b", …` for chosen expressions, and a decoder into their values.
+func returningClause<Root: Table, each Selected: QueryExpression>(
+    _ type: Root.Type, _ selection: (Root.Columns) -> (repeat each Selected)
+) -> (SQL, @Sendable (borrowing Row) throws -> (repeat (each Selected).QueryValue))
+where repeat (each Selected).QueryValue: SQLExtractable {
+    let expressions = selection(Root.Columns(qualifier: Root.tableName))
+    var fragments: [SQL] = []
+    for expression in repeat each expressions { fragments.append(expression.queryFragment) }
+    return (SQL.joined(fragments, separator: ", "), { row in
+        var index = 0
+        return (repeat try extractNext((each Selected).QueryValue.self, from: row, at: &index))
+    })
+}
+
+extension Insert {
+    /// Returns chosen columns or expressions of each inserted row: `.returning(\.id)`,
+    /// `.returning { ($0.id, $0.createdAt) }`.
+    public func returning<each Selected: QueryExpression>(
+        _ selection: (Root.Columns) -> (repeat each Selected)
+    ) -> Returning<Root, (repeat (each Selected).QueryValue)> where repeat (each Selected).QueryValue: SQLExtractable {
+        let (columns, decoder) = returningClause(Root.self, selection)
+        return Returning(base: .insert(self), returning: columns, decoder: decoder)
+    }
+
+    /// Returns each inserted row as a record, as stored.
+    public func returning() -> Returning<Root, Root> {
+        Returning(base: .insert(self), returning: SelectClauses.columnList(of: Root.self, qualifier: Root.tableName)) {
+            try Root(row: $0)
+        }
+    }
+}
+
+extension Update {
+    /// Returns chosen columns or expressions of each updated row, with their new values.
+    public func returning<each Selected: QueryExpression>(
+        _ selection: (Root.Columns) -> (repeat each Selected)
+    ) -> Returning<Root, (repeat (each Selected).QueryValue)> where repeat (each Selected).QueryValue: SQLExtractable {
+        let (columns, decoder) = returningClause(Root.self, selection)
+        return Returning(base: .statement(sql), returning: columns, decoder: decoder)
+    }
+
+    /// Returns each updated row as a record, with its new values.
+    public func returning() -> Returning<Root, Root> {
+        Returning(base: .statement(sql), returning: SelectClauses.columnList(of: Root.self, qualifier: Root.tableName)) {
+            try Root(row: $0)
+        }
+    }
+}
+
+extension Delete {
+    /// Returns chosen columns or expressions of each deleted row.
+    public func returning<each Selected: QueryExpression>(
+        _ selection: (Root.Columns) -> (repeat each Selected)
+    ) -> Returning<Root, (repeat (each Selected).QueryValue)> where repeat (each Selected).QueryValue: SQLExtractable {
+        let (columns, decoder) = returningClause(Root.self, selection)
+        return Returning(base: .statement(sql), returning: columns, decoder: decoder)
+    }
+
+    /// Returns each deleted row as a record.
+    public func returning() -> Returning<Root, Root> {
+        Returning(
+            base: .statement(sql), returning: SelectClauses.columnList(of: Root.self, qualifier: Root.tableName)
+        ) {
+            try Root(row: $0)
+        }
+    }
+}

@@ -1,0 +1,440 @@
+import SlateConcurrency
+import SlateCore
+
+/// A statement built by the query builder. It renders deterministic SQL, with quoted identifiers
+/// and `?` placeholders, that you can print:
+///
+/// ```swift
+/// let query = Person.where { $0.age > 18 }.order(by: \.name)
+/// print(query)            // SELECT "Person"."id", … FROM "Person" WHERE "Person"."age" > ? ORDER BY "Person"."name"
+/// query.sql.arguments     // [18]
+/// ```
+public protocol QueryStatement: CustomStringConvertible, Sendable {
+    /// The statement's SQL text and bound values.
+    var sql: SQL { get }
+}
+
+extension QueryStatement {
+    /// The SQL text (with a comment naming the error, for a statement that cannot run).
+    public var description: String { sql.description }
+}
+
+/// The clauses of a `SELECT` statement under construction.
+///
+/// Its content is internal to Slate: a query type stores it and the builder methods of
+/// ``SelectStatement`` change it.
+public struct SelectClauses: Sendable {
+    /// The result columns.
+    var selection: SQL
+    /// The `FROM` clause: the first table and its joins.
+    var from: SQL
+    var isDistinct = false
+    var predicates: [SQLExpression<Bool>] = []
+    var grouping: [SQL] = []
+    var havingPredicates: [SQLExpression<Bool>] = []
+    var ordering: [SQL] = []
+    var limit: Int?
+    var offset: Int?
+
+    init(selection: SQL, from: SQL) {
+        self.selection = selection
+        self.from = from
+    }
+
+    /// The clauses of `SELECT <every column of T> FROM "T" [AS "alias"]`.
+    static func table<T: QuerySource>(_ type: T.Type, qualifier: String) -> SelectClauses {
+        SelectClauses(
+            selection: columnList(of: type, qualifier: qualifier),
+            from: tableReference(type, qualifier: qualifier))
+    }
+
+    /// `"q"."a", "q"."b", …` for every column of `T`.
+    static func columnList<T: QuerySource>(of type: T.Type, qualifier: String) -> SQL {
+        let prefix = qualifier.quotedIdentifier + "."
+        return SQL(sql: T.schema.recordColumns.map { prefix + $0.name.quotedIdentifier }.joined(separator: ", "))
+    }
+
+    /// `"T"`, or `"T" AS "alias"`.
+    static func tableReference<T: QuerySource>(_ type: T.Type, qualifier: String) -> SQL {
+        let name = T.schema.name
+        if qualifier == name { return SQL(sql: qualifier.quotedIdentifier) }
+        return SQL(sql: name.quotedIdentifier + " AS " + qualifier.quotedIdentifier)
+    }
+
+    /// Returns a copy selecting `fragments` instead.
+    @usableFromInline
+    package func selecting(_ fragments: [SQL]) -> SelectClauses {
+        var copy = self
+        copy.selection = SQL.joined(fragments, separator: ", ")
+        return copy
+    }
+
+    /// Adds `JOIN "T" [AS "alias"] [ON condition]` and T's columns to the selection.
+    mutating func join<T: QuerySource>(_ kind: String, _ type: T.Type, qualifier: String, on condition: SQLExpression<Bool>?) {
+        from.append(SQL(sql: " \(kind) "))
+        from.append(Self.tableReference(type, qualifier: qualifier))
+        if let condition {
+            from.append(" ON ")
+            from.append(condition.queryFragment)
+        }
+        selection.append(", ")
+        selection.append(Self.columnList(of: type, qualifier: qualifier))
+    }
+
+    // MARK: Rendering
+
+    /// The whole statement.
+    @usableFromInline
+    package func render() -> SQL {
+        render(limit: limit)
+    }
+
+    /// The statement with LIMIT 1 when it has no limit, for fetching one row.
+    @usableFromInline
+    package func renderForOne() -> SQL {
+        render(limit: limit ?? 1)
+    }
+
+    private func render(limit: Int?) -> SQL {
+        var sql = SQL(sql: isDistinct ? "SELECT DISTINCT " : "SELECT ")
+        sql.append(selection)
+        appendBody(to: &sql, limit: limit, includingOrdering: true)
+        return sql
+    }
+
+    /// `FROM … WHERE … GROUP BY … HAVING … ORDER BY … LIMIT … OFFSET …`.
+    private func appendBody(to sql: inout SQL, limit: Int?, includingOrdering: Bool) {
+        sql.append(" FROM ")
+        sql.append(from)
+        if !predicates.isEmpty {
+            sql.append(" WHERE ")
+            sql.append(Self.conjunction(predicates))
+        }
+        if !grouping.isEmpty {
+            sql.append(" GROUP BY ")
+            sql.append(SQL.joined(grouping, separator: ", "))
+        }
+        if !havingPredicates.isEmpty {
+            sql.append(" HAVING ")
+            sql.append(Self.conjunction(havingPredicates))
+        }
+        if includingOrdering && !ordering.isEmpty {
+            sql.append(" ORDER BY ")
+            sql.append(SQL.joined(ordering, separator: ", "))
+        }
+        if let limit {
+            sql.append(" LIMIT \(limit)")
+            if let offset { sql.append(" OFFSET \(offset)") }
+        } else if let offset {
+            sql.append(" LIMIT -1 OFFSET \(offset)")
+        }
+    }
+
+    /// `SELECT count(*) …`: over the table directly when that counts the same rows, else over the
+    /// whole statement as a subquery (with DISTINCT, GROUP BY, HAVING, LIMIT or OFFSET).
+    func renderCount() -> SQL {
+        if !isDistinct && grouping.isEmpty && havingPredicates.isEmpty && limit == nil && offset == nil {
+            var sql = SQL(sql: "SELECT count(*)")
+            appendBody(to: &sql, limit: nil, includingOrdering: false)
+            return sql
+        }
+        return sqlConcat("SELECT count(*) FROM (", render(), ")")
+    }
+
+    /// `SELECT EXISTS (…)`.
+    func renderExists() -> SQL {
+        sqlConcat("SELECT EXISTS (", render(), ")")
+    }
+
+    /// Predicates joined by AND, parenthesized where needed.
+    static func conjunction(_ predicates: [SQLExpression<Bool>]) -> SQL {
+        if predicates.count == 1 { return predicates[0].queryFragment }
+        return SQL.joined(predicates.map { $0.operandFragment(of: .and) }, separator: " AND ")
+    }
+}
+
+/// A `SELECT` statement under construction: its clauses, the columns its closures receive
+/// (``Scope``), and how a row decodes into its ``Output``.
+///
+/// ``Select`` (one table's records), ``Select2``, ``Select3`` and ``Select4`` (joins) and
+/// ``Selection`` (chosen columns and expressions) conform; they share the builder methods
+/// `where`, `order`, `group`, `having`, `limit`, `distinct` and `select`, and the fetch methods.
+/// Each builder method returns a modified copy.
+public protocol SelectStatement: QueryStatement {
+    /// What query closures receive: a table's ``TableColumns``, or a tuple of them for a join.
+    associatedtype Scope: Sendable
+    /// The Swift type of one result row.
+    associatedtype Output
+
+    /// The columns of the statement's tables.
+    var scope: Scope { get }
+    /// The statement's clauses.
+    var clauses: SelectClauses { get set }
+
+    /// Decodes one result row.
+    func decode(row: borrowing Row) throws -> Output
+}
+
+extension SelectStatement {
+    /// The `SELECT` statement's SQL and bound values.
+    public var sql: SQL { clauses.render() }
+
+    /// Adds a `WHERE` condition. Several calls combine with `AND`.
+    ///
+    /// ```swift
+    /// Person.where { $0.age >= 18 && $0.name.hasPrefix("A") }
+    /// Person.join(Pet.self, on: { $0.id == $1.ownerId }).where { person, pet in pet.name == "Rex" }
+    /// ```
+    public func `where`(_ predicate: (Scope) -> some QueryExpression<Bool>) -> Self {
+        var copy = self
+        copy.clauses.predicates.append(SQLExpression(predicate(scope)))
+        return copy
+    }
+
+    /// Adds a `WHERE` condition written in SQL, with bound values: the escape hatch for what typed
+    /// predicates do not express. Several calls combine with `AND`.
+    ///
+    /// ```swift
+    /// Bookmark.where(sql: "EXISTS (SELECT 1 FROM json_each(tags) WHERE value = \(tag))")
+    /// ```
+    public func `where`(sql condition: SQL) -> Self {
+        var copy = self
+        copy.clauses.predicates.append(SQLExpression(sql: condition))
+        return copy
+    }
+
+    /// Adds `ORDER BY` terms written in SQL: `.order(sql: "name COLLATE NOCASE DESC")`.
+    public func order(sql terms: SQL) -> Self {
+        var copy = self
+        copy.clauses.ordering.append(terms)
+        return copy
+    }
+
+    /// Adds `ORDER BY` terms: expressions (ascending) or ``Ordering``s. Several calls append.
+    ///
+    /// ```swift
+    /// Track.order { ($0.composer.descending(nulls: .last), $0.name) }
+    /// ```
+    public func order<each Term: OrderingTerm>(_ terms: (Scope) -> (repeat each Term)) -> Self {
+        let terms = terms(scope)
+        var copy = self
+        for term in repeat each terms { copy.clauses.ordering.append(term.orderingFragment) }
+        return copy
+    }
+
+    /// Adds `ORDER BY` the columns at `keyPaths`, ascending: `.order(by: \.lastName, \.firstName)`.
+    public func order<each Term: OrderingTerm>(by keyPaths: repeat KeyPath<Scope, each Term>) -> Self {
+        var copy = self
+        for keyPath in repeat each keyPaths { copy.clauses.ordering.append(scope[keyPath: keyPath].orderingFragment) }
+        return copy
+    }
+
+    /// Adds `GROUP BY` expressions: `.group { $0.genreId }`.
+    public func group<each Grouping: QueryExpression>(_ expressions: (Scope) -> (repeat each Grouping)) -> Self {
+        let expressions = expressions(scope)
+        var copy = self
+        for expression in repeat each expressions { copy.clauses.grouping.append(expression.queryFragment) }
+        return copy
+    }
+
+    /// Adds `GROUP BY` the columns at `keyPaths`: `.group(by: \.genreId)`.
+    public func group<each Grouping: QueryExpression>(by keyPaths: repeat KeyPath<Scope, each Grouping>) -> Self {
+        var copy = self
+        for keyPath in repeat each keyPaths { copy.clauses.grouping.append(scope[keyPath: keyPath].queryFragment) }
+        return copy
+    }
+
+    /// Adds a `HAVING` condition on groups. Several calls combine with `AND`.
+    public func having(_ predicate: (Scope) -> some QueryExpression<Bool>) -> Self {
+        var copy = self
+        copy.clauses.havingPredicates.append(SQLExpression(predicate(scope)))
+        return copy
+    }
+
+    /// Sets `LIMIT ? [OFFSET ?]`. Both values are bound.
+    public func limit(_ limit: Int, offset: Int? = nil) -> Self {
+        var copy = self
+        copy.clauses.limit = limit
+        copy.clauses.offset = offset
+        return copy
+    }
+
+    /// Makes the statement `SELECT DISTINCT`.
+    public func distinct() -> Self {
+        var copy = self
+        copy.clauses.isDistinct = true
+        return copy
+    }
+
+    /// Selects chosen columns and expressions instead, decoded into a tuple of their value types,
+    /// or into the value itself for a single expression:
+    ///
+    /// ```swift
+    /// let pairs: [(Int64, String)] = try Person.where { $0.id > 2 }.select { ($0.id, $0.name) }.fetchAll(db)
+    /// let names: [String] = try Person.select { $0.name }.fetchAll(db)
+    /// ```
+    @inlinable
+    public func select<each Selected: QueryExpression>(
+        _ selection: (Scope) -> (repeat each Selected)
+    ) -> Selection<Scope, (repeat (each Selected).QueryValue)>
+    where repeat (each Selected).QueryValue: SQLExtractable {
+        let expressions = selection(scope)
+        var fragments: [SQL] = []
+        for expression in repeat each expressions { fragments.append(expression.queryFragment) }
+        return Selection(scope: scope, clauses: clauses.selecting(fragments)) { row in
+            var index = 0
+            return (repeat try extractNext((each Selected).QueryValue.self, from: row, at: &index))
+        }
+    }
+}
+
+/// Reads column `index` as `Value` and moves `index` to the next column.
+@inlinable
+func extractNext<Value: SQLExtractable>(_ type: Value.Type, from row: borrowing Row, at index: inout Int) throws -> Value {
+    let value = try Value.extract(from: row, at: index)
+    index += 1
+    return value
+}
+
+/// The records of one table: `SELECT <every column> FROM "Table" …`.
+///
+/// Start one from the table type: `Person.all()`, `Person.where { … }`, `Person.order(by: \.name)`.
+/// Rows decode with ``Table/init(row:)`` straight from the cached statement.
+public struct Select<Root: Table>: SelectStatement {
+    /// The table's columns.
+    public typealias Scope = Root.Columns
+    /// A record.
+    public typealias Output = Root
+
+    /// The table's columns, qualified by the table name or alias.
+    public var scope: Root.Columns { Root.Columns(qualifier: qualifier) }
+
+    /// The statement's clauses. A statement that nothing was added to renders them when asked, so
+    /// that `Root.find(key).fetchOne(db)` renders nothing and runs the statement prepared once per
+    /// record type.
+    public var clauses: SelectClauses {
+        get { storedClauses ?? initialClauses() }
+        set {
+            storedClauses = newValue
+            primaryKeyLookup = nil
+        }
+    }
+
+    /// The clauses, once a builder method changed them.
+    @usableFromInline package var storedClauses: SelectClauses?
+    /// The key values of `Root.find(key)`, while nothing else was added.
+    @usableFromInline package var primaryKeyLookup: [any SQLBindable]?
+    /// The table name or alias qualifying the columns.
+    let qualifier: String
+
+    /// Selects every record of `Root`, under `alias` when given (for a table that appears twice in
+    /// a query).
+    public init(alias: String? = nil) {
+        self.qualifier = alias ?? Root.tableName
+    }
+
+    /// Selects the record of `Root` whose primary key columns hold `keyValues`.
+    init(primaryKeyValues keyValues: [any SQLBindable]) {
+        self.qualifier = Root.tableName
+        self.primaryKeyLookup = keyValues
+    }
+
+    /// `SELECT <every column> FROM "Root"`, with the primary key condition of a `find`.
+    private func initialClauses() -> SelectClauses {
+        var clauses = SelectClauses.table(Root.self, qualifier: qualifier)
+        if let keyValues = primaryKeyLookup, let keyed = Root.self as? any PrimaryKeyedTable.Type {
+            clauses.predicates.append(keyed.primaryKeyPredicate(values: keyValues, qualifier: qualifier))
+        }
+        return clauses
+    }
+
+    /// Decodes a record.
+    @inlinable
+    public func decode(row: borrowing Row) throws -> Root {
+        try Root(row: row)
+    }
+}
+
+/// Chosen columns and expressions, decoded into `Value`: one value type, or a tuple of them.
+///
+/// Made by ``SelectStatement/select(_:)``. A single-column selection is also an expression (a
+/// scalar subquery), usable with `in(_:)` and in comparisons.
+public struct Selection<Scope: Sendable, Value>: SelectStatement {
+    /// The columns of the statement's tables.
+    public let scope: Scope
+    /// The statement's clauses.
+    public var clauses: SelectClauses
+    @usableFromInline package let decoder: @Sendable (borrowing Row) throws -> Value
+
+    @usableFromInline
+    package init(scope: Scope, clauses: SelectClauses, decoder: @escaping @Sendable (borrowing Row) throws -> Value) {
+        self.scope = scope
+        self.clauses = clauses
+        self.decoder = decoder
+    }
+
+    /// Decodes the selected values.
+    @inlinable
+    public func decode(row: borrowing Row) throws -> Value {
+        try decoder(row)
+    }
+}
+
+// MARK: - Starting a query from a table type
+
+extension Table {
+    /// Every record: `SELECT <every column> FROM "Table"`.
+    public static func all() -> Select<Self> {
+        Select()
+    }
+
+    /// Every record, with the table named `alias` in the query: `Employee.aliased("e")`.
+    public static func aliased(_ alias: String) -> Select<Self> {
+        Select(alias: alias)
+    }
+
+    /// The records matching `predicate`: `Person.where { $0.age >= 18 }`.
+    public static func `where`(_ predicate: (Columns) -> some QueryExpression<Bool>) -> Select<Self> {
+        Select().where(predicate)
+    }
+
+    /// The records matching a condition written in SQL, with bound values: the escape hatch for
+    /// what typed predicates do not express.
+    public static func `where`(sql condition: SQL) -> Select<Self> {
+        Select().where(sql: condition)
+    }
+
+    /// Every record, sorted: `Person.order { $0.name.descending() }`.
+    public static func order<each Term: OrderingTerm>(_ terms: (Columns) -> (repeat each Term)) -> Select<Self> {
+        Select().order(terms)
+    }
+
+    /// Every record, sorted by the columns at `keyPaths`: `Person.order(by: \.name)`.
+    public static func order<each Term: OrderingTerm>(by keyPaths: repeat KeyPath<Columns, each Term>) -> Select<Self> {
+        Select().order(by: repeat each keyPaths)
+    }
+
+    /// Chosen columns and expressions of every row: `Person.select { ($0.id, $0.name) }`.
+    @inlinable
+    public static func select<each Selected: QueryExpression>(
+        _ selection: (Columns) -> (repeat each Selected)
+    ) -> Selection<Columns, (repeat (each Selected).QueryValue)>
+    where repeat (each Selected).QueryValue: SQLExtractable {
+        Select<Self>().select(selection)
+    }
+
+    /// Every record, grouped by expressions: `Track.group { $0.genreId }`.
+    public static func group<each Grouping: QueryExpression>(_ expressions: (Columns) -> (repeat each Grouping)) -> Select<Self> {
+        Select().group(expressions)
+    }
+
+    /// Every record, grouped: `Track.group(by: \.genreId)`.
+    public static func group<each Grouping: QueryExpression>(by keyPaths: repeat KeyPath<Columns, each Grouping>) -> Select<Self> {
+        Select().group(by: repeat each keyPaths)
+    }
+
+    /// At most `limit` records, after skipping `offset`.
+    public static func limit(_ limit: Int, offset: Int? = nil) -> Select<Self> {
+        Select().limit(limit, offset: offset)
+    }
+}

@@ -1,0 +1,72 @@
+import SlateConcurrency
+import SlateCore
+
+// Subqueries: a single-column selection is a scalar expression, and any SELECT statement can be
+// the right side of IN or the operand of EXISTS. Correlated subqueries reference the outer
+// query's columns, which are always qualified:
+//
+//     Artist.where { artist in exists(Album.where { $0.artistId == artist.artistId }) }
+
+extension Selection: QueryExpression {
+    /// A scalar subquery's value type: the selected value. It is NULL when the subquery returns
+    /// no row.
+    public typealias QueryValue = Value
+
+    /// `(SELECT …)`.
+    public var queryFragment: SQL { sqlConcat("(", sql, ")") }
+
+    /// A parenthesized subquery is atomic.
+    public var queryPrecedence: SQLPrecedence { .atomic }
+}
+
+extension QueryExpression {
+    /// `self IN (SELECT …)`: the subquery selects one column of the same type.
+    ///
+    /// ```swift
+    /// Artist.where { $0.artistId.in(Album.select { $0.artistId }) }
+    /// ```
+    public func `in`<Subquery: SelectStatement>(_ subquery: Subquery) -> SQLExpression<Bool>
+    where Subquery.Output == QueryValue {
+        postfix(self, sqlConcat(" IN (", subquery.sql, ")"), precedence: .equality)
+    }
+
+    /// `self IN (SELECT …)` for a non-optional subquery column and an optional expression.
+    public func `in`<Subquery: SelectStatement>(_ subquery: Subquery) -> SQLExpression<Bool>
+    where Subquery.Output? == QueryValue {
+        postfix(self, sqlConcat(" IN (", subquery.sql, ")"), precedence: .equality)
+    }
+
+    /// `self IN (SELECT …)` for an optional subquery column and a non-optional expression.
+    public func `in`<Subquery: SelectStatement>(_ subquery: Subquery) -> SQLExpression<Bool>
+    where Subquery.Output == QueryValue? {
+        postfix(self, sqlConcat(" IN (", subquery.sql, ")"), precedence: .equality)
+    }
+
+    /// `self NOT IN (SELECT …)`. Beware SQL semantics: when the subquery returns a NULL, nothing
+    /// is `NOT IN` it.
+    public func notIn<Subquery: SelectStatement>(_ subquery: Subquery) -> SQLExpression<Bool>
+    where Subquery.Output == QueryValue {
+        postfix(self, sqlConcat(" NOT IN (", subquery.sql, ")"), precedence: .equality)
+    }
+
+    /// `self NOT IN (SELECT …)` for a non-optional subquery column and an optional expression.
+    public func notIn<Subquery: SelectStatement>(_ subquery: Subquery) -> SQLExpression<Bool>
+    where Subquery.Output? == QueryValue {
+        postfix(self, sqlConcat(" NOT IN (", subquery.sql, ")"), precedence: .equality)
+    }
+
+    /// `self NOT IN (SELECT …)` for an optional subquery column and a non-optional expression.
+    public func notIn<Subquery: SelectStatement>(_ subquery: Subquery) -> SQLExpression<Bool>
+    where Subquery.Output == QueryValue? {
+        postfix(self, sqlConcat(" NOT IN (", subquery.sql, ")"), precedence: .equality)
+    }
+}
+
+/// `EXISTS (SELECT …)`: whether the subquery returns a row.
+///
+/// ```swift
+/// Artist.where { artist in !exists(Album.where { $0.artistId == artist.artistId }) }
+/// ```
+public func exists(_ subquery: some SelectStatement) -> SQLExpression<Bool> {
+    SQLExpression(sql: sqlConcat("EXISTS (", subquery.sql, ")"), precedence: .atomic)
+}

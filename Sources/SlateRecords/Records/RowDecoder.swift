@@ -1,0 +1,317 @@
+import Foundation
+import SlateConcurrency
+import SlateCore
+import SlateQuery
+
+/// Decodes `Decodable` values from rows, by column name.
+///
+/// Each property is read from the column of the same name (or the name ``CodableRecord/columnNames``
+/// gives it): standard types and every ``SQLExtractable`` type through their own conformance (dates
+/// with the connection's ``DateStrategy``), values that decode from a single value (such as
+/// `RawRepresentable` enums) from the column's value, and any other nested value from the column's
+/// JSON text. A missing column or `NULL` decodes as `nil` for an optional property.
+///
+/// ```swift
+/// let decoder = RowDecoder()
+/// let players = try db.fetchAll("SELECT * FROM player") { row in try decoder.decode(Player.self, from: row) }
+/// ```
+///
+/// Decoding several rows of one statement with the same decoder reuses the column lookups: the
+/// first row records which column each coding key reads, in the order the type asks for them, and
+/// later rows follow that order without hashing a key. A decoder is not thread-safe; use one per
+/// fetch.
+public final class RowDecoder {
+    /// Column names for coding keys stored under another name.
+    public var columnNames: [String: String] {
+        didSet { state = nil }
+    }
+    /// The lookups of the statement decoded last.
+    private var state: RowDecodingState?
+
+    /// A decoder; `columnNames` maps coding keys to the columns that hold them.
+    public init(columnNames: [String: String] = [:]) {
+        self.columnNames = columnNames
+    }
+
+    /// Decodes `type` from `row`.
+    public func decode<Value: Decodable>(_ type: Value.Type, from row: borrowing Row) throws -> Value {
+        let sql = row.sql
+        let state: RowDecodingState
+        if let current = self.state, sql != nil, current.sql == sql {
+            state = current
+        } else {
+            state = RowDecodingState(row: row, sql: sql, columnNames: columnNames)
+            self.state = sql == nil ? nil : state
+        }
+        state.begin(row)
+        let value = try Value(from: RowValueDecoder(state: state))
+        state.finish()
+        return value
+    }
+
+    /// Decodes `type` from a copied row.
+    public func decode<Value: Decodable>(_ type: Value.Type, from row: CopiedRow) throws -> Value {
+        try row.withRow { try decode(type, from: $0) }
+    }
+}
+
+/// What decoding the rows of one statement shares: the current row, and which column each coding
+/// key reads.
+final class RowDecodingState {
+    // The hot properties skip dynamic exclusivity checks: the state belongs to one decoder, which is
+    // used by one thread at a time, and no access to them ever overlaps another.
+    /// A view of the row being decoded, valid from `begin(_:)` until the decode that lent the row
+    /// returns (a `Decoder` must hold what it reads, and a `Row` is only borrowed).
+    @exclusivity(unchecked) var row: Row
+    let sql: String?
+    let columnNames: [String: String]
+    /// The column of each coding key. (Like the properties above, it skips dynamic exclusivity
+    /// checks.)
+    @exclusivity(unchecked) private var keyOrder = CodingKeyOrder()
+
+    init(row: borrowing Row, sql: String?, columnNames: [String: String]) {
+        self.row = row.unsafeView()
+        self.sql = sql
+        self.columnNames = columnNames
+    }
+
+    func begin(_ row: borrowing Row) {
+        self.row = row.unsafeView()
+        keyOrder.begin()
+    }
+
+    func finish() {
+        keyOrder.finish()
+    }
+
+    /// The column of the coding key `key`, or `nil` when the row has none.
+    @inline(__always)
+    func index(ofKey key: String) -> Int? {
+        keyOrder.slot(forKey: key) { key in
+            row.index(ofColumn: columnName(ofKey: key)) ?? -1
+        }
+    }
+
+    func columnName(ofKey key: String) -> String {
+        columnNames[key] ?? key
+    }
+}
+
+/// The `Decoder` for one row: a single reference, so it is passed around without allocating.
+struct RowValueDecoder: Decoder {
+    let state: RowDecodingState
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(RowKeyedDecodingContainer<Key>(state: state))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        throw DecodingError.typeMismatch(
+            [Any].self,
+            DecodingError.Context(codingPath: codingPath, debugDescription: "a row decodes into a keyed value (a struct), not an array"))
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        throw DecodingError.typeMismatch(
+            Any.self,
+            DecodingError.Context(codingPath: codingPath, debugDescription: "a row decodes into a keyed value (a struct), not a single value"))
+    }
+}
+
+struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let state: RowDecodingState
+    var codingPath: [any CodingKey] { [] }
+
+    var allKeys: [Key] {
+        let reverse = Dictionary(state.columnNames.map { ($0.value.lowercased(), $0.key) }, uniquingKeysWith: { first, _ in first })
+        return state.row.columnNames.compactMap { Key(stringValue: reverse[$0.lowercased()] ?? $0) }
+    }
+
+    func requireIndex(_ key: Key) throws -> Int {
+        guard let index = state.index(ofKey: key.stringValue) else {
+            throw DecodingError.keyNotFound(
+                key,
+                DecodingError.Context(
+                    codingPath: codingPath,
+                    debugDescription: "the row has no column \(state.columnName(ofKey: key.stringValue)); it has \(state.row.columnNames.joined(separator: ", "))"))
+        }
+        return index
+    }
+
+    func contains(_ key: Key) -> Bool { state.index(ofKey: key.stringValue) != nil }
+
+    func decodeNil(forKey key: Key) throws -> Bool {
+        state.row.isNull(at: try requireIndex(key))
+    }
+
+    @inline(__always)
+    func read<Value: SQLExtractable>(_ type: Value.Type, _ key: Key) throws -> Value {
+        let index = try requireIndex(key)
+        return try Value.extract(from: state.row, at: index)
+    }
+
+    /// One lookup for `decodeIfPresent`: `nil` for a missing column or `NULL`.
+    @inline(__always)
+    func readIfPresent<Value: SQLExtractable>(_ type: Value.Type, _ key: Key) throws -> Value? {
+        guard let index = state.index(ofKey: key.stringValue) else { return nil }
+        return try Value.extractIfPresent(from: state.row, at: index)
+    }
+
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try read(type, key) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try read(type, key) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try read(type, key) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try read(type, key) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try read(type, key) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try read(type, key) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try read(type, key) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try read(type, key) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try read(type, key) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try read(type, key) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try read(type, key) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try read(type, key) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try read(type, key) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try read(type, key) }
+
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try readIfPresent(type, key) }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try readIfPresent(type, key) }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try readIfPresent(type, key) }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try readIfPresent(type, key) }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try readIfPresent(type, key) }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try readIfPresent(type, key) }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try readIfPresent(type, key) }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try readIfPresent(type, key) }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try readIfPresent(type, key) }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try readIfPresent(type, key) }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try readIfPresent(type, key) }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try readIfPresent(type, key) }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try readIfPresent(type, key) }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try readIfPresent(type, key) }
+
+    func decode<Value: Decodable>(_ type: Value.Type, forKey key: Key) throws -> Value {
+        let index = try requireIndex(key)
+        return try ColumnValueDecoding.decode(type, from: state.row, at: index, codingPath: codingPath + [key])
+    }
+
+    func decodeIfPresent<Value: Decodable>(_ type: Value.Type, forKey key: Key) throws -> Value? {
+        guard let index = state.index(ofKey: key.stringValue), !state.row.isNull(at: index) else { return nil }
+        return try ColumnValueDecoding.decode(type, from: state.row, at: index, codingPath: codingPath + [key])
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+        throw DecodingError.typeMismatch(
+            type, DecodingError.Context(codingPath: codingPath + [key], debugDescription: "nested containers of a row are not supported: decode a nested Decodable value, which is read from the column's JSON"))
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        throw DecodingError.typeMismatch(
+            [Any].self, DecodingError.Context(codingPath: codingPath + [key], debugDescription: "nested containers of a row are not supported: decode a nested Decodable value, which is read from the column's JSON"))
+    }
+
+    func superDecoder() throws -> any Decoder { RowValueDecoder(state: state) }
+
+    func superDecoder(forKey key: Key) throws -> any Decoder {
+        throw DecodingError.typeMismatch(
+            Any.self, DecodingError.Context(codingPath: codingPath + [key], debugDescription: "super decoders of a row column are not supported"))
+    }
+}
+
+/// Reads one column as any `Decodable` type.
+enum ColumnValueDecoding {
+    static func decode<Value: Decodable>(_ type: Value.Type, from row: borrowing Row, at index: Int, codingPath: [any CodingKey]) throws -> Value {
+        if let extractable = type as? any SQLExtractable.Type {
+            return try cast(extract(extractable, row: row, index: index), codingPath: codingPath)
+        }
+        if let optional = type as? any OptionalTypeUnwrapping.Type, row.isNull(at: index) {
+            return try cast(optional.noneValue, codingPath: codingPath)
+        }
+        let value = row.value(at: index)
+        if value.isNull {
+            throw DecodingError.valueNotFound(
+                type, DecodingError.Context(codingPath: codingPath, debugDescription: "column \(index) is NULL"))
+        }
+        do {
+            return try Value(from: SingleColumnDecoder(value: value, codingPath: codingPath))
+        } catch is NeedsJSON {
+            do {
+                return try JSONCoding.decode(type, from: value)
+            } catch let error as DatabaseError {
+                throw row.contextualize(error, column: index)
+            }
+        }
+    }
+
+    private static func extract<Value: SQLExtractable>(_ type: Value.Type, row: borrowing Row, index: Int) throws -> Value {
+        try Value.extract(from: row, at: index)
+    }
+
+    static func cast<Value>(_ value: Any, codingPath: [any CodingKey]) throws -> Value {
+        guard let value = value as? Value else {
+            throw DecodingError.typeMismatch(Value.self, DecodingError.Context(codingPath: codingPath, debugDescription: "unexpected value type"))
+        }
+        return value
+    }
+}
+
+/// Thrown when a nested value asks for a keyed or unkeyed container: it is read from JSON instead.
+struct NeedsJSON: Error {}
+
+/// A decoder for a nested value stored in one column: single values come from the column, and
+/// anything structured comes from its JSON text.
+struct SingleColumnDecoder: Decoder, SingleValueDecodingContainer {
+    let value: SQLValue
+    var codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> { throw NeedsJSON() }
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw NeedsJSON() }
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
+
+    func decodeNil() -> Bool { value.isNull }
+
+    func read<Value: SQLExtractable>(_ type: Value.Type) throws -> Value {
+        try Value(sqlValue: value)
+    }
+
+    func decode(_ type: Bool.Type) throws -> Bool { try read(type) }
+    func decode(_ type: String.Type) throws -> String { try read(type) }
+    func decode(_ type: Double.Type) throws -> Double { try read(type) }
+    func decode(_ type: Float.Type) throws -> Float { try read(type) }
+    func decode(_ type: Int.Type) throws -> Int { try read(type) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try read(type) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try read(type) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try read(type) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try read(type) }
+    func decode(_ type: UInt.Type) throws -> UInt { try read(type) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try read(type) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try read(type) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try read(type) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try read(type) }
+
+    func decode<Value: Decodable>(_ type: Value.Type) throws -> Value {
+        if let extractable = type as? any SQLExtractable.Type {
+            return try ColumnValueDecoding.cast(extractable.init(sqlValue: value), codingPath: codingPath)
+        }
+        return try Value(from: self)
+    }
+}
+
+extension Row {
+    /// Decodes `type` by column name with a decoder attached to the row's statement, so that every
+    /// row of a statement follows one key order; a row without statement gets a fresh decoder.
+    /// `check` runs when a statement's decoder is made: once per statement, not once per row.
+    package func decodeWithCachedDecoder<Value: Decodable>(
+        _ type: Value.Type, columnNames: [String: String], check: () throws -> Void = {}
+    ) throws -> Value {
+        guard let statement else {
+            try check()
+            return try RowDecoder(columnNames: columnNames).decode(type, from: self)
+        }
+        let decoder = try statement.attachment(RowDecoder.self, for: Value.self) {
+            try check()
+            return RowDecoder(columnNames: columnNames)
+        }
+        return try decoder.decode(type, from: self)
+    }
+}
