@@ -31,6 +31,9 @@ struct QueryModel {
     /// The result columns.
     var columns: [PropertyModel]
     var result: Result
+    /// The SQL the raw style runs: date parameters converted to their storage, date columns read
+    /// as Unix seconds by SQLite (see `RawDateSQL`).
+    var rawSQL: String
 
     /// The Swift type of one row: the struct, or the single column's type.
     var elementType: String {
@@ -107,11 +110,67 @@ extension GenerationModel {
                 columns.append(property)
             }
             let result: QueryModel.Result = columns.isEmpty ? .none : columns.count == 1 ? .values : .rows
+            let rawSQL = configuration.style == .slate ? query.sql : try Self.rawSQL(of: query, parameters: parameters, columns: columns)
             self.queries.append(QueryModel(
                 query: query, functionName: functionName, rawStem: rawStem, rowTypeName: rowTypeName,
                 qualifiedRowTypeName: nestsRows ? "\(databaseTypeName).\(rowTypeName)" : rowTypeName,
-                parameters: parameters, parameterSQLNames: query.parameters.map(\.sqlName), columns: columns, result: result))
+                parameters: parameters, parameterSQLNames: query.parameters.map(\.sqlName), columns: columns, result: result,
+                rawSQL: rawSQL))
         }
+    }
+
+    /// The raw style's SQL for `query`: SQLite converts its dates, as for records. A date parameter
+    /// becomes the expression storing the number `slateRawBind` binds; date columns are read as
+    /// Unix seconds, through a `WITH` around a query, or in the `RETURNING` list of a write.
+    ///
+    /// - Throws: ``GeneratorError/invalidOption(_:)`` for a statement with date columns that is
+    ///   neither a query nor a write with `RETURNING`.
+    static func rawSQL(of query: NamedQuery, parameters: [PropertyModel], columns: [PropertyModel]) throws -> String {
+        let bytes = Array(query.sql.utf8)
+        var replacements: [(range: Range<Int>, text: String)] = []
+        for (property, parameter) in zip(parameters, query.parameters) where property.type == .date {
+            let text = "(" + RawDateSQL.parameter(reference: parameter.sqlName, storage: property.dateStorage) + ")"
+            for range in parameter.ranges where range.upperBound <= bytes.count { replacements.append((range, text)) }
+        }
+        replacements.sort { $0.range.lowerBound < $1.range.lowerBound }
+        /// The SQL of `range` with the date parameters in it converted.
+        func converted(_ range: Range<Int>) -> String {
+            var result: [UInt8] = []
+            var position = range.lowerBound
+            for replacement in replacements where range.contains(replacement.range.lowerBound) {
+                result += bytes[position..<replacement.range.lowerBound]
+                result += Array(replacement.text.utf8)
+                position = replacement.range.upperBound
+            }
+            result += bytes[position..<range.upperBound]
+            return String(decoding: result, as: UTF8.self)
+        }
+        let sql = converted(0..<bytes.count)
+        guard columns.contains(where: { $0.type == .date }) else { return sql }
+        if let returning = query.returning, returning.keywordOffset <= bytes.count {
+            // A write's RETURNING expressions read the changed row: converted where they stand.
+            let items = zip(columns, zip(returning.expressions, returning.expressionRanges)).map { property, expression in
+                let text = expression.1.map(converted) ?? expression.0
+                return property.type == .date ? RawDateSQL.read("(" + text + ")", storage: property.dateStorage) : text
+            }
+            return converted(0..<returning.keywordOffset).trimmingCharacters(in: .whitespacesAndNewlines) + " RETURNING "
+                + items.joined(separator: ", ")
+        }
+        guard let first = query.sql.split(whereSeparator: { $0.isWhitespace || $0 == "(" }).first?.uppercased(),
+            ["SELECT", "VALUES", "WITH"].contains(first)
+        else {
+            throw GeneratorError.invalidOption(
+                "\(query.file):\(query.line): query \(query.name): the raw style reads Date columns through SQLite's date functions, "
+                    + "which it cannot apply to this statement; read the column as text (CAST(… AS TEXT)) or use the slate style")
+        }
+        // A query: read through a WITH, as records are (see `rawDecodingSQL(of:)`).
+        let names: [String] = columns.indices.map { "c\($0 + 1)".sqlQuoted }
+        var selected: [String] = []
+        for (property, name) in zip(columns, names) {
+            selected.append(property.type == .date ? RawDateSQL.read(name, storage: property.dateStorage) : name)
+        }
+        let head = "WITH slate_raw_rows(" + names.joined(separator: ", ") + ") AS ("
+        return head + sql + ") SELECT " + selected.joined(separator: ", ") + " FROM slate_raw_rows"
     }
 
     /// The names of the raw functions records get, which named queries must not take.

@@ -176,26 +176,30 @@ extension RawRenderer {
     func writeRowDecoding(_ query: QueryModel, to out: inout SourceWriter) {
         out.block("extension \(query.qualifiedRowTypeName)") { out in
             out.doc(
-                "Reads the current row of `statement`. Fails when a column that must not be `NULL` is `NULL`,",
-                "or when a value cannot be read as its Swift type.")
+                "Reads the current row of `statement`. Fails when the row does not have one column per",
+                "property, when a column that must not be `NULL` is `NULL`, or when a value cannot be read as",
+                "its Swift type.")
             out.block("fileprivate init?(\(prefix)statement statement: OpaquePointer)") { out in
+                out.line("guard sqlite3_column_count(statement) == \(query.columns.count) else { return nil }")
                 for (index, property) in query.columns.enumerated() {
-                    let expression = decodeExpression(property, index: Int32(index))
-                    if property.isOptional {
-                        out.line("self.\(property.swiftName) = \(expression)")
-                    } else {
-                        out.line("guard let value\(index) = \(expression) else { return nil }")
-                        out.line("self.\(property.swiftName) = value\(index)")
-                    }
+                    out.line("guard let value\(index) = \(rawRead(property, index: index)) else { return nil }")
+                    out.line("self.\(property.swiftName) = value\(index)")
                 }
             }
         }
         out.line()
     }
 
+    /// The read of column `index` as `property`'s type: `nil` when it cannot be read, and, for an
+    /// optional, `.some(nil)` for `NULL`.
+    func rawRead(_ property: PropertyModel, index: Int) -> String {
+        let expression = decodeExpression(property, index: Int32(index))
+        return property.isOptional ? "slateRawOptional(statement, \(index), \(expression))" : expression
+    }
+
     /// Prepares the statement and binds the parameters; returns the code on failure.
     func writePrepareAndBind(_ query: QueryModel, to out: inout SourceWriter) {
-        writePrepare(query.query.sql, to: &out)
+        writePrepare(query.rawSQL, to: &out)
         for (index, parameter) in query.parameters.enumerated() {
             out.line("if case let code = \(bindCall(parameter, position: "\(index + 1)", value: Naming.escaped(parameter.swiftName))), code != SQLITE_OK { return code }")
         }
@@ -218,13 +222,7 @@ extension RawRenderer {
                 if query.result == .rows {
                     out.line("guard let row = \(query.qualifiedRowTypeName)(\(prefix)statement: statement) else { return SQLITE_MISMATCH }")
                 } else {
-                    let column = query.columns[0]
-                    let expression = decodeExpression(column, index: 0)
-                    if column.isOptional {
-                        out.line("let row = \(expression)")
-                    } else {
-                        out.line("guard let row = \(expression) else { return SQLITE_MISMATCH }")
-                    }
+                    out.line("guard sqlite3_column_count(statement) == 1, let row = \(rawRead(query.columns[0], index: 0)) else { return SQLITE_MISMATCH }")
                 }
                 out.line("if !body(row) { return SQLITE_OK }")
             }

@@ -34,12 +34,17 @@ public struct NamedQuery: Sendable, Hashable, Codable {
     public var columns: [ResultColumn]
     /// Whether the statement only reads (`sqlite3_stmt_readonly`).
     public var isReadOnly: Bool
+    /// For an `INSERT`, `UPDATE` or `DELETE` with `RETURNING`: the statement before `RETURNING` and
+    /// the expression of each result column, so a generator can read them otherwise (the raw style
+    /// converts dates this way). `nil` for other statements.
+    public var returning: ReturningClause?
 
     /// Creates a description.
     public init(
         name: String, file: String, line: Int, documentation: [String] = [], sql: String, parameters: [Parameter] = [],
-        columns: [ResultColumn] = [], isReadOnly: Bool = true
+        columns: [ResultColumn] = [], isReadOnly: Bool = true, returning: ReturningClause? = nil
     ) {
+        self.returning = returning
         self.name = name
         self.file = file
         self.line = line
@@ -48,6 +53,25 @@ public struct NamedQuery: Sendable, Hashable, Codable {
         self.parameters = parameters
         self.columns = columns
         self.isReadOnly = isReadOnly
+    }
+
+    /// The `RETURNING` clause of a write, taken apart.
+    public struct ReturningClause: Sendable, Hashable, Codable {
+        /// Where the keyword `RETURNING` starts in ``NamedQuery/sql`` (a UTF-8 offset).
+        public var keywordOffset: Int
+        /// The expression of each result column, without its alias; `*` is written out as the
+        /// table's quoted column names.
+        public var expressions: [String]
+        /// Where each expression is in ``NamedQuery/sql`` (UTF-8 ranges); `nil` for a column `*`
+        /// stands for.
+        public var expressionRanges: [Range<Int>?]
+
+        /// Creates a description.
+        public init(keywordOffset: Int, expressions: [String], expressionRanges: [Range<Int>?]) {
+            self.keywordOffset = keywordOffset
+            self.expressions = expressions
+            self.expressionRanges = expressionRanges
+        }
     }
 
     /// Whether the statement returns rows (a `SELECT`, or a write with `RETURNING`).
@@ -71,12 +95,15 @@ public struct NamedQuery: Sendable, Hashable, Codable {
         public var isOptional: Bool
         /// Where the type comes from, for documentation: `compared with Track.AlbumId`.
         public var origin: String
+        /// Where the parameter appears in ``NamedQuery/sql``: UTF-8 byte ranges, in order.
+        public var ranges: [Range<Int>]
 
         /// Creates a parameter description.
         public init(
             name: String, sqlName: String, declaredType: String, table: String? = nil, column: String? = nil,
-            isOptional: Bool = false, origin: String = ""
+            isOptional: Bool = false, origin: String = "", ranges: [Range<Int>] = []
         ) {
+            self.ranges = ranges
             self.name = name
             self.sqlName = sqlName
             self.declaredType = declaredType

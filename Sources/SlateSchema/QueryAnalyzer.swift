@@ -155,9 +155,47 @@ struct QueryAnalyzer {
                 isOptional: uses.contains(where: \.isOptional), origin: first.origin))
         }
 
+        // Where the parameters are in the SQL as generated, and a write's RETURNING taken apart.
+        let sql = Self.trimmedStatement(cleanSQL)
+        let finalTokens = SQLTokenizer.tokenize(sql)[...]
+        for index in parameters.indices {
+            parameters[index].ranges = finalTokens.filter { $0.kind == .parameter && $0.text == parameters[index].sqlName }
+                .map { $0.start..<$0.end }
+        }
         return NamedQuery(
-            name: name, file: file, line: entry.nameLine, documentation: entry.documentation, sql: Self.trimmedStatement(cleanSQL),
-            parameters: parameters, columns: columns, isReadOnly: sqlite3_stmt_readonly(handle) != 0)
+            name: name, file: file, line: entry.nameLine, documentation: entry.documentation, sql: sql,
+            parameters: parameters, columns: columns, isReadOnly: sqlite3_stmt_readonly(handle) != 0,
+            returning: Self.returningClause(of: sql, tokens: finalTokens, columnCount: columnCount, structure: structure))
+    }
+
+    /// The statement before `RETURNING` and the expressions after it, for a write whose
+    /// `RETURNING` list gives `columnCount` columns.
+    static func returningClause(of sql: String, tokens: Tokens, columnCount: Int, structure: QueryStructure) -> NamedQuery.ReturningClause? {
+        guard columnCount > 0, let target = structure.writeTarget(of: tokens),
+            let returning = tokens.firstTopLevelIndex(where: { $0.isKeyword("RETURNING") })
+        else { return nil }
+        let bytes = Array(sql.utf8)
+        func text(_ slice: Tokens) -> String {
+            guard let first = slice.first, let last = slice.last else { return "" }
+            return String(decoding: bytes[first.start..<last.end], as: UTF8.self)
+        }
+        let columns = (structure.schema.table(named: target.name) ?? structure.schema.virtualTable(named: target.name))?
+            .columns.filter { !$0.isHidden }.map { "\"" + $0.name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" } ?? []
+        var expressions: [String] = []
+        var ranges: [Range<Int>?] = []
+        for item in tokens[(returning + 1)...].splitTopLevel(on: ",") {
+            if item.count == 1 && item.first?.isSymbol("*") == true || item.count == 3 && item.last?.isSymbol("*") == true {
+                expressions += columns
+                ranges += columns.map { _ in nil }
+            } else {
+                let expression = QueryStructure.splitAlias(item).0
+                guard let first = expression.first, let last = expression.last else { return nil }
+                expressions.append(text(expression))
+                ranges.append(first.start..<last.end)
+            }
+        }
+        guard expressions.count == columnCount else { return nil }
+        return NamedQuery.ReturningClause(keywordOffset: tokens[returning].start, expressions: expressions, expressionRanges: ranges)
     }
 
     /// Whether SQLite says `table.column` cannot hold `NULL`: `NOT NULL`, the rowid (or its

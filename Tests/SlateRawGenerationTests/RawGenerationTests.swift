@@ -228,6 +228,34 @@ struct RawNamedQueryTests {
         #expect(summary.total == nil)
         // A write to a read-only connection reports SQLite's code.
         #expect(sqlite3_rename_artist(db, name: "x", artistId: 1) == SQLITE_READONLY)
+        // Dates: parameters stored as the column stores them, columns converted by SQLite.
+        // (Bounds at noon: the stored text has no milliseconds, the bound text has, so a bound at
+        // midnight would compare as later than the invoice of that midnight.)
+        let from = Date(timeIntervalSince1970: 1_609_459_200 + 43_200)  // 2021-01-01 12:00 UTC
+        let to = from.addingTimeInterval(30 * 86_400)  // 2021-01-31 12:00 UTC
+        let invoices = try #require(sqlite3_invoices_between(db, from: from, to: to))
+        #expect(invoices.count == 5)
+        #expect(invoices.allSatisfy { $0.invoiceDate >= from && $0.invoiceDate < to })
+        #expect(invoices.first?.invoiceDate == Date(timeIntervalSince1970: 1_609_459_200 + 86_400))  // 2021-01-02, as stored
+    }
+
+    @Test func datesOfNamedQueriesRoundTripThroughSQLite() throws {
+        let connection = try Connection(fixtures: RawFiles.fixtures)
+        defer { connection.close() }
+        let db = connection.handle
+        #expect(sqlite3_exec(db, "INSERT INTO nq_author (id, name, born) VALUES (1, 'Ada', '1815-12-10'), (2, 'Alan', NULL)", nil, nil, nil) == SQLITE_OK)
+        let born = try #require(sqlite3_authors_born_after(db, date: Date(timeIntervalSince1970: -5_000_000_000)))
+        #expect(born.map(\.name) == ["Ada"])
+        #expect(born.first?.born == Date(timeIntervalSince1970: -4_861_728_000))
+        #expect(sqlite3_authors_born_after(db, date: Date(timeIntervalSince1970: 0)) == [])
+        #expect(sqlite3_birth_date(db, id: 1) == [Date(timeIntervalSince1970: -4_861_728_000)])
+        #expect(sqlite3_birth_date(db, id: 2) == [nil])
+        // Text that is not a date fails the row instead of becoming some date.
+        #expect(sqlite3_exec(db, "UPDATE nq_author SET born = 'soon' WHERE id = 2", nil, nil, nil) == SQLITE_OK)
+        #expect(sqlite3_birth_date(db, id: 2) == nil)
+        var row: Date??
+        #expect(sqlite3_birth_date_one(db, id: 2, &row) == SQLITE_MISMATCH)
+        #expect(row == nil)
     }
 
     @Test func writesReportCodesAndReturnRows() throws {

@@ -1,3 +1,5 @@
+import SlateCore
+
 // The run-time schema drift check: do the tables of this database file still match the `Table`
 // types the app was built with? `slate check` runs the same comparison between two whole schemas.
 
