@@ -9,6 +9,7 @@
 #   .ci/fuzz.sh                 the CI run (about 2 minutes warm on 2 cores)
 #   .ci/fuzz.sh --long          10× the cases, 200 kills, 60 s of load, 40 schemas type-checked
 #   SEED=7 .ci/fuzz.sh          another seed (each run prints its replay commands)
+#   COMPILE_SAMPLE=200 .ci/fuzz.sh   type-check more generated sources
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,6 +18,7 @@ kills=12
 load_seconds=8
 compile_sample=6
 if [ "${1:-}" = "--long" ]; then scale=10; kills=200; load_seconds=60; compile_sample=40; fi
+compile_sample=${COMPILE_SAMPLE:-$compile_sample}
 seed=${SEED:-13}
 
 swift build --product slate-fuzz 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\]' | tail -n 2

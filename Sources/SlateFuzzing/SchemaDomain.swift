@@ -192,9 +192,7 @@ final class SchemaDomain {
             return
         }
         if tableCount == 0 {
-            // Known: the generator's empty-input fix ("no tables found in …", issue 13 §4) is on
-            // another branch; once merged, these cases are refusals. Counted, never silent.
-            context.report.count("known: code written for a schema without tables (empty-input fix pending)")
+            context.finding("slate generate wrote code for a schema without tables", accepted.joined(separator: ";\n"))
             return
         }
         context.report.exact += 1
