@@ -12,7 +12,7 @@
 ///
 /// ```swift
 /// let (_, region) = try db.trackingRegion { try Player.find(3).fetchOne(db) }
-/// print(region)   // main.player(id, name, score)[rows 3]
+/// print(region)   // main.player(id, name, rowid, score)[rows 3]
 /// ```
 public struct DatabaseRegion: Sendable, Hashable, CustomStringConvertible {
     /// The tables, by lowercased schema and table name.
