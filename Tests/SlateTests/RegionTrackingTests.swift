@@ -287,6 +287,43 @@ private func makePeople() throws -> Database {
         #expect(pets.counter.count == 1)
     }
 
+    /// A prepared statement run in a loop takes the tracker's fast path: savepoints around it
+    /// still decide.
+    @Test func aStatementRunInALoopIsFollowedAcrossSavepoints() throws {
+        let db = try makePeople()
+        let pets = try Watch(db) { db in _ = try Pet.all().fetchAll(db) }
+        let people = try Watch(db) { db in _ = try Person.all().fetchAll(db) }
+        struct Abort: Error {}
+        let statement = try db.prepare(sql: "INSERT INTO pet(ownerId, name, species) VALUES (1, ?, 'cat')")
+        func insert(_ name: String) throws {
+            try statement.bind(name, at: 1)
+            try statement.run()
+            try statement.reset()
+        }
+        let rolledBack = try pets.notifications { db in
+            try db.transaction {
+                _ = try? db.savepoint {
+                    for index in 0..<3 { try insert("gone \(index)") }
+                    throw Abort()
+                }
+            }
+        }
+        #expect(rolledBack == 0)
+        let kept = try pets.notifications { db in
+            try db.transaction {
+                _ = try? db.savepoint {
+                    try insert("gone")
+                    throw Abort()
+                }
+                try insert("kept")
+                try insert("kept too")
+            }
+        }
+        #expect(kept == 1)
+        #expect(people.counter.count == 0)
+        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM pet WHERE name LIKE 'gone%'") == 0)
+    }
+
     @Test func savepointsWrittenInSQLAreFollowed() throws {
         let db = try makePeople()
         let watch = try Watch(db) { db in _ = try Person.all().fetchAll(db) }

@@ -441,6 +441,17 @@ package final class RegionTracker {
     /// for statements run from inside another statement (an SQL function).
     func statementWillRun(_ statement: OpaquePointer, isTopLevel: Bool) {
         guard suspended == 0 else { return }
+        // The fast path: the write statement that started last starts again, unchanged (a loop of
+        // inserts), with nothing else to attend to. Its footprint, columns and rows hold.
+        if statement == currentWrite, isTopLevel, let traced = lastTraced, traced.statement == statement,
+            currentFootprint?.onlyWritesReportedRows == true, recorders.isEmpty, sealed == nil, orphans.isEmpty,
+            recompilationCount(statement) == traced.recompilations
+        {
+            statementEpoch &+= 1
+            attributionIsUncertain = false
+            lastTopLevelStatement = statement
+            return
+        }
         settleRecompiledStatement()
         if sealed != nil { flushIfCommitted() }
         if !isTopLevel && statement == lastTopLevelStatement {

@@ -16,7 +16,13 @@ package enum SavepointOperation: Equatable, Sendable {
 }
 
 /// What one prepared statement reads and writes.
-package struct StatementFootprint: Sendable {
+///
+/// A class, so that the tracker hands it around with one retain as each statement starts (a
+/// struct of several collections costs a copy of each). Built by `FootprintBuilder`, then never
+/// changed.
+package final class StatementFootprint: @unchecked Sendable {
+    // @unchecked Sendable: the properties are only set while `FootprintBuilder.footprint(sql:info:)`
+    // builds the object, before anyone else sees it.
     /// The tables and columns the statement reads.
     package var reads = DatabaseRegion.empty
     /// How many `SELECT`s the statement holds (subqueries, compound parts, CTEs each count).
@@ -41,6 +47,16 @@ package struct StatementFootprint: Sendable {
 
     /// Whether running the statement changes nothing a live query cares about.
     package var isInert: Bool { writes.isEmpty && !changesSchema && savepoint == nil }
+    /// Whether the statement only writes rows the update hook reports: running it again changes
+    /// nothing but rows (the tracker's fast path for a statement run in a loop).
+    private(set) var onlyWritesReportedRows = false
+
+    package init() {}
+
+    /// Computes the derived properties, once the builder set the others.
+    func seal() {
+        onlyWritesReportedRows = !writes.isEmpty && unreportedWrites.isEmpty && !changesSchema && savepoint == nil
+    }
 }
 
 /// What Slate knows about a table, read once per connection and schema.
@@ -150,7 +166,7 @@ package struct FootprintBuilder {
     /// The footprint of the statement, given what is known of its tables (`info` returns `nil`
     /// for a table Slate could not inspect, which is then treated as conservatively as possible).
     func footprint(sql: UnsafePointer<CChar>?, info: (TableKey) -> TableInfo?) -> StatementFootprint {
-        var footprint = StatementFootprint()
+        let footprint = StatementFootprint()
         footprint.selectCount = selectCount
         footprint.changesSchema = changesSchema
         footprint.changesReadableSchema = changesReadableSchema
@@ -192,6 +208,7 @@ package struct FootprintBuilder {
             if table?.mentionsReplace ?? true { mentionsReplace = true }
         }
         footprint.mayReplace = mentionsReplace && !footprint.writes.isEmpty
+        footprint.seal()
         return footprint
     }
 
