@@ -28,6 +28,8 @@ public final class Database {
     let hooks = HookRegistry()
     /// Trace observers, kept alive for the C callback.
     let tracing = TraceRegistry()
+    /// The live-query machinery, once a live query or ``trackingRegion(_:)`` used the connection.
+    package internal(set) var regionTracker: RegionTracker?
     /// Lets other threads interrupt this connection safely.
     public let interruptHandle: InterruptHandle
     @usableFromInline package var isClosed = false
@@ -179,6 +181,7 @@ public final class Database {
         interruptHandle.invalidate()
         hooks.removeAll()
         tracing.removeAll()
+        regionTracker = nil
     }
 
     /// Throws ``ResultCode/misuse`` once the connection is closed: its handle is gone, and using it

@@ -21,12 +21,16 @@ public struct SQL: ExpressibleByStringInterpolation, CustomStringConvertible, Se
     /// primary key): running the SQL throws it instead of running anything. Appending keeps the
     /// first error.
     public private(set) var buildError: DatabaseError?
+    /// The rows of its one table a query built by the query layer reads, for live queries
+    /// (`RowIDHint`). Only the query that sets it carries it: appending drops it.
+    @usableFromInline package var rowIDHint: RowIDHint?
 
     /// Creates SQL from text and arguments given separately.
     public init(sql: String, arguments: StatementArguments = StatementArguments()) {
         self.text = sql
         self.arguments = arguments
         self.buildError = nil
+        self.rowIDHint = nil
     }
 
     /// SQL text that must not run: running it throws `error`.

@@ -37,14 +37,22 @@ public final class Statement {
     /// Objects that higher layers attach to this statement: a Codable record's decoder, which
     /// learns the key order of the statement's rows; its binder.
     package var attachments = Attachments()
+    /// The live-query tracker that keeps this statement's footprint, told when it is finalized.
+    var tracker: RegionTracker?
 
     init(database: Database, sql: String, persistent: Bool) throws {
         try database.checkOpen()
         var statement: OpaquePointer?
         var tail: UnsafePointer<CChar>?
         let flags = UInt32(persistent ? SQLITE_PREPARE_PERSISTENT : 0)
+        // With live queries on the connection, the authorizer's reports while SQLite compiles the
+        // statement are its footprint: what it reads and writes.
+        let tracker = database.regionTracker
+        var footprint: FootprintBuilder?
         let code = sql.withCString { cString -> Int32 in
+            tracker?.beginCapture()
             let code = sqlite3_prepare_v3(database.handle, cString, -1, flags, &statement, &tail)
+            footprint = tracker?.endCapture()
             if code == SQLITE_OK, statement != nil, let tail, Self.containsStatement(tail, connection: database.handle) {
                 return SQLITE_MISUSE
             }
@@ -74,6 +82,10 @@ public final class Statement {
         self.sql = sql
         self.dateStrategy = database.configuration.dateStrategy
         self.includesArgumentsInErrors = database.configuration.includesArgumentsInErrors
+        if let tracker, let footprint {
+            tracker.register(statement, builder: footprint)
+            self.tracker = tracker
+        }
     }
 
     /// Wraps a statement prepared by the caller, which hands over ownership.
@@ -95,6 +107,7 @@ public final class Statement {
     }
 
     deinit {
+        tracker?.forget(handle)
         sqlite3_finalize(handle)
     }
 

@@ -17,6 +17,7 @@ let allScenarios: [Scenario] = [
     Codegen.wideTable,
     CSVImport.scenario,
     SchemaCheck.scenario,
+    ObservationBenchmarks.writeScenario,
 ]
 
 struct Options {
@@ -28,6 +29,7 @@ struct Options {
     var timedRounds: Int?
     var allowDebug = false
     var list = false
+    var observationReport = false
 
     static let usage = """
         usage: slate-bench [--quick] [--json FILE] [--filter TEXT]... [--contender TEXT]... [--iterations N] [--warmup N] [--list]
@@ -39,6 +41,8 @@ struct Options {
           --iterations N   timed rounds per scenario (default 10, or 3 with --quick)
           --warmup N       untimed warm-up rounds per scenario (default 2, or 1 with --quick)
           --list           list the scenarios and exit
+          --observation-report
+                           print live-query refetch counts and latencies (Slate and GRDB), no scenarios
           --allow-debug    run even though this is a debug build (numbers are meaningless)
         """
 
@@ -66,6 +70,7 @@ struct Options {
             case "--warmup": options.warmupRounds = try count(for: argument, minimum: 0)
             case "--allow-debug": options.allowDebug = true
             case "--list": options.list = true
+            case "--observation-report": options.observationReport = true
             case "-h", "--help":
                 print(usage)
                 exit(0)
@@ -107,6 +112,22 @@ func main() -> Int32 {
     }
     printError("slate-bench: WARNING: debug build; the timings are meaningless")
     #endif
+
+    if options.observationReport {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("slate-bench-\(ProcessInfo.processInfo.processIdentifier)-observation")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            print(MachineInfo.current(quick: options.quick, warmupRounds: 0, timedRounds: 0).summary)
+            print("")
+            try ObservationBenchmarks.report(quick: options.quick, directory: directory)
+        } catch {
+            printError("slate-bench: observation report failed: \(error)")
+            return 1
+        }
+        return 0
+    }
 
     let scenarios = allScenarios.filter { scenario in
         options.filters.isEmpty || options.filters.contains { scenario.name.contains($0) }

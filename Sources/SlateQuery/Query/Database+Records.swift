@@ -33,7 +33,9 @@ extension Table {
                     message: "\(Self.self).encode(primaryKey:to:) handed out \(values.count) value(s) for the \(columns.count)"
                         + " primary key column(s) \(columns.joined(separator: ", "))")))
         }
-        return SQLExpression(sql: SQL.joined(predicates, separator: " AND "), precedence: predicates.count == 1 ? .equality : .and)
+        var predicate = SQLExpression<Bool>(sql: SQL.joined(predicates, separator: " AND "), precedence: predicates.count == 1 ? .equality : .and)
+        predicate.rowIDHint = rowIDHint(primaryKeyValues: values)
+        return predicate
     }
 
     /// `UPDATE "t" SET "a" = ?2, "b" = ?3 WHERE "id" = ?1`: parameters numbered by record column, so
@@ -154,6 +156,7 @@ extension Database {
                 sql: rendered.text)
         }
         let statement = try cachedStatement(sql: rendered.text)
+        if isRecordingRegion, let hint = Record.rowIDHint(primaryKeyValues: keyValues) { noteRowIDHint(hint, for: statement) }
         statement.isCheckedOut = true
         defer {
             statement.isCheckedOut = false

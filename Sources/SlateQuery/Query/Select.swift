@@ -99,6 +99,7 @@ public struct SelectClauses: Sendable {
         var sql = SQL(sql: isDistinct ? "SELECT DISTINCT " : "SELECT ")
         sql.append(selection)
         appendBody(to: &sql, limit: limit, includingOrdering: true)
+        sql.rowIDHint = rowIDHint
         return sql
     }
 
@@ -136,6 +137,7 @@ public struct SelectClauses: Sendable {
         if !isDistinct && grouping.isEmpty && havingPredicates.isEmpty && limit == nil && offset == nil {
             var sql = SQL(sql: "SELECT count(*)")
             appendBody(to: &sql, limit: nil, includingOrdering: false)
+            sql.rowIDHint = rowIDHint
             return sql
         }
         return sqlConcat("SELECT count(*) FROM (", render(), ")")
