@@ -19,7 +19,7 @@ public struct Delete<Root: Table>: QueryStatement {
     /// Restricts the deletion to the rows matching `predicate`. Several calls combine with `AND`.
     public func `where`(_ predicate: (Root.Columns) -> some QueryExpression<Bool>) -> Delete {
         var copy = self
-        copy.predicates.append(SQLExpression(predicate(scope)))
+        copy.predicates.append(SQLExpression(QueryNesting.with([Root.tableName]) { predicate(scope) }))
         return copy
     }
 

@@ -80,7 +80,7 @@ public struct Update<Root: Table>: QueryStatement {
     /// Restricts the update to the rows matching `predicate`. Several calls combine with `AND`.
     public func `where`(_ predicate: (Root.Columns) -> some QueryExpression<Bool>) -> Update {
         var copy = self
-        copy.predicates.append(SQLExpression(predicate(scope)))
+        copy.predicates.append(SQLExpression(QueryNesting.with([Root.tableName]) { predicate(scope) }))
         return copy
     }
 
@@ -123,6 +123,6 @@ extension Table {
         or conflictResolution: ConflictResolution? = nil,
         @AssignmentBuilder<Self> _ assignments: (Columns) -> [Assignment<Self>]
     ) -> Update<Self> {
-        Update(assignments(Columns(qualifier: tableName)), or: conflictResolution)
+        Update(QueryNesting.with([tableName]) { assignments(Columns(qualifier: tableName)) }, or: conflictResolution)
     }
 }
