@@ -210,7 +210,8 @@ import Testing
         ) { row in (try row[0] as String, try row[1] as String?) }
         #expect(rows.map(\.0.lastName) == expected.map(\.0))
         #expect(rows.map { $0.1?.lastName } == expected.map(\.1))
-        #expect(rows.filter { $0.1 == nil }.map(\.0.employeeId) == [1])
+        let withoutManager: [Int64?] = rows.filter { $0.1 == nil }.map { $0.0.employeeId }
+        #expect(withoutManager == [1])
 
         let pairs: [(String, String)] = try Employee.aliased("e")
             .join(Employee.self, as: "m", on: { e, m in e.reportsTo == m.employeeId })
