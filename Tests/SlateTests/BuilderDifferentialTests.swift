@@ -47,7 +47,7 @@ struct DifferentialCase {
 /// (a builder value is converted back to what SQLite stores), and the tables after writes.
 @Suite struct BuilderDifferentialTests {
     static let seed: UInt64 = 0x5EED_0018
-    static let caseCount = 320
+    static let caseCount = 336
 
     /// The hand-written query's rows.
     static func sql(_ db: Database, _ text: String, _ arguments: [any SQLBindable] = []) throws -> [RawRow] {
@@ -71,7 +71,7 @@ struct DifferentialCase {
         var cases: [DifferentialCase] = []
         var shapes: Set<Int> = []
         for index in 0..<Self.caseCount {
-            let shape = index % 20
+            let shape = index % 21
             shapes.insert(shape)
             cases.append(
                 try Self.makeCase(
@@ -91,7 +91,7 @@ struct DifferentialCase {
         let report = mismatches.prefix(10).joined(separator: "\n")
         #expect(mismatches.isEmpty, "\(mismatches.count) of \(cases.count) differ:\n\(report)")
         #expect(cases.count == Self.caseCount)
-        #expect(shapes.count == 20)
+        #expect(shapes.count == 21)
         // The generator finds rows: a comparison of empty results would prove little.
         #expect(nonEmpty > Self.caseCount * 3 / 4)
     }
@@ -359,6 +359,28 @@ struct DifferentialCase {
             }
             return DifferentialCase(
                 label: "insert \(names.count) artists", builder: try contents(built, "Artist"), handWritten: try contents(written, "Artist"),
+                isOrdered: true)
+        case 20:
+            // CASE, with and without ELSE, selected and in a predicate.
+            let long = random.int64(150_000...400_000)
+            let short = random.int64(30_000...150_000)
+            let genre = random.int64(1...25)
+            let rows = try Track.where { Case.when($0.milliseconds > long, then: true).else($0.genreId == genre) }
+                .order(by: \.trackId).limit(50)
+                .select { track in
+                    (
+                        track.trackId,
+                        Case.when(track.milliseconds > long, then: "long").when(track.milliseconds < short, then: "short").else("medium"),
+                        Case.when(track.composer == nil, then: track.milliseconds)
+                    )
+                }.fetchAll(db)
+            return DifferentialCase(
+                label: "tracks by CASE \(short)...\(long) genre \(genre)", builder: try rows.map { try raw($0.0, $0.1, $0.2) },
+                handWritten: try sql(
+                    db,
+                    "SELECT TrackId, CASE WHEN Milliseconds > ?1 THEN 'long' WHEN Milliseconds < ?2 THEN 'short' ELSE 'medium' END,"
+                        + " CASE WHEN Composer IS NULL THEN Milliseconds END FROM Track"
+                        + " WHERE CASE WHEN Milliseconds > ?1 THEN 1 ELSE GenreId = ?3 END ORDER BY TrackId LIMIT 50", [long, short, genre]),
                 isOrdered: true)
         default:
             // Arithmetic and a coalesced nullable column.
