@@ -47,7 +47,7 @@ struct DifferentialCase {
 /// (a builder value is converted back to what SQLite stores), and the tables after writes.
 @Suite struct BuilderDifferentialTests {
     static let seed: UInt64 = 0x5EED_0018
-    static let caseCount = 336
+    static let caseCount = 352
 
     /// The hand-written query's rows.
     static func sql(_ db: Database, _ text: String, _ arguments: [any SQLBindable] = []) throws -> [RawRow] {
@@ -71,7 +71,7 @@ struct DifferentialCase {
         var cases: [DifferentialCase] = []
         var shapes: Set<Int> = []
         for index in 0..<Self.caseCount {
-            let shape = index % 21
+            let shape = index % 22
             shapes.insert(shape)
             cases.append(
                 try Self.makeCase(
@@ -91,7 +91,7 @@ struct DifferentialCase {
         let report = mismatches.prefix(10).joined(separator: "\n")
         #expect(mismatches.isEmpty, "\(mismatches.count) of \(cases.count) differ:\n\(report)")
         #expect(cases.count == Self.caseCount)
-        #expect(shapes.count == 21)
+        #expect(shapes.count == 22)
         // The generator finds rows: a comparison of empty results would prove little.
         #expect(nonEmpty > Self.caseCount * 3 / 4)
     }
@@ -381,6 +381,29 @@ struct DifferentialCase {
                     "SELECT TrackId, CASE WHEN Milliseconds > ?1 THEN 'long' WHEN Milliseconds < ?2 THEN 'short' ELSE 'medium' END,"
                         + " CASE WHEN Composer IS NULL THEN Milliseconds END FROM Track"
                         + " WHERE CASE WHEN Milliseconds > ?1 THEN 1 ELSE GenreId = ?3 END ORDER BY TrackId LIMIT 50", [long, short, genre]),
+                isOrdered: true)
+        case 21:
+            // A compound select, ordered and limited as a whole.
+            let op = random.element(CompoundOperator.allCases)
+            let genre = random.int64(1...25)
+            let minimum = random.int64(200_000...600_000)
+            let limit = random.int(1...40)
+            let left = Track.where { $0.genreId == genre }.select { $0.albumId }
+            let right = Track.where { $0.milliseconds > minimum }.select { $0.albumId }
+            let compound: CompoundSelect<Track.Columns, Int64?>
+            switch op {
+            case .union: compound = left.union(right)
+            case .unionAll: compound = left.unionAll(right)
+            case .intersect: compound = left.intersect(right)
+            case .except: compound = left.except(right)
+            }
+            let rows = try compound.order { $0.albumId.descending() }.limit(limit).fetchAll(db)
+            return DifferentialCase(
+                label: "genre \(genre) \(op.rawValue) longer than \(minimum) limit \(limit)", builder: try rows.map { try raw($0) },
+                handWritten: try sql(
+                    db,
+                    "SELECT AlbumId FROM Track WHERE GenreId = ? \(op.rawValue) SELECT AlbumId FROM Track WHERE Milliseconds > ?"
+                        + " ORDER BY 1 DESC LIMIT ?", [genre, minimum, limit]),
                 isOrdered: true)
         default:
             // Arithmetic and a coalesced nullable column.

@@ -33,8 +33,8 @@ import Testing
             let shifted = row.shifted(by: 1)
             #expect(shifted.columnNames == ["b", "c"])
             let expectedValues: [SQLValue] = [.text("two"), .real(3.5)]
-            #expect(shifted.values == expectedValues)
-            #expect(shifted.copy().values == expectedValues)
+            #expect(shifted.values.elementsEqual(expectedValues))
+            #expect(shifted.copy().values.elementsEqual(expectedValues))
         }
     }
 }

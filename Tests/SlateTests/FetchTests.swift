@@ -133,7 +133,9 @@ import Testing
         let sql: SQL = "SELECT * FROM player WHERE name = \(name) AND score > \(10) AND bonus IS \(limit)"
         #expect(sql.text == "SELECT * FROM player WHERE name = ? AND score > ? AND bonus IS ?")
         #expect(sql.arguments.positional.count == 3)
-        #expect(try sql.arguments.positional.map { try $0?.sqlValue ?? .null } == [.text("O'Brien"), .integer(10), .null])
+        let values: [SQLValue] = try sql.arguments.positional.map { try $0?.sqlValue ?? .null }
+        let expectedValues: [SQLValue] = [.text("O'Brien"), .integer(10), .null]
+        #expect(values.elementsEqual(expectedValues))
     }
 
     @Test func identifiersAreQuotedAndRawTextIsVerbatim() throws {
