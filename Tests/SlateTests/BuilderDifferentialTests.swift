@@ -47,7 +47,7 @@ struct DifferentialCase {
 /// (a builder value is converted back to what SQLite stores), and the tables after writes.
 @Suite struct BuilderDifferentialTests {
     static let seed: UInt64 = 0x5EED_0018
-    static let caseCount = 352
+    static let caseCount = 368
 
     /// The hand-written query's rows.
     static func sql(_ db: Database, _ text: String, _ arguments: [any SQLBindable] = []) throws -> [RawRow] {
@@ -71,7 +71,7 @@ struct DifferentialCase {
         var cases: [DifferentialCase] = []
         var shapes: Set<Int> = []
         for index in 0..<Self.caseCount {
-            let shape = index % 22
+            let shape = index % 23
             shapes.insert(shape)
             cases.append(
                 try Self.makeCase(
@@ -91,7 +91,7 @@ struct DifferentialCase {
         let report = mismatches.prefix(10).joined(separator: "\n")
         #expect(mismatches.isEmpty, "\(mismatches.count) of \(cases.count) differ:\n\(report)")
         #expect(cases.count == Self.caseCount)
-        #expect(shapes.count == 22)
+        #expect(shapes.count == 23)
         // The generator finds rows: a comparison of empty results would prove little.
         #expect(nonEmpty > Self.caseCount * 3 / 4)
     }
@@ -404,6 +404,22 @@ struct DifferentialCase {
                     db,
                     "SELECT AlbumId FROM Track WHERE GenreId = ? \(op.rawValue) SELECT AlbumId FROM Track WHERE Milliseconds > ?"
                         + " ORDER BY 1 DESC LIMIT ?", [genre, minimum, limit]),
+                isOrdered: true)
+        case 22:
+            // A recursive common table expression, filtered and joined back.
+            let depth = random.int64(0...2)
+            let rows = try Employee.join(Level.self, on: { $0.employeeId == $1.employeeId })
+                .with(Level.self, recursive: true, as: BuilderCTETests.levels)
+                .where { _, level in level.depth >= depth }
+                .order { employee, level in (level.depth, employee.employeeId) }
+                .select { employee, level in (employee.lastName, level.depth) }.fetchAll(db)
+            return DifferentialCase(
+                label: "reporting tree from depth \(depth)", builder: try rows.map { try raw($0.0, $0.1) },
+                handWritten: try sql(
+                    db,
+                    BuilderCTETests.handWrittenLevels
+                        + " SELECT e.LastName, level.depth FROM Employee e JOIN level ON e.EmployeeId = level.employeeId"
+                        + " WHERE level.depth >= ? ORDER BY level.depth, e.EmployeeId", [depth]),
                 isOrdered: true)
         default:
             // Arithmetic and a coalesced nullable column.

@@ -37,6 +37,8 @@ public struct SelectClauses: Sendable {
     var offset: Int?
     /// The qualifiers of the tables in `from`, for ``QueryNesting``.
     var qualifiers: [String]
+    /// The `WITH` clause.
+    var commonTables = CommonTableExpressions()
 
     init(selection: SQL, from: SQL, qualifiers: [String]) {
         self.selection = selection
@@ -100,7 +102,8 @@ public struct SelectClauses: Sendable {
     }
 
     private func render(limit: Int?) -> SQL {
-        var sql = SQL(sql: isDistinct ? "SELECT DISTINCT " : "SELECT ")
+        var sql = commonTables.prefix
+        sql.append(isDistinct ? "SELECT DISTINCT " : "SELECT ")
         sql.append(selection)
         appendBody(to: &sql, limit: limit, includingOrdering: true)
         return sql
@@ -138,7 +141,8 @@ public struct SelectClauses: Sendable {
     /// whole statement as a subquery (with DISTINCT, GROUP BY, HAVING, LIMIT or OFFSET).
     func renderCount() -> SQL {
         if !isDistinct && grouping.isEmpty && havingPredicates.isEmpty && limit == nil && offset == nil {
-            var sql = SQL(sql: "SELECT count(*)")
+            var sql = commonTables.prefix
+            sql.append("SELECT count(*)")
             appendBody(to: &sql, limit: nil, includingOrdering: false)
             return sql
         }

@@ -70,6 +70,8 @@ public struct Update<Root: Table>: QueryStatement {
     public var conflictResolution: ConflictResolution?
     var predicates: [SQLExpression<Bool>] = []
     let scope = Root.Columns(qualifier: Root.tableName)
+    /// The `WITH` clause.
+    var commonTables = CommonTableExpressions()
 
     /// An update with `assignments`.
     public init(_ assignments: [Assignment<Root>], or conflictResolution: ConflictResolution? = nil) {
@@ -94,7 +96,8 @@ public struct Update<Root: Table>: QueryStatement {
     /// The statement's SQL. With no assignment it is not valid SQL, and ``execute(_:)`` does
     /// nothing.
     public var sql: SQL {
-        var sql = SQL(sql: conflictResolution.map { "UPDATE OR \($0.rawValue) " } ?? "UPDATE ")
+        var sql = commonTables.prefix
+        sql.append(SQL(sql: conflictResolution.map { "UPDATE OR \($0.rawValue) " } ?? "UPDATE "))
         sql.append(SQL(sql: Root.tableName.quotedIdentifier + " SET "))
         sql.append(SQL.joined(assignments.map(\.fragment), separator: ", "))
         if !predicates.isEmpty {
