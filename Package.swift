@@ -167,7 +167,7 @@ let package = Package(
         .testTarget(
             name: "SlateGeneratorTests",
             dependencies: ["SlateGenerator", "SlateSchema", "Slate"],
-            exclude: ["slate.json", "Fixtures", "Resources/chinook.schema.sql", "Resources/northwind.schema.sql"],
+            exclude: ["slate.json", "Fixtures", "Queries", "Resources/chinook.schema.sql", "Resources/northwind.schema.sql"],
             resources: [.copy("Resources/chinook.sqlite"), .copy("Resources/northwind.sqlite")],
             plugins: ["SlateBuildPlugin"]
         ),

@@ -308,12 +308,18 @@ public enum GeneratorError: Error, Sendable, Hashable, CustomStringConvertible, 
     case invalidConfiguration(path: String, reason: String)
     /// An option has an invalid value.
     case invalidOption(String)
+    /// The inputs define no table, view or virtual table: there is nothing to generate (an empty
+    /// or comment-only `.sql` file, one holding only queries, an empty database file).
+    case noTables(inputs: [String])
 
     /// A one-line explanation.
     public var description: String {
         switch self {
         case .invalidConfiguration(let path, let reason): "invalid configuration \(path): \(reason)"
         case .invalidOption(let reason): reason
+        case .noTables(let inputs):
+            "no tables found in \(inputs.joined(separator: ", ")): give a SQLite database or .sql files that create tables "
+                + "(named queries for a database file go in a .sql file named after it, such as chinook.queries.sql, given with it)"
         }
     }
 

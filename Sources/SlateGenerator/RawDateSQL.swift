@@ -47,14 +47,20 @@ enum RawDateSQL {
     /// The expression storing parameter `?number`, which holds what the generated `slateRawBind`
     /// binds for `storage`.
     static func parameter(_ number: Int, storage: GeneratorConfiguration.DateStorage) -> String {
+        parameter(reference: "?\(number)", storage: storage)
+    }
+
+    /// The expression storing the parameter `reference` (`?1`, or a named parameter such as
+    /// `:date`), which holds what the generated `slateRawBind` binds for `storage`.
+    static func parameter(reference: String, storage: GeneratorConfiguration.DateStorage) -> String {
         switch storage {
         // Whole seconds as `datetime()` writes them, milliseconds only when there are some: the
         // form `DateStrategy.iso8601` writes.
         case .connection, .iso8601:
-            "CASE WHEN ?\(number) % 1000 = 0 THEN datetime(?\(number) / 1000, 'unixepoch')"
-                + " ELSE strftime('%Y-%m-%d %H:%M:%f', ?\(number) / 1000.0, 'unixepoch') END"
-        case .unixSeconds, .unixMilliseconds: "?\(number)"
-        case .julianDay: "?\(number) / 86400.0 + \(unixEpochJulianDay)"
+            "CASE WHEN \(reference) % 1000 = 0 THEN datetime(\(reference) / 1000, 'unixepoch')"
+                + " ELSE strftime('%Y-%m-%d %H:%M:%f', \(reference) / 1000.0, 'unixepoch') END"
+        case .unixSeconds, .unixMilliseconds: reference
+        case .julianDay: "\(reference) / 86400.0 + \(unixEpochJulianDay)"
         }
     }
 }

@@ -40,6 +40,7 @@ struct RawRenderer {
             writeFunctions(of: record, to: &out)
             if attachesToRecords { writeAttached(of: record, at: recordIndex, to: &out) }
         }
+        writeQueries(to: &out)
         out.line()
         writeHelpers(to: &out)
     }
