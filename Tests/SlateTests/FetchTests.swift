@@ -56,7 +56,9 @@ import Testing
 
         let rows = try db.fetchAll(CopiedRow.self, "SELECT name, price FROM car ORDER BY id")
         #expect(rows.count == 3)
-        #expect(rows.map { $0.values } == [["Audi", 52642], ["Mercedes", 57127], ["Trabant", nil]])
+        let values: [[SQLValue]] = rows.map { $0.values }
+        let expectedValues: [[SQLValue]] = [[.text("Audi"), .integer(52642)], [.text("Mercedes"), .integer(57127)], [.text("Trabant"), .null]]
+        #expect(values.elementsEqual(expectedValues))
         #expect(rows[2].isNull(at: 1))
     }
 
