@@ -28,6 +28,9 @@ public final class Statement {
     @usableFromInline package var lastArguments: StatementArguments?
     /// Set while a cursor or fetch owns the statement, so the cache hands out another one.
     @usableFromInline package var isCheckedOut = false
+    /// Whether the statement is an `EXPLAIN` or `EXPLAIN QUERY PLAN`: SQLite leaves such a
+    /// statement active after `SQLITE_DONE`, so ``step()`` resets it then.
+    @usableFromInline package let isExplain: Bool
     private var columnIndexCache: [String: Int32]?
     private var cachedColumnNames: [String]?
     private var cachedRowLayout: RowLayout?
@@ -66,6 +69,7 @@ public final class Statement {
             throw error
         }
         self.handle = statement
+        self.isExplain = sqlite3_stmt_isexplain(statement) != 0
         self.connection = database.handle
         self.sql = sql
         self.dateStrategy = database.configuration.dateStrategy
@@ -75,6 +79,7 @@ public final class Statement {
     /// Wraps a statement prepared by the caller, which hands over ownership.
     init(adopting handle: OpaquePointer, database: Database, sql: String) {
         self.handle = handle
+        self.isExplain = sqlite3_stmt_isexplain(handle) != 0
         self.connection = database.handle
         self.sql = sql
         self.dateStrategy = database.configuration.dateStrategy
@@ -104,7 +109,13 @@ public final class Statement {
     public func step() throws -> Bool {
         let code = sqlite3_step(handle)
         if code == SQLITE_ROW { return true }
-        if code == SQLITE_DONE { return false }
+        if code == SQLITE_DONE {
+            // SQLite does not halt an EXPLAIN at SQLITE_DONE: left so (a cached statement after
+            // run()), it counts as active, and the connection's autocommit read transaction is
+            // never closed, which pins a WAL snapshot and blocks a backup into the database.
+            if isExplain { sqlite3_reset(handle) }
+            return false
+        }
         throw failure(code)
     }
 

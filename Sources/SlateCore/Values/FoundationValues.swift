@@ -157,10 +157,15 @@ extension Decimal: SQLBindable, SQLExtractable {
     /// Stored as TEXT in plain decimal notation, so no digit is lost.
     public var sqlValue: SQLValue { .text(description) }
 
-    /// Reads text exactly, and integers and reals as numbers.
+    /// Reads text exactly (`NaN`, which is how ``Decimal/nan`` is stored, reads back as NaN), and
+    /// integers and reals as numbers.
     public init(sqlValue: SQLValue) throws {
         switch sqlValue {
         case .text(let text):
+            if text == Decimal.nan.description {
+                self = .nan
+                return
+            }
             if let decimal = Decimal(string: text.trimmingCharacters(in: .whitespaces), locale: Locale(identifier: "en_US_POSIX")) {
                 self = decimal
                 return

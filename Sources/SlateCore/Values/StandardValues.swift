@@ -62,7 +62,8 @@ extension Row {
             let type = sqlite3_column_type(sqliteStatement, position)
             if type == SQLITE_TEXT, let text = sqlite3_column_text(sqliteStatement, position) {
                 let count = Int(sqlite3_column_bytes(sqliteStatement, position))
-                return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+                // Invalid UTF-8 is refused by convertedString(at:) rather than repaired.
+                if let string = String(exactUTF8: text, count: count) { return string }
             }
             if type == SQLITE_NULL { return nil }
         } else if value(at: index).isNull {
@@ -93,7 +94,8 @@ extension Row {
             let text = sqlite3_column_text(sqliteStatement, position)
         {
             let count = Int(sqlite3_column_bytes(sqliteStatement, position))
-            return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+            // Invalid UTF-8 is refused by convertedString(at:) rather than repaired.
+            if let string = String(exactUTF8: text, count: count) { return string }
         }
         return try convertedString(at: index)
     }
@@ -152,6 +154,8 @@ extension Row {
         case .text(let text): return text
         case .integer(let integer): return String(integer)
         case .real(let real): return String(real)
+        case .blob where sqliteStatement.map({ sqlite3_column_type($0, position(index)) == SQLITE_TEXT }) == true:
+            throw conversionFailure(at: index, to: String.self, reason: "the TEXT is not valid UTF-8")
         default: throw conversionFailure(at: index, to: String.self)
         }
     }
