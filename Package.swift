@@ -225,3 +225,12 @@ if ProcessInfo.processInfo.environment["SLATE_CORE_ONLY"] == "1" {
 for target in package.targets where [.regular, .executable, .test].contains(target.type) {
     target.cSettings = (target.cSettings ?? []) + [.define("SLATE_SQLCIPHER", .when(traits: ["SQLCipher"]))]
 }
+
+// CI (`.ci/run`) sets SLATE_TYPECHECK_BUDGET=1: the test target that holds the query builder's
+// corpus (the differential test among them) then warns about any expression that takes the type
+// checker more than 50 ms, and CI fails on warnings. Only that target gets the flag.
+if ProcessInfo.processInfo.environment["SLATE_TYPECHECK_BUDGET"] == "1",
+    let tests = package.targets.first(where: { $0.name == "SlateTests" })
+{
+    tests.swiftSettings = (tests.swiftSettings ?? []) + [.unsafeFlags(["-Xfrontend", "-warn-long-expression-type-checking=50"])]
+}

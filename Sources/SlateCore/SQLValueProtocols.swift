@@ -45,6 +45,10 @@ public protocol SQLExtractable {
     /// The default checks for `NULL`, then calls ``extract(from:at:)``; standard types do both in
     /// one pass over the C API.
     static func extractIfPresent(from row: borrowing Row, at index: Int) throws -> Self?
+
+    /// The type of this value where SQL can yield `NULL` instead: `Self?`, and an optional
+    /// itself. The query builder types scalar subqueries and left-joined columns with it.
+    associatedtype SQLNullable: SQLExtractable = Self?
 }
 
 /// A value that can be both bound and extracted.

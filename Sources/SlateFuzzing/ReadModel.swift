@@ -338,7 +338,7 @@ enum ExactConversion {
     /// A number as a date under `strategy`, from the strategy's definition.
     static func dateFromNumber(_ number: Double, _ strategy: DateStrategy) -> Date {
         switch strategy {
-        case .iso8601, .unixSeconds: Date(timeIntervalSince1970: number)
+        case .iso8601, .iso8601Milliseconds, .iso8601Date, .unixSeconds: Date(timeIntervalSince1970: number)
         case .unixMilliseconds: Date(timeIntervalSince1970: number / 1000)
         case .julianDay: Date(timeIntervalSince1970: (number - 2_440_587.5) * 86_400)
         }

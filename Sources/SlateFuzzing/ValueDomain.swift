@@ -236,9 +236,9 @@ final class ValueDomain {
             let x = a.timeIntervalSince1970
             let y = b.timeIntervalSince1970
             switch strategy {
-            case .unixSeconds:
+            case .unixSeconds, .iso8601Date:
                 return ExactConversion.sameDouble(x, y)
-            case .iso8601, .unixMilliseconds:
+            case .iso8601, .iso8601Milliseconds, .unixMilliseconds:
                 return abs(x - y) <= 0.0005 + 2 * max(x.ulp, y.ulp)
             case .julianDay:
                 let days = x / 86_400 + 2_440_587.5
@@ -253,10 +253,11 @@ final class ValueDomain {
         let seconds = date.timeIntervalSince1970
         guard seconds.isFinite else { return true }
         switch strategy {
-        case .iso8601:
+        case .iso8601, .iso8601Milliseconds, .iso8601Date:
             // ISO-8601 text holds the date rounded to the millisecond (half away from zero), in
-            // the years 0000 to 9999.
+            // the years 0000 to 9999; a day (`.iso8601Date`) only midnight UTC.
             guard let milliseconds = Int64(exactly: (seconds * 1000).rounded()) else { return true }
+            if strategy == .iso8601Date && milliseconds % 86_400_000 != 0 { return true }
             return !(-62_167_219_200_000...253_402_300_799_999).contains(milliseconds)
         case .unixMilliseconds: return !(seconds * 1000).isFinite
         case .unixSeconds, .julianDay: return false

@@ -58,7 +58,8 @@ public struct GeneratorConfiguration: Sendable, Hashable, Codable {
         /// Whatever the connection's `DateStrategy` says (ISO-8601 text unless configured otherwise).
         /// In the raw style, where there is no connection configuration, ISO-8601 text.
         case connection
-        /// ISO-8601 text, `YYYY-MM-DD HH:MM:SS.SSS` in UTC.
+        /// ISO-8601 text, `YYYY-MM-DD HH:MM:SS` in UTC, with `.SSS` when there are milliseconds: the
+        /// form of SQLite's `datetime()` for whole seconds.
         case iso8601
         /// Seconds since 1970 (INTEGER when whole, else REAL).
         case unixSeconds

@@ -462,6 +462,9 @@ extension Optional: SQLBindable where Wrapped: SQLBindable {
 }
 
 extension Optional: SQLExtractable where Wrapped: SQLExtractable {
+    /// An optional is already nullable.
+    public typealias SQLNullable = Wrapped?
+
     /// `NULL` is `nil`.
     @inlinable
     public init(sqlValue: SQLValue) throws {

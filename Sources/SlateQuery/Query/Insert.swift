@@ -24,7 +24,10 @@ public enum ConflictResolution: String, Sendable, Hashable, CaseIterable {
 /// ```
 ///
 /// Every column is inserted, including an `INTEGER PRIMARY KEY` that is `nil`, for which SQLite
-/// chooses the rowid: a column's `DEFAULT` never applies. The record's values are bound straight
+/// chooses the rowid, except a column with an SQL `DEFAULT` (``TableSchema/Column/defaultSQL``)
+/// whose value is `nil`: it is left out of the statement, so the default applies, and the record
+/// is read back through `RETURNING`, with the values SQLite chose. (To store `NULL` in a nullable
+/// column that has a default, update it after the insert.) The record's values are bound straight
 /// from ``Table/bindColumns(to:startingAt:)``; with several records, the one prepared statement is
 /// run once per record inside a savepoint, so either every record is inserted or none is.
 public struct Insert<Root: Table>: QueryStatement {
@@ -41,22 +44,42 @@ public struct Insert<Root: Table>: QueryStatement {
         self.conflictResolution = conflictResolution
     }
 
-    /// The statement run for each record, without the record's values.
-    var template: SQL {
+    /// The statement run for each record whose columns at `omitted` (indices into the record
+    /// columns) take their defaults, without the record's values.
+    func template(omitting omitted: [Int] = []) -> SQL {
         var sql = SQL(sql: conflictResolution.map { "INSERT OR \($0.rawValue) INTO " } ?? "INSERT INTO ")
         let columns = Root.schema.recordColumns
         sql.append(SQL(sql: Root.tableName.quotedIdentifier))
-        sql.append(SQL(sql: " (" + columns.map(\.name.quotedIdentifier).joined(separator: ", ") + ")"))
-        sql.append(SQL(sql: " VALUES (" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"))
+        let kept = columns.indices.filter { !omitted.contains($0) }
+        if kept.isEmpty {
+            sql.append(" DEFAULT VALUES")
+        } else {
+            sql.append(SQL(sql: " (" + kept.map { columns[$0].name.quotedIdentifier }.joined(separator: ", ") + ")"))
+            sql.append(SQL(sql: " VALUES (" + Array(repeating: "?", count: kept.count).joined(separator: ", ") + ")"))
+        }
         if let upsert { sql.append(upsert.fragment) }
         return sql
     }
 
+    /// The indices of the record columns that have an SQL `DEFAULT`.
+    static var defaultedColumns: [Int] {
+        let columns = Root.schema.recordColumns
+        return columns.indices.filter { columns[$0].defaultSQL != nil }
+    }
+
+    /// The columns of a record that take their defaults: those with a default whose value is nil.
+    static func omittedColumns(_ values: [any SQLBindable], defaulted: [Int]) -> [Int] {
+        defaulted.filter { $0 < values.count && isNullArgument(values[$0]) }
+    }
+
     /// The statement with the first record's values followed by any other bound value. With
-    /// several records, the statement runs once per record.
+    /// several records, the statement runs once per record (without the columns that take their
+    /// defaults for that record).
     public var sql: SQL {
-        let template = self.template
-        var arguments: [(any SQLBindable)?] = records.first?.columnValues ?? []
+        let values = records.first?.columnValues ?? []
+        let omitted = Self.omittedColumns(values, defaulted: Self.defaultedColumns)
+        let template = self.template(omitting: omitted)
+        var arguments: [(any SQLBindable)?] = values.indices.filter { !omitted.contains($0) }.map { values[$0] }
         arguments += template.arguments.positional
         return SQL(sql: template.text, arguments: StatementArguments(arguments))
     }
@@ -68,8 +91,9 @@ public struct Insert<Root: Table>: QueryStatement {
     public func execute(_ db: Database) throws -> [Root] {
         guard !records.isEmpty else { return [] }
         try Root.prepareForWriting(db)
-        if upsert != nil {
-            // The row as stored, whether inserted or updated, comes back from RETURNING.
+        if upsert != nil || !Self.defaultedColumns.isEmpty {
+            // The row as stored, whether inserted or updated, with the defaults SQLite applied,
+            // comes back from RETURNING.
             let returning = Returning<Root, Root>(
                 base: .insert(self), returning: SelectClauses.columnList(of: Root.self, qualifier: Root.tableName),
                 decoder: { try Root(row: $0) })
@@ -90,16 +114,23 @@ public struct Insert<Root: Table>: QueryStatement {
         }
     }
 
-    /// Runs `body` with the statement bound to each record in turn: `text` is the statement with
-    /// placeholders for the record's columns first, then for `extraArguments`. Several records run
-    /// inside a savepoint.
+    /// Runs `body` with the statement bound to each record in turn: the insert followed by
+    /// `suffix` (a `RETURNING` clause), with placeholders for the record's columns first, then for
+    /// the template's and the suffix's arguments. Several records run inside a savepoint.
     func withEachRecord<Result>(
-        _ db: Database, text: String? = nil, extraArguments: StatementArguments? = nil,
+        _ db: Database, suffix: SQL? = nil,
         _ body: (Statement, Root) throws -> Result
     ) throws -> [Result] {
-        let template = self.template
-        let text = text ?? template.text
-        let extra = extraArguments ?? template.arguments
+        let defaulted = Self.defaultedColumns
+        if !defaulted.isEmpty {
+            return try records.count == 1
+                ? withEachRecord(db, suffix: suffix, defaulted: defaulted, body)
+                : db.savepoint(nil) { try withEachRecord(db, suffix: suffix, defaulted: defaulted, body) }
+        }
+        let template = self.template()
+        let text = template.text + (suffix?.text ?? "")
+        var extra = template.arguments
+        if let suffix { extra.append(contentsOf: suffix.arguments) }
         func run() throws -> [Result] {
             let statement = try db.cachedStatement(sql: text)
             statement.isCheckedOut = true
@@ -121,6 +152,45 @@ public struct Insert<Root: Table>: QueryStatement {
             return results
         }
         return records.count == 1 ? try run() : try db.savepoint(nil) { try run() }
+    }
+
+    /// ``withEachRecord(_:suffix:_:)`` for a table with defaults: each record's statement leaves
+    /// out the defaulted columns whose value is nil.
+    private func withEachRecord<Result>(
+        _ db: Database, suffix: SQL?, defaulted: [Int], _ body: (Statement, Root) throws -> Result
+    ) throws -> [Result] {
+        let columnCount = Root.schema.recordColumns.count
+        var results: [Result] = []
+        results.reserveCapacity(records.count)
+        for record in records {
+            let values = record.columnValues
+            guard values.count == columnCount else {
+                throw DatabaseError(
+                    resultCode: .misuse,
+                    message: "\(Root.self).encode(to:) handed out \(values.count) value(s) for \(columnCount) column(s)")
+            }
+            let omitted = Self.omittedColumns(values, defaulted: defaulted)
+            let template = self.template(omitting: omitted)
+            var arguments: [(any SQLBindable)?] = values.indices.filter { !omitted.contains($0) }.map { values[$0] }
+            arguments += template.arguments.positional
+            var text = template.text
+            if let suffix {
+                text += suffix.text
+                arguments += suffix.arguments.positional
+            }
+            let statement = try db.cachedStatement(sql: text)
+            statement.isCheckedOut = true
+            defer {
+                statement.isCheckedOut = false
+                statement.resetQuietly()
+            }
+            statement.resetQuietly()
+            for (offset, value) in arguments.enumerated() {
+                try bindArgument(value, to: statement, at: 1 + offset)
+            }
+            results.append(try body(statement, record))
+        }
+        return results
     }
 }
 

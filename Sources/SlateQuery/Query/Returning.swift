@@ -55,11 +55,8 @@ public struct Returning<Root: Table, Output>: QueryStatement {
         try sql.checkBuildError()
         switch base {
         case .insert(let insert):
-            let template = insert.template
-            var extra = template.arguments
-            extra.append(contentsOf: returning.arguments)
             var index = 0
-            _ = try insert.withEachRecord(db, text: template.text + " RETURNING " + returning.text, extraArguments: extra) { statement, _ in
+            _ = try insert.withEachRecord(db, suffix: sqlConcat(" RETURNING ", returning)) { statement, _ in
                 var returned = false
                 while try statement.step() {
                     returned = true
