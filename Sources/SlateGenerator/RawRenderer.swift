@@ -74,7 +74,9 @@ struct RawRenderer {
                 for (index, property) in record.properties.enumerated() {
                     let expression = decodeExpression(property, index: Int32(index))
                     if property.isOptional {
-                        out.line("self.\(property.swiftName) = \(expression)")
+                        // `NULL` reads as `nil`; any other value that does not convert fails the row.
+                        out.line("guard let value\(index) = slateRawNullable(statement, \(index), \(expression)) else { return nil }")
+                        out.line("self.\(property.swiftName) = value\(index)")
                     } else {
                         out.line("guard let value\(index) = \(expression) else { return nil }")
                         out.line("self.\(property.swiftName) = value\(index)")
@@ -99,10 +101,10 @@ struct RawRenderer {
         switch property.type {
         case .int64: return "slateRawInt64(\(arguments))"
         case .int, .int32, .int16, .int8, .uint, .uint64, .uint32, .uint16, .uint8:
-            return "slateRawInt64(\(arguments)).map({ \(property.type.rawValue)(truncatingIfNeeded: $0) })"
+            return "slateRawInt64(\(arguments)).flatMap({ \(property.type.rawValue)(exactly: $0) })"
         case .bool: return "slateRawInt64(\(arguments)).map({ $0 != 0 })"
         case .double: return "slateRawDouble(\(arguments))"
-        case .float: return "slateRawDouble(\(arguments)).map({ Float($0) })"
+        case .float: return "slateRawFloat(\(arguments))"
         case .string: return "slateRawText(\(arguments))"
         case .sqlValue: return "slateRawValue(\(arguments))"
         case .data: return "slateRawData(\(arguments))"
@@ -394,12 +396,63 @@ struct RawRenderer {
         }
     }
 
-    fileprivate func slateRawInt64(_ statement: OpaquePointer, _ index: Int32) -> Int64? {
-        sqlite3_column_type(statement, index) == SQLITE_NULL ? nil : sqlite3_column_int64(statement, index)
+    /// A nullable column: `.some(nil)` when it is `NULL`, else `value`, which is `nil` when the column
+    /// could not be read as its Swift type (the row fails rather than reading as `nil`).
+    fileprivate func slateRawNullable<Value>(_ statement: OpaquePointer, _ index: Int32, _ value: Value?) -> Value?? {
+        if sqlite3_column_type(statement, index) == SQLITE_NULL { return .some(nil) }
+        guard let value else { return nil }
+        return .some(value)
     }
 
+    /// A number, as stored or as TEXT spells it.
+    fileprivate enum SlateRawNumber {
+        case integer(Int64), real(Double)
+    }
+
+    /// The column's number: an INTEGER, a REAL, or TEXT that is all a decimal number between spaces
+    /// (`42`, ` -7 `, `3.0`, `1e3`; not `12abc`, `0x1A` or `inf`). `nil` for anything else.
+    fileprivate func slateRawNumber(_ statement: OpaquePointer, _ index: Int32) -> SlateRawNumber? {
+        switch sqlite3_column_type(statement, index) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, index))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, index))
+        case SQLITE_TEXT:
+            guard let text = slateRawText(statement, index)?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty,
+                text.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || $0 == 43 || $0 == 45 || $0 == 46 || $0 == 69 || $0 == 101 })
+            else { return nil }
+            if let integer = Int64(text) { return .integer(integer) }
+            guard let real = Double(text), real.isFinite else { return nil }
+            return .real(real)
+        default: return nil
+        }
+    }
+
+    /// The column as an `Int64`, exactly: an integer, or a whole REAL in range. `nil` for `NULL`
+    /// and for a value that would lose information (3.7, 1e300, '12abc').
+    fileprivate func slateRawInt64(_ statement: OpaquePointer, _ index: Int32) -> Int64? {
+        if sqlite3_column_type(statement, index) == SQLITE_INTEGER { return sqlite3_column_int64(statement, index) }
+        switch slateRawNumber(statement, index) {
+        case .integer(let integer)?: return integer
+        case .real(let real)?: return Int64(exactly: real)
+        case nil: return nil
+        }
+    }
+
+    /// The column as a `Double`, exactly: a REAL, or an integer a `Double` holds exactly. `nil` for
+    /// `NULL` and for a value that would lose information (2^53 + 1, '12abc').
     fileprivate func slateRawDouble(_ statement: OpaquePointer, _ index: Int32) -> Double? {
-        sqlite3_column_type(statement, index) == SQLITE_NULL ? nil : sqlite3_column_double(statement, index)
+        if sqlite3_column_type(statement, index) == SQLITE_FLOAT { return sqlite3_column_double(statement, index) }
+        switch slateRawNumber(statement, index) {
+        case .integer(let integer)?: return Double(exactly: integer)
+        case .real(let real)?: return real
+        case nil: return nil
+        }
+    }
+
+    /// The column as a `Float`: its `Double`, rounded; `nil` when a finite value is beyond `Float`'s range.
+    fileprivate func slateRawFloat(_ statement: OpaquePointer, _ index: Int32) -> Float? {
+        guard let real = slateRawDouble(statement, index) else { return nil }
+        let float = Float(real)
+        return float.isInfinite && real.isFinite ? nil : float
     }
 
     fileprivate func slateRawText(_ statement: OpaquePointer, _ index: Int32) -> String? {
