@@ -179,3 +179,24 @@ struct LogLine: CodableRecord, Equatable {
         }
     }
 }
+
+extension CodableExactReadTests {
+    struct LooseLine: CodableRecord, Equatable {
+        var id: Int64?
+        var quantity: Lenient<Int>
+        var discount: Lenient<Double>?
+    }
+
+    @Test func lenientPropertiesOptInToSQLitesConversions() throws {
+        let db = try Database(location: .inMemory)
+        try db.execute(sql: "CREATE TABLE LooseLine(id INTEGER PRIMARY KEY, quantity, discount); INSERT INTO LooseLine VALUES (1, '12abc', NULL), (2, 3.7, '0.5x')")
+        let lines = try LooseLine.all().fetchAll(db)
+        #expect(lines == [
+            LooseLine(id: 1, quantity: Lenient(12), discount: nil),
+            LooseLine(id: 2, quantity: Lenient(3), discount: Lenient(0.5)),
+        ])
+        let inserted = try db.insert(LooseLine(id: nil, quantity: Lenient(7), discount: Lenient(1.5)))
+        #expect(inserted.id == 3)
+        #expect(try db.fetchValue(String.self, "SELECT typeof(quantity) || typeof(discount) FROM LooseLine WHERE id = 3") == "integerreal")
+    }
+}
