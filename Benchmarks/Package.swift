@@ -31,9 +31,10 @@ let package = Package(
             ]),
             // slate.json configures the build plugin (it is read by the plugin, not compiled).
             exclude: ["slate.json"],
-            resources: [.copy("Resources/northwind.sqlite"), .copy("Schema/item.sql")],
+            resources: [.copy("Resources/northwind.sqlite"), .copy("Schema/item.sql"), .copy("Schema/checked_tables.sql")],
             swiftSettings: withoutMacro ? [.define("SLATE_BENCH_WITHOUT_MACRO")] : [],
-            // Generates `GeneratedItem` from Schema/item.sql at build time (`slate-generated`), and
+            // Generates `GeneratedItem` from Schema/item.sql at build time (`slate-generated`) and
+            // the 50 `checked_*` records of Schema/checked_tables.sql (`schema-check-50`), and
             // builds the `SlateCLI` tool that the `codegen-*` scenarios run.
             plugins: [.plugin(name: "SlateBuildPlugin", package: "Slate")]
         ),

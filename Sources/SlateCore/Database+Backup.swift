@@ -80,12 +80,12 @@ extension Database {
         #if SQLCipher
         try checkEncryptedBackup(to: destination)  // Database+Encryption.swift
         #endif
+        let retryBudget = max(try busyTimeout, try destination.busyTimeout)
         guard let backup = sqlite3_backup_init(destination.handle, "main", handle, "main") else {
             var error = DatabaseError.lastError(of: destination.handle, code: sqlite3_errcode(destination.handle))
             error.message = "cannot start the backup: \(error.message)"
             throw error
         }
-        let retryBudget = max(busyTimeout, destination.busyTimeout)
         var busySince: Date?
         while true {
             let code = sqlite3_backup_step(backup, pagesPerStep < 1 ? -1 : pagesPerStep)

@@ -4,23 +4,23 @@ extension Database {
     /// How long SQLite retries, in seconds, when another connection holds a lock it needs, before
     /// the statement fails with ``ResultCode/busy``. `0` fails at once.
     ///
-    /// Setting it (`sqlite3_busy_timeout`) replaces any handler set with
-    /// ``setBusyHandler(_:)``; negative values count as `0`. While a custom busy handler is
-    /// installed, the timeout reads `0`. The initial value comes from
-    /// ``Configuration/busyTimeout``.
+    /// While a custom busy handler is installed (``setBusyHandler(_:)``), the timeout reads `0`.
+    /// The initial value comes from ``Configuration/busyTimeout``; change it with
+    /// ``setBusyTimeout(_:)``.
+    ///
+    /// - Throws: ``DatabaseError`` when the connection is closed or SQLite cannot report it.
     public var busyTimeout: Double {
-        get {
-            guard !isClosed else { return 0 }
-            let milliseconds = (try? fetchValue(Int.self, sql: "PRAGMA busy_timeout")) ?? 0
+        get throws {
+            try checkOpen()
+            let milliseconds = try fetchValue(Int.self, sql: "PRAGMA busy_timeout")
             return Double(milliseconds) / 1000
-        }
-        set {
-            setBusyTimeout(newValue)
         }
     }
 
-    /// Sets how long SQLite retries on a locked database before reporting busy, in seconds.
-    func setBusyTimeout(_ seconds: Double) {
+    /// Sets how long SQLite retries on a locked database before reporting busy, in seconds
+    /// (`sqlite3_busy_timeout`). It replaces any handler set with ``setBusyHandler(_:)``; negative
+    /// and NaN values count as `0`. Does nothing once the connection is closed.
+    public func setBusyTimeout(_ seconds: Double) {
         guard !isClosed else { return }
         let milliseconds = seconds.isNaN ? 0 : max(0, min(seconds * 1000, Double(Int32.max)))
         sqlite3_busy_timeout(handle, Int32(milliseconds))
@@ -38,8 +38,8 @@ extension Database {
     /// fails with ``ResultCode/busy`` at once.
     ///
     /// The handler replaces the ``busyTimeout`` (which reads `0` while it is installed) and any
-    /// earlier handler. Remove it with ``removeBusyHandler()``, or replace it by setting
-    /// ``busyTimeout``. It runs synchronously on the connection's thread and must not use the
+    /// earlier handler. Remove it with ``removeBusyHandler()``, or replace it with
+    /// ``setBusyTimeout(_:)``. It runs synchronously on the connection's thread and must not use the
     /// connection.
     ///
     /// ```swift

@@ -251,11 +251,14 @@ extension Database {
             }
             try execute(sql: "DETACH DATABASE \(schema)")
         } catch {
+            var cleanupFailures: [any Error] = []
             if sqlite3_db_filename(handle, schema) != nil {
-                try? execute(sql: "DETACH DATABASE \(schema)")
+                do { try execute(sql: "DETACH DATABASE \(schema)") } catch { cleanupFailures.append(error) }
             }
-            if !existed { try? FileManager.default.removeItem(atPath: path) }
-            throw error
+            if !existed, FileManager.default.fileExists(atPath: path) {
+                do { try FileManager.default.removeItem(atPath: path) } catch { cleanupFailures.append(error) }
+            }
+            throw Self.error(error, notingCleanupFailures: cleanupFailures)
         }
     }
 

@@ -72,17 +72,37 @@ extension Database {
     /// Positional arguments are consumed statement by statement, in order; named arguments are
     /// available to every statement. A statement that fails stops the script and throws; earlier
     /// statements are not undone unless you run the script in a ``transaction(_:_:)``.
+    ///
+    /// Arguments that do not match the script (too many positional values, a name no statement
+    /// uses) are reported before any statement runs. When a statement can only be prepared after
+    /// earlier ones ran (it uses a table the script creates), the script runs inside a savepoint
+    /// instead, which an argument mismatch rolls back: either way, nothing is applied.
     public func execute(sql: String, arguments: StatementArguments = StatementArguments()) throws {
         try checkOpen()
+        if arguments.isEmpty {
+            try runScript(sql, arguments: arguments, runs: true)
+        } else if try runScript(sql, arguments: arguments, runs: false) {
+            try runScript(sql, arguments: arguments, runs: true)
+        } else {
+            try savepoint { _ = try runScript(sql, arguments: arguments, runs: true) }
+        }
+    }
+
+    /// Prepares and binds each statement of `sql` in turn, running them when `runs`, and checks
+    /// that `arguments` were used exactly. Without `runs` (a dry run), returns `false` as soon as a
+    /// statement cannot be prepared, since it may need earlier statements to have run.
+    @discardableResult
+    private func runScript(_ sql: String, arguments: StatementArguments, runs: Bool) throws -> Bool {
         var consumed = 0
         var usedNames: Set<String> = []
-        try sql.withCString { start in
+        let prepared = try sql.withCString { start -> Bool in
             var cursor: UnsafePointer<CChar>? = start
             while let current = cursor, current.pointee != 0 {
                 var handle: OpaquePointer?
                 var tail: UnsafePointer<CChar>?
                 let code = sqlite3_prepare_v3(self.handle, current, -1, 0, &handle, &tail)
                 guard code == SQLITE_OK else {
+                    if !runs { return false }
                     // Report the failing statement: from here to the end of the statement SQLite stopped in.
                     let error = DatabaseError.lastError(of: self.handle, code: code)
                     let remaining = String(cString: current)
@@ -98,9 +118,11 @@ extension Database {
                 let result = try statement.bind(arguments, requiringAllNamesUsed: false, positionalOffset: consumed)
                 consumed += result.positionalConsumed
                 usedNames.formUnion(result.usedNames)
-                try statement.run()
+                if runs { try statement.run() }
             }
+            return true
         }
+        guard prepared else { return false }
         if consumed != arguments.positional.count {
             throw DatabaseError(
                 resultCode: .range,
@@ -110,6 +132,7 @@ extension Database {
         if let unused = Set(arguments.named.keys).subtracting(usedNames).sorted().first {
             throw DatabaseError(resultCode: .range, message: "the SQL has no parameter named \(unused)", sql: sql)
         }
+        return true
     }
 
     /// Runs one SQL statement whose interpolated values are bound as parameters:

@@ -196,6 +196,22 @@ extension Database {
             message: "cleaning up after an error failed: \(notes); the error was: \(String(describing: error).truncatedForMessages)")
     }
 
+    /// Runs `body`, then `restore` whatever happened, and reports a restore that fails: thrown
+    /// when `body` succeeded, noted on `body`'s error when it failed. Never a silent `try?`.
+    package func restoring<Result>(_ restore: () throws -> Void, _ body: () throws -> Result) throws -> Result {
+        let result: Result
+        do {
+            result = try body()
+        } catch {
+            do { try restore() } catch let restoreError {
+                throw Self.error(error, notingCleanupFailures: [restoreError])
+            }
+            throw error
+        }
+        try restore()
+        return result
+    }
+
     // MARK: Fixed statements
 
     static func beginSQL(_ kind: TransactionKind) -> String {

@@ -41,7 +41,7 @@ public struct DatabaseError: Error, Sendable, Equatable, CustomStringConvertible
         var text = "SQLite error \(extendedResultCode.rawValue): \(message)"
         if let sql { text += " — while executing `\(sql)`" }
         if let arguments, !arguments.isEmpty {
-            text += " with arguments [" + arguments.map(\.debugDescription).joined(separator: ", ") + "]"
+            text += " with arguments [" + arguments.map(\.shortDescription).joined(separator: ", ") + "]"
         }
         return text
     }

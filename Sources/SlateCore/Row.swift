@@ -386,7 +386,7 @@ extension CopiedRow: Hashable {
 extension CopiedRow: CustomStringConvertible {
     /// `[name: value, …]`, each value truncated.
     public var description: String {
-        "[" + zip(columnNames, values).map { "\($0): \($1.debugDescription.truncatedForMessages)" }.joined(separator: ", ") + "]"
+        "[" + zip(columnNames, values).map { "\($0): \($1.shortDescription)" }.joined(separator: ", ") + "]"
     }
 }
 

@@ -46,6 +46,22 @@ public enum SQLValue: Hashable, Sendable, CustomDebugStringConvertible {
             return "X'" + data.map { String(format: "%02X", $0) }.joined() + "'"
         }
     }
+
+    /// The value as SQL, cut short for error messages without formatting what is cut: text to its
+    /// first 80 characters, a blob to its first 32 bytes, each with its full size. Cheap for a
+    /// value of any size.
+    package var shortDescription: String {
+        switch self {
+        case .null, .integer, .real:
+            return debugDescription
+        case .text(let value):
+            guard value.utf8.count > 80 else { return debugDescription }
+            return "'" + value.prefix(80).replacingOccurrences(of: "'", with: "''") + "…' (\(value.utf8.count) bytes)"
+        case .blob(let data):
+            guard data.count > 32 else { return debugDescription }
+            return "X'" + data.prefix(32).map { String(format: "%02X", $0) }.joined() + "…' (\(data.count) bytes)"
+        }
+    }
 }
 
 extension SQLValue: ExpressibleByNilLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,

@@ -106,7 +106,7 @@ extension DatabaseError {
         if value.isNull {
             what = "NULL cannot be read as non-optional \(type)"
         } else {
-            what = "\(value.storageClass) value \(value.debugDescription.truncatedForMessages) cannot be read as \(type)"
+            what = "\(value.storageClass) value \(value.shortDescription) cannot be read as \(type)"
         }
         return DatabaseError(resultCode: .mismatch, message: reason.map { "\(what): \($0)" } ?? what)
     }

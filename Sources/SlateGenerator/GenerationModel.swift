@@ -11,6 +11,8 @@ struct GenerationModel {
     var options: GenerationOptions
     /// For each record index, the foreign keys of other records that reference it, in order.
     var childrenByParent: [Int: [(child: Int, key: Int)]] = [:]
+    /// The named queries of the `.sql` inputs, in file order.
+    var queries: [QueryModel] = []
 
     /// The (child record, foreign key) pairs referencing the record at `index`.
     func children(of index: Int) -> [(child: RecordModel, key: ForeignKeyModel)] {
@@ -62,10 +64,11 @@ struct RecordModel {
     }
     var rowIDAlias: Int? { properties.firstIndex { $0.isRowIDAlias } }
     var isKeyed: Bool { isTable && !primaryKey.isEmpty }
-    /// Whether `Identifiable` can be adopted without clashing with a column called `id`.
+    /// Whether `Identifiable` can be adopted without clashing with a column called `id`: the key
+    /// is that column, or no column is called `id` (the conformance then adds `var id`).
     var canBeIdentifiable: Bool {
         guard isKeyed else { return false }
-        if primaryKey.count == 1 { return true }
+        if keyIsNamedID { return true }
         return !properties.contains { $0.swiftName == "id" }
     }
     /// The name of the key property when it is `id` already.
@@ -201,7 +204,7 @@ extension GenerationModel {
         "ThreadingMode", "TraceEvent", "TraceEventKinds", "TraceObservation", "TracedStatement", "TransactionKind",
         "UUIDStorage", "Update", "UpdateRecord", "Slate", "CSQLite", "SQLite3", "Action", "CodableRecord", "EncodedRow",
         "RecordStore", "RowDecoder", "RowEncoder", "SQLColumnType", "SQLColumnTypeProviding", "SelfManagingTable",
-        "TableMigrationOptions", "TableMigrationPlan",
+        "TableMigrationOptions", "TableMigrationPlan", "SQLQuery", "SQLCommand",
         // Generated
         "ID", "PrimaryKey", "CodingKeys",
         // Swift and Foundation
@@ -307,7 +310,7 @@ extension GenerationModel {
                         defaultSQL: column.defaultSQL, swiftDefault: nil, primaryKeyPosition: column.primaryKeyPosition,
                         isRowIDAlias: column.isRowIDAlias, isAutoIncrement: column.isAutoIncrement,
                         isUnique: table.isUniqueColumn(column.name), isUniqueConstraint: column.isUnique, collation: column.collation,
-                        dateStorage: configuration.dateStorage, uuidStorage: configuration.uuidStorage,
+                        dateStorage: configuration.dateStorage(table: table.name, column: column.name), uuidStorage: configuration.uuidStorage,
                         reference: singleKeys.count == 1 ? singleKeys[0] : nil)
                     property.swiftDefault = Self.swiftDefault(for: property, isSinglePrimaryKey: table.primaryKey.count == 1)
                     properties.append(property)
@@ -327,7 +330,8 @@ extension GenerationModel {
                         declaredType: column.typeName ?? "", isInferredType: column.declaredType == nil && column.inferredType != nil,
                         isNotNull: column.isNeverNull, defaultSQL: nil, swiftDefault: column.isNeverNull ? nil : "nil",
                         primaryKeyPosition: nil, isRowIDAlias: false, isAutoIncrement: false, isUnique: false, collation: nil,
-                        dateStorage: configuration.dateStorage, uuidStorage: configuration.uuidStorage, reference: nil)
+                        dateStorage: configuration.dateStorage(table: view.name, column: column.name),
+                        uuidStorage: configuration.uuidStorage, reference: nil)
                 }
             case .virtualTable:
                 let table = schema.virtualTables[source.index]
@@ -339,7 +343,8 @@ extension GenerationModel {
                         declaredType: column.declaredType, isInferredType: false, isNotNull: column.isNotNull,
                         defaultSQL: nil, swiftDefault: column.isNotNull ? nil : "nil", primaryKeyPosition: nil,
                         isRowIDAlias: false, isAutoIncrement: false, isUnique: false, collation: nil,
-                        dateStorage: configuration.dateStorage, uuidStorage: configuration.uuidStorage, reference: nil)
+                        dateStorage: configuration.dateStorage(table: table.name, column: column.name),
+                        uuidStorage: configuration.uuidStorage, reference: nil)
                 }
             }
             Self.assignPropertyNames(&record, configuration: configuration)

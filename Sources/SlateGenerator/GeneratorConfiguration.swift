@@ -19,6 +19,7 @@ import Foundation
 ///   "columnSuffixes": { "_uuid": "UUID", "URL": "URL", "_at": "Date" },
 ///   "columnTypes": { "Products.Discontinued": "Bool" },
 ///   "dateStorage": "iso8601",
+///   "columnDateStorage": { "events.created": "unixSeconds" },
 ///   "uuidStorage": "blob",
 ///   "nestRecords": false,
 ///   "includeViews": true,
@@ -104,6 +105,9 @@ public struct GeneratorConfiguration: Sendable, Hashable, Codable {
     public var columnTypes: [String: SwiftType] = [:]
     /// How `Date` columns are stored. Default ``DateStorage/connection``.
     public var dateStorage: DateStorage = .connection
+    /// How single `Date` columns are stored, keyed by `"table.column"` (case-insensitive); they win
+    /// over ``dateStorage``. Default empty.
+    public var columnDateStorage: [String: DateStorage] = [:]
     /// How `UUID` columns are stored. Default ``UUIDStorage/text``.
     public var uuidStorage: UUIDStorage = .text
     /// Whether record types are nested in the database type (`ChinookDatabase.Artist`), so two
@@ -132,9 +136,15 @@ public struct GeneratorConfiguration: Sendable, Hashable, Codable {
     /// The default configuration.
     public init() {}
 
+    /// How the `Date` column `column` of `table` is stored: ``columnDateStorage``, else ``dateStorage``.
+    public func dateStorage(table: String, column: String) -> DateStorage {
+        let key = "\(table).\(column)".lowercased()
+        return columnDateStorage.first { $0.key.lowercased() == key }?.value ?? dateStorage
+    }
+
     enum CodingKeys: String, CodingKey, CaseIterable {
         case style, databaseTypeName, accessLevel, singularizeRecordNames, recordNames
-        case propertyNames, declaredTypes, columnSuffixes, columnTypes, dateStorage, uuidStorage, nestRecords
+        case propertyNames, declaredTypes, columnSuffixes, columnTypes, dateStorage, columnDateStorage, uuidStorage, nestRecords
         case includeViews, includeVirtualTables, recordOperations, documentation, excludedTables, rawFunctionPrefix
         case inputs
     }
@@ -161,6 +171,7 @@ public struct GeneratorConfiguration: Sendable, Hashable, Codable {
         columnSuffixes = try container.decodeIfPresent([String: SwiftType].self, forKey: .columnSuffixes) ?? [:]
         columnTypes = try container.decodeIfPresent([String: SwiftType].self, forKey: .columnTypes) ?? [:]
         dateStorage = try container.decodeIfPresent(DateStorage.self, forKey: .dateStorage) ?? defaults.dateStorage
+        columnDateStorage = try container.decodeIfPresent([String: DateStorage].self, forKey: .columnDateStorage) ?? [:]
         uuidStorage = try container.decodeIfPresent(UUIDStorage.self, forKey: .uuidStorage) ?? defaults.uuidStorage
         nestRecords = try container.decodeIfPresent(Bool.self, forKey: .nestRecords) ?? false
         includeViews = try container.decodeIfPresent(Bool.self, forKey: .includeViews) ?? true
@@ -296,12 +307,18 @@ public enum GeneratorError: Error, Sendable, Hashable, CustomStringConvertible, 
     case invalidConfiguration(path: String, reason: String)
     /// An option has an invalid value.
     case invalidOption(String)
+    /// The inputs define no table, view or virtual table: there is nothing to generate (an empty
+    /// or comment-only `.sql` file, one holding only queries, an empty database file).
+    case noTables(inputs: [String])
 
     /// A one-line explanation.
     public var description: String {
         switch self {
         case .invalidConfiguration(let path, let reason): "invalid configuration \(path): \(reason)"
         case .invalidOption(let reason): reason
+        case .noTables(let inputs):
+            "no tables found in \(inputs.joined(separator: ", ")): give a SQLite database or .sql files that create tables "
+                + "(named queries for a database file go in a .sql file named after it, such as chinook.queries.sql, given with it)"
         }
     }
 

@@ -40,6 +40,7 @@ struct RawRenderer {
             writeFunctions(of: record, to: &out)
             if attachesToRecords { writeAttached(of: record, at: recordIndex, to: &out) }
         }
+        writeQueries(to: &out)
         out.line()
         writeHelpers(to: &out)
     }
@@ -67,20 +68,27 @@ struct RawRenderer {
             out.doc("`SELECT` of every column of the record, in order, for the C API functions.")
             out.line("static let \(prefix)selectSQL = \(SwiftLiteral.sql(model.selectSQL(of: record)))")
             out.line()
+            if model.hasRawConversions(record) {
+                let (prefixSQL, suffixSQL) = model.rawDecodingSQL(of: record)
+                out.doc(
+                    "`sql`, a query returning the record's columns in order as they are stored, wrapped so that",
+                    "SQLite converts the dates for `init(\(prefix)statement:)`.")
+                out.block("fileprivate static func \(prefix)decodingSQL(_ sql: String) -> String") { out in
+                    out.line("\(SwiftLiteral.sql(prefixSQL)) + sql + \(SwiftLiteral.sql(suffixSQL))")
+                }
+                out.line()
+            }
             out.doc(
-                "Reads the current row of `statement`, column by column in record order. Fails when a",
-                "column that must not be `NULL` is `NULL`, or when a value cannot be read as its Swift type.")
+                "Reads the current row of `statement`, column by column in record order. Fails when the row",
+                "does not have one column per property, when a column that must not be `NULL` is `NULL`, or",
+                "when a value cannot be read as its Swift type.")
             out.block("fileprivate init?(\(prefix)statement statement: OpaquePointer)") { out in
+                out.line("guard sqlite3_column_count(statement) == \(record.properties.count) else { return nil }")
                 for (index, property) in record.properties.enumerated() {
-                    let expression = decodeExpression(property, index: Int32(index))
-                    if property.isOptional {
-                        // `NULL` reads as `nil`; any other value that does not convert fails the row.
-                        out.line("guard let value\(index) = slateRawNullable(statement, \(index), \(expression)) else { return nil }")
-                        out.line("self.\(property.swiftName) = value\(index)")
-                    } else {
-                        out.line("guard let value\(index) = \(expression) else { return nil }")
-                        out.line("self.\(property.swiftName) = value\(index)")
-                    }
+                    var expression = decodeExpression(property, index: Int32(index))
+                    if property.isOptional { expression = "slateRawOptional(statement, \(index), \(expression))" }
+                    out.line("guard let value\(index) = \(expression) else { return nil }")
+                    out.line("self.\(property.swiftName) = value\(index)")
                 }
             }
             out.line()
@@ -104,12 +112,12 @@ struct RawRenderer {
             return "slateRawInt64(\(arguments)).flatMap({ \(property.type.rawValue)(exactly: $0) })"
         case .bool: return "slateRawInt64(\(arguments)).map({ $0 != 0 })"
         case .double: return "slateRawDouble(\(arguments))"
-        case .float: return "slateRawFloat(\(arguments))"
+        case .float: return "slateRawDouble(\(arguments)).flatMap(slateRawFloat)"
         case .string: return "slateRawText(\(arguments))"
         case .sqlValue: return "slateRawValue(\(arguments))"
         case .data: return "slateRawData(\(arguments))"
         case .bytes: return "slateRawData(\(arguments)).map({ [UInt8]($0) })"
-        case .date: return "slateRawDate(\(arguments), .\(rawDateStorage(property)))"
+        case .date: return "slateRawDate(\(arguments))"
         case .uuid: return "slateRawUUID(\(arguments))"
         case .url: return "slateRawText(\(arguments)).flatMap({ URL(string: $0) })"
         case .decimal: return "slateRawDecimal(\(arguments))"
@@ -167,12 +175,18 @@ struct RawRenderer {
             "",
             "- Parameters:",
             "  - db: The connection.",
-            "  - sql: A query returning the record's columns in order; default `nil`, which selects every row.",
+            "  - sql: A query returning the record's columns in order; default `nil`, which selects every row."
+                + (model.hasRawConversions(record)
+                    ? " Its dates are read as stored and converted by SQLite: it is wrapped in a `WITH` clause,"
+                        + " so it must be one `SELECT` (or `VALUES`) without a final semicolon. Its `ORDER BY` is kept."
+                    : ""),
             "  - filter: Decides which records to keep; default: every record.",
             "- Returns: The records, or `nil` when SQLite reports an error or a row cannot be read.")
         out.block("\(access)func \(prefix)\(record.rawPlural)_fetch(_ db: OpaquePointer?, sql: String? = nil, filter: (\(type)) -> Bool = { _ in true }) -> [\(type)]?") { out in
             out.line("var statement: OpaquePointer?")
-            out.line("guard sqlite3_prepare_v2(db, sql ?? \(type).\(prefix)selectSQL, -1, &statement, nil) == SQLITE_OK, let statement else { return nil }")
+            var query = "sql ?? \(type).\(prefix)selectSQL"
+            if model.hasRawConversions(record) { query = "\(type).\(prefix)decodingSQL(\(query))" }
+            out.line("guard sqlite3_prepare_v2(db, \(query), -1, &statement, nil) == SQLITE_OK, let statement else { return nil }")
             out.line("defer { sqlite3_finalize(statement) }")
             out.line("return slateRawCollect(statement, decode: \(type).init(\(prefix)statement:), filter: filter)")
         }
@@ -183,7 +197,8 @@ struct RawRenderer {
             "Inserts `record` into \(SwiftLiteral.codeSpan(record.sqlName)), writing every column."
                 + (record.rowIDAlias != nil ? " Sets the record's key to the new rowid." : ""),
             "",
-            "- Returns: `SQLITE_OK`, or SQLite's error code (such as `SQLITE_CONSTRAINT`).")
+            "- Returns: `SQLITE_OK`, or SQLite's error code (such as `SQLITE_CONSTRAINT`, or `SQLITE_MISMATCH`",
+            "  for a value the column cannot store: see the helpers at the end of the file).")
         out.block("@discardableResult\n\(access)func \(prefix)\(record.rawSingular)_insert(_ db: OpaquePointer?, _ record: inout \(type)) -> Int32") { out in
             writePrepare(model.insertSQL(of: record), to: &out)
             out.line("let bound = record.\(prefix)bind(to: statement, startingAt: 1)")
@@ -192,8 +207,12 @@ struct RawRenderer {
             out.line("guard code == SQLITE_DONE else { return code }")
             if let alias = record.rowIDAlias {
                 let property = record.properties[alias]
-                let value = property.type == .int64 ? "sqlite3_last_insert_rowid(db)" : "\(property.type.rawValue)(truncatingIfNeeded: sqlite3_last_insert_rowid(db))"
-                out.line("record.\(property.swiftName) = \(value)")
+                if property.type == .int64 {
+                    out.line("record.\(property.swiftName) = sqlite3_last_insert_rowid(db)")
+                } else {
+                    out.line("guard let key = \(property.type.rawValue)(exactly: sqlite3_last_insert_rowid(db)) else { return SQLITE_MISMATCH }")
+                    out.line("record.\(property.swiftName) = key")
+                }
             }
             out.line("return SQLITE_OK")
         }
@@ -249,9 +268,11 @@ struct RawRenderer {
                 out.line("var statement: OpaquePointer?")
                 out.line("guard sqlite3_prepare_v2(db, \(SwiftLiteral.sql(model.childrenSQL(of: record, key: key))), -1, &statement, nil) == SQLITE_OK, let statement else { return nil }")
                 out.line("defer { sqlite3_finalize(statement) }")
-                for (offset, index) in key.parentColumns.enumerated() {
-                    let property = parent.properties[index]
-                    out.line("guard \(bindCall(property, position: "\(offset + 1)", value: "\(parameter).\(property.swiftName)")) == SQLITE_OK else { return nil }")
+                for (offset, (index, parentIndex)) in zip(key.columns, key.parentColumns).enumerated() {
+                    // Bound as the child's column stores it, which the query compares it with.
+                    let value = parent.properties[parentIndex]
+                    let binding = model.bindingProperty(column: record.properties[index], value: value)
+                    out.line("guard \(bindCall(binding, position: "\(offset + 1)", value: "\(parameter).\(value.swiftName)")) == SQLITE_OK else { return nil }")
                 }
                 out.line("return slateRawCollect(statement, decode: \(record.qualifiedTypeName).init(\(prefix)statement:), filter: { _ in true })")
             }
@@ -313,11 +334,13 @@ struct RawRenderer {
                 out.doc("The \(SwiftLiteral.codeSpan(parent.sqlName)) row this record references, or `nil`.")
                 out.block("\(access)func \(key.parentMethodName)(in db: OpaquePointer?) -> \(parent.qualifiedTypeName)?") { out in
                     out.line("var statement: OpaquePointer?")
-                    out.line("guard sqlite3_prepare_v2(db, \(SwiftLiteral.sql(model.parentSQL(of: parent, key: key))), -1, &statement, nil) == SQLITE_OK, let statement else { return nil }")
+                    out.line("guard sqlite3_prepare_v2(db, \(SwiftLiteral.sql(model.parentSQL(of: parent, key: key, child: record))), -1, &statement, nil) == SQLITE_OK, let statement else { return nil }")
                     out.line("defer { sqlite3_finalize(statement) }")
-                    for (offset, index) in key.columns.enumerated() {
-                        let property = record.properties[index]
-                        out.line("guard \(bindCall(property, position: "\(offset + 1)", value: "self.\(property.swiftName)")) == SQLITE_OK else { return nil }")
+                    for (offset, (index, parentIndex)) in zip(key.columns, key.parentColumns).enumerated() {
+                        // Bound as the parent's column stores it, which the query compares it with.
+                        let value = record.properties[index]
+                        let binding = model.bindingProperty(column: parent.properties[parentIndex], value: value)
+                        out.line("guard \(bindCall(binding, position: "\(offset + 1)", value: "self.\(value.swiftName)")) == SQLITE_OK else { return nil }")
                     }
                     out.line("guard sqlite3_step(statement) == SQLITE_ROW else { return nil }")
                     out.line("return \(parent.qualifiedTypeName)(\(prefix)statement: statement)")
@@ -379,11 +402,6 @@ struct RawRenderer {
     /// `SQLITE_TRANSIENT`: SQLite copies bound text and blobs before the call returns.
     fileprivate var slateRawTransient: sqlite3_destructor_type { unsafeBitCast(-1, to: sqlite3_destructor_type.self) }
 
-    /// How a `Date` column is stored.
-    fileprivate enum SlateRawDateStorage {
-        case iso8601, unixSeconds, unixMilliseconds, julianDay
-    }
-
     fileprivate func slateRawCollect<Record>(
         _ statement: OpaquePointer, decode: (OpaquePointer) -> Record?, filter: (Record) -> Bool
     ) -> [Record]? {
@@ -396,11 +414,12 @@ struct RawRenderer {
         }
     }
 
-    /// A nullable column: `.some(nil)` when it is `NULL`, else `value`, which is `nil` when the column
-    /// could not be read as its Swift type (the row fails rather than reading as `nil`).
-    fileprivate func slateRawNullable<Value>(_ statement: OpaquePointer, _ index: Int32, _ value: Value?) -> Value?? {
+    // Readers: `nil` when the column is `NULL` or cannot be read as the type, never a made-up value.
+
+    /// For an optional property: `.some(nil)` when the column is `NULL`, `nil` when `value` fails.
+    fileprivate func slateRawOptional<Value>(_ statement: OpaquePointer, _ index: Int32, _ value: @autoclosure () -> Value?) -> Value?? {
         if sqlite3_column_type(statement, index) == SQLITE_NULL { return .some(nil) }
-        guard let value else { return nil }
+        guard let value = value() else { return nil }
         return .some(value)
     }
 
@@ -448,23 +467,25 @@ struct RawRenderer {
         }
     }
 
-    /// The column as a `Float`: its `Double`, rounded; `nil` when a finite value is beyond `Float`'s range.
-    fileprivate func slateRawFloat(_ statement: OpaquePointer, _ index: Int32) -> Float? {
-        guard let real = slateRawDouble(statement, index) else { return nil }
-        let float = Float(real)
-        return float.isInfinite && real.isFinite ? nil : float
+    /// `value` as a `Float`, or `nil` when it is too large for one.
+    fileprivate func slateRawFloat(_ value: Double) -> Float? {
+        Float(value).isInfinite && value.isFinite ? nil : Float(value)
     }
 
+    /// TEXT, or a number as SQLite writes it as text.
     fileprivate func slateRawText(_ statement: OpaquePointer, _ index: Int32) -> String? {
-        guard sqlite3_column_type(statement, index) != SQLITE_NULL, let text = sqlite3_column_text(statement, index) else {
+        let type = sqlite3_column_type(statement, index)
+        guard type == SQLITE_TEXT || type == SQLITE_INTEGER || type == SQLITE_FLOAT, let text = sqlite3_column_text(statement, index) else {
             return nil
         }
         let count = Int(sqlite3_column_bytes(statement, index))
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
+    /// A BLOB, or the UTF-8 bytes of TEXT.
     fileprivate func slateRawData(_ statement: OpaquePointer, _ index: Int32) -> Data? {
-        guard sqlite3_column_type(statement, index) != SQLITE_NULL else { return nil }
+        let type = sqlite3_column_type(statement, index)
+        guard type == SQLITE_BLOB || type == SQLITE_TEXT else { return nil }
         let count = Int(sqlite3_column_bytes(statement, index))
         guard count > 0, let bytes = sqlite3_column_blob(statement, index) else { return Data() }
         return Data(bytes: bytes, count: count)
@@ -483,124 +504,35 @@ struct RawRenderer {
         }
     }
 
+    /// An INTEGER exactly; a REAL by its shortest decimal form, not its binary fraction; or text
+    /// holding a number and nothing else (`Decimal(string:)` alone reads `12abc` as 12).
     fileprivate func slateRawDecimal(_ statement: OpaquePointer, _ index: Int32) -> Decimal? {
+        let text: String?
         switch sqlite3_column_type(statement, index) {
         case SQLITE_INTEGER: return Decimal(sqlite3_column_int64(statement, index))
-        case SQLITE_FLOAT: return Decimal(sqlite3_column_double(statement, index))
-        case SQLITE_TEXT: return slateRawText(statement, index).flatMap { Decimal(string: $0, locale: Locale(identifier: "en_US_POSIX")) }
+        case SQLITE_FLOAT: text = "\(sqlite3_column_double(statement, index))"
+        case SQLITE_TEXT: text = slateRawText(statement, index)?.trimmingCharacters(in: .whitespaces)
         default: return nil
         }
+        guard let text, Double(text) != nil, text.allSatisfy({ "0123456789+-.eE".contains($0) }) else { return nil }
+        return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
     }
 
-    fileprivate func slateRawDate(_ statement: OpaquePointer, _ index: Int32, _ storage: SlateRawDateStorage) -> Date? {
-        switch sqlite3_column_type(statement, index) {
-        case SQLITE_TEXT:
-            return slateRawText(statement, index).flatMap(slateRawParseDate)
-        case SQLITE_INTEGER, SQLITE_FLOAT:
-            let number = sqlite3_column_double(statement, index)
-            switch storage {
-            case .iso8601, .unixSeconds: return Date(timeIntervalSince1970: number)
-            case .unixMilliseconds: return Date(timeIntervalSince1970: number / 1000)
-            case .julianDay: return Date(timeIntervalSince1970: (number - 2_440_587.5) * 86_400)
-            }
-        default:
-            return nil
-        }
+    /// A date column, which the generated SQL converts to Unix seconds: anything else (text that is
+    /// not a date, a BLOB) is not a date.
+    fileprivate func slateRawDate(_ statement: OpaquePointer, _ index: Int32) -> Date? {
+        let type = sqlite3_column_type(statement, index)
+        guard type == SQLITE_FLOAT || type == SQLITE_INTEGER else { return nil }
+        return Date(timeIntervalSince1970: sqlite3_column_double(statement, index))
     }
 
-    /// Parses `YYYY-MM-DD[( |T)HH:MM[:SS[.fff]]][Z|±HH:MM]` as UTC unless an offset is given.
-    fileprivate func slateRawParseDate(_ text: String) -> Date? {
-        let bytes = Array(text.utf8)
-        var position = 0
-        func number(_ digits: Int) -> Int? {
-            guard position + digits <= bytes.count else { return nil }
-            var value = 0
-            for byte in bytes[position..<position + digits] {
-                guard byte >= 48 && byte <= 57 else { return nil }
-                value = value * 10 + Int(byte - 48)
-            }
-            position += digits
-            return value
-        }
-        func skip(_ byte: UInt8) -> Bool {
-            guard position < bytes.count, bytes[position] == byte else { return false }
-            position += 1
-            return true
-        }
-        guard let year = number(4), skip(45), let month = number(2), skip(45), let day = number(2),
-            (1...12).contains(month), (1...31).contains(day)
-        else { return nil }
-        // Days since 1970-01-01 in the proleptic Gregorian calendar.
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        var seconds = Double(era * 146_097 + dayOfEra - 719_468) * 86_400
-        if skip(32) || skip(84) {
-            guard let hour = number(2), skip(58), let minute = number(2) else { return nil }
-            seconds += Double(hour * 3600 + minute * 60)
-            if skip(58) {
-                guard let second = number(2) else { return nil }
-                seconds += Double(second)
-                if skip(46) {
-                    var scale = 0.1
-                    while position < bytes.count, bytes[position] >= 48 && bytes[position] <= 57 {
-                        seconds += Double(bytes[position] - 48) * scale
-                        scale /= 10
-                        position += 1
-                    }
-                }
-            }
-            if skip(90) {
-                // Z
-            } else if position < bytes.count, bytes[position] == 43 || bytes[position] == 45 {
-                let sign: Double = bytes[position] == 43 ? -1 : 1
-                position += 1
-                guard let hours = number(2) else { return nil }
-                _ = skip(58)
-                guard let minutes = number(2) else { return nil }
-                seconds += sign * Double(hours * 3600 + minutes * 60)
-            }
-        }
-        return position == bytes.count ? Date(timeIntervalSince1970: seconds) : nil
-    }
+    // Binders: SQLite's result code; `SQLITE_MISMATCH` for a value the column cannot store as it is.
 
-    /// `YYYY-MM-DD HH:MM:SS.SSS` in UTC.
-    fileprivate func slateRawFormatDate(_ date: Date) -> String {
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
-        var seconds = milliseconds / 1000
-        var fraction = milliseconds % 1000
-        if fraction < 0 {
-            fraction += 1000
-            seconds -= 1
-        }
-        var days = seconds / 86_400
-        var secondOfDay = seconds % 86_400
-        if secondOfDay < 0 {
-            secondOfDay += 86_400
-            days -= 1
-        }
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        func pad(_ value: Int64, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }
-        return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + " " + pad(secondOfDay / 3600, 2) + ":"
-            + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2) + "." + pad(fraction, 3)
-    }
-
+    /// `SQLITE_MISMATCH` for a value outside SQLite's 64-bit integers (a `UInt64` above `Int64.max`).
     fileprivate func slateRawBind<Value: BinaryInteger>(_ statement: OpaquePointer, _ index: Int32, _ value: Value?) -> Int32 {
         guard let value else { return sqlite3_bind_null(statement, index) }
-        return sqlite3_bind_int64(statement, index, Int64(truncatingIfNeeded: value))
+        guard let integer = Int64(exactly: value) else { return SQLITE_MISMATCH }
+        return sqlite3_bind_int64(statement, index, integer)
     }
 
     fileprivate func slateRawBind(_ statement: OpaquePointer, _ index: Int32, _ value: Bool?) -> Int32 {
@@ -618,16 +550,18 @@ struct RawRenderer {
         return sqlite3_bind_double(statement, index, Double(value))
     }
 
+    /// `SQLITE_TOOBIG` for text longer than SQLite's length limit.
     fileprivate func slateRawBind(_ statement: OpaquePointer, _ index: Int32, _ value: String?) -> Int32 {
         guard let value else { return sqlite3_bind_null(statement, index) }
-        return sqlite3_bind_text(statement, index, value, Int32(value.utf8.count), slateRawTransient)
+        return sqlite3_bind_text64(statement, index, value, UInt64(value.utf8.count), slateRawTransient, UInt8(SQLITE_UTF8))
     }
 
+    /// `SQLITE_TOOBIG` for bytes beyond SQLite's length limit.
     fileprivate func slateRawBind(_ statement: OpaquePointer, _ index: Int32, _ value: Data?) -> Int32 {
         guard let value else { return sqlite3_bind_null(statement, index) }
         return value.withUnsafeBytes { bytes in
             guard let base = bytes.baseAddress, bytes.count > 0 else { return sqlite3_bind_zeroblob(statement, index, 0) }
-            return sqlite3_bind_blob(statement, index, base, Int32(bytes.count), slateRawTransient)
+            return sqlite3_bind_blob64(statement, index, base, UInt64(bytes.count), slateRawTransient)
         }
     }
 
@@ -648,24 +582,26 @@ struct RawRenderer {
         slateRawBind(statement, index, value?.absoluteString)
     }
 
+    /// `SQLITE_MISMATCH` for NaN, which would not read back.
     fileprivate func slateRawBind(_ statement: OpaquePointer, _ index: Int32, _ value: Decimal?) -> Int32 {
-        slateRawBind(statement, index, value?.description)
+        if value?.isNaN == true { return SQLITE_MISMATCH }
+        return slateRawBind(statement, index, value?.description)
     }
 
+    /// How a `Date` column is stored. The generated SQL converts what `slateRawBind` binds.
+    fileprivate enum SlateRawDateStorage {
+        case iso8601, unixSeconds, unixMilliseconds, julianDay
+    }
+
+    /// Binds whole Unix milliseconds (`iso8601`, `unixMilliseconds`) or Unix seconds, which the
+    /// generated SQL stores as the column's storage says. `SQLITE_MISMATCH` for a date that is not
+    /// finite, or, as ISO-8601 text, outside the years 0000 to 9999.
     fileprivate func slateRawBind(_ statement: OpaquePointer, _ index: Int32, _ value: Date?, _ storage: SlateRawDateStorage) -> Int32 {
-        guard let value else { return sqlite3_bind_null(statement, index) }
-        let seconds = value.timeIntervalSince1970
-        switch storage {
-        case .iso8601:
-            return slateRawBind(statement, index, slateRawFormatDate(value))
-        case .unixSeconds:
-            if let whole = Int64(exactly: seconds) { return sqlite3_bind_int64(statement, index, whole) }
-            return sqlite3_bind_double(statement, index, seconds)
-        case .unixMilliseconds:
-            return sqlite3_bind_int64(statement, index, Int64((seconds * 1000).rounded()))
-        case .julianDay:
-            return sqlite3_bind_double(statement, index, seconds / 86_400 + 2_440_587.5)
-        }
+        guard let seconds = value?.timeIntervalSince1970 else { return sqlite3_bind_null(statement, index) }
+        let number = storage == .iso8601 || storage == .unixMilliseconds ? (seconds * 1000).rounded() : seconds
+        guard number.isFinite, storage != .iso8601 || (-62_167_219_200_000...253_402_300_799_999).contains(number) else { return SQLITE_MISMATCH }
+        if let whole = Int64(exactly: number) { return sqlite3_bind_int64(statement, index, whole) }
+        return sqlite3_bind_double(statement, index, number)
     }
     """#
 }

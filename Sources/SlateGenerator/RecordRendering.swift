@@ -161,22 +161,27 @@ extension GenerationModel {
         }
     }
 
-    /// The column list of a `SELECT` of every record column.
+    /// The column list of a `SELECT` of every record column, as stored.
     func selectSQL(of record: RecordModel) -> String {
         "SELECT " + record.properties.map(\.sqlName.sqlQuoted).joined(separator: ", ") + " FROM " + record.sqlName.sqlQuoted
+    }
+
+    /// A `SELECT` of every record column, dates converted for the raw style's decoding.
+    func decodingSelectSQL(of record: RecordModel) -> String {
+        "SELECT " + record.properties.map { rawColumnSQL($0, name: $0.sqlName) }.joined(separator: ", ") + " FROM " + record.sqlName.sqlQuoted
     }
 
     /// `"a" = ?1 AND "b" = ?2`, or with other parameter numbers.
     func keyCondition(of record: RecordModel, parameters: [Int]) -> String {
         zip(record.primaryKey, parameters).map { index, parameter in
-            record.properties[index].sqlName.sqlQuoted + " = ?\(parameter)"
+            record.properties[index].sqlName.sqlQuoted + " = " + rawParameterSQL(record.properties[index], parameter)
         }.joined(separator: " AND ")
     }
 
     /// `INSERT INTO "t" ("a", "b") VALUES (?1, ?2)`.
     func insertSQL(of record: RecordModel) -> String {
         "INSERT INTO " + record.sqlName.sqlQuoted + " (" + record.properties.map(\.sqlName.sqlQuoted).joined(separator: ", ")
-            + ") VALUES (" + record.properties.indices.map { "?\($0 + 1)" }.joined(separator: ", ") + ")"
+            + ") VALUES (" + record.properties.enumerated().map { rawParameterSQL($1, $0 + 1) }.joined(separator: ", ") + ")"
     }
 
     /// `UPDATE "t" SET "b" = ?2 WHERE "a" = ?1`: every column bound once, by position.
@@ -184,7 +189,8 @@ extension GenerationModel {
         var assigned = record.properties.indices.filter { record.properties[$0].primaryKeyPosition == nil }
         if assigned.isEmpty { assigned = record.primaryKey }
         return "UPDATE " + record.sqlName.sqlQuoted + " SET "
-            + assigned.map { record.properties[$0].sqlName.sqlQuoted + " = ?\($0 + 1)" }.joined(separator: ", ")
+            + assigned.map { record.properties[$0].sqlName.sqlQuoted + " = " + rawParameterSQL(record.properties[$0], $0 + 1) }
+            .joined(separator: ", ")
             + " WHERE " + keyCondition(of: record, parameters: record.primaryKey.map { $0 + 1 })
     }
 
@@ -196,21 +202,35 @@ extension GenerationModel {
 
     /// `SELECT … FROM "t" WHERE "a" = ?1`.
     func findSQL(of record: RecordModel) -> String {
-        selectSQL(of: record) + " WHERE " + keyCondition(of: record, parameters: Array(1...max(1, record.primaryKey.count)))
+        decodingSelectSQL(of: record) + " WHERE " + keyCondition(of: record, parameters: Array(1...max(1, record.primaryKey.count)))
     }
 
     /// `SELECT … FROM "child" WHERE "fk1" = ?1 AND "fk2" = ?2`.
     func childrenSQL(of child: RecordModel, key: ForeignKeyModel) -> String {
-        selectSQL(of: child) + " WHERE "
-            + key.columns.enumerated().map { offset, index in child.properties[index].sqlName.sqlQuoted + " = ?\(offset + 1)" }
-            .joined(separator: " AND ")
+        let parent = key.parent.map { records[$0] }
+        return decodingSelectSQL(of: child) + " WHERE "
+            + zip(key.columns, key.parentColumns).enumerated().map { offset, pair in
+                let column = child.properties[pair.0]
+                let binding = parent.map { bindingProperty(column: column, value: $0.properties[pair.1]) } ?? column
+                return column.sqlName.sqlQuoted + " = " + rawParameterSQL(binding, offset + 1)
+            }.joined(separator: " AND ")
     }
 
     /// `SELECT … FROM "parent" WHERE "pk1" = ?1`.
-    func parentSQL(of parent: RecordModel, key: ForeignKeyModel) -> String {
-        selectSQL(of: parent) + " WHERE "
-            + key.parentColumns.enumerated().map { offset, index in parent.properties[index].sqlName.sqlQuoted + " = ?\(offset + 1)" }
-            .joined(separator: " AND ")
+    func parentSQL(of parent: RecordModel, key: ForeignKeyModel, child: RecordModel) -> String {
+        decodingSelectSQL(of: parent) + " WHERE "
+            + zip(key.columns, key.parentColumns).enumerated().map { offset, pair in
+                let column = parent.properties[pair.1]
+                let binding = bindingProperty(column: column, value: child.properties[pair.0])
+                return column.sqlName.sqlQuoted + " = " + rawParameterSQL(binding, offset + 1)
+            }.joined(separator: " AND ")
+    }
+
+    /// The property whose storage a value of `value` is bound with where it is compared with
+    /// `column`: the column's when both have the same Swift type (so a date is stored as the
+    /// column stores dates), else the value's own.
+    func bindingProperty(column: PropertyModel, value: PropertyModel) -> PropertyModel {
+        column.type == value.type ? column : value
     }
 
     /// The stem of the `open` function: `ChinookDatabase` → `chinook`.

@@ -109,11 +109,11 @@ struct TableCodeGenerator {
         text += conformance.membersText()
         let renamed = model.columns.filter { $0.renamedFrom != nil }
         if !renamed.isEmpty {
-            let entries = renamed.map { "\(stringLiteral($0.columnName)): \(stringLiteral($0.renamedFrom ?? ""))" }
+            let entries = renamed.map { "\(SwiftLiteral.string($0.columnName)): \(SwiftLiteral.string($0.renamedFrom ?? ""))" }
             text += "\n    \(access)static let renamedColumns: [String: String] = [\(entries.joined(separator: ", "))]\n"
         }
         if let databaseFile = model.databaseFile {
-            text += "\n    \(access)static let databaseFile: String? = \(stringLiteral(databaseFile))\n"
+            text += "\n    \(access)static let databaseFile: String? = \(SwiftLiteral.string(databaseFile))\n"
         }
         return text + "}"
     }

@@ -1,3 +1,4 @@
+import SlateCodeModel
 import SwiftDiagnostics
 import SwiftSyntax
 import SwiftSyntaxBuilder
@@ -420,7 +421,7 @@ struct TableParser {
                     error(.invalidArgument(attribute: "ForeignKey", argument: "table", expected: "a string literal"), at: expression)
                     return nil
                 }
-                table = stringLiteral(value)
+                table = SwiftLiteral.string(value)
             case "column":
                 guard let value = expression.stringValue else {
                     error(.invalidArgument(attribute: "ForeignKey", argument: "column", expected: "a string literal"), at: expression)

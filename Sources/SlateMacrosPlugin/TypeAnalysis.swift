@@ -1,3 +1,4 @@
+import SlateCodeModel
 import SwiftSyntax
 
 /// How a property's value is written to and read from its column.
@@ -20,7 +21,7 @@ enum SQLTypeSpec: Equatable {
 
     var expression: String {
         switch self {
-        case .literal(let text): return stringLiteral(text)
+        case .literal(let text): return SwiftLiteral.string(text)
         case .inferred(let type): return "Slate.SQLColumnType.declaredType(for: \(type).self)"
         }
     }
@@ -201,20 +202,4 @@ enum TypeAnalysis {
         }
         return nil
     }
-}
-
-/// `text` as a Swift string literal.
-func stringLiteral(_ text: String) -> String {
-    var result = "\""
-    for character in text.unicodeScalars {
-        switch character {
-        case "\\": result += "\\\\"
-        case "\"": result += "\\\""
-        case "\n": result += "\\n"
-        case "\r": result += "\\r"
-        case "\t": result += "\\t"
-        default: result.unicodeScalars.append(character)
-        }
-    }
-    return result + "\""
 }

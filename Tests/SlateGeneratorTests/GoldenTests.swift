@@ -28,6 +28,11 @@ struct GoldenTests {
         Case(golden: "awkward_names.golden", input: "awkward_names.sql"),
         Case(golden: "aggregate_view.golden", input: "aggregate_view.sql"),
         Case(golden: "uuid_key.golden", input: "uuid_key.sql"),
+        Case(golden: "named_queries.golden", input: "named_queries.sql"),
+        Case(golden: "named_queries.raw.golden", input: "named_queries.sql", configuration: #"{"style": "raw", "nestRecords": true}"#),
+        Case(
+            golden: "named_queries.both.golden", input: "named_queries.sql",
+            configuration: #"{"style": "both", "accessLevel": "public", "uuidStorage": "blob", "dateStorage": "unixSeconds"}"#),
         Case(
             golden: "uuid_key.both.golden", input: "uuid_key.sql",
             configuration: """
@@ -103,6 +108,27 @@ struct GoldenTests {
                 #expect(Self.removingBundleAccessor(fromFile, typeName: typeName) == fromSQL)
             }
         }
+    }
+
+    /// The raw style's Swift converts nothing by truncation and nothing that can trap: values that
+    /// do not fit are refused with a result code or fail to read (the behaviour is tested in
+    /// SlateRawGenerationTests and SlateRawInteropTests), and dates are converted by SQLite.
+    @Test func rawCodeHasNoTruncatingOrTrappingConversions() throws {
+        var configuration = GeneratorConfiguration()
+        configuration.style = .raw
+        configuration.columnTypes = ["track.milliseconds": .int8, "track.bytes": .uint64, "invoice.total": .float]
+        let source = try CodeGenerator.generate(inputs: [TestFiles.resource("chinook.sqlite")], configuration: configuration)
+            + CodeGenerator.generate(inputs: TestFiles.fixtureScripts, configuration: configuration)
+        for forbidden in ["truncatingIfNeeded", "Int32(", "try!", "Decimal(sqlite3_column_double"] {
+            #expect(!source.contains(forbidden), "\(forbidden)")
+        }
+        #expect(source.contains("Int8(exactly: $0)"))
+        #expect(source.contains("UInt64(exactly: $0)"))
+        // No hand-written date arithmetic: SQLite's date functions convert.
+        for removed in ["slateRawParseDate", "slateRawFormatDate", "86_400", "719_468"] {
+            #expect(!source.contains(removed), "\(removed)")
+        }
+        #expect(source.contains("strftime('%Y-%m-%d %H:%M:%f', ?"))
     }
 
     @Test func moduleBundleAccessorOnlyForDatabaseFiles() throws {

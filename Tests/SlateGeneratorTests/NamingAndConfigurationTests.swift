@@ -183,8 +183,22 @@ struct ConfigurationTests {
         #expect(slate.contains(#"self.at = Column(qualifier, "at", storage: .date(.unixSeconds))"#))
         #expect(slate.contains(#"self.other = Column(qualifier, "other", storage: .uuid(.blob))"#))
         let raw = try Self.generate(sql, #"{"style": "raw", "dateStorage": "julianDay", "uuidStorage": "blob"}"#)
-        #expect(raw.contains("slateRawDate(statement, 1, .julianDay)"))
+        // SQLite converts: the Swift code binds seconds and reads seconds.
+        #expect(raw.contains("slateRawBind(statement, index + 1, self.at, .julianDay)"))
+        #expect(raw.contains(#"VALUES (?1, ?2 / 86400.0 + 2440587.5, ?3)"#))
+        #expect(raw.contains(#"CASE WHEN typeof("at") IN ('integer', 'real') THEN ("at" - 2440587.5) * 86400.0 WHEN"#))
+        #expect(raw.contains("guard let value1 = slateRawDate(statement, 1) else { return nil }"))
         #expect(raw.contains("slateRawBindUUIDBytes(statement, index + 2, self.other)"))
+
+        // One column can be stored differently ("table.column", case-insensitive).
+        let mixed = #"{"dateStorage": "julianDay", "columnDateStorage": {"EVENT.At": "unixMilliseconds"}}"#
+        #expect(try Self.generate(sql, mixed).contains("self.at = try row.date(at: 1, strategy: .unixMilliseconds)"))
+        let mixedRaw = try Self.generate(sql, #"{"style": "raw", "columnDateStorage": {"event.at": "unixMilliseconds"}}"#)
+        #expect(mixedRaw.contains("slateRawBind(statement, index + 1, self.at, .unixMilliseconds)"))
+        #expect(mixedRaw.contains(#"THEN "at" / 1000.0 WHEN"#))
+        #expect(throws: (any Error).self) {
+            try JSONDecoder().decode(GeneratorConfiguration.self, from: Data(#"{"columnDateStorage": {"event.at": "weekly"}}"#.utf8))
+        }
     }
 
     @Test func namingAccessLevelAndOutputs() throws {

@@ -2,7 +2,8 @@ import Foundation
 import SlateMacros
 import Testing
 
-/// The README's "Typed tables and queries" snippet, kept compiling and correct.
+/// The README's "Typed tables and queries" snippet, run: `.ci/check-snippets.sh` compiles every
+/// snippet of the documentation; this test checks that this one does what the README says.
 @Table struct ReadmePlayer {
     @PrimaryKey var id: Int64?
     var name: String

@@ -32,9 +32,9 @@ import Testing
     @Test func writeFailsWithBusyAfterTheTimeout() throws {
         let pair = try LockedPair()
         defer { pair.finish() }
-        #expect(pair.waiter.busyTimeout == 5, "the configuration's default")
-        pair.waiter.busyTimeout = 0.2
-        #expect(pair.waiter.busyTimeout == 0.2)
+        #expect(try pair.waiter.busyTimeout == 5, "the configuration's default")
+        pair.waiter.setBusyTimeout(0.2)
+        #expect(try pair.waiter.busyTimeout == 0.2)
 
         let start = Date()
         let error = try #require(throws: DatabaseError.self) { try pair.insert(1) }
@@ -50,7 +50,7 @@ import Testing
     @Test func zeroTimeoutFailsAtOnce() throws {
         let pair = try LockedPair()
         defer { pair.finish() }
-        pair.waiter.busyTimeout = 0
+        pair.waiter.setBusyTimeout(0)
         let start = Date()
         let error = try #require(throws: DatabaseError.self) { try pair.insert(1) }
         #expect(error.resultCode == .busy)
@@ -65,7 +65,7 @@ import Testing
             counts.append(retryCount)
             return retryCount < 3
         }
-        #expect(pair.waiter.busyTimeout == 0, "a custom handler replaces the timeout")
+        #expect(try pair.waiter.busyTimeout == 0, "a custom handler replaces the timeout")
 
         let error = try #require(throws: DatabaseError.self) { try pair.insert(1) }
         #expect(error.resultCode == .busy)
@@ -110,7 +110,7 @@ import Testing
         #expect(error.resultCode == .busy)
         #expect(counts == [0])
         #expect(Date().timeIntervalSince(start) < 0.1)
-        #expect(pair.waiter.busyTimeout == 0)
+        #expect(try pair.waiter.busyTimeout == 0)
     }
 
     @Test func settingATimeoutReplacesTheHandler() throws {
@@ -121,9 +121,9 @@ import Testing
             counts.append(retryCount)
             return false
         }
-        pair.waiter.busyTimeout = 0.05
+        pair.waiter.setBusyTimeout(0.05)
         #expect(throws: DatabaseError.self) { try pair.insert(1) }
         #expect(counts.isEmpty)
-        #expect(pair.waiter.busyTimeout == 0.05)
+        #expect(try pair.waiter.busyTimeout == 0.05)
     }
 }

@@ -86,12 +86,12 @@ import Testing
 
     @Test func insertsOrIgnoresOrReplaces() throws {
         var original = try db.insert(Person(name: "Arthur", email: "arthur@example.com"))
-        let ignored = try db.insert(Person(name: "Impostor", email: "arthur@example.com"), or: .ignore)
+        let ignored = try Person.insert(Person(name: "Impostor", email: "arthur@example.com"), or: .ignore).execute(db)[0]
         #expect(ignored.id == nil)
         #expect(try Person.all().fetchCount(db) == 1)
 
         original.name = "Arthur Dent"
-        let replaced = try db.insert(original, or: .replace)
+        let replaced = try Person.insert(original, or: .replace).execute(db)[0]
         #expect(replaced.id == original.id)
         #expect(try Person.all().fetchAll(db) == [original])
 

@@ -152,3 +152,71 @@ import Testing
         #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM car") == 2)
     }
 }
+
+/// Scripts with arguments that do not match apply nothing (issue 13).
+@Suite struct ScriptArgumentTests {
+    @Test func anExtraPositionalArgumentIsReportedBeforeAnyStatementRuns() throws {
+        let db = try Database()
+        try db.execute(sql: "CREATE TABLE t(a)")
+        let error = try #require(throws: DatabaseError.self) {
+            try db.execute(sql: "INSERT INTO t VALUES (?); INSERT INTO t VALUES (?)", arguments: [1, 2, 3])
+        }
+        #expect(error.resultCode == .range)
+        #expect(error.message.contains("the SQL uses 2, got 3"))
+        let count = try db.fetchValue(Int.self, "SELECT count(*) FROM t")
+        #expect(count == 0, "no statement of the script ran")
+    }
+
+    @Test func anUnusedNameIsReportedBeforeAnyStatementRuns() throws {
+        let db = try Database()
+        try db.execute(sql: "CREATE TABLE t(a)")
+        let error = try #require(throws: DatabaseError.self) {
+            try db.execute(sql: "INSERT INTO t VALUES (:a)", arguments: ["a": 1, "b": 2])
+        }
+        #expect(error.message.contains("no parameter named b"))
+        let count = try db.fetchValue(Int.self, "SELECT count(*) FROM t")
+        #expect(count == 0)
+    }
+
+    @Test func aScriptThatCreatesItsTablesRollsBackOnAMismatch() throws {
+        // The INSERT cannot be prepared before the CREATE ran: the script runs in a savepoint.
+        let db = try Database()
+        let error = try #require(throws: DatabaseError.self) {
+            try db.execute(sql: "CREATE TABLE t(a); INSERT INTO t VALUES (?)", arguments: [1, 2])
+        }
+        #expect(error.resultCode == .range)
+        let tables = try db.fetchAll(String.self, "SELECT name FROM sqlite_master WHERE type = 'table'")
+        #expect(tables.isEmpty, "the CREATE TABLE was rolled back")
+    }
+
+    @Test func matchingArgumentsRunEveryStatementOnce() throws {
+        let db = try Database()
+        try db.execute(sql: "CREATE TABLE t(a); INSERT INTO t VALUES (?); INSERT INTO t VALUES (?)", arguments: [1, 2])
+        let values = try db.fetchAll(Int.self, "SELECT a FROM t ORDER BY a")
+        #expect(values == [1, 2])
+    }
+}
+
+/// Error messages show a bounded piece of a value, whatever its size (issue 13).
+@Suite struct ErrorMessageTruncationTests {
+    @Test func aHugeBlobReadAsTheWrongTypeGivesAShortMessage() throws {
+        let db = try Database()
+        let blob = Data(repeating: 0xAB, count: 8 * 1024 * 1024)
+        try db.execute(sql: "CREATE TABLE t(b)")
+        try db.execute("INSERT INTO t VALUES (\(blob))")
+        let error = try #require(throws: DatabaseError.self) { _ = try db.fetchOne(Int.self, "SELECT b FROM t") }
+        #expect(error.resultCode == .mismatch)
+        #expect(error.message.utf8.count < 1_000)
+        #expect(error.message.contains("(8388608 bytes)"))
+        let copied = try #require(try db.fetchOne(CopiedRow.self, "SELECT b FROM t"))
+        let copiedError = try #require(throws: DatabaseError.self) { let _: Int = try copied[0] }
+        #expect(copiedError.message.utf8.count < 1_000)
+    }
+
+    @Test func hugeTextArgumentsAreShortInDescriptions() throws {
+        let text = String(repeating: "x", count: 1_000_000)
+        let error = DatabaseError(resultCode: .error, message: "m", sql: "SELECT ?", arguments: [.text(text)])
+        #expect(error.description.utf8.count < 1_000)
+        #expect(error.description.contains("(1000000 bytes)"))
+    }
+}

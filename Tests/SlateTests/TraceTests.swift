@@ -56,9 +56,16 @@ private final class EventRecorder {
         db.trace(.statement, recorder.record)
         try db.execute(sql: "CREATE TABLE t(x); INSERT INTO t VALUES (?); INSERT INTO t VALUES (?)", arguments: [1, "two"])
         // The text is SQLite's own: each statement's slice of the script, from just after the
-        // previous semicolon through its own.
-        #expect(recorder.statements.map(\.sql) == ["CREATE TABLE t(x);", " INSERT INTO t VALUES (?);", " INSERT INTO t VALUES (?)"])
-        #expect(recorder.statements.map(\.expandedSQL) == ["CREATE TABLE t(x);", " INSERT INTO t VALUES (1);", " INSERT INTO t VALUES ('two')"])
+        // previous semicolon through its own. The INSERTs cannot be prepared before the CREATE
+        // ran, so the script runs inside a savepoint (an argument mismatch would roll it back).
+        #expect(recorder.statements.map(\.sql) == [
+            #"SAVEPOINT "slate_savepoint_1""#, "CREATE TABLE t(x);", " INSERT INTO t VALUES (?);", " INSERT INTO t VALUES (?)",
+            #"RELEASE SAVEPOINT "slate_savepoint_1""#,
+        ])
+        #expect(recorder.statements.map(\.expandedSQL) == [
+            #"SAVEPOINT "slate_savepoint_1""#, "CREATE TABLE t(x);", " INSERT INTO t VALUES (1);", " INSERT INTO t VALUES ('two')",
+            #"RELEASE SAVEPOINT "slate_savepoint_1""#,
+        ])
     }
 
     @Test func triggerStartsAreReportedAsComments() throws {

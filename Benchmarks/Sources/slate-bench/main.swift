@@ -16,6 +16,7 @@ let allScenarios: [Scenario] = [
     Codegen.manyTables,
     Codegen.wideTable,
     CSVImport.scenario,
+    SchemaCheck.scenario,
 ]
 
 struct Options {

@@ -56,9 +56,13 @@ extension Migrator {
     func erase(_ db: Database) throws {
         let foreignKeysWereOn = try db.fetchValue(Bool.self, sql: "PRAGMA foreign_keys")
         if foreignKeysWereOn { try db.execute(sql: "PRAGMA foreign_keys = OFF") }
-        defer {
-            if foreignKeysWereOn { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
+        try db.restoring({ if foreignKeysWereOn { try db.execute(sql: "PRAGMA foreign_keys = ON") } }) {
+            try eraseInTransaction(db)
         }
+    }
+
+    /// The transaction of ``erase(_:)``.
+    private func eraseInTransaction(_ db: Database) throws {
         try db.transaction(.immediate) {
             let objects = try db.fetchAll("""
                 SELECT type, name, coalesce(sql, '') FROM sqlite_master

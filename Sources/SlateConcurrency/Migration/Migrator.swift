@@ -159,9 +159,13 @@ public struct Migrator: Sendable {
         let foreignKeysWereOn = try db.fetchValue(Bool.self, sql: "PRAGMA foreign_keys")
         let turnsForeignKeysOff = migration.foreignKeyChecks == .deferred && foreignKeysWereOn
         if turnsForeignKeysOff { try db.execute(sql: "PRAGMA foreign_keys = OFF") }
-        defer {
-            if turnsForeignKeysOff { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
+        try db.restoring({ if turnsForeignKeysOff { try db.execute(sql: "PRAGMA foreign_keys = ON") } }) {
+            try applyInTransaction(migration, to: db, notifying: notifying)
         }
+    }
+
+    /// The transaction of ``apply(_:to:notifying:)``.
+    private func applyInTransaction(_ migration: Migration, to db: Database, notifying: Bool) throws {
         if notifying { willMigrate?(migration.identifier) }
         do {
             try db.transaction(.immediate) {

@@ -130,14 +130,17 @@ enum DateCoding {
         guard let year = number(4), expect(0x2D), let month = number(2), expect(0x2D), let day = number(2),
             (1...12).contains(month), (1...daysInMonth(month, year: year)).contains(day)
         else { return nil }
-        var seconds = Double(days(fromCivil: year, month, day)) * 86_400
+        // Whole seconds in UTC, then the milliseconds, added last: the result is the instant
+        // rounded once, as SQLite's date functions compute it, offsets included.
+        var seconds = days(fromCivil: year, month, day) * 86_400
+        var milliseconds = 0.0
         if let separator = bytes.first, separator == 0x20 || separator == 0x54 {
             bytes = bytes.dropFirst()
             guard let hour = number(2), expect(0x3A), let minute = number(2), hour < 24, minute < 60 else { return nil }
-            seconds += Double(hour * 3600 + minute * 60)
+            seconds += hour * 3600 + minute * 60
             if expect(0x3A) {
                 guard let second = number(2), second < 60 else { return nil }
-                seconds += Double(second)
+                seconds += second
                 if expect(0x2E) {
                     var scale = 0.1
                     var fraction = 0.0
@@ -150,7 +153,7 @@ enum DateCoding {
                     }
                     guard digits > 0 else { return nil }
                     // Keep millisecond precision exact, as stored.
-                    seconds += (fraction * 1000).rounded() / 1000
+                    milliseconds = (fraction * 1000).rounded()
                 }
             }
             if expect(0x5A) {
@@ -160,12 +163,12 @@ enum DateCoding {
                 guard let hours = number(2), hours < 24 else { return nil }
                 _ = expect(0x3A)
                 guard let minutes = number(2), minutes < 60 else { return nil }
-                let offset = Double(hours * 3600 + minutes * 60)
+                let offset = hours * 3600 + minutes * 60
                 seconds += sign == 0x2B ? -offset : offset
             }
         }
         guard bytes.isEmpty else { return nil }
-        return Date(timeIntervalSince1970: seconds)
+        return Date(timeIntervalSince1970: Double(seconds) + milliseconds / 1000)
     }
 
     private static func padded(_ value: Int64, _ width: Int) -> String {

@@ -61,23 +61,20 @@ extension Table {
 
 extension Database {
     /// Inserts `record` and returns it as inserted, with ``Table/didInsert(rowID:)`` called (so an
-    /// `INTEGER PRIMARY KEY` holds the new rowid).
-    ///
-    /// With `or: .ignore`, a record that was not inserted is returned unchanged.
+    /// `INTEGER PRIMARY KEY` holds the new rowid). To resolve conflicts (`INSERT OR IGNORE`,
+    /// `ON CONFLICT …`), use the statement: `Person.insert(person, or: .ignore).execute(db)`.
     ///
     /// - Throws: ``DatabaseError``, such as ``ResultCode/constraint`` for a constraint violation.
     @discardableResult
-    public func insert<Record: Table>(_ record: Record, or conflictResolution: ConflictResolution? = nil) throws -> Record {
-        try Insert([record], or: conflictResolution).execute(self).first ?? record
+    public func insert<Record: Table>(_ record: Record) throws -> Record {
+        try Insert([record]).execute(self).first ?? record
     }
 
     /// Inserts every record with one prepared statement, inside a savepoint: if one fails, none is
     /// inserted. Returns the records as inserted.
     @discardableResult
-    public func insert<Records: Sequence>(
-        contentsOf records: Records, or conflictResolution: ConflictResolution? = nil
-    ) throws -> [Records.Element] where Records.Element: Table {
-        try Insert(Array(records), or: conflictResolution).execute(self)
+    public func insert<Records: Sequence>(contentsOf records: Records) throws -> [Records.Element] where Records.Element: Table {
+        try Insert(Array(records)).execute(self)
     }
 
     /// Updates every column of the row with `record`'s primary key. Returns whether such a row

@@ -75,6 +75,9 @@ public struct CSVError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The rows committed before the failure, with ``CSVImportOptions/rowsPerTransaction``; 0
     /// otherwise, since everything was rolled back.
     public var committedRows: Int
+    /// Why rolling back after the failure failed, if it did: then the import's transaction may
+    /// still be open, holding uncommitted rows. `nil` when the rollback succeeded.
+    public var rollbackError: DatabaseError?
 
     /// Creates an error.
     public init(

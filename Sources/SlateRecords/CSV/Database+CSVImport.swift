@@ -172,8 +172,13 @@ final class CSVImporter {
             try reportProgress(reader, force: true)
             try commit()
         } catch {
-            rollback()
-            throw wrapped(error)
+            let failure = wrapped(error)
+            do {
+                try rollback()
+            } catch let rollbackError {
+                throw Self.noting(rollbackError, on: failure)
+            }
+            throw failure
         }
         return CSVImportResult(
             table: target.table, createdTable: createdTable,
@@ -224,6 +229,16 @@ final class CSVImporter {
         return csvError
     }
 
+    /// `failure`, noting that rolling back after it failed too.
+    private static func noting(_ rollbackError: any Error, on failure: any Error) -> any Error {
+        guard var csvError = failure as? CSVError else {
+            return Database.error(failure, notingCleanupFailures: [rollbackError])
+        }
+        csvError.rollbackError = rollbackError as? DatabaseError
+            ?? DatabaseError(resultCode: .error, message: "\(rollbackError)".truncatedForMessages)
+        return csvError
+    }
+
     // MARK: Transactions
 
     private func begin() throws {
@@ -243,15 +258,16 @@ final class CSVImporter {
         try execute("BEGIN IMMEDIATE TRANSACTION")
     }
 
-    private func rollback() {
+    /// Rolls back what the import wrote; throws when SQLite refuses.
+    private func rollback() throws {
         if let insert { sqlite3_reset(insert.handle) }
         if let batchInsert { sqlite3_reset(batchInsert.handle) }
         for statement in typeChecks.values { sqlite3_reset(statement.handle) }
         if ownsTransaction {
-            if db.isInTransaction { try? db.execute(sql: "ROLLBACK TRANSACTION") }
+            try db.rollbackIfNeeded()
         } else if db.isInTransaction {
-            try? db.execute(sql: "ROLLBACK TO SAVEPOINT \(Self.savepointName)")
-            try? db.execute(sql: "RELEASE SAVEPOINT \(Self.savepointName)")
+            try db.execute(sql: "ROLLBACK TO SAVEPOINT \(Self.savepointName)")
+            try db.execute(sql: "RELEASE SAVEPOINT \(Self.savepointName)")
         }
     }
 

@@ -148,7 +148,7 @@ enum Insert {
         }
 
         /// The typed layer's bulk insert: `INSERT INTO "item" ("i0", …) VALUES (?, …)` prepared once
-        /// (inside a savepoint, here nested in the transaction), `Item.bindColumns` per record.
+        /// (inside a savepoint, here nested in the transaction), `Item.encode(to:)` bound per record.
         func slateRecord(_ stopwatch: Stopwatch) throws -> Checksum {
             try slateIteration(stopwatch) { db in try db.transaction { _ = try db.insert(contentsOf: items) } }
         }

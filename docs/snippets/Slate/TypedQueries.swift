@@ -1,0 +1,53 @@
+// Context for the "Typed queries" article (see docs/snippets/README.md): the tables its snippets
+// query, shaped like the test suite's Person and Chinook tables.
+import Foundation
+import SlateMacros
+
+@Table("person") struct Person {
+    var id: Int64?
+    var name: String
+    var age: Int64 = 0
+    @Unique var email: String?
+    var score: Double = 0
+    var settings: String?
+}
+
+@Table struct Artist {
+    @Column("ArtistId") var artistId: Int64?
+    @Column("Name") var name: String?
+}
+
+@Table struct Album {
+    @Column("AlbumId") var albumId: Int64?
+    @Column("Title") var title: String
+    @Column("ArtistId") @ForeignKey(Artist.self) var artistId: Int64
+}
+
+@Table struct Track {
+    @Column("TrackId") var trackId: Int64?
+    @Column("Name") var name: String
+    @Column("AlbumId") var albumId: Int64?
+    @Column("GenreId") var genreId: Int64?
+    @Column("Composer") var composer: String?
+    @Column("Milliseconds") var milliseconds: Int64
+}
+
+@Table struct Employee {
+    @Column("EmployeeId") var employeeId: Int64?
+    @Column("LastName") var lastName: String
+    @Column("ReportsTo") var reportsTo: Int64?
+}
+
+@Table struct Customer {
+    @Column("CustomerId") var customerId: Int64?
+    @Column("Country") var country: String?
+}
+
+@Table struct Invoice {
+    @Column("InvoiceId") var invoiceId: Int64?
+    @Column("Total") var total: Double
+}
+
+func snippetFixtures(
+    db: Database, person: Person, people: [Person], artist: Artist, album: Album, boss: Employee, theme: String
+) {}
