@@ -303,22 +303,27 @@ extension TableSchema.Index {
 
 /// Normalization of schema text for comparisons.
 package enum SchemaText {
-    /// A declared type, uppercased with single spaces and no space inside parentheses.
+    /// A declared type, uppercased with single spaces and no space inside parentheses. Only ASCII
+    /// letters are folded and only ASCII white space separates, as in SQLite's tokenizer.
     package static func type(_ text: String) -> String {
-        var result = ""
+        var result: [UInt8] = []
+        result.reserveCapacity(text.utf8.count)
         var pendingSpace = false
-        for character in text.uppercased() {
-            if character.isWhitespace {
+        for var byte in text.utf8 {
+            if byte == 0x20 || (0x09...0x0D).contains(byte) {
                 pendingSpace = true
                 continue
             }
-            if pendingSpace && !result.isEmpty && !"(),".contains(character) && result.last != "(" && result.last != "," {
-                result.append(" ")
+            if byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") { byte -= 0x20 }
+            if pendingSpace, let last = result.last, ![UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: ",")].contains(byte),
+                last != UInt8(ascii: "("), last != UInt8(ascii: ",")
+            {
+                result.append(0x20)
             }
             pendingSpace = false
-            result.append(character)
+            result.append(byte)
         }
-        return result
+        return String(decoding: result, as: UTF8.self)
     }
 
     /// A default expression without enclosing parentheses, in ``canonicalSQL(_:)`` form; `NULL`

@@ -96,9 +96,16 @@ enum SchemaCheck {
         let grdb: GRDB.DatabaseQueue
 
         init(_ context: BenchmarkContext) throws {
-            types = SlateBenchDatabase.tables.filter { $0.schema.name.hasPrefix("checked_") }
-                .sorted { $0.schema.name < $1.schema.name }
-            tableNames = types.map(\.schema.name)
+            // Plain loops: Swift 6.3.1's SILGen crashes (signal 11) on a key path through the
+            // existential metatypes in a release build.
+            var checked: [(name: String, type: any Slate.Table.Type)] = []
+            for type in SlateBenchDatabase.tables {
+                let name = type.schema.name
+                if name.hasPrefix("checked_") { checked.append((name, type)) }
+            }
+            checked.sort { $0.name < $1.name }
+            types = checked.map { $0.type }
+            tableNames = checked.map { $0.name }
             guard tableNames.count == 50 else {
                 throw HarnessError("schema-check-50: expected 50 generated checked_* types, found \(tableNames.count)")
             }
