@@ -212,7 +212,7 @@ enum SchemaCheck {
         /// GRDB's schema introspection: `columns(in:)`, `indexes(on:)`, `foreignKeys(on:)`, with
         /// its schema cache cleared before each iteration (untimed), so every read reaches SQLite.
         func grdbRead(_ stopwatch: Stopwatch) throws -> Checksum {
-            try grdb.inDatabase { db in db.clearSchemaCache() }
+            grdb.inDatabase { db in db.clearSchemaCache() }
             return try stopwatch.measure {
                 try grdb.inDatabase { db in
                     var checksum = Checksum()
