@@ -27,6 +27,8 @@ let package = Package(
         // The same tool under its target's name, which is how SwiftPM finds a plugin's tool.
         .executable(name: "SlateCLI", targets: ["SlateCLI"]),
         .plugin(name: "SlateBuildPlugin", targets: ["SlateBuildPlugin"]),
+        // Reliability tools (issue 13): the fuzzer, the SIGKILL loop and the pool load run.
+        .executable(name: "slate-fuzz", targets: ["SlateFuzz"]),
         .plugin(name: "SlateGenerateCommand", targets: ["SlateGenerateCommand"]),
     ],
     // Opt-in: `.package(url: …, from: …, traits: ["SQLCipher"])` or `swift build --traits SQLCipher`.
@@ -185,6 +187,20 @@ let package = Package(
             dependencies: ["Slate", "CSQLite"],
             exclude: ["slate.json", "Schema"],
             plugins: ["SlateBuildPlugin"]
+        ),
+        // MARK: Reliability tools: fuzzing, crash safety and load (issue 13, docs/RELIABILITY.md)
+        // Needs neither swift-syntax nor swift-argument-parser, so sanitizer builds can run it.
+        .target(
+            name: "SlateFuzzing",
+            dependencies: ["Slate", "SlateSchema", "SlateGenerator", "CSQLite"]
+        ),
+        .executableTarget(
+            name: "SlateFuzz",
+            dependencies: ["SlateFuzzing"]
+        ),
+        .testTarget(
+            name: "SlateFuzzingTests",
+            dependencies: ["SlateFuzzing", "Slate"]
         ),
     ],
     swiftLanguageModes: [.v6]

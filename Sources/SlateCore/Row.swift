@@ -246,7 +246,7 @@ public struct Row: ~Copyable {
         case SQLITE_TEXT:
             guard let text = sqlite3_column_text(statement, index) else { return .text("") }
             let count = Int(sqlite3_column_bytes(statement, index))
-            return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+            return .text(bytes: text, count: count)
         case SQLITE_BLOB:
             guard let bytes = sqlite3_column_blob(statement, index) else { return .blob(Data()) }
             return .blob(Data(bytes: bytes, count: Int(sqlite3_column_bytes(statement, index))))

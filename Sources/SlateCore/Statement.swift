@@ -28,6 +28,9 @@ public final class Statement {
     @usableFromInline package var lastArguments: StatementArguments?
     /// Set while a cursor or fetch owns the statement, so the cache hands out another one.
     @usableFromInline package var isCheckedOut = false
+    /// Whether the statement is an `EXPLAIN` or `EXPLAIN QUERY PLAN`: SQLite leaves such a
+    /// statement active after `SQLITE_DONE`, so ``step()`` resets it then.
+    @usableFromInline package let isExplain: Bool
     private var columnIndexCache: [String: Int32]?
     /// The column names read by name from the rows of this statement, in the order the first row
     /// asked for them, with their positions: later rows, which ask in the same order, find each
@@ -73,6 +76,7 @@ public final class Statement {
             throw error
         }
         self.handle = statement
+        self.isExplain = sqlite3_stmt_isexplain(statement) != 0
         self.connection = database.handle
         self.sql = sql
         self.dateStrategy = database.configuration.dateStrategy
@@ -82,6 +86,7 @@ public final class Statement {
     /// Wraps a statement prepared by the caller, which hands over ownership.
     init(adopting handle: OpaquePointer, database: Database, sql: String) {
         self.handle = handle
+        self.isExplain = sqlite3_stmt_isexplain(handle) != 0
         self.connection = database.handle
         self.sql = sql
         self.dateStrategy = database.configuration.dateStrategy
@@ -114,7 +119,13 @@ public final class Statement {
             namedReadCursor = 0
             return true
         }
-        if code == SQLITE_DONE { return false }
+        if code == SQLITE_DONE {
+            // SQLite does not halt an EXPLAIN at SQLITE_DONE: left so (a cached statement after
+            // run()), it counts as active, and the connection's autocommit read transaction is
+            // never closed, which pins a WAL snapshot and blocks a backup into the database.
+            if isExplain { sqlite3_reset(handle) }
+            return false
+        }
         throw failure(code)
     }
 

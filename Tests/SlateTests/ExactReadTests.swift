@@ -99,6 +99,9 @@ enum ExactRead {
             ("'1e3'", .value(1000)),
             ("'-9223372036854775808'", .value(.min)),
             ("'9223372036854775808'", .mismatch),
+            ("'-9223372036854775809'", .mismatch),  // rounds to the Double -2^63, which is Int.min
+            ("'99999999999999999999'", .mismatch),
+            ("'0.0'", .value(0)),
             ("'12abc'", .mismatch),
             ("'3.7'", .mismatch),
             ("''", .mismatch),
@@ -134,6 +137,7 @@ enum ExactRead {
             // Beyond Int64 only as text: SQLite stores the literal 18446744073709551615 as a REAL.
             ("'18446744073709551615'", .value(.max)),
             ("'18446744073709551616'", .mismatch),
+            ("'18446744073709551617'", .mismatch),  // rounds to the Double 2^64
             ("18446744073709551615", .mismatch),  // REAL 2^64: out of range
             ("9223372036854775808.0", .value(9_223_372_036_854_775_808)),  // REAL 2^63, whole and in range
         ], kind)

@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 
 // The one set of rules by which a stored value becomes a Swift number or string. Live rows read the
@@ -27,9 +28,11 @@ package enum SpelledNumber: Equatable {
     /// An integer literal above `Int64.max` that fits an unsigned 64-bit integer: an INTEGER for
     /// unsigned types only (SQLite itself would store it as a REAL).
     case unsignedInteger(UInt64)
-    /// A literal with a fraction or an exponent, or an integer literal beyond 64 bits: the nearest
-    /// `Double` (infinite when it is beyond `Double`'s range).
+    /// A literal with a fraction or an exponent: the nearest `Double` (infinite when it is beyond
+    /// `Double`'s range).
     case real(Double)
+    /// An integer literal beyond 64 bits: no integer type holds it; as a `Double`, the nearest one.
+    case largeInteger(Double)
 
     /// The number `text` spells, or `nil` when it spells none.
     package init?(_ text: String) {
@@ -87,7 +90,13 @@ package enum SpelledNumber: Equatable {
         }
         guard index == end else { return nil }
 
-        if isInteger && !overflow {
+        let literal = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+        if isInteger && overflow {
+            guard let real = Double(literal) else { return nil }
+            self = .largeInteger(real)
+            return
+        }
+        if isInteger {
             if negative {
                 if magnitude <= UInt64(Int64.max) {
                     self = .integer(-Int64(magnitude))
@@ -97,6 +106,10 @@ package enum SpelledNumber: Equatable {
                     self = .integer(.min)
                     return
                 }
+                // Below Int64.min: no integer type holds it.
+                guard let real = Double(literal) else { return nil }
+                self = .largeInteger(real)
+                return
             } else if magnitude <= UInt64(Int64.max) {
                 self = .integer(Int64(magnitude))
                 return
@@ -106,7 +119,6 @@ package enum SpelledNumber: Equatable {
             }
         }
         // Validated above: Swift's parser reads it, correctly rounded.
-        let literal = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
         guard let real = Double(literal) else { return nil }
         self = .real(real)
     }
@@ -141,6 +153,8 @@ extension SQLValue {
             case .unsignedInteger(let integer)?:
                 if let value = Integer(exactly: integer) { return value }
                 throw DatabaseError.conversionFailure(self, to: type, reason: "integer overflow")
+            case .largeInteger?:
+                throw DatabaseError.conversionFailure(self, to: type, reason: "integer overflow")
             case .real(let real)?:
                 if let value = Integer(exactly: real) { return value }
                 throw DatabaseError.conversionFailure(self, to: type, reason: Self.inexactIntegerReason(real, type, integerType))
@@ -170,7 +184,7 @@ extension SQLValue {
             case .unsignedInteger(let integer)?:
                 if let value = Double(exactly: integer) { return value }
                 throw DatabaseError.conversionFailure(self, to: Double.self, reason: "a Double cannot hold this integer exactly")
-            case .real(let real)?:
+            case .real(let real)?, .largeInteger(let real)?:
                 if real.isFinite { return real }
                 throw DatabaseError.conversionFailure(self, to: Double.self, reason: "the number is beyond the range of Double")
             case nil:
@@ -229,8 +243,13 @@ extension Row {
     /// Reads column `index` as a `String` under the exact rules, from the boxed value.
     @usableFromInline
     package func exactString(at index: Int) throws -> String {
+        let value = value(at: index)
+        if case .blob = value, let sqliteStatement, sqlite3_column_type(sqliteStatement, position(index)) == SQLITE_TEXT {
+            // TEXT that is not valid UTF-8 reads as its bytes (SQLValue.text(bytes:count:)).
+            throw conversionFailure(at: index, to: String.self, reason: "the TEXT is not valid UTF-8")
+        }
         do {
-            return try value(at: index).exactString()
+            return try value.exactString()
         } catch let error as DatabaseError {
             throw contextualize(error, column: index)
         }

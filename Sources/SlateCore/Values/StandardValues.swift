@@ -74,7 +74,8 @@ extension Row {
             let value = sqlite3_column_value(sqliteStatement, position(index))
             if sqlite3_value_type(value) == SQLITE_TEXT, let text = sqlite3_value_text(value) {
                 let count = Int(sqlite3_value_bytes(value))
-                return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+                // Invalid UTF-8 is refused by exactString(at:) rather than repaired.
+                if let string = String(exactUTF8: text, count: count) { return string }
             }
         }
         return try exactString(at: index)
@@ -88,7 +89,8 @@ extension Row {
             let type = sqlite3_value_type(value)
             if type == SQLITE_TEXT, let text = sqlite3_value_text(value) {
                 let count = Int(sqlite3_value_bytes(value))
-                return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+                // Invalid UTF-8 is refused by exactString(at:) rather than repaired.
+                if let string = String(exactUTF8: text, count: count) { return string }
             }
             if type == SQLITE_NULL { return nil }
         } else if value(at: index).isNull {
