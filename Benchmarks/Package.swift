@@ -19,12 +19,16 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
+        // Callgrind client requests, for `slate-bench --instructions` (no-ops outside valgrind, and
+        // without valgrind's headers).
+        .target(name: "CallgrindControl"),
         .executableTarget(
             name: "slate-bench",
             dependencies: [
                 .product(name: "Slate", package: "Slate"),
                 .product(name: "CSQLite", package: "Slate"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                "CallgrindControl",
             ] + (withoutMacro ? [] : [
                 // The `@Table` macro (`slate-macro` contenders); builds swift-syntax for the host.
                 .product(name: "SlateMacros", package: "Slate"),

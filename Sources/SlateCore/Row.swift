@@ -125,7 +125,7 @@ public struct Row: ~Copyable {
     /// `nil`.
     public func index(ofColumn name: String) -> Int? {
         if columnOffset == 0, let statementReference {
-            return statementReference._withUnsafeGuaranteedRef { $0.columnIndex(named: name) }
+            return statementReference._withUnsafeGuaranteedRef { $0.columnIndexForRead(named: name) }
         }
         if columnOffset != 0 {
             let names = columnNames

@@ -184,12 +184,24 @@ enum ExactConversion {
             return .error(known: { $0 == Value(exactly: truncated) ? issue : nil })
         case .text(let text):
             if stored.isValidUTF8, let integer = integerText(text) { return .exactly(Value(exactly: integer)) }
+            if stored.isValidUTF8, let whole = wholeNumberText(text, as: Value.self) { return .exactly(whole) }
             return live ? .error(known: .textPrefixReadAsNumber) : .error
         case .blob:
             return live ? .error(known: .blobReadAsNumber) : .error
         case .null:
             return .error
         }
+    }
+
+    /// The integer that decimal text spells when it is exactly one (`'3.0'`, `'1e3'`, an unsigned
+    /// literal above `Int64.max`); `nil` for a fraction, a value out of range, or an integer literal
+    /// beyond 64 bits, whose nearest `Double` is not the number written.
+    static func wholeNumberText<Value: FixedWidthInteger>(_ text: String, as type: Value.Type) -> Value? {
+        guard isDecimalNumberText(text) else { return nil }
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let body = trimmed.first == "+" ? String(trimmed.dropFirst()) : trimmed
+        if body.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D }) { return Value(body) }
+        return Double(body).flatMap { Value(exactly: $0) }
     }
 
     static func bool(_ stored: StoredValue, live: Bool) -> Expectation<Bool> {
@@ -200,7 +212,7 @@ enum ExactConversion {
             if real != 0, real.magnitude < 1 { return Expectation(exact: true, classify: { $0 ? nil : .realWithFractionTruncated }) }
             return .exactly(real != 0)
         case .text(let text):
-            if stored.isValidUTF8, let integer = integerText(text) { return .exactly(integer != 0) }
+            if stored.isValidUTF8, let integer = integerText(text) ?? wholeNumberText(text, as: Int64.self) { return .exactly(integer != 0) }
             return live ? .error(known: .textPrefixReadAsNumber) : .error
         case .blob: return live ? .error(known: .blobReadAsNumber) : .error
         case .null: return .error

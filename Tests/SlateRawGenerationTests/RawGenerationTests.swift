@@ -191,6 +191,31 @@ struct RawGenerationTests {
         #expect(sqlite3_talents_insert(db, &talents) == SQLITE_OK)
         #expect(sqlite3_talents_all_fetch(db)?.count == 1)
     }
+
+    /// The generated readers never hand back a number other than the stored one: a lossy value
+    /// fails the row (`nil` from the fetch) instead of truncating, also in a nullable column.
+    @Test func readsAreExactOrFail() throws {
+        let connection = try Connection(fixtures: RawFiles.fixtures)
+        defer { connection.close() }
+        let db = connection.handle
+        func read(_ values: String) -> [StrictKey]? { sqlite3_strict_keys_fetch(db, sql: "SELECT \(values)") }
+
+        let plain = try #require(read("1, 2.5, 1")?.first)
+        #expect(plain.id == 1 && plain.amount == 2.5 && plain.flag == 1)
+        let converted = try #require(read("' 7 ', 42, 3.0")?.first)
+        #expect(converted.id == 7 && converted.amount == 42 && converted.flag == 3)
+        let spelled = try #require(read("NULL, '2.5', '1e3'")?.first)
+        #expect(spelled.id == nil && spelled.amount == 2.5 && spelled.flag == 1000)
+
+        for lossy in [
+            "1, 2.5, 3.7", "1, 2.5, '12abc'", "1, 2.5, 1e300", "1, 2.5, 1e999", "1, 2.5, '0x1A'", "1, 2.5, x'01'",
+            "1, 9007199254740993, 1", "1, '1e400', 1", "1, 'inf', 1", "1, 1.0, NULL",
+            // A nullable column that holds a lossy value fails too, rather than reading as nil.
+            "2.5, 1.0, 1", "'12abc', 1.0, 1",
+        ] {
+            #expect(read(lossy) == nil, "\(lossy)")
+        }
+    }
 }
 
 @Suite("Raw generation: named queries")

@@ -93,9 +93,10 @@ struct RawValueTests {
         #expect(try connection.read("count", "x'01'") == nil)
         #expect(try connection.read("score", "'abc'") == nil)
         #expect(try connection.read("score", "x'01'") == nil)
-        // As Slate reads them: numeric text, and REALs truncated toward zero as CAST does.
+        // As Slate reads them (issue 19): numeric text, whole REALs; a fractional REAL is not truncated.
         #expect(try connection.read("count", "' 42 '")?.count == 42)
-        #expect(try connection.read("count", "-2.9")?.count == -2)
+        #expect(try connection.read("count", "-2.0")?.count == -2)
+        #expect(try connection.read("count", "-2.9") == nil)
         #expect(try connection.read("score", "'2.5'")?.score == 2.5)
         #expect(try connection.read("score", "7")?.score == 7)
         // Text is not read from a BLOB, which need not be UTF-8.

@@ -157,8 +157,8 @@ extension Decimal: SQLBindable, SQLExtractable {
     /// Stored as TEXT in plain decimal notation, so no digit is lost.
     public var sqlValue: SQLValue { .text(description) }
 
-    /// Reads text exactly (`NaN`, which is how ``Decimal/nan`` is stored, reads back as NaN), and
-    /// integers and reals as numbers.
+    /// Reads text that spells a decimal number exactly (all of it: `12abc` throws; `NaN`, which is
+    /// how ``Decimal/nan`` is stored, reads back as NaN), and integers and reals as numbers.
     public init(sqlValue: SQLValue) throws {
         switch sqlValue {
         case .text(let text):
@@ -166,7 +166,11 @@ extension Decimal: SQLBindable, SQLExtractable {
                 self = .nan
                 return
             }
-            if let decimal = Decimal(string: text.trimmingCharacters(in: .whitespaces), locale: Locale(identifier: "en_US_POSIX")) {
+            // `Decimal(string:)` reads the longest number at the start of the text and ignores the
+            // rest: check first that all of it is a number.
+            if SpelledNumber(text) != nil,
+                let decimal = Decimal(string: text.trimmingCharacters(in: .whitespacesAndNewlines), locale: Locale(identifier: "en_US_POSIX"))
+            {
                 self = decimal
                 return
             }

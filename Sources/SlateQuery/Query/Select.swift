@@ -360,27 +360,32 @@ public struct Select<Root: Table>: SelectStatement {
     /// The clauses, once a builder method changed them.
     @usableFromInline package var storedClauses: SelectClauses?
     /// The key values of `Root.find(key)`, while nothing else was added.
-    @usableFromInline package var primaryKeyLookup: [any SQLBindable]?
+    @usableFromInline package var primaryKeyLookup: PrimaryKeyValues?
+    /// The alias qualifying the columns, when not the table name.
+    let alias: String?
     /// The table name or alias qualifying the columns.
-    let qualifier: String
+    var qualifier: String { alias ?? Root.tableName }
 
     /// Selects every record of `Root`, under `alias` when given (for a table that appears twice in
     /// a query).
     public init(alias: String? = nil) {
-        self.qualifier = alias ?? QueryNesting.qualifier(for: Root.tableName)
+        let qualifier = alias ?? QueryNesting.qualifier(for: Root.tableName)
+        self.alias = qualifier == Root.tableName ? nil : qualifier
     }
 
     /// Selects the record of `Root` whose primary key columns hold `keyValues`.
-    init(primaryKeyValues keyValues: [any SQLBindable]) {
-        self.qualifier = QueryNesting.qualifier(for: Root.tableName)
+    init(primaryKeyValues keyValues: PrimaryKeyValues) {
+        let qualifier = QueryNesting.qualifier(for: Root.tableName)
+        self.alias = qualifier == Root.tableName ? nil : qualifier
         self.primaryKeyLookup = keyValues
     }
 
     /// `SELECT <every column> FROM "Root"`, with the primary key condition of a `find`.
     private func initialClauses() -> SelectClauses {
+        let qualifier = self.qualifier
         var clauses = SelectClauses.table(Root.self, qualifier: qualifier)
         if let keyValues = primaryKeyLookup, let keyed = Root.self as? any PrimaryKeyedTable.Type {
-            clauses.predicates.append(keyed.primaryKeyPredicate(values: keyValues, qualifier: qualifier))
+            clauses.predicates.append(keyed.primaryKeyPredicate(values: keyValues.array, qualifier: qualifier))
         }
         return clauses
     }
