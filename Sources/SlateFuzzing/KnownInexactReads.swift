@@ -1,6 +1,6 @@
-/// Reads that `main` still answers with a value that is not the exact conversion of the stored
-/// value, which the exactness work (issue 19, branch `issue-19-exact-fast`) turns into a
-/// ``DatabaseError`` with ``ResultCode/mismatch`` or into the exact value.
+/// Reads answered with a value that is not the exact conversion of the stored value. Issue 19
+/// made most of them exact or a ``DatabaseError`` with ``ResultCode/mismatch``; those are
+/// regressions now (``isStillOpen``), and the rest are counted by name.
 ///
 /// The value fuzzer counts them by name instead of failing, so that they are visible in every
 /// run and never pass silently; `slate-fuzz --strict` fails on them. Each has a disabled test
@@ -58,6 +58,16 @@ public enum KnownInexactRead: String, CaseIterable, Sendable, Comparable {
             "TEXT that is not a decimal number is read as Decimal through a prefix scan ('12abc' reads 12); it should throw"
         case .textParsedDifferentlyLiveAndCopied:
             "numeric TEXT read as Double: SQLite's parse (live row) and Swift's (copied row) can differ by one unit in the last place; they should agree"
+        }
+    }
+
+    /// Whether reads still behave this way. Issue 19 made the others exact, so the fuzzer treats
+    /// any of them as a regression; what remains is `Float`'s documented rounding to its precision
+    /// and `Decimal` from a REAL or from text beyond its range.
+    public var isStillOpen: Bool {
+        switch self {
+        case .realRoundedToFloat, .integerRoundedToFloatingPoint, .realApproximatedAsDecimal, .textOutsideNumberSyntaxReadAsDecimal: true
+        default: false
         }
     }
 

@@ -130,6 +130,12 @@ public enum SlateFuzzCommand {
         let findings = reports.reduce(0) { $0 + $1.findings.count }
         let known = reports.reduce(0) { $0 + $1.knownCount }
         if findings > 0 { return 1 }
+        // The categories issue 19 made exact are regressions now, strict or not.
+        let regressed = reports.flatMap { $0.known.filter { !$0.key.isStillOpen } }
+        if !regressed.isEmpty {
+            for (issue, count) in regressed { print("regression: \(count) × \(issue.rawValue) (\(issue.explanation))") }
+            return 1
+        }
         if strict, known > 0 {
             print("--strict: \(known) known inexact reads (issue 19) fail the run")
             return 1
