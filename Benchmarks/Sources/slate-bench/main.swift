@@ -132,7 +132,7 @@ func main() -> Int32 {
         defer { try? FileManager.default.removeItem(at: directory) }
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            print(MachineInfo.current(quick: options.quick, warmupRounds: 0, timedRounds: 0).summary)
+            print(MachineInfo.current(quick: options.quick, warmupRounds: 0, timedRounds: 0, countsInstructions: false).summary)
             print("")
             try ObservationBenchmarks.report(quick: options.quick, directory: directory)
         } catch {
