@@ -18,9 +18,8 @@ let package = Package(
         .library(name: "SlateQuery", targets: ["SlateQuery"]),
         .library(name: "SlateRecords", targets: ["SlateRecords"]),
         .library(name: "CSQLite", targets: ["CSQLite"]),
-        // The same tables and queries on PostgreSQL, through postgres-nio. Its code and its
-        // dependency exist only with the `Postgres` trait: users of `Slate` alone never fetch,
-        // resolve or build SwiftNIO (docs/POSTGRES.md).
+        // The same tables and queries on PostgreSQL, through postgres-nio: a separate product, so
+        // users of `Slate` alone never build SwiftNIO (SwiftPM builds only the products used).
         .library(name: "SlatePostgres", targets: ["SlatePostgres"]),
         // The `@Table` macro: a separate product, so users of `Slate` alone never build swift-syntax.
         .library(name: "SlateMacros", targets: ["SlateMacros"]),
@@ -31,6 +30,8 @@ let package = Package(
         // The same tool under its target's name, which is how SwiftPM finds a plugin's tool.
         .executable(name: "SlateCLI", targets: ["SlateCLI"]),
         .plugin(name: "SlateBuildPlugin", targets: ["SlateBuildPlugin"]),
+        // Reliability tools (issue 13): the fuzzer, the SIGKILL loop and the pool load run.
+        .executable(name: "slate-fuzz", targets: ["SlateFuzz"]),
         .plugin(name: "SlateGenerateCommand", targets: ["SlateGenerateCommand"]),
     ],
     // Opt-in: `.package(url: …, from: …, traits: ["SQLCipher"])` or `swift build --traits SQLCipher`.
@@ -38,14 +39,11 @@ let package = Package(
         .trait(
             name: "SQLCipher",
             description: "Link SQLCipher instead of SQLite and enable encrypted databases (Database.Configuration.key)"),
-        .trait(
-            name: "Postgres",
-            description: "Build SlatePostgres: the same tables and queries on PostgreSQL, through postgres-nio (fetches and builds SwiftNIO)"),
     ],
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
-        // Only with the Postgres trait: SwiftPM neither resolves nor fetches it otherwise.
+        // Only for the SlatePostgres product.
         .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
     ],
     targets: [
@@ -86,23 +84,19 @@ let package = Package(
             name: "Slate",
             dependencies: ["SlateCore", "SlateConcurrency", "SlateQuery", "SlateRecords"]
         ),
-        // The PostgreSQL driver. Without the Postgres trait it is an empty module with no
-        // dependency on postgres-nio.
+        // The PostgreSQL driver: the same tables and queries through postgres-nio.
         .target(
             name: "SlatePostgres",
             dependencies: [
                 "SlateCore", "SlateConcurrency", "SlateQuery",
-                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Postgres"])),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
-        // With the Postgres trait, the tests also run the shared Chinook corpus on a PostgreSQL
-        // server they start (Tests/SlateTests/Postgres).
+        // The tests also run the shared Chinook corpus on a PostgreSQL server they start
+        // (Tests/SlateTests/Postgres), or say they skip it when no server binaries are found.
         .testTarget(
             name: "SlateTests",
-            dependencies: [
-                "Slate", "CSQLite",
-                .target(name: "SlatePostgres", condition: .when(traits: ["Postgres"])),
-            ],
+            dependencies: ["Slate", "CSQLite", "SlatePostgres"],
             resources: [.copy("Resources")]
         ),
         // MARK: Code first: the @Table macro, Codable records, self-managing tables
@@ -190,7 +184,7 @@ let package = Package(
         .testTarget(
             name: "SlateGeneratorTests",
             dependencies: ["SlateGenerator", "SlateSchema", "Slate"],
-            exclude: ["slate.json", "Fixtures", "Resources/chinook.schema.sql", "Resources/northwind.schema.sql"],
+            exclude: ["slate.json", "Fixtures", "Queries", "Resources/chinook.schema.sql", "Resources/northwind.schema.sql"],
             resources: [.copy("Resources/chinook.sqlite"), .copy("Resources/northwind.sqlite")],
             plugins: ["SlateBuildPlugin"]
         ),
@@ -209,6 +203,20 @@ let package = Package(
             exclude: ["slate.json", "Schema"],
             plugins: ["SlateBuildPlugin"]
         ),
+        // MARK: Reliability tools: fuzzing, crash safety and load (issue 13, docs/RELIABILITY.md)
+        // Needs neither swift-syntax nor swift-argument-parser, so sanitizer builds can run it.
+        .target(
+            name: "SlateFuzzing",
+            dependencies: ["Slate", "SlateSchema", "SlateGenerator", "CSQLite"]
+        ),
+        .executableTarget(
+            name: "SlateFuzz",
+            dependencies: ["SlateFuzzing"]
+        ),
+        .testTarget(
+            name: "SlateFuzzingTests",
+            dependencies: ["SlateFuzzing", "Slate"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -223,8 +231,10 @@ if ProcessInfo.processInfo.environment["SLATE_CORE_ONLY"] == "1" {
     package.targets.removeAll { !runtime.contains($0.name) && $0.name != "SlateTests" }
     for target in package.targets where target.name == "SlateTests" {
         target.dependencies.removeAll { dependency in
-            if case .targetItem(name: "SlatePostgres", _) = dependency { return true }
-            return false
+            switch dependency {
+            case .targetItem(name: "SlatePostgres", _), .byNameItem(name: "SlatePostgres", _): return true
+            default: return false
+            }
         }
     }
     package.products.removeAll { !runtime.contains($0.name) }
@@ -237,4 +247,13 @@ if ProcessInfo.processInfo.environment["SLATE_CORE_ONLY"] == "1" {
 // build folder never reuses a CSQLite module built for the other library.
 for target in package.targets where [.regular, .executable, .test].contains(target.type) {
     target.cSettings = (target.cSettings ?? []) + [.define("SLATE_SQLCIPHER", .when(traits: ["SQLCipher"]))]
+}
+
+// CI (`.ci/run`) sets SLATE_TYPECHECK_BUDGET=1: the test target that holds the query builder's
+// corpus (the differential test among them) then warns about any expression that takes the type
+// checker more than 50 ms, and CI fails on warnings. Only that target gets the flag.
+if ProcessInfo.processInfo.environment["SLATE_TYPECHECK_BUDGET"] == "1",
+    let tests = package.targets.first(where: { $0.name == "SlateTests" })
+{
+    tests.swiftSettings = (tests.swiftSettings ?? []) + [.unsafeFlags(["-Xfrontend", "-warn-long-expression-type-checking=50"])]
 }

@@ -63,6 +63,43 @@ static inline sqlite3_int64 sqlite3_total_changes64(sqlite3 *db) {
 }
 #endif
 
+#if SQLITE_VERSION_NUMBER < 3028000
+/// sqlite3_stmt_isexplain (3.28.0): 1 for EXPLAIN, 2 for EXPLAIN QUERY PLAN, from the SQL text
+/// (after white space and comments, the keyword EXPLAIN, then QUERY PLAN or not).
+static inline int slate_keyword_at(const char *text, const char *keyword) {
+    int index = 0;
+    for (; keyword[index] != 0; index++) {
+        char c = text[index];
+        if (c >= 'a' && c <= 'z') c = (char)(c - 32);
+        if (c != keyword[index]) return 0;
+    }
+    char next = text[index];
+    return !((next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z') || (next >= '0' && next <= '9') || next == '_');
+}
+static inline const char *slate_skip_space_and_comments(const char *text) {
+    for (;;) {
+        while (*text == ' ' || *text == '\t' || *text == '\n' || *text == '\r' || *text == '\f') text++;
+        if (text[0] == '-' && text[1] == '-') {
+            while (*text != 0 && *text != '\n') text++;
+        } else if (text[0] == '/' && text[1] == '*') {
+            text += 2;
+            while (*text != 0 && !(text[0] == '*' && text[1] == '/')) text++;
+            if (*text != 0) text += 2;
+        } else {
+            return text;
+        }
+    }
+}
+static inline int sqlite3_stmt_isexplain(sqlite3_stmt *statement) {
+    const char *text = sqlite3_sql(statement);
+    if (text == 0) return 0;
+    text = slate_skip_space_and_comments(text);
+    if (!slate_keyword_at(text, "EXPLAIN")) return 0;
+    text = slate_skip_space_and_comments(text + 7);
+    return slate_keyword_at(text, "QUERY") ? 2 : 1;
+}
+#endif
+
 /// `SQLITE_TRANSIENT` is a macro Swift cannot import: SQLite copies the bytes before returning.
 static inline sqlite3_destructor_type slate_sqlite_transient(void) {
     return SQLITE_TRANSIENT;

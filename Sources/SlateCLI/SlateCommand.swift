@@ -9,7 +9,23 @@ struct SlateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "slate",
         abstract: "Slate's tools for SQLite databases.",
-        subcommands: [Generate.self, Schema.self, ImportCSV.self, ExportCSV.self])
+        subcommands: [Generate.self, Check.self, Schema.self, ImportCSV.self, ExportCSV.self])
+
+    /// Runs the command. `slate check` promises exit status 0, 2 or 1: a command line it cannot
+    /// parse is an error like any other (1), not ArgumentParser's usage status (64).
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+        } catch {
+            if arguments.first == "check", exitCode(for: error) == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(1)
+            }
+            exit(withError: error)
+        }
+    }
 }
 
 /// `slate generate`: Swift code for a database file or SQL schema files.

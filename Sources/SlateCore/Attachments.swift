@@ -19,22 +19,25 @@ package struct Attachments {
 
     package init() {}
 
-    /// The `Object` attached for `subject` and `variant`; `make` builds it the first time.
-    package mutating func object<Object: AnyObject>(
-        _ type: Object.Type, for subject: Any.Type, variant: Int = 0, make: () throws -> Object
-    ) rethrows -> Object {
-        let key = Key(kind: ObjectIdentifier(type), subject: ObjectIdentifier(subject), variant: variant)
-        // The key holds the object's class, so the downcasts cannot fail.
-        if let last, last.key == key { return unsafeDowncast(last.object, to: Object.self) }
-        let object: Object
-        if let known = objects[key] {
-            object = unsafeDowncast(known, to: Object.self)
-        } else {
-            object = try make()
-            objects[key] = object
-        }
+    /// The key of the `Object` attached for `subject` and `variant`.
+    @inline(__always)
+    static func key<Object: AnyObject>(_ type: Object.Type, for subject: Any.Type, variant: Int) -> Key {
+        Key(kind: ObjectIdentifier(type), subject: ObjectIdentifier(subject), variant: variant)
+    }
+
+    /// The object attached under `key`, if any.
+    @inline(__always)
+    mutating func existing(_ key: Key) -> AnyObject? {
+        if let last, last.key == key { return last.object }
+        guard let known = objects[key] else { return nil }
+        last = (key, known)
+        return known
+    }
+
+    /// Attaches `object` under `key`.
+    mutating func insert(_ object: AnyObject, for key: Key) {
+        objects[key] = object
         last = (key, object)
-        return object
     }
 
     /// Forgets every attachment.
@@ -44,13 +47,32 @@ package struct Attachments {
     }
 }
 
+extension Attachments {
+    /// The `Object` attached under `key` to the owner whose attachments `attachments` reaches, or
+    /// the one `make` builds. The attachments are accessed only for the lookup and the insertion,
+    /// never while `make` runs, so `make` may itself use the owner's attachments.
+    @inline(__always)
+    static func object<Object: AnyObject>(
+        _ type: Object.Type, key: Key, existing: () -> AnyObject?, insert: (AnyObject) -> Void, make: () throws -> Object
+    ) rethrows -> Object {
+        // The key holds the object's class, so the downcasts cannot fail.
+        if let known = existing() { return unsafeDowncast(known, to: Object.self) }
+        let object = try make()
+        if let built = existing() { return unsafeDowncast(built, to: Object.self) }  // `make` attached one itself
+        insert(object)
+        return object
+    }
+}
+
 extension Statement {
     /// The `Object` attached to this statement for `subject` and `variant`; `make` builds it the
     /// first time. Attachments live as long as the statement.
     package func attachment<Object: AnyObject>(
         _ type: Object.Type, for subject: Any.Type, variant: Int = 0, make: () throws -> Object
     ) rethrows -> Object {
-        try attachments.object(type, for: subject, variant: variant, make: make)
+        let key = Attachments.key(type, for: subject, variant: variant)
+        return try Attachments.object(
+            type, key: key, existing: { attachments.existing(key) }, insert: { attachments.insert($0, for: key) }, make: make)
     }
 }
 
@@ -60,6 +82,8 @@ extension Database {
     package func attachment<Object: AnyObject>(
         _ type: Object.Type, for subject: Any.Type, variant: Int = 0, make: () throws -> Object
     ) rethrows -> Object {
-        try attachments.object(type, for: subject, variant: variant, make: make)
+        let key = Attachments.key(type, for: subject, variant: variant)
+        return try Attachments.object(
+            type, key: key, existing: { attachments.existing(key) }, insert: { attachments.insert($0, for: key) }, make: make)
     }
 }

@@ -120,10 +120,14 @@ extension Database {
     }
 
     /// The version of the SQLCipher library in use, such as `"3.4.1"` (`PRAGMA cipher_version`),
-    /// or `nil` when the connection is closed.
+    /// or `nil` when the connection is closed or the library answers no version.
+    ///
+    /// - Throws: ``DatabaseError`` when SQLite fails to run the pragma.
     public var cipherVersion: String? {
-        guard !isClosed else { return nil }
-        return try? fetchOne(String.self, sql: "PRAGMA cipher_version")
+        get throws {
+            guard !isClosed else { return nil }
+            return try fetchOne(String.self, sql: "PRAGMA cipher_version")
+        }
     }
 
     /// Changes the key of this encrypted database: every page is re-encrypted with `newKey`
@@ -233,10 +237,22 @@ extension Database {
             throw DatabaseError(resultCode: .misuse, message: "\(operation) cannot run inside a transaction")
         }
         let existed = FileManager.default.fileExists(atPath: path)
-        if existed, let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber, size.intValue > 0 {
-            throw DatabaseError(
-                resultCode: .cantOpen,
-                message: "\(operation): the file at \(path) exists and is not empty; export into a new file")
+        if existed {
+            // An existing file must be empty: a size that cannot be read counts as not empty, so an
+            // export never writes into a database it could not check.
+            let attributes: [FileAttributeKey: Any]
+            do {
+                attributes = try FileManager.default.attributesOfItem(atPath: path)
+            } catch {
+                throw DatabaseError(
+                    resultCode: .cantOpen,
+                    message: "\(operation): the file at \(path) exists and its size cannot be read (\(error.localizedDescription)); export into a new file")
+            }
+            if ((attributes[.size] as? NSNumber)?.intValue ?? 1) > 0 {
+                throw DatabaseError(
+                    resultCode: .cantOpen,
+                    message: "\(operation): the file at \(path) exists and is not empty; export into a new file")
+            }
         }
         let schema = "slate_export"
         do {
@@ -336,7 +352,7 @@ extension Database {
     /// `PRAGMA cipher_compatibility` on SQLCipher 4 and later, or its equivalent on SQLCipher 3,
     /// which has no such pragma.
     private func compatibilityPragmas(_ version: Int) throws -> [(name: String, value: String)] {
-        let library = cipherVersion ?? "unknown"
+        let library = try cipherVersion ?? "unknown"
         let major = Int(library.prefix { $0.isNumber }) ?? 0
         guard (1...4).contains(version) || (major >= 4 && version >= 1) else {
             throw DatabaseError(resultCode: .misuse, message: "cipher compatibility \(version) is not a SQLCipher major version")

@@ -115,7 +115,7 @@ public struct FunctionArguments {
             // sqlite3_value_text first, then sqlite3_value_bytes: the length of the UTF-8 form.
             guard let text = sqlite3_value_text(value) else { return .text("") }
             let count = Int(sqlite3_value_bytes(value))
-            return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+            return .text(bytes: text, count: count)
         case SQLITE_BLOB:
             let bytes = sqlite3_value_blob(value)
             let count = Int(sqlite3_value_bytes(value))

@@ -343,6 +343,13 @@ final class HookRegistry {
     var busyHandler: ((Int) -> Bool)?
     /// The progress handler, when one is installed (see `Database+Progress.swift`).
     var progressHandler: (() -> Bool)?
+    /// The live-query machinery (see `Observation/RegionTracker.swift`), called before the
+    /// observers: it needs the authorizer for as long as it exists, and the commit, rollback and
+    /// update hooks while live queries observe the connection.
+    private(set) var tracker: RegionTracker?
+    private var trackerObservesChanges = false
+    /// The kinds whose SQLite callback is installed.
+    private var installedKinds: Set<Kind> = []
 
     /// The context pointer handed to SQLite's callbacks.
     var context: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
@@ -366,7 +373,7 @@ final class HookRegistry {
         }
         nextID += 1
         let id = nextID
-        let wasEmpty = isEmpty(observer.kind)
+        let wasEmpty = !needsCallback(observer.kind)
         switch observer {
         case .commit(let body): commitObservers.append(id: id, body)
         case .rollback(let body): rollbackObservers.append(id: id, body)
@@ -392,7 +399,27 @@ final class HookRegistry {
             // column would otherwise keep reading NULL.
             setCallback(.authorizer, installed: true)
         }
-        if isEmpty(kind) { setCallback(kind, installed: false) }
+        if !needsCallback(kind) { setCallback(kind, installed: false) }
+    }
+
+    /// Hands the callbacks to a live-query tracker: the authorizer at once (which makes SQLite
+    /// recompile the connection's prepared statements), the change hooks once
+    /// ``setTrackerObservesChanges(_:)`` asks for them.
+    func install(_ tracker: RegionTracker, connection handle: OpaquePointer) {
+        guard attach(handle) != nil else { return }
+        self.tracker = tracker
+        setCallback(.authorizer, installed: true)
+    }
+
+    /// Installs or removes the tracker's commit, rollback and update hooks (observers installed
+    /// through the public API keep theirs).
+    func setTrackerObservesChanges(_ observes: Bool) {
+        guard !isDetached, tracker != nil, observes != trackerObservesChanges else { return }
+        trackerObservesChanges = observes
+        for kind in [Kind.commit, .rollback, .update] {
+            let needed = needsCallback(kind)
+            if needed != installedKinds.contains(kind) { setCallback(kind, installed: needed) }
+        }
     }
 
     func contains(id: Int, kind: Kind) -> Bool {
@@ -404,12 +431,13 @@ final class HookRegistry {
         }
     }
 
-    private func isEmpty(_ kind: Kind) -> Bool {
+    /// Whether the SQLite callback of `kind` has someone to call.
+    private func needsCallback(_ kind: Kind) -> Bool {
         switch kind {
-        case .commit: commitObservers.isEmpty
-        case .rollback: rollbackObservers.isEmpty
-        case .update: updateObservers.isEmpty
-        case .authorizer: authorizers.isEmpty
+        case .commit: !commitObservers.isEmpty || trackerObservesChanges
+        case .rollback: !rollbackObservers.isEmpty || trackerObservesChanges
+        case .update: !updateObservers.isEmpty || trackerObservesChanges
+        case .authorizer: !authorizers.isEmpty || tracker != nil
         }
     }
 
@@ -417,7 +445,7 @@ final class HookRegistry {
     /// connection is still open, before `sqlite3_close_v2` may leave it alive as a zombie.
     func uninstallAll() {
         guard let connection else { return }
-        for kind in [Kind.commit, .rollback, .update, .authorizer] where !isEmpty(kind) {
+        for kind in [Kind.commit, .rollback, .update, .authorizer] where installedKinds.contains(kind) {
             setCallback(kind, installed: false)
         }
         if busyHandler != nil { sqlite3_busy_handler(connection, nil, nil) }
@@ -438,6 +466,9 @@ final class HookRegistry {
         authorizers.removeAll()
         busyHandler = nil
         progressHandler = nil
+        tracker = nil
+        trackerObservesChanges = false
+        installedKinds = []
         connection = nil
         isDetached = true
     }
@@ -449,6 +480,7 @@ final class HookRegistry {
 
     private func setCallback(_ kind: Kind, installed: Bool) {
         guard let connection else { return }
+        if installed { installedKinds.insert(kind) } else { installedKinds.remove(kind) }
         let context = installed ? self.context : nil
         switch kind {
         case .commit:
@@ -493,6 +525,8 @@ final class HookRegistry {
     // others while it runs.
 
     private func dispatchCommit() -> Int32 {
+        tracker?.willCommit()
+        guard !commitObservers.isEmpty else { return 0 }
         var vetoed = false
         for observer in commitObservers.bodies {
             if observer() == .veto { vetoed = true }
@@ -501,6 +535,8 @@ final class HookRegistry {
     }
 
     private func dispatchRollback() {
+        tracker?.didRollback()
+        guard !rollbackObservers.isEmpty else { return }
         for observer in rollbackObservers.bodies { observer() }
     }
 
@@ -510,8 +546,10 @@ final class HookRegistry {
         table: UnsafePointer<CChar>?,
         rowID: Int64
     ) {
+        // The tracker first, on the raw pointers: it runs for every row and must stay cheap.
+        tracker?.rowChanged(operation: operation, database: database, table: table, rowID: rowID)
+        guard !updateObservers.isEmpty else { return }
         let observers = updateObservers.bodies
-        guard !observers.isEmpty else { return }
         let kind: DatabaseChange.Kind
         switch operation {
         case SQLITE_INSERT: kind = .insert
@@ -533,15 +571,17 @@ final class HookRegistry {
         database: UnsafePointer<CChar>?,
         trigger: UnsafePointer<CChar>?
     ) -> Int32 {
+        let trackerCode = tracker?.authorize(action: action, first: first, second: second, database: database) ?? SQLITE_OK
+        guard !authorizers.isEmpty else { return trackerCode }
         let observers = authorizers.bodies
-        guard !observers.isEmpty else { return SQLITE_OK }
         let request = AuthorizationRequest(
             action: AuthorizerAction(rawValue: action),
             firstParameter: first.map { String(cString: $0) },
             secondParameter: second.map { String(cString: $0) },
             databaseName: database.map { String(cString: $0) },
             triggerOrViewName: trigger.map { String(cString: $0) })
-        var decision = AuthorizationDecision.allow
+        // The tracker's SQLITE_IGNORE (for deletions) counts as an answer like the others.
+        var decision = trackerCode == SQLITE_IGNORE ? AuthorizationDecision.ignore : .allow
         for observer in observers {
             switch observer(request) {
             case .deny: decision = .deny

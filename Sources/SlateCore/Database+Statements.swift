@@ -62,6 +62,7 @@ extension Database {
         if !sql.arguments.isEmpty || statement.parameterCount > 0 {
             try statement.bind(sql.arguments)
         }
+        if let hint = sql.rowIDHint { noteRowIDHint(hint, for: statement) }
         return statement
     }
 
@@ -100,7 +101,10 @@ extension Database {
             while let current = cursor, current.pointee != 0 {
                 var handle: OpaquePointer?
                 var tail: UnsafePointer<CChar>?
+                let tracker = regionTracker
+                tracker?.beginCapture()
                 let code = sqlite3_prepare_v3(self.handle, current, -1, 0, &handle, &tail)
+                let footprint = tracker?.endCapture()
                 guard code == SQLITE_OK else {
                     if !runs { return false }
                     // Report the failing statement: from here to the end of the statement SQLite stopped in.
@@ -114,6 +118,10 @@ extension Database {
                 cursor = tail
                 guard let handle else { continue }  // whitespace or comment
                 let statement = Statement(adopting: handle, database: self, sql: text.trimmingSpace)
+                if let tracker, let footprint {
+                    tracker.register(handle, builder: footprint)
+                    statement.tracker = tracker
+                }
                 if let error = SQLiteFeature.unavailablePragmaError(in: statement.sql) { throw error }
                 let result = try statement.bind(arguments, requiringAllNamesUsed: false, positionalOffset: consumed)
                 consumed += result.positionalConsumed

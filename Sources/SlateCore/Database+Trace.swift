@@ -236,10 +236,13 @@ final class TraceRegistry {
     private var nextID = 0
     /// The kinds the C callback is currently installed for.
     var installedKinds: TraceEventKinds = []
+    /// The live-query machinery, told about each statement as it starts (before the observers).
+    var tracker: RegionTracker?
 
-    /// The union of the kinds the observers want.
+    /// The union of the kinds the observers want, and the statements for the tracker.
     var requestedKinds: TraceEventKinds {
-        entries.reduce(into: []) { $0.formUnion($1.kinds) }
+        let kinds = entries.reduce(into: TraceEventKinds()) { $0.formUnion($1.kinds) }
+        return tracker == nil ? kinds : kinds.union(.statement)
     }
 
     func add(kinds: TraceEventKinds, observer: @escaping (TraceEvent) -> Void) -> Int {
@@ -275,6 +278,7 @@ final class TraceRegistry {
         }
         entries.removeAll()
         installedKinds = []
+        tracker = nil
     }
 
     /// Builds the event once and hands it to each observer that wants it.
@@ -282,6 +286,14 @@ final class TraceRegistry {
         if code == UInt32(SQLITE_TRACE_CLOSE), let subject {
             hadStatementsAtClose = sqlite3_next_stmt(OpaquePointer(subject), nil) != nil
         }
+        if code == UInt32(SQLITE_TRACE_STMT), let tracker, let subject {
+            let statement = OpaquePointer(subject)
+            // X is the statement's own SQL for a statement that starts at top level, and a copy
+            // (a comment) for trigger programs and statements run from inside another statement.
+            let isTopLevel = detail == nil || UnsafeRawPointer(sqlite3_sql(statement)) == UnsafeRawPointer(detail)
+            tracker.statementWillRun(statement, isTopLevel: isTopLevel)
+        }
+        guard !entries.isEmpty else { return }
         let kind = TraceEventKinds(rawValue: code)
         // A snapshot: observers may add or remove observers while being called.
         let receivers = entries.filter { $0.kinds.contains(kind) }

@@ -71,6 +71,8 @@ extension Database {
         } catch {
             throw abandon(opened, after: error)
         }
+        // Live queries learn about the commit as soon as it landed.
+        if let regionTracker { flushObservations(regionTracker) }
         return result
     }
 

@@ -20,14 +20,21 @@ public final class Database {
     /// The configuration the connection was opened with.
     public let configuration: Database.Configuration
 
-    @usableFromInline package var statementCache: [String: Statement] = [:]
+    @usableFromInline package var statementCache: [String: Statement] = [:] {
+        didSet { statementCacheGeneration &+= 1 }
+    }
+    /// Changes whenever a statement enters or leaves the cache: a ``CachedStatementReference`` that
+    /// saw this generation still names a cached, live statement.
+    @usableFromInline package var statementCacheGeneration = 0
     /// What higher layers keep per connection, such as the SQL the query layer renders once per
     /// table type (a find by primary key), so repeated one-record calls skip rendering.
-    package var attachments = Attachments()
+    @exclusivity(unchecked) package var attachments = Attachments()
     /// Observers installed through the hook APIs, kept alive for the C callbacks.
     let hooks = HookRegistry()
     /// Trace observers, kept alive for the C callback.
     let tracing = TraceRegistry()
+    /// The live-query machinery, once a live query or ``trackingRegion(_:)`` used the connection.
+    package internal(set) var regionTracker: RegionTracker?
     /// Lets other threads interrupt this connection safely.
     public let interruptHandle: InterruptHandle
     @usableFromInline package var isClosed = false
@@ -179,6 +186,7 @@ public final class Database {
         interruptHandle.invalidate()
         hooks.removeAll()
         tracing.removeAll()
+        regionTracker = nil
     }
 
     /// Throws ``ResultCode/misuse`` once the connection is closed: its handle is gone, and using it

@@ -147,7 +147,7 @@ public struct Row: ~Copyable {
     /// `nil`.
     public func index(ofColumn name: String) -> Int? {
         if columnOffset == 0, let statementReference {
-            return statementReference._withUnsafeGuaranteedRef { $0.columnIndex(named: name) }
+            return statementReference._withUnsafeGuaranteedRef { $0.columnIndexForRead(named: name) }
         }
         if columnOffset != 0 || foreign != nil {
             let names = columnNames
@@ -273,7 +273,7 @@ public struct Row: ~Copyable {
         case SQLITE_TEXT:
             guard let text = sqlite3_column_text(statement, index) else { return .text("") }
             let count = Int(sqlite3_column_bytes(statement, index))
-            return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+            return .text(bytes: text, count: count)
         case SQLITE_BLOB:
             guard let bytes = sqlite3_column_blob(statement, index) else { return .blob(Data()) }
             return .blob(Data(bytes: bytes, count: Int(sqlite3_column_bytes(statement, index))))

@@ -24,6 +24,9 @@ public struct SQL: ExpressibleByStringInterpolation, CustomStringConvertible, Se
     /// The parts of ``text`` that another dialect writes differently (see ``SQLDialect``), in
     /// order, never overlapping; `nil` when the text is the same in every dialect.
     @usableFromInline package internal(set) var dialectSpans: [DialectSpan]?
+    /// The rows of its one table a query built by the query layer reads, for live queries
+    /// (`RowIDHint`). Only the query that sets it carries it: appending drops it.
+    @usableFromInline package var rowIDHint: RowIDHint?
 
     /// Creates SQL from text and arguments given separately.
     public init(sql: String, arguments: StatementArguments = StatementArguments()) {
@@ -31,6 +34,7 @@ public struct SQL: ExpressibleByStringInterpolation, CustomStringConvertible, Se
         self.arguments = arguments
         self.buildError = nil
         self.dialectSpans = nil
+        self.rowIDHint = nil
     }
 
     /// SQL text that must not run: running it throws `error`.

@@ -29,10 +29,28 @@ public protocol SQLBindable: Sendable {
 
 /// A value that can be read from a result column or from a boxed ``SQLValue``.
 ///
-/// Reading is strict where SQLite would lose information: `NULL` into a non-optional, a fractional
-/// real into an integer, text that is not a number into a number, or an integer that does not fit
-/// the Swift type all throw ``DatabaseError`` with ``ResultCode/mismatch``. Lossless conversions
-/// (an integer into `Double`, a number into `String`, text digits into an integer) succeed.
+/// Reading never changes a value silently. A conversion that keeps the value succeeds; one that
+/// would lose it throws ``DatabaseError`` with ``ResultCode/mismatch``, naming the column and the
+/// SQL. A live ``Row`` and a ``CopiedRow`` follow the same rules:
+///
+/// | Swift type | reads | throws |
+/// | --- | --- | --- |
+/// | `Int`, `Int8` … `UInt64` | an INTEGER that fits; a REAL that is a whole number in range (`3.0` → 3); TEXT that spells one | a REAL with a fraction (`3.7`), out of range (`1e300`), NaN or ±infinity; an INTEGER that does not fit |
+/// | `Bool` | an integer under the same rules: 0 is `false`, any other integer `true` | what the integer types throw |
+/// | `Double` | a REAL; an INTEGER that a `Double` holds exactly; TEXT that spells such a number | an INTEGER beyond 2^53 that a `Double` would round (`2^53 + 1`) |
+/// | `Float` | a `Double` under its rules, rounded to the nearest `Float` | a finite value beyond `Float`'s range |
+/// | `String` | TEXT; an INTEGER or REAL as its decimal text | BLOB |
+/// | `Data`, `[UInt8]` | a BLOB; the UTF-8 bytes of TEXT | INTEGER, REAL |
+///
+/// TEXT *spells a number* when all of it, between optional leading and trailing spaces, is a decimal
+/// literal: an optional sign, digits with an optional fraction, an optional exponent (`42`, ` -7 `,
+/// `3.0`, `.5`, `1e3`). It stands for the number SQLite's NUMERIC affinity would store — an integer
+/// literal that fits 64 bits is an INTEGER, any other literal the nearest REAL — and that number
+/// follows the rules above. `'12abc'`, `''`, `'0x1A'`, `'inf'` and `'nan'` spell no number and throw.
+///
+/// `NULL` throws for every non-optional type and reads as `nil` into an optional. To read with
+/// SQLite's own `CAST` conversions instead (`'12abc'` → 12, `3.7` → 3, `1e300` → `Int64.max`), read a
+/// ``Lenient`` value.
 public protocol SQLExtractable {
     /// Creates the value from its boxed form.
     init(sqlValue: SQLValue) throws
@@ -45,6 +63,10 @@ public protocol SQLExtractable {
     /// The default checks for `NULL`, then calls ``extract(from:at:)``; standard types do both in
     /// one pass over the C API.
     static func extractIfPresent(from row: borrowing Row, at index: Int) throws -> Self?
+
+    /// The type of this value where SQL can yield `NULL` instead: `Self?`, and an optional
+    /// itself. The query builder types scalar subqueries and left-joined columns with it.
+    associatedtype SQLNullable: SQLExtractable = Self?
 }
 
 /// A value that can be both bound and extracted.

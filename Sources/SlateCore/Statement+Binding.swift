@@ -17,9 +17,11 @@ extension Statement {
         try check(sqlite3_bind_int64(handle, Self.parameterPosition(index), value), index: index)
     }
 
-    /// Binds a double to parameter `index` (1-based).
+    /// Binds a double to parameter `index` (1-based). Throws ``ResultCode/mismatch`` for NaN,
+    /// which SQLite would store as `NULL`.
     @inlinable
     public func bindDouble(_ value: Double, at index: Int) throws {
+        if value.isNaN { throw DatabaseError.unrepresentable("NaN", as: "REAL (SQLite would store NULL)") }
         try check(sqlite3_bind_double(handle, Self.parameterPosition(index), value), index: index)
     }
 

@@ -28,20 +28,38 @@ public final class Statement {
     @usableFromInline package var lastArguments: StatementArguments?
     /// Set while a cursor or fetch owns the statement, so the cache hands out another one.
     @usableFromInline package var isCheckedOut = false
+    /// Whether the statement is an `EXPLAIN` or `EXPLAIN QUERY PLAN`: SQLite leaves such a
+    /// statement active after `SQLITE_DONE`, so ``step()`` resets it then.
+    @usableFromInline package let isExplain: Bool
     private var columnIndexCache: [String: Int32]?
+    /// The column names read by name from the rows of this statement, in the order the first row
+    /// asked for them, with their positions: later rows, which ask in the same order, find each
+    /// name with one comparison. (Like the other per-row state, it skips dynamic exclusivity
+    /// checks: a statement is used by one thread at a time, and these accesses never overlap.)
+    @exclusivity(unchecked) private var namedReads: [(name: String, index: Int)] = []
+    /// The next expected entry of `namedReads`; 0 at each new row (``step()``).
+    @exclusivity(unchecked) @usableFromInline package var namedReadCursor = 0
     private var cachedColumnNames: [String]?
     private var cachedRowLayout: RowLayout?
     /// Objects that higher layers attach to this statement: a Codable record's decoder, which
     /// learns the key order of the statement's rows; its binder.
-    package var attachments = Attachments()
+    @exclusivity(unchecked) package var attachments = Attachments()
+    /// The live-query tracker that keeps this statement's footprint, told when it is finalized.
+    var tracker: RegionTracker?
 
     init(database: Database, sql: String, persistent: Bool) throws {
         try database.checkOpen()
         var statement: OpaquePointer?
         var tail: UnsafePointer<CChar>?
         let flags = UInt32(persistent ? SQLITE_PREPARE_PERSISTENT : 0)
+        // With live queries on the connection, the authorizer's reports while SQLite compiles the
+        // statement are its footprint: what it reads and writes.
+        let tracker = database.regionTracker
+        var footprint: FootprintBuilder?
         let code = sql.withCString { cString -> Int32 in
+            tracker?.beginCapture()
             let code = sqlite3_prepare_v3(database.handle, cString, -1, flags, &statement, &tail)
+            footprint = tracker?.endCapture()
             if code == SQLITE_OK, statement != nil, let tail, Self.containsStatement(tail, connection: database.handle) {
                 return SQLITE_MISUSE
             }
@@ -66,15 +84,21 @@ public final class Statement {
             throw error
         }
         self.handle = statement
+        self.isExplain = sqlite3_stmt_isexplain(statement) != 0
         self.connection = database.handle
         self.sql = sql
         self.dateStrategy = database.configuration.dateStrategy
         self.includesArgumentsInErrors = database.configuration.includesArgumentsInErrors
+        if let tracker, let footprint {
+            tracker.register(statement, builder: footprint)
+            self.tracker = tracker
+        }
     }
 
     /// Wraps a statement prepared by the caller, which hands over ownership.
     init(adopting handle: OpaquePointer, database: Database, sql: String) {
         self.handle = handle
+        self.isExplain = sqlite3_stmt_isexplain(handle) != 0
         self.connection = database.handle
         self.sql = sql
         self.dateStrategy = database.configuration.dateStrategy
@@ -90,6 +114,7 @@ public final class Statement {
     }
 
     deinit {
+        tracker?.forget(handle)
         sqlite3_finalize(handle)
     }
 
@@ -103,8 +128,17 @@ public final class Statement {
     @inlinable
     public func step() throws -> Bool {
         let code = sqlite3_step(handle)
-        if code == SQLITE_ROW { return true }
-        if code == SQLITE_DONE { return false }
+        if code == SQLITE_ROW {
+            namedReadCursor = 0
+            return true
+        }
+        if code == SQLITE_DONE {
+            // SQLite does not halt an EXPLAIN at SQLITE_DONE: left so (a cached statement after
+            // run()), it counts as active, and the connection's autocommit read transaction is
+            // never closed, which pins a WAL snapshot and blocks a backup into the database.
+            if isExplain { sqlite3_reset(handle) }
+            return false
+        }
         throw failure(code)
     }
 
@@ -227,6 +261,30 @@ public final class Statement {
     /// The schema (`main`, `temp`, or an attached name) that result column `index` comes from.
     public func originDatabaseName(at index: Int) -> String? {
         sqlite3_column_database_name(handle, Int32(truncatingIfNeeded: index)).map { String(cString: $0) }
+    }
+
+    /// The index of the column called `name` for a read of the current row by name: the position
+    /// the same read had in the first row when the reads come in the same order (one string
+    /// comparison), else ``columnIndex(named:)``.
+    @usableFromInline
+    package func columnIndexForRead(named name: String) -> Int? {
+        let cursor = namedReadCursor
+        if cursor < namedReads.count {
+            let entry = namedReads[cursor]
+            if entry.name == name {
+                namedReadCursor = cursor &+ 1
+                return entry.index >= 0 ? entry.index : nil
+            }
+            return columnIndex(named: name)
+        }
+        let index = columnIndex(named: name)
+        // Record the reads of the first rows; a statement read by name in an unusual pattern stops
+        // recording, and its reads look names up.
+        if namedReads.count < 256 {
+            namedReads.append((name, index ?? -1))
+            namedReadCursor = cursor &+ 1
+        }
+        return index
     }
 
     /// The index of the first result column called `name`, compared case-insensitively as SQLite

@@ -103,15 +103,35 @@ extension Statement {
     /// Binds `value` to parameter `index` (1-based) with no boxing: the fast path typed code uses.
     @inlinable
     public func bind<Value: SQLBindable>(_ value: Value, at index: Int) throws {
-        try value.bind(to: self, at: index)
+        do {
+            try value.bind(to: self, at: index)
+        } catch let error as DatabaseError {
+            throw withContext(error)
+        }
     }
 
     func bindExistential(_ value: (any SQLBindable)?, at index: Int) throws {
-        if let value {
-            try value.bind(to: self, at: index)
-        } else {
-            try bindNull(at: index)
+        do {
+            if let value {
+                try value.bind(to: self, at: index)
+            } else {
+                try bindNull(at: index)
+            }
+        } catch let error as DatabaseError {
+            throw withContext(error)
         }
+    }
+
+    /// `error` with this statement's SQL (and its arguments, when errors report them): a value's
+    /// `bind(to:at:)` refuses it (a NaN, a `UInt64` above `Int64.max`, a date a strategy cannot
+    /// hold) without knowing the statement.
+    @usableFromInline
+    package func withContext(_ error: DatabaseError) -> DatabaseError {
+        guard error.sql == nil else { return error }
+        var error = error
+        error.sql = sql
+        if error.arguments == nil { error.arguments = reportedArguments }
+        return error
     }
 
     /// Binds and reports which named values were used. Used by multi-statement execution, where a

@@ -21,6 +21,14 @@ public enum CodeGenerator {
     /// - Throws: ``GeneratorError/invalidOption(_:)`` when the database type name, a configured
     ///   record or property name, or the raw function prefix is not a valid Swift identifier.
     public static func generate(schema: DatabaseSchema, options: GenerationOptions) throws -> String {
+        try generate(schema: schema, queries: [], options: options)
+    }
+
+    /// Generates the source for `schema` and its named `queries`: a function per query on the
+    /// database type (and a free function per query in the raw style).
+    ///
+    /// - Throws: ``GeneratorError/invalidOption(_:)`` as ``generate(schema:options:)`` does.
+    public static func generate(schema: DatabaseSchema, queries: [NamedQuery], options: GenerationOptions) throws -> String {
         let name = options.databaseTypeName
         guard isIdentifier(name), !Naming.keywords.contains(name) else {
             throw GeneratorError.invalidOption("the database type name \"\(name)\" is not a valid Swift type name")
@@ -37,7 +45,8 @@ public enum CodeGenerator {
         where !isIdentifier(propertyName) {  // keywords are fine: properties are written escaped
             throw GeneratorError.invalidOption("propertyNames: \"\(propertyName)\" (for \(column)) is not a valid Swift property name")
         }
-        let model = try GenerationModel(schema: schema, options: options)
+        var model = try GenerationModel(schema: schema, options: options)
+        try model.addQueries(queries)
         let configuration = options.configuration
         let columnCount = model.records.reduce(0) { $0 + $1.properties.count }
         var out = SourceWriter(documents: configuration.documentation, capacity: 4096 + columnCount * 900)
@@ -53,6 +62,7 @@ public enum CodeGenerator {
             SlateRenderer(model: model).write(to: &out)
         case .raw:
             writePlainRecords(model, to: &out)
+            model.writePlainQueryRows(to: &out)
         }
         if configuration.style != .slate {
             RawRenderer(model: model).write(to: &out)
@@ -69,26 +79,27 @@ public enum CodeGenerator {
         inputs: [URL], configuration: GeneratorConfiguration = GeneratorConfiguration(),
         databaseTypeName: String? = nil, generatesModuleBundleAccessor: Bool = false, resourceSubdirectory: String? = nil
     ) throws -> String {
-        let kind = try SchemaLoader.classify(inputs)
-        let schema: DatabaseSchema
+        let loaded = try SchemaLoader.loadSchemaAndQueries(from: inputs)
+        let schema = loaded.schema
         let source: GenerationOptions.Source
         let firstName: String
-        switch kind {
-        case .databaseFile(let url):
-            schema = try SchemaLoader.loadDatabase(at: url)
+        let databaseFile = inputs.first { SchemaLoader.isDatabaseFile($0) }
+        if let url = databaseFile {
             source = .databaseFile(resourceName: url.deletingPathExtension().lastPathComponent, resourceExtension: url.pathExtension)
             firstName = url.lastPathComponent
-        case .sqlScripts(let urls):
-            schema = try SchemaLoader.loadScripts(urls)
+        } else {
             source = .sqlScripts
-            firstName = urls.first?.lastPathComponent ?? "Schema"
+            firstName = SchemaLoader.sortedScripts(inputs).first?.lastPathComponent ?? "Schema"
+        }
+        if schema.tables.isEmpty && schema.views.isEmpty && schema.virtualTables.isEmpty {
+            throw GeneratorError.noTables(inputs: inputs.map(\.path))
         }
         let name = databaseTypeName ?? configuration.databaseTypeName
             ?? GenerationOptions.defaultDatabaseTypeName(forInput: firstName)
         let options = GenerationOptions(
             configuration: configuration, databaseTypeName: name, source: source,
             generatesModuleBundleAccessor: generatesModuleBundleAccessor, resourceSubdirectory: resourceSubdirectory)
-        return try generate(schema: schema, options: options)
+        return try generate(schema: schema, queries: loaded.queries, options: options)
     }
 
     /// Whether `name` is an identifier: a letter or `_`, then letters, digits or `_`.

@@ -11,6 +11,8 @@ struct GenerationModel {
     var options: GenerationOptions
     /// For each record index, the foreign keys of other records that reference it, in order.
     var childrenByParent: [Int: [(child: Int, key: Int)]] = [:]
+    /// The named queries of the `.sql` inputs, in file order.
+    var queries: [QueryModel] = []
 
     /// The (child record, foreign key) pairs referencing the record at `index`.
     func children(of index: Int) -> [(child: RecordModel, key: ForeignKeyModel)] {
@@ -62,10 +64,11 @@ struct RecordModel {
     }
     var rowIDAlias: Int? { properties.firstIndex { $0.isRowIDAlias } }
     var isKeyed: Bool { isTable && !primaryKey.isEmpty }
-    /// Whether `Identifiable` can be adopted without clashing with a column called `id`.
+    /// Whether `Identifiable` can be adopted without clashing with a column called `id`: the key
+    /// is that column, or no column is called `id` (the conformance then adds `var id`).
     var canBeIdentifiable: Bool {
         guard isKeyed else { return false }
-        if primaryKey.count == 1 { return true }
+        if keyIsNamedID { return true }
         return !properties.contains { $0.swiftName == "id" }
     }
     /// The name of the key property when it is `id` already.
@@ -201,7 +204,7 @@ extension GenerationModel {
         "ThreadingMode", "TraceEvent", "TraceEventKinds", "TraceObservation", "TracedStatement", "TransactionKind",
         "UUIDStorage", "Update", "UpdateRecord", "Slate", "CSQLite", "SQLite3", "Action", "CodableRecord", "EncodedRow",
         "RecordStore", "RowDecoder", "RowEncoder", "SQLColumnType", "SQLColumnTypeProviding", "SelfManagingTable",
-        "TableMigrationOptions", "TableMigrationPlan",
+        "TableMigrationOptions", "TableMigrationPlan", "SQLQuery", "SQLCommand",
         // Generated
         "ID", "PrimaryKey", "CodingKeys",
         // Swift and Foundation

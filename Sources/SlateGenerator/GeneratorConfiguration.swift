@@ -58,7 +58,8 @@ public struct GeneratorConfiguration: Sendable, Hashable, Codable {
         /// Whatever the connection's `DateStrategy` says (ISO-8601 text unless configured otherwise).
         /// In the raw style, where there is no connection configuration, ISO-8601 text.
         case connection
-        /// ISO-8601 text, `YYYY-MM-DD HH:MM:SS.SSS` in UTC.
+        /// ISO-8601 text, `YYYY-MM-DD HH:MM:SS` in UTC, with `.SSS` when there are milliseconds: the
+        /// form of SQLite's `datetime()` for whole seconds.
         case iso8601
         /// Seconds since 1970 (INTEGER when whole, else REAL).
         case unixSeconds
@@ -307,12 +308,18 @@ public enum GeneratorError: Error, Sendable, Hashable, CustomStringConvertible, 
     case invalidConfiguration(path: String, reason: String)
     /// An option has an invalid value.
     case invalidOption(String)
+    /// The inputs define no table, view or virtual table: there is nothing to generate (an empty
+    /// or comment-only `.sql` file, one holding only queries, an empty database file).
+    case noTables(inputs: [String])
 
     /// A one-line explanation.
     public var description: String {
         switch self {
         case .invalidConfiguration(let path, let reason): "invalid configuration \(path): \(reason)"
         case .invalidOption(let reason): reason
+        case .noTables(let inputs):
+            "no tables found in \(inputs.joined(separator: ", ")): give a SQLite database or .sql files that create tables "
+                + "(named queries for a database file go in a .sql file named after it, such as chinook.queries.sql, given with it)"
         }
     }
 

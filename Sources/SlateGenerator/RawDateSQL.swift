@@ -4,7 +4,7 @@
 /// column as Unix seconds.
 ///
 /// The values are those Slate's `DateStrategy` writes and reads, to the bit: ISO-8601 text
-/// `YYYY-MM-DD HH:MM:SS.SSS` in UTC, Unix seconds (an INTEGER when whole, else a REAL), Unix
+/// `YYYY-MM-DD HH:MM:SS` in UTC (with `.SSS` when there are milliseconds), Unix seconds (an INTEGER when whole, else a REAL), Unix
 /// milliseconds, or a Julian day (a REAL). Numbers are read as the storage says; text, whatever the
 /// storage, as ISO-8601 in the forms `DateStrategy` accepts (`YYYY-MM-DD`, then ` ` or `T` and
 /// `HH:MM`, `:SS`, `.fraction`, and `Z` or `±HH:MM`). A value that is not a date is passed through
@@ -29,7 +29,7 @@ enum RawDateSQL {
         let day = "[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]"
         let isText = [
             "typeof(\(value)) = 'text'",
-            "(\(value) GLOB '\(day) [0-2][0-9]:[0-5][0-9]:[0-5][0-9].[0-9][0-9][0-9]'"
+            "(\(value) GLOB '\(day) [0-2][0-9]:[0-5][0-9]:[0-5][0-9]'"
                 + " OR \(value) GLOB '\(day)*' AND (length(\(value)) = 10 OR substr(\(value), 11, 3) GLOB '[ T][0-2][0-9]')"
                 + " AND substr(\(value), 12) NOT GLOB '*[^0-9:.Z+-]*')",
             "substr(\(value), 12, 2) < '24'",
@@ -47,10 +47,20 @@ enum RawDateSQL {
     /// The expression storing parameter `?number`, which holds what the generated `slateRawBind`
     /// binds for `storage`.
     static func parameter(_ number: Int, storage: GeneratorConfiguration.DateStorage) -> String {
+        parameter(reference: "?\(number)", storage: storage)
+    }
+
+    /// The expression storing the parameter `reference` (`?1`, or a named parameter such as
+    /// `:date`), which holds what the generated `slateRawBind` binds for `storage`.
+    static func parameter(reference: String, storage: GeneratorConfiguration.DateStorage) -> String {
         switch storage {
-        case .connection, .iso8601: "strftime('%Y-%m-%d %H:%M:%f', ?\(number) / 1000.0, 'unixepoch')"
-        case .unixSeconds, .unixMilliseconds: "?\(number)"
-        case .julianDay: "?\(number) / 86400.0 + \(unixEpochJulianDay)"
+        // Whole seconds as `datetime()` writes them, milliseconds only when there are some: the
+        // form `DateStrategy.iso8601` writes.
+        case .connection, .iso8601:
+            "CASE WHEN \(reference) % 1000 = 0 THEN datetime(\(reference) / 1000, 'unixepoch')"
+                + " ELSE strftime('%Y-%m-%d %H:%M:%f', \(reference) / 1000.0, 'unixepoch') END"
+        case .unixSeconds, .unixMilliseconds: reference
+        case .julianDay: "\(reference) / 86400.0 + \(unixEpochJulianDay)"
         }
     }
 }

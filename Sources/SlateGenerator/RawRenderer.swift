@@ -40,6 +40,7 @@ struct RawRenderer {
             writeFunctions(of: record, to: &out)
             if attachesToRecords { writeAttached(of: record, at: recordIndex, to: &out) }
         }
+        writeQueries(to: &out)
         out.line()
         writeHelpers(to: &out)
     }
@@ -422,22 +423,47 @@ struct RawRenderer {
         return .some(value)
     }
 
-    /// An INTEGER; a REAL truncated toward zero (saturating, as `CAST(x AS INTEGER)` does); or text
-    /// holding an integer.
-    fileprivate func slateRawInt64(_ statement: OpaquePointer, _ index: Int32) -> Int64? {
+    /// A number, as stored or as TEXT spells it.
+    fileprivate enum SlateRawNumber {
+        case integer(Int64), real(Double)
+    }
+
+    /// The column's number: an INTEGER, a REAL, or TEXT that is all a decimal number between spaces
+    /// (`42`, ` -7 `, `3.0`, `1e3`; not `12abc`, `0x1A` or `inf`). `nil` for anything else.
+    fileprivate func slateRawNumber(_ statement: OpaquePointer, _ index: Int32) -> SlateRawNumber? {
         switch sqlite3_column_type(statement, index) {
-        case SQLITE_INTEGER, SQLITE_FLOAT: return sqlite3_column_int64(statement, index)
-        case SQLITE_TEXT: return slateRawText(statement, index).flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, index))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, index))
+        case SQLITE_TEXT:
+            guard let text = slateRawText(statement, index)?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty,
+                text.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || $0 == 43 || $0 == 45 || $0 == 46 || $0 == 69 || $0 == 101 })
+            else { return nil }
+            if let integer = Int64(text) { return .integer(integer) }
+            guard let real = Double(text), real.isFinite else { return nil }
+            return .real(real)
         default: return nil
         }
     }
 
-    /// A REAL, an INTEGER, or text holding a number.
+    /// The column as an `Int64`, exactly: an integer, or a whole REAL in range. `nil` for `NULL`
+    /// and for a value that would lose information (3.7, 1e300, '12abc').
+    fileprivate func slateRawInt64(_ statement: OpaquePointer, _ index: Int32) -> Int64? {
+        if sqlite3_column_type(statement, index) == SQLITE_INTEGER { return sqlite3_column_int64(statement, index) }
+        switch slateRawNumber(statement, index) {
+        case .integer(let integer)?: return integer
+        case .real(let real)?: return Int64(exactly: real)
+        case nil: return nil
+        }
+    }
+
+    /// The column as a `Double`, exactly: a REAL, or an integer a `Double` holds exactly. `nil` for
+    /// `NULL` and for a value that would lose information (2^53 + 1, '12abc').
     fileprivate func slateRawDouble(_ statement: OpaquePointer, _ index: Int32) -> Double? {
-        switch sqlite3_column_type(statement, index) {
-        case SQLITE_INTEGER, SQLITE_FLOAT: return sqlite3_column_double(statement, index)
-        case SQLITE_TEXT: return slateRawText(statement, index).flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-        default: return nil
+        if sqlite3_column_type(statement, index) == SQLITE_FLOAT { return sqlite3_column_double(statement, index) }
+        switch slateRawNumber(statement, index) {
+        case .integer(let integer)?: return Double(exactly: integer)
+        case .real(let real)?: return real
+        case nil: return nil
         }
     }
 

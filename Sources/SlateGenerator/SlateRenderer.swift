@@ -20,6 +20,7 @@ struct SlateRenderer {
         if case .databaseFile(let name, let fileExtension) = model.options.source {
             writeBundleAccessor(resourceName: name, resourceExtension: fileExtension, to: &out)
         }
+        writeQueries(to: &out)
         for record in model.records {
             out.line()
             out.line("// MARK: - \(record.typeName)")
@@ -54,6 +55,15 @@ struct SlateRenderer {
             for record in records { out.line("\(record.qualifiedTypeName).self,") }
             out.outdent()
             out.line("]")
+            out.line()
+            out.doc(
+                "How the tables and views of `db` differ from ``tables``: empty when the database matches",
+                "this code. Check a file before using it, to refuse one made for another version of the app.",
+                "",
+                "- Throws: `DatabaseError` when the schema cannot be read.")
+            out.block("\(access)static func verifySchema(_ db: Database) throws -> [SchemaDifference]") { out in
+                out.line("try db.verifySchema(of: tables)")
+            }
             out.line()
             out.doc(
                 "Opens the database file at `path` on a queue: one serialized connection, with blocking,",

@@ -1,4 +1,3 @@
-#if Postgres
 import Foundation
 import NIOCore
 import PostgresNIO
@@ -6,7 +5,7 @@ import SlateCore
 import SlateQuery
 
 // Values between Slate and PostgreSQL's binary format: the encoder that binds what records and
-// queries hand out (PostgresColumnEncoder), and the row source that lets `init(row:)` decode a
+// queries hand out (PostgreSQLColumnEncoder), and the row source that lets `init(row:)` decode a
 // PostgreSQL row by position (PostgresRowSource).
 
 /// Binds each value handed to it as the next parameter of a PostgreSQL statement: the encoder of
@@ -28,7 +27,7 @@ import SlateQuery
 /// A date or UUID bound with an explicit storage (``EncodedDate``, or the ``SQLValue`` a UUID
 /// storage makes) binds as that storage says, for columns that keep it (see
 /// ``TableSchema/postgreSQLType(of:valueType:)``).
-public struct PostgresColumnEncoder: ColumnEncoder {
+public struct PostgreSQLColumnEncoder: ColumnEncoder {
     /// The parameters so far.
     public var bindings: PostgresBindings
 
@@ -65,7 +64,7 @@ public struct PostgresColumnEncoder: ColumnEncoder {
         case let value as UInt32: bindings.append(Int64(value))
         case let value as Float: bindings.append(value)
         case let value as [UInt8]: bindings.append(ByteBuffer(bytes: value))
-        case let value as Decimal: bindings.append(value)
+        case let value as Decimal: try bindings.append(value)
         case let value as any JSONStoredValue: bindings.append(JSONBText(text: try value.jsonText))
         default:
             // UInt64 and UInt above Int64.max, EncodedDate, RawRepresentable enums, URL, …: the
@@ -109,119 +108,160 @@ struct JSONBText: PostgresNonThrowingEncodable {
 }
 
 /// The current row of a PostgreSQL result, read by position: what a ``Row`` made with
-/// `Row(foreign:)` asks for each value. One source serves every row of a result, moved to the next
-/// row with ``load(_:)``; reading columns in order (as `init(row:)` does) walks the row's
-/// binary cells once.
+/// `Row(foreign:)` asks for each value. One source serves every row of a result: ``load(_:)``
+/// converts the next row's binary cells into SQLite's storage classes, in one pass, into buffers
+/// reused from row to row, and throws for a cell it cannot convert exactly.
+///
+/// | PostgreSQL | value read |
+/// | --- | --- |
+/// | `int2`, `int4`, `int8`, `oid` | integer |
+/// | `bool` | integer 0 or 1 |
+/// | `float4`, `float8` | real |
+/// | `numeric` | integer when whole and within 64 bits, else its exact decimal text |
+/// | `text`, `varchar`, `bpchar`, `name`, `json`, `jsonb` | text |
+/// | `uuid` | text, lowercased |
+/// | `bytea` | blob |
+/// | `timestamptz`, `timestamp`, `date` | ISO-8601 text; a `Date` reads the exact instant |
+/// | anything else | an error naming the type (cast it in SQL: `CAST(x AS text)`) |
 final class PostgresRowSource: ForeignRowSource {
-    private var row: PostgresRow?
-    private var iterator: PostgresRow.Iterator?
-    private var current: PostgresCell?
-    private var currentIndex = -1
     let sql: String?
     private(set) var columnCount = 0
+    private var values: [SQLValue] = []
+    private var dates: [Date?] = []
     private var names: [String]?
+    private var lastRow: PostgresRow?
 
     init(sql: String?) {
         self.sql = sql
     }
 
     /// Moves to `row`.
-    func load(_ row: PostgresRow) {
-        self.row = row
-        iterator = nil
-        current = nil
-        currentIndex = -1
-        if columnCount == 0 || names == nil { columnCount = row.count }
+    ///
+    /// - Throws: ``DatabaseError`` with ``ResultCode/mismatch`` for a cell of a type Slate does
+    ///   not convert, or whose bytes are not a valid value of its type.
+    func load(_ row: PostgresRow) throws {
+        values.removeAll(keepingCapacity: true)
+        dates.removeAll(keepingCapacity: true)
+        var index = 0
+        for cell in row {
+            let (value, date) = try Self.convert(cell, sql: sql)
+            values.append(value)
+            dates.append(date)
+            index += 1
+        }
+        columnCount = index
+        if names == nil { lastRow = row }
     }
 
     var columnNames: [String] {
         if let names { return names }
-        guard let row else { return [] }
-        let found = row.map(\.columnName)
+        guard let lastRow else { return [] }
+        let found = lastRow.map(\.columnName)
         names = found
         return found
     }
 
     var dateStrategy: DateStrategy { .iso8601 }
 
-    /// The cell at `index`, walking forward from the last one read.
-    private func cell(at index: Int) -> PostgresCell? {
-        guard let row, index >= 0, index < columnCount else { return nil }
-        if index == currentIndex { return current }
-        if iterator == nil || index < currentIndex {
-            iterator = row.makeIterator()
-            currentIndex = -1
-        }
-        while currentIndex < index {
-            current = iterator?.next()
-            currentIndex += 1
-        }
-        return current
-    }
-
     func isNull(at index: Int) -> Bool {
-        cell(at: index)?.bytes == nil
+        guard values.indices.contains(index) else { return true }
+        return values[index].isNull
     }
 
     func date(at index: Int) -> Date? {
-        guard let cell = cell(at: index), cell.bytes != nil else { return nil }
-        switch cell.dataType {
-        case .timestamptz, .timestamp, .date:
-            return try? cell.decode(Date.self)  // nil: not readable as a date; the row then reports the value
-        default:
-            return nil
-        }
+        dates.indices.contains(index) ? dates[index] : nil
     }
 
     func value(at index: Int) -> SQLValue {
-        guard let cell = cell(at: index), var bytes = cell.bytes else { return .null }
+        values.indices.contains(index) ? values[index] : .null
+    }
+
+    /// The value of one cell, and its instant for a date or timestamp.
+    static func convert(_ cell: PostgresCell, sql: String?) throws -> (SQLValue, Date?) {
+        guard var bytes = cell.bytes else { return (.null, nil) }
+        func failure(_ reason: String) -> DatabaseError {
+            DatabaseError(
+                resultCode: .mismatch,
+                message: "column \(cell.columnIndex) (\(cell.columnName.truncatedForMessages)) of PostgreSQL type \(cell.dataType): \(reason)",
+                sql: sql)
+        }
         do {
             switch cell.dataType {
             case .int2, .int4, .int8, .oid:
-                return .integer(try cell.decode(Int64.self))
+                return (.integer(try cell.decode(Int64.self)), nil)
             case .bool:
-                return .integer(try cell.decode(Bool.self) ? 1 : 0)
+                return (.integer(try cell.decode(Bool.self) ? 1 : 0), nil)
             case .float4, .float8:
-                return .real(try cell.decode(Double.self))
+                return (.real(try cell.decode(Double.self)), nil)
             case .numeric:
-                // Exact: an integer when it is one and fits, else its decimal text.
-                let decimal = try cell.decode(Decimal.self)
-                if decimal == decimal.rounded(), decimal.magnitude <= Decimal(Int64.max), let integer = Int64(exactly: NSDecimalNumber(decimal: decimal).int64Value),
-                    Decimal(integer) == decimal
-                {
-                    return .integer(integer)
+                guard cell.format == .binary, let text = NumericText.decode(&bytes) else {
+                    throw failure("not a valid numeric value")
                 }
-                return .text(decimal.description)
+                if let integer = Int64(text) { return (.integer(integer), nil) }
+                return (.text(text), nil)
             case .bytea:
-                return .blob(Data(bytes.readableBytesView))
+                return (.blob(Data(bytes.readableBytesView)), nil)
             case .uuid:
-                return .text(try cell.decode(UUID.self).uuidString.lowercased())
+                return (.text(try cell.decode(UUID.self).uuidString.lowercased()), nil)
             case .timestamptz, .timestamp, .date:
                 let date = try cell.decode(Date.self)
-                do {
-                    return try DateStrategy.iso8601.sqlValue(for: date)
-                } catch {
-                    return .real(date.timeIntervalSince1970)  // outside ISO-8601's years: Unix seconds
-                }
+                return (try DateStrategy.iso8601.sqlValue(for: date), date)
             case .text, .varchar, .bpchar, .name, .json, .jsonb:
-                return .text(try cell.decode(String.self))
+                return (.text(try cell.decode(String.self)), nil)
             default:
-                if cell.format == .text, let text = bytes.readString(length: bytes.readableBytes) { return .text(text) }
-                // A type Slate does not convert: its binary value, as bytes.
-                return .blob(Data(bytes.readableBytesView))
+                throw failure("Slate reads no value of this type; cast it in SQL (CAST(… AS text))")
             }
+        } catch let error as DatabaseError {
+            throw error
         } catch {
-            return .blob(Data(bytes.readableBytesView))
+            throw failure("\(error)".truncatedForMessages)
         }
     }
 }
 
-extension Decimal {
-    fileprivate func rounded() -> Decimal {
-        var value = self
-        var result = Decimal()
-        NSDecimalRound(&result, &value, 0, .plain)
-        return result
+/// The exact decimal text of a `numeric` in PostgreSQL's binary format: `ndigits`, `weight`,
+/// `sign` and `dscale` (16 bits each), then base-10000 digits.
+enum NumericText {
+    static func decode(_ buffer: inout ByteBuffer) -> String? {
+        guard let count = buffer.readInteger(as: Int16.self), let weight = buffer.readInteger(as: Int16.self),
+            let sign = buffer.readInteger(as: UInt16.self), let scale = buffer.readInteger(as: Int16.self), count >= 0, scale >= 0
+        else { return nil }
+        switch sign {
+        case 0x0000, 0x4000: break
+        case 0xC000: return "NaN"
+        case 0xD000: return "Infinity"
+        case 0xF000: return "-Infinity"
+        default: return nil
+        }
+        var digits: [Int16] = []
+        digits.reserveCapacity(Int(count))
+        for _ in 0..<count {
+            guard let digit = buffer.readInteger(as: Int16.self), digit >= 0, digit < 10000 else { return nil }
+            digits.append(digit)
+        }
+        // Integer part: groups 0...weight; fractional part: the groups after, to `scale` digits.
+        var integerPart = ""
+        if weight >= 0 {
+            for group in 0...Int(weight) {
+                let digit = group < digits.count ? digits[group] : 0
+                let text = String(digit)
+                integerPart += group == 0 ? text : String(repeating: "0", count: 4 - text.count) + text
+            }
+        } else {
+            integerPart = "0"
+        }
+        var fraction = ""
+        if scale > 0 {
+            var group = Int(weight) + 1
+            while fraction.count < Int(scale) {
+                let digit: Int16 = group >= 0 && group < digits.count ? digits[group] : 0
+                let text = String(digit)
+                fraction += String(repeating: "0", count: 4 - text.count) + text
+                group += 1
+            }
+            fraction = String(fraction.prefix(Int(scale)))
+        }
+        let negative = sign == 0x4000 && (integerPart.contains { $0 != "0" } || fraction.contains { $0 != "0" })
+        return (negative ? "-" : "") + integerPart + (fraction.isEmpty ? "" : "." + fraction)
     }
 }
-#endif

@@ -14,6 +14,8 @@ struct SQLScript {
         var text: String
         /// The 1-based line the statement starts on.
         var line: Int
+        /// The statement's bytes in the script (UTF-8 offsets), trailing whitespace excluded.
+        var range: Range<Int> = 0..<0
     }
 
     /// The statements of `script`, in order.
@@ -29,7 +31,7 @@ struct SQLScript {
             guard let begin = start else { return }
             var last = end
             while last > begin, [0x20, 0x09, 0x0A, 0x0D, 0x0C].contains(bytes[last - 1]) { last -= 1 }
-            statements.append(Statement(text: String(decoding: bytes[begin..<last], as: UTF8.self), line: startLine))
+            statements.append(Statement(text: String(decoding: bytes[begin..<last], as: UTF8.self), line: startLine, range: begin..<last))
             start = nil
         }
         func begin() {

@@ -25,6 +25,10 @@ struct SQLTokenizer {
 
         var kind: Kind
         var text: String
+        /// The token's first byte in the tokenized text (UTF-8 offset).
+        var start = 0
+        /// The byte after the token's last one.
+        var end = 0
 
         /// The word, uppercased, for keyword comparisons; `nil` for other tokens.
         var keyword: String? { kind == .word ? text.uppercased() : nil }
@@ -69,6 +73,14 @@ struct SQLTokenizer {
         }
 
         while index < bytes.count {
+            let tokenStart = index
+            let countBefore = tokens.count
+            defer {
+                if tokens.count > countBefore {
+                    tokens[tokens.count - 1].start = tokenStart
+                    tokens[tokens.count - 1].end = index
+                }
+            }
             let byte = bytes[index]
             let next: UInt8 = index + 1 < bytes.count ? bytes[index + 1] : 0
             let isDigit = { (value: UInt8) in value >= 0x30 && value <= 0x39 }

@@ -28,16 +28,99 @@ public enum SchemaLoader {
     /// The file extensions taken as SQLite database files, lowercased.
     public static let databaseExtensions: Set<String> = ["sqlite", "sqlite3", "db", "db3"]
 
-    /// Loads the schema of `inputs`.
+    /// Loads the schema of `inputs`. Named queries (statements labelled `-- name: …`) are not
+    /// part of the schema: they are skipped here, and described by
+    /// ``loadSchemaAndQueries(from:)``.
     ///
     /// - Throws: ``SchemaError`` for no input, several database files, a database file mixed with
-    ///   SQL scripts, an unreadable file, or a failing SQL statement; ``DatabaseError`` when a
-    ///   schema query fails.
+    ///   SQL scripts that hold schema statements, an unreadable file, or a failing SQL statement;
+    ///   ``DatabaseError`` when a schema query fails.
     public static func load(from inputs: [URL]) throws -> DatabaseSchema {
-        switch try classify(inputs) {
-        case .databaseFile(let url): return try loadDatabase(at: url)
-        case .sqlScripts(let urls): return try loadScripts(urls)
+        try load(inputs, analyzingQueries: false).schema
+    }
+
+    /// Loads the schema of `inputs` and describes the named queries of their `.sql` files: one
+    /// database file with `.sql` files of named queries, or `.sql` files holding the schema and
+    /// named queries.
+    ///
+    /// ```swift
+    /// let loaded = try SchemaLoader.loadSchemaAndQueries(from: [chinookFile, queriesFile])
+    /// for query in loaded.queries {
+    ///     print(query.name, query.parameters.map(\.name), query.columns.map { ($0.name, $0.isNullable) })
+    /// }
+    /// ```
+    ///
+    /// Each named query is prepared by SQLite against the schema (the database file, or the
+    /// in-memory database the scripts built).
+    ///
+    /// - Throws: ``SchemaError`` as ``load(from:)`` does, and
+    ///   ``SchemaError/invalidQuery(file:line:name:message:)`` for a query SQLite refuses or whose
+    ///   parameter types cannot be told.
+    public static func loadSchemaAndQueries(from inputs: [URL]) throws -> SchemaAndQueries {
+        try load(inputs, analyzingQueries: true)
+    }
+
+    /// Tells whether `inputs` are one database file (with `.sql` files of named queries) or SQL
+    /// scripts (sorted in application order).
+    static func partition(_ inputs: [URL]) throws -> (database: URL?, scripts: [URL]) {
+        guard !inputs.isEmpty else { throw SchemaError.noInput }
+        var databases: [URL] = []
+        var scripts: [URL] = []
+        for url in inputs {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+                throw SchemaError.missingFile(path: url.path)
+            }
+            if isDirectory.boolValue { throw SchemaError.unreadableFile(path: url.path, reason: "it is a directory") }
+            if isDatabaseFile(url) { databases.append(url) } else { scripts.append(url) }
         }
+        if databases.count > 1 {
+            throw SchemaError.invalidInputs(
+                "give one database file at a time; got \(databases.map(\.path).joined(separator: ", "))")
+        }
+        return (databases.first, sortedScripts(scripts))
+    }
+
+    static func load(_ inputs: [URL], analyzingQueries: Bool) throws -> SchemaAndQueries {
+        let (database, scripts) = try partition(inputs)
+        var entries: [(file: String, entry: ScriptEntry)] = []
+        for url in scripts {
+            for entry in try SQLScript.entries(in: try readScript(url), file: url.path) { entries.append((url.path, entry)) }
+        }
+        let db: Database
+        if let database {
+            if let schemaStatement = entries.first(where: { $0.entry.name == nil }) {
+                throw SchemaError.invalidInputs(
+                    "a database file (\(database.path)) cannot be combined with SQL schema statements "
+                        + "(\(schemaStatement.file), line \(schemaStatement.entry.statement.line)); "
+                        + "next to a database file, .sql files may only hold named queries (-- name: …)")
+            }
+            db = try openReadOnly(database)
+        } else {
+            db = try Database(location: .inMemory)
+            for (file, entry) in entries where entry.name == nil { try apply(entry.statement, file: file, to: db) }
+        }
+        let schema = try SchemaReader.read(from: db)
+        guard analyzingQueries else { return SchemaAndQueries(schema: schema) }
+        let queries = try QueryAnalyzer(db: db, schema: schema).analyze(entries)
+        return SchemaAndQueries(schema: schema, queries: queries)
+    }
+
+    /// The text of an SQL script.
+    static func readScript(_ url: URL) throws -> String {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw SchemaError.unreadableFile(path: url.path, reason: error.localizedDescription)
+        }
+        if data.contains(0) {
+            throw SchemaError.unreadableFile(path: url.path, reason: "it holds NUL bytes: it is not an SQL text file")
+        }
+        guard let script = String(data: data, encoding: .utf8) else {
+            throw SchemaError.unreadableFile(path: url.path, reason: "it is not UTF-8 text")
+        }
+        return script
     }
 
     /// Tells whether `inputs` are one database file or SQL scripts (sorted in application order).
@@ -125,32 +208,31 @@ public enum SchemaLoader {
     public static func loadScripts(_ urls: [URL]) throws -> DatabaseSchema {
         let db = try Database(location: .inMemory)
         for url in urls {
-            let script: String
-            do {
-                script = try String(contentsOf: url, encoding: .utf8)
-            } catch {
-                throw SchemaError.unreadableFile(path: url.path, reason: "it is not UTF-8 text (\(error.localizedDescription))")
-            }
-            try apply(script, file: url.path, to: db)
+            try apply(try readScript(url), file: url.path, to: db)
         }
         return try SchemaReader.read(from: db)
     }
 
-    /// Runs the statements of `script` on `db`, one at a time. `file` names the script in errors.
+    /// Runs the schema statements of `script` on `db`, one at a time. `file` names the script in
+    /// errors. Named queries (statements labelled `-- name: …`) are not run.
     ///
     /// Statements creating SQLite's reserved `sqlite_*` tables, which `.schema` dumps contain and
     /// SQLite refuses, are skipped.
     ///
-    /// - Throws: ``SchemaError/statementFailed(file:line:statement:message:)``.
+    /// - Throws: ``SchemaError/statementFailed(file:line:statement:message:)``, or
+    ///   ``SchemaError/invalidQuery(file:line:name:message:)`` for a malformed label.
     public static func apply(_ script: String, file: String, to db: Database) throws {
-        for statement in SQLScript.statements(in: script) {
-            do {
-                try db.execute(sql: statement.text)
-            } catch let error as DatabaseError {
-                if createsReservedTable(statement.text) { continue }
-                throw SchemaError.statementFailed(
-                    file: file, line: statement.line, statement: statement.text, message: error.message)
-            }
+        for entry in try SQLScript.entries(in: script, file: file) where entry.name == nil {
+            try apply(entry.statement, file: file, to: db)
+        }
+    }
+
+    static func apply(_ statement: SQLScript.Statement, file: String, to db: Database) throws {
+        do {
+            try db.execute(sql: statement.text)
+        } catch let error as DatabaseError {
+            if createsReservedTable(statement.text) { return }
+            throw SchemaError.statementFailed(file: file, line: statement.line, statement: statement.text, message: error.message)
         }
     }
 
@@ -183,6 +265,9 @@ public enum SchemaError: Error, Sendable, Hashable, CustomStringConvertible, Loc
     case statementFailed(file: String, line: Int, statement: String, message: String)
     /// A view cannot be queried, for example because it selects from a table that does not exist.
     case unusableView(name: String, message: String)
+    /// A named query of an SQL file cannot be used: SQLite refused it, or the types of its
+    /// parameters or results cannot be told. The message says which and what to do.
+    case invalidQuery(file: String, line: Int, name: String, message: String)
 
     /// A one-paragraph explanation, naming the file, line, statement and SQLite's message.
     public var description: String {
@@ -197,6 +282,8 @@ public enum SchemaError: Error, Sendable, Hashable, CustomStringConvertible, Loc
             return "invalid inputs: \(reason)"
         case .unusableView(let name, let message):
             return "the view \(name) cannot be read: \(message)"
+        case .invalidQuery(let file, let line, let name, let message):
+            return "\(file):\(line): query \(name): \(message)"
         case .statementFailed(let file, let line, let statement, let message):
             let excerpt = statement.count > 400 ? String(statement.prefix(400)) + " …" : statement
             return "\(file):\(line): SQLite refused a statement: \(message)\n    \(excerpt.replacingOccurrences(of: "\n", with: "\n    "))"

@@ -28,6 +28,11 @@ struct GoldenTests {
         Case(golden: "awkward_names.golden", input: "awkward_names.sql"),
         Case(golden: "aggregate_view.golden", input: "aggregate_view.sql"),
         Case(golden: "uuid_key.golden", input: "uuid_key.sql"),
+        Case(golden: "named_queries.golden", input: "named_queries.sql"),
+        Case(golden: "named_queries.raw.golden", input: "named_queries.sql", configuration: #"{"style": "raw", "nestRecords": true}"#),
+        Case(
+            golden: "named_queries.both.golden", input: "named_queries.sql",
+            configuration: #"{"style": "both", "accessLevel": "public", "uuidStorage": "blob", "dateStorage": "unixSeconds"}"#),
         Case(
             golden: "uuid_key.both.golden", input: "uuid_key.sql",
             configuration: """

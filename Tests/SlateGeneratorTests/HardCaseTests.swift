@@ -194,3 +194,62 @@ struct HardCaseTests {
         }
     }
 }
+
+@Suite("Generated code: a column called id beside another key")
+struct IdentifiableClashTests {
+    /// A table whose key is not called `id` but which has a column `id` keeps that column as a
+    /// stored property and does not adopt `Identifiable`, whose `var id` would be declared twice.
+    @Test func theColumnStaysAndIdentifiableIsNotAdopted() throws {
+        let db = try hardCaseDatabase()
+        let saved = try db.insert(HardCases.IdBesideKey(id: "not the key"))
+        #expect(saved.key == 1)
+        #expect(saved.id == "not the key")
+        #expect(try HardCases.IdBesideKey.find(1).fetchOne(db)?.id == "not the key")
+        let textKeyed = try db.insert(HardCases.IdBesideTextKey(code: "A", id: 42))
+        #expect(try HardCases.IdBesideTextKey.find("A").fetchOne(db) == textKeyed)
+        let types: [Any.Type] = [HardCases.IdBesideKey.self, HardCases.IdBesideTextKey.self]
+        let identifiable = types.filter { $0 is any Identifiable.Type }
+        #expect(identifiable.isEmpty)
+        // Keys called `id` still adopt it.
+        let aliasIsIdentifiable = (HardCases.AliasKey.self as Any.Type) is any Identifiable.Type
+        #expect(aliasIsIdentifiable)
+    }
+}
+
+@Suite("Generated code: named queries next to their schema")
+struct NamedQueryFixtureTests {
+    @Test func queriesOfAFixtureRunOnItsTables() throws {
+        let db = try hardCaseDatabase()
+        try db.execute(sql: "INSERT INTO nq_author (id, name, born) VALUES (1, 'Ada', '1815-12-10'), (2, 'Alan', NULL)")
+        let first = try #require(try HardCases.addBook(authorId: 1, title: "Notes", pages: nil).fetchOne(db))
+        let second = try #require(try HardCases.addBook(authorId: 1, title: "Analytical Engine", pages: 42).fetchOne(db))
+        #expect([first, second] == [1, 2])
+        let books = try HardCases.booksByAuthor(authorId: 1).fetchAll(db)
+        #expect(books.map(\.title) == ["Analytical Engine", "Notes"])
+        #expect(books.map(\.pages) == [42, nil])
+        #expect(books.allSatisfy { $0.author == "Ada" })
+        #expect(try HardCases.retitleBook(title: "Sketch", id: 1).execute(db) == 1)
+        #expect(try HardCases.booksByAuthor(authorId: 1).fetchAll(db).map(\.title) == ["Analytical Engine", "Sketch"])
+        // The override says `highest` is never NULL; while no book has a price, the data disagrees:
+        // reading it fails with the column and the SQL, never a wrong value.
+        #expect(throws: DatabaseError.self) { _ = try HardCases.bookStatistics().fetchAll(db) }
+        try db.execute(sql: "UPDATE nq_book SET price = 9.5 WHERE id = 2")
+        let statistics = try #require(try HardCases.bookStatistics().fetchOne(db))
+        #expect(statistics.books == 2)
+        #expect(statistics.pages == 42)
+        #expect(statistics.highest == 9.5)
+        #expect(try HardCases.birthDate(id: 2).fetchAll(db) == [nil])
+        #expect(try HardCases.birthDate(id: 1).fetchOne(db)??.timeIntervalSince1970 == -4_861_728_000)
+        let born = try HardCases.authorsBornAfter(date: Date(timeIntervalSince1970: -5_000_000_000)).fetchAll(db)
+        #expect(born.map(\.name) == ["Ada"])
+        #expect(try HardCases.authorNameByToken(token: UUID()).fetchAll(db).isEmpty)
+    }
+
+    @Test func theDatabaseTypeVerifiesItsTables() throws {
+        let db = try hardCaseDatabase()
+        #expect(try HardCases.verifySchema(db) == [])
+        try db.execute(sql: "ALTER TABLE nq_book DROP COLUMN price")
+        let differences = try HardCases.verifySchema(db)
+        #expect(differences.map(\.description) == ["column nq_book.price is missing (expected REAL)"])
+    }
+}

@@ -34,12 +34,28 @@ final class Connection {
         }
     }
 
-    /// An in-memory database with the hard-case schema.
+    /// An in-memory database with the hard-case schema: the statements of the fixtures, except
+    /// the named queries (those labelled `-- name: …`), which are not schema.
     init(fixtures: [URL]) throws {
         guard sqlite3_open(":memory:", &handle) == SQLITE_OK else { throw RawError(code: SQLITE_CANTOPEN) }
         for url in fixtures {
-            let code = sqlite3_exec(handle, try String(contentsOf: url, encoding: .utf8), nil, nil, nil)
-            guard code == SQLITE_OK else { throw RawError(code: code) }
+            let script = try String(contentsOf: url, encoding: .utf8)
+            try script.withCString { start in
+                var current: UnsafePointer<CChar>? = start
+                while let text = current, text.pointee != 0 {
+                    var statement: OpaquePointer?
+                    var tail: UnsafePointer<CChar>?
+                    let code = sqlite3_prepare_v2(handle, text, -1, &statement, &tail)
+                    guard code == SQLITE_OK else { throw RawError(code: code) }
+                    defer { sqlite3_finalize(statement) }
+                    let length = tail.map { $0 - text } ?? strlen(text)
+                    let source = String(decoding: UnsafeRawBufferPointer(start: text, count: length), as: UTF8.self)
+                    current = tail
+                    guard let statement, !source.contains("-- name:") else { continue }
+                    let stepped = sqlite3_step(statement)
+                    guard stepped == SQLITE_DONE || stepped == SQLITE_ROW else { throw RawError(code: stepped) }
+                }
+            }
         }
     }
 
@@ -174,5 +190,118 @@ struct RawGenerationTests {
         var talents = Talents(name: "many")
         #expect(sqlite3_talents_insert(db, &talents) == SQLITE_OK)
         #expect(sqlite3_talents_all_fetch(db)?.count == 1)
+    }
+
+    /// The generated readers never hand back a number other than the stored one: a lossy value
+    /// fails the row (`nil` from the fetch) instead of truncating, also in a nullable column.
+    @Test func readsAreExactOrFail() throws {
+        let connection = try Connection(fixtures: RawFiles.fixtures)
+        defer { connection.close() }
+        let db = connection.handle
+        func read(_ values: String) -> [StrictKey]? { sqlite3_strict_keys_fetch(db, sql: "SELECT \(values)") }
+
+        let plain = try #require(read("1, 2.5, 1")?.first)
+        #expect(plain.id == 1 && plain.amount == 2.5 && plain.flag == 1)
+        let converted = try #require(read("' 7 ', 42, 3.0")?.first)
+        #expect(converted.id == 7 && converted.amount == 42 && converted.flag == 3)
+        let spelled = try #require(read("NULL, '2.5', '1e3'")?.first)
+        #expect(spelled.id == nil && spelled.amount == 2.5 && spelled.flag == 1000)
+
+        for lossy in [
+            "1, 2.5, 3.7", "1, 2.5, '12abc'", "1, 2.5, 1e300", "1, 2.5, 1e999", "1, 2.5, '0x1A'", "1, 2.5, x'01'",
+            "1, 9007199254740993, 1", "1, '1e400', 1", "1, 'inf', 1", "1, 1.0, NULL",
+            // A nullable column that holds a lossy value fails too, rather than reading as nil.
+            "2.5, 1.0, 1", "'12abc', 1.0, 1",
+        ] {
+            #expect(read(lossy) == nil, "\(lossy)")
+        }
+    }
+}
+
+@Suite("Raw generation: named queries")
+struct RawNamedQueryTests {
+    @Test func queriesRunOverTheCAPI() throws {
+        let connection = try Connection(path: RawFiles.chinook.path, readOnly: true)
+        defer { connection.close() }
+        let db = connection.handle
+        let tracks = try #require(sqlite3_tracks_of_album(db, albumId: 1))
+        #expect(tracks.count == 10)
+        #expect(tracks[0].name == "For Those About To Rock (We Salute You)")
+        // The cursor variant stops when asked.
+        var seen = 0
+        let code = sqlite3_tracks_of_album(db, albumId: 1) { _ in
+            seen += 1
+            return seen < 3
+        }
+        #expect(code == SQLITE_OK)
+        #expect(seen == 3)
+        // The first row, and no row.
+        var first: TracksOfAlbumRow?
+        #expect(sqlite3_tracks_of_album_one(db, albumId: 1, &first) == SQLITE_OK)
+        #expect(first?.trackId == 1)
+        #expect(sqlite3_tracks_of_album_one(db, albumId: 9999, &first) == SQLITE_OK)
+        #expect(first == nil)
+        // NULLs land in optionals.
+        let lonely = try #require(sqlite3_artists_without_albums(db))
+        #expect(lonely.count == 71)
+        #expect(lonely.allSatisfy { $0.albumTitle == nil })
+        // One column: its values.
+        #expect(sqlite3_artist_count(db) == [275])
+        #expect(sqlite3_longest_track_of_genre(db, genreId: 9999) == [nil])
+        let summary = try #require(sqlite3_customer_invoice_summary(db, customerId: 9999)?.first)
+        #expect(summary.invoices == 0)
+        #expect(summary.total == nil)
+        // A write to a read-only connection reports SQLite's code.
+        #expect(sqlite3_rename_artist(db, name: "x", artistId: 1) == SQLITE_READONLY)
+        // Dates: parameters stored as the column stores them, columns converted by SQLite.
+        // (Bounds at noon: the stored text has no milliseconds, the bound text has, so a bound at
+        // midnight would compare as later than the invoice of that midnight.)
+        let from = Date(timeIntervalSince1970: 1_609_459_200 + 43_200)  // 2021-01-01 12:00 UTC
+        let to = from.addingTimeInterval(30 * 86_400)  // 2021-01-31 12:00 UTC
+        let invoices = try #require(sqlite3_invoices_between(db, from: from, to: to))
+        #expect(invoices.count == 5)
+        #expect(invoices.allSatisfy { $0.invoiceDate >= from && $0.invoiceDate < to })
+        #expect(invoices.first?.invoiceDate == Date(timeIntervalSince1970: 1_609_459_200 + 86_400))  // 2021-01-02, as stored
+    }
+
+    @Test func datesOfNamedQueriesRoundTripThroughSQLite() throws {
+        let connection = try Connection(fixtures: RawFiles.fixtures)
+        defer { connection.close() }
+        let db = connection.handle
+        #expect(sqlite3_exec(db, "INSERT INTO nq_author (id, name, born) VALUES (1, 'Ada', '1815-12-10'), (2, 'Alan', NULL)", nil, nil, nil) == SQLITE_OK)
+        let born = try #require(sqlite3_authors_born_after(db, date: Date(timeIntervalSince1970: -5_000_000_000)))
+        #expect(born.map(\.name) == ["Ada"])
+        #expect(born.first?.born == Date(timeIntervalSince1970: -4_861_728_000))
+        #expect(sqlite3_authors_born_after(db, date: Date(timeIntervalSince1970: 0)) == [])
+        #expect(sqlite3_birth_date(db, id: 1) == [Date(timeIntervalSince1970: -4_861_728_000)])
+        #expect(sqlite3_birth_date(db, id: 2) == [nil])
+        // Text that is not a date fails the row instead of becoming some date.
+        #expect(sqlite3_exec(db, "UPDATE nq_author SET born = 'soon' WHERE id = 2", nil, nil, nil) == SQLITE_OK)
+        #expect(sqlite3_birth_date(db, id: 2) == nil)
+        var row: Date??
+        #expect(sqlite3_birth_date_one(db, id: 2, &row) == SQLITE_MISMATCH)
+        #expect(row == nil)
+    }
+
+    @Test func writesReportCodesAndReturnRows() throws {
+        let connection = try Connection(fixtures: RawFiles.fixtures)
+        defer { connection.close() }
+        let db = connection.handle
+        #expect(sqlite3_exec(db, "INSERT INTO nq_author (id, name) VALUES (1, 'Ada')", nil, nil, nil) == SQLITE_OK)
+        let added = try #require(sqlite3_add_book(db, authorId: 1, title: "Notes", pages: nil))
+        #expect(added == [1])
+        #expect(sqlite3_retitle_book(db, title: "Sketch", id: 1) == SQLITE_OK)
+        #expect(sqlite3_changes(db) == 1)
+        let books = try #require(sqlite3_books_by_author(db, authorId: 1))
+        #expect(books.map(\.title) == ["Sketch"])
+        #expect(books[0].pages == nil)
+        #expect(books[0].author == "Ada")
+        var row: Int64?
+        #expect(sqlite3_add_book_one(db, authorId: 1, title: "y", pages: 2, &row) == SQLITE_OK)
+        #expect(row == 2)
+        // An error is SQLite's code: the table is gone.
+        #expect(sqlite3_exec(db, "DROP TABLE nq_book", nil, nil, nil) == SQLITE_OK)
+        #expect(sqlite3_retitle_book(db, title: "z", id: 1) == SQLITE_ERROR)
+        #expect(sqlite3_books_by_author(db, authorId: 1) == nil)
     }
 }

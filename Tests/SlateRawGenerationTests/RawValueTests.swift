@@ -93,9 +93,10 @@ struct RawValueTests {
         #expect(try connection.read("count", "x'01'") == nil)
         #expect(try connection.read("score", "'abc'") == nil)
         #expect(try connection.read("score", "x'01'") == nil)
-        // As Slate reads them: numeric text, and REALs truncated toward zero as CAST does.
+        // As Slate reads them (issue 19): numeric text, whole REALs; a fractional REAL is not truncated.
         #expect(try connection.read("count", "' 42 '")?.count == 42)
-        #expect(try connection.read("count", "-2.9")?.count == -2)
+        #expect(try connection.read("count", "-2.0")?.count == -2)
+        #expect(try connection.read("count", "-2.9") == nil)
         #expect(try connection.read("score", "'2.5'")?.score == 2.5)
         #expect(try connection.read("score", "7")?.score == 7)
         // Text is not read from a BLOB, which need not be UTF-8.
@@ -181,7 +182,7 @@ struct RawValueTests {
         #expect(try connection.rowCount == "0")
         var record = RawValue(happenedAt: Date(timeIntervalSince1970: -62_167_219_200))
         #expect(sqlite3_raw_value_insert(connection.handle, &record) == SQLITE_OK)
-        #expect(try connection.text("SELECT happened_at FROM raw_value") == "0000-01-01 00:00:00.000")
+        #expect(try connection.text("SELECT happened_at FROM raw_value") == "0000-01-01 00:00:00")
         #expect(sqlite3_raw_value_find(connection.handle, try #require(record.id)) == record)
     }
 

@@ -129,3 +129,74 @@ struct LogLine: CodableRecord, Equatable {
         }
     }
 }
+
+/// Codable records read numbers by the exact rules of `SQLExtractable`, like every other row read.
+@Suite struct CodableExactReadTests {
+    struct Reading: CodableRecord, Equatable {
+        var id: Int64?
+        var count: Int
+        var small: Int8
+        var ratio: Double
+        var extra: Int?
+        var flag: Bool
+    }
+
+    func database(_ values: String) throws -> Database {
+        let db = try Database(location: .inMemory)
+        try db.execute(sql: "CREATE TABLE Reading(id INTEGER PRIMARY KEY, count, small, ratio, extra, flag); INSERT INTO Reading VALUES \(values)")
+        return db
+    }
+
+    @Test func losslessConversionsRead() throws {
+        let db = try database("(1, '42', 3.0, 5, NULL, 1)")
+        let reading = try #require(try Reading.find(1).fetchOne(db))
+        #expect(reading == Reading(id: 1, count: 42, small: 3, ratio: 5, extra: nil, flag: true))
+        #expect(try Reading.all().fetchAll(db) == [reading])
+    }
+
+    @Test(arguments: [
+        "(1, 3.7, 1, 1.5, NULL, 0)",
+        "(1, '12abc', 1, 1.5, NULL, 0)",
+        "(1, 1e300, 1, 1.5, NULL, 0)",
+        "(1, 1, 128, 1.5, NULL, 0)",
+        "(1, 1, 1, 9007199254740993, NULL, 0)",
+        "(1, 1, 1, 1.5, 2.5, 0)",
+        "(1, 1, 1, 1.5, NULL, 0.5)",
+    ])
+    func lossyConversionsThrow(_ values: String) throws {
+        let db = try database(values)
+        for (path, read) in [
+            ("find", { _ = try Reading.find(1).fetchOne(db) }),
+            ("query", { _ = try Reading.all().fetchAll(db) }),
+            ("raw SQL", { _ = try db.fetchAll(Reading.self, "SELECT * FROM Reading") }),
+        ] as [(String, () throws -> Void)] {
+            do {
+                try read()
+                Issue.record("\(path): \(values) read without an error")
+            } catch let error as DatabaseError {
+                #expect(error.resultCode == .mismatch, "\(path): \(error)")
+            }
+        }
+    }
+}
+
+extension CodableExactReadTests {
+    struct LooseLine: CodableRecord, Equatable {
+        var id: Int64?
+        var quantity: Lenient<Int>
+        var discount: Lenient<Double>?
+    }
+
+    @Test func lenientPropertiesOptInToSQLitesConversions() throws {
+        let db = try Database(location: .inMemory)
+        try db.execute(sql: "CREATE TABLE LooseLine(id INTEGER PRIMARY KEY, quantity, discount); INSERT INTO LooseLine VALUES (1, '12abc', NULL), (2, 3.7, '0.5x')")
+        let lines = try LooseLine.all().fetchAll(db)
+        #expect(lines == [
+            LooseLine(id: 1, quantity: Lenient(12), discount: nil),
+            LooseLine(id: 2, quantity: Lenient(3), discount: Lenient(0.5)),
+        ])
+        let inserted = try db.insert(LooseLine(id: nil, quantity: Lenient(7), discount: Lenient(1.5)))
+        #expect(inserted.id == 3)
+        #expect(try db.fetchValue(String.self, "SELECT typeof(quantity) || typeof(discount) FROM LooseLine WHERE id = 3") == "integerreal")
+    }
+}

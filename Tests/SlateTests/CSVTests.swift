@@ -168,7 +168,8 @@ func importError(
             options.delimiter = delimiter
             let d = String(delimiter)
             let rows = try importedRows("a\(d)b\n1,5\(d)\"x\(d)y\"\n", options: options)
-            #expect(rows == [["1,5", .text("x\(d)y")]], "delimiter \(delimiter.debugDescription)")
+            let expectedRows: [[SQLValue]] = [[.text("1,5"), .text("x\(d)y")]]
+            #expect(rows == expectedRows, "delimiter \(delimiter.debugDescription)")
         }
     }
 

@@ -39,7 +39,7 @@ final class ConcurrentFlag: @unchecked Sendable {
     }
 
     /// Waits until the flag is set, polling, for at most `timeout` seconds. Returns whether it was set.
-    func wait(timeout: TimeInterval = 10) async -> Bool {
+    func wait(timeout: TimeInterval = 120) async -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while !isSet, Date() < deadline {
             try? await Task.sleep(nanoseconds: 2_000_000)

@@ -210,7 +210,8 @@ import Testing
             }, completion: done)
         }
         #expect(failedWrite.failureAsDatabaseError?.resultCode == .error)
-        #expect(failedWrite.failureAsDatabaseError?.message.contains("missing_table") == true)
+        let failureMessage: String = failedWrite.failureAsDatabaseError?.message ?? ""
+        #expect(failureMessage.contains("missing_table"))
 
         let read = await awaitCompletion { done in
             queue.read({ db in try db.fetchAll(String.self, "SELECT name FROM item ORDER BY id") }, completion: done)

@@ -32,8 +32,9 @@ import Testing
         row.withRow { row in
             let shifted = row.shifted(by: 1)
             #expect(shifted.columnNames == ["b", "c"])
-            #expect(shifted.values == [.text("two"), .real(3.5)])
-            #expect(shifted.copy().values == [.text("two"), .real(3.5)])
+            let expectedValues: [SQLValue] = [.text("two"), .real(3.5)]
+            #expect(shifted.values.elementsEqual(expectedValues))
+            #expect(shifted.copy().values.elementsEqual(expectedValues))
         }
     }
 }

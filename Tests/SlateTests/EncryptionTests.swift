@@ -53,7 +53,7 @@ private final class Collected<Value>: @unchecked Sendable {
 
     @Test func linksSQLCipher() throws {
         let db = try Database.memory()
-        let version = try #require(db.cipherVersion, "PRAGMA cipher_version answers only on SQLCipher")
+        let version = try #require(try db.cipherVersion, "PRAGMA cipher_version answers only on SQLCipher")
         #expect(version.first?.isNumber == true)
         #expect(slate_sqlite_has_codec() == 1, "CSQLite includes SQLCipher's header")
     }

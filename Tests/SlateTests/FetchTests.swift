@@ -56,7 +56,9 @@ import Testing
 
         let rows = try db.fetchAll(CopiedRow.self, "SELECT name, price FROM car ORDER BY id")
         #expect(rows.count == 3)
-        #expect(rows.map { $0.values } == [["Audi", 52642], ["Mercedes", 57127], ["Trabant", nil]])
+        let values: [[SQLValue]] = rows.map { $0.values }
+        let expectedValues: [[SQLValue]] = [[.text("Audi"), .integer(52642)], [.text("Mercedes"), .integer(57127)], [.text("Trabant"), .null]]
+        #expect(values.elementsEqual(expectedValues))
         #expect(rows[2].isNull(at: 1))
     }
 
@@ -133,7 +135,9 @@ import Testing
         let sql: SQL = "SELECT * FROM player WHERE name = \(name) AND score > \(10) AND bonus IS \(limit)"
         #expect(sql.text == "SELECT * FROM player WHERE name = ? AND score > ? AND bonus IS ?")
         #expect(sql.arguments.positional.count == 3)
-        #expect(try sql.arguments.positional.map { try $0?.sqlValue ?? .null } == [.text("O'Brien"), .integer(10), .null])
+        let values: [SQLValue] = try sql.arguments.positional.map { try $0?.sqlValue ?? .null }
+        let expectedValues: [SQLValue] = [.text("O'Brien"), .integer(10), .null]
+        #expect(values.elementsEqual(expectedValues))
     }
 
     @Test func identifiersAreQuotedAndRawTextIsVerbatim() throws {

@@ -12,6 +12,8 @@ import Testing
         "SlateQuery": ["CSQLite", "SlateCore", "SlateConcurrency"],
         "SlateRecords": ["CSQLite", "SlateCore", "SlateConcurrency", "SlateQuery"],
         "Slate": ["SlateCore", "SlateConcurrency", "SlateQuery", "SlateRecords"],
+        // Beside the layers, on the query layer (and postgres-nio); nothing below imports it.
+        "SlatePostgres": ["SlateCore", "SlateConcurrency", "SlateQuery", "PostgresNIO"],
     ]
 
     static let packageRoot = URL(fileURLWithPath: #filePath)

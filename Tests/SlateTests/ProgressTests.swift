@@ -23,9 +23,14 @@ private final class InterruptStopFlag: @unchecked Sendable {
 @Suite struct ProgressTests {
     /// Counts to ten million: seconds of work unless something stops it.
     private static let longQuery = """
-        WITH RECURSIVE counter(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM counter WHERE x < 10000000)
+        WITH RECURSIVE counter(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM counter WHERE x < 100000000)
         SELECT count(*) FROM counter
         """
+
+    /// Waits (without a time limit that a loaded machine could break) until `flag` is set.
+    private static func waitUntilSet(_ flag: InterruptStopFlag) {
+        while !flag.isSet { Thread.sleep(forTimeInterval: 0.001) }
+    }
 
     private static func countTo(_ limit: Int) -> String {
         """
@@ -80,9 +85,11 @@ private final class InterruptStopFlag: @unchecked Sendable {
         let db = try Database.memory()
         let handle = db.interruptHandle
         let finished = InterruptStopFlag()
+        let started = InterruptStopFlag()
         let interrupter = Thread {
             // An interrupt that arrives before the query starts is lost, so keep interrupting
             // until the query has stopped.
+            started.set()
             while !finished.isSet {
                 handle.interrupt()
                 Thread.sleep(forTimeInterval: 0.005)
@@ -90,6 +97,7 @@ private final class InterruptStopFlag: @unchecked Sendable {
         }
         interrupter.start()
         defer { finished.set() }
+        Self.waitUntilSet(started)
 
         let error = try #require(throws: DatabaseError.self) {
             _ = try db.fetchValue(Int.self, sql: Self.longQuery)
@@ -106,13 +114,17 @@ private final class InterruptStopFlag: @unchecked Sendable {
         let db = try Database.memory()
         let handle = db.interruptHandle
         let finished = InterruptStopFlag()
+        let started = InterruptStopFlag()
         DispatchQueue.global().async {
+            started.set()
             while !finished.isSet {
                 handle.interrupt()
                 Thread.sleep(forTimeInterval: 0.005)
             }
         }
         defer { finished.set() }
+        // Under load the global queue can start the block late: the query must not run first.
+        Self.waitUntilSet(started)
         let error = try #require(throws: DatabaseError.self) {
             _ = try db.fetchValue(Int.self, sql: Self.longQuery)
         }

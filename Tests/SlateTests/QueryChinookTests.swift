@@ -116,7 +116,8 @@ import Testing
         }
         #expect(rows.count == expected.count)
         for (row, raw) in zip(rows, expected) {
-            #expect(row.0 == raw.0 && row.1 == raw.1 && row.2 == raw.2 && row.3 == raw.3 && row.4 == raw.4 && row.5 == raw.5)
+            #expect(row.0 == raw.0 && row.1 == raw.1 && row.2 == raw.2)
+            #expect(row.3 == raw.3 && row.4 == raw.4 && row.5 == raw.5)
         }
         #expect(try Track.group(by: \.genreId).having { _ in count() > 100 }.fetchCount(db) == rows.count)
     }
@@ -192,7 +193,8 @@ import Testing
         ) { row in (try row[0] as Int64, try row[1] as Int64?) }
         #expect(rows.map { $0.0.artistId } == expected.map(\.0))
         #expect(rows.map { $0.1?.albumId } == expected.map(\.1))
-        #expect(rows.filter { $0.1 == nil }.count == 71)
+        let unmatched: Int = rows.filter { $0.1 == nil }.count
+        #expect(unmatched == 71)
         let withoutAlbums = try Artist.leftJoin(Album.self, on: { $0.artistId == $1.artistId })
             .where { _, album in album.albumId == nil }
             .fetchCount(db)
@@ -210,7 +212,8 @@ import Testing
         ) { row in (try row[0] as String, try row[1] as String?) }
         #expect(rows.map(\.0.lastName) == expected.map(\.0))
         #expect(rows.map { $0.1?.lastName } == expected.map(\.1))
-        #expect(rows.filter { $0.1 == nil }.map(\.0.employeeId) == [1])
+        let withoutManager: [Int64?] = rows.filter { $0.1 == nil }.map { $0.0.employeeId }
+        #expect(withoutManager == [1])
 
         let pairs: [(String, String)] = try Employee.aliased("e")
             .join(Employee.self, as: "m", on: { e, m in e.reportsTo == m.employeeId })

@@ -319,10 +319,11 @@ let pet = Pet.Columns(qualifier: "pet")
             Person.where { person in !exists(Pet.where { $0.ownerId == person.id }) },
             "SELECT \(personColumns) FROM \"person\" WHERE NOT EXISTS "
                 + "(SELECT \(petColumns) FROM \"pet\" WHERE \"pet\".\"ownerId\" = \"person\".\"id\")")
-        // Scalar subquery.
+        // Scalar subquery: the table at two levels is aliased in the inner one.
         try expectSQL(
             Person.where { $0.score > Person.select { $0.score.avg() } },
-            "SELECT \(personColumns) FROM \"person\" WHERE \"person\".\"score\" > (SELECT avg(\"person\".\"score\") FROM \"person\")")
+            "SELECT \(personColumns) FROM \"person\" WHERE \"person\".\"score\" > "
+                + "(SELECT avg(\"person_2\".\"score\") FROM \"person\" AS \"person_2\")")
         try expectSQL(
             Person.select { ($0.name, Pet.select { _ in count() }) },
             #"SELECT "person"."name", (SELECT count(*) FROM "pet") FROM "person""#)

@@ -86,12 +86,12 @@ import Testing
 
     @Test func insertsOrIgnoresOrReplaces() throws {
         var original = try db.insert(Person(name: "Arthur", email: "arthur@example.com"))
-        let ignored = try db.insert(Person(name: "Impostor", email: "arthur@example.com"), or: .ignore)
+        let ignored = try Person.insert(Person(name: "Impostor", email: "arthur@example.com"), or: .ignore).execute(db)[0]
         #expect(ignored.id == nil)
         #expect(try Person.all().fetchCount(db) == 1)
 
         original.name = "Arthur Dent"
-        let replaced = try db.insert(original, or: .replace)
+        let replaced = try Person.insert(original, or: .replace).execute(db)[0]
         #expect(replaced.id == original.id)
         #expect(try Person.all().fetchAll(db) == [original])
 
@@ -299,7 +299,8 @@ import Testing
             .leftJoin(Toy.self, on: { _, pet, toy in pet.id == toy.petId })
             .order { person, pet, _ in (person.id, pet.id) }
             .fetchAll(db)
-        #expect(rows.map { "\($0.0.name)/\($0.1?.name ?? "-")/\($0.2?.name ?? "-")" } == ["Arthur/Rex/Ball", "Arthur/Tom/-", "Ford/-/-"])
+        let described: [String] = rows.map { row in "\(row.0.name)/\(row.1?.name ?? "-")/\(row.2?.name ?? "-")" }
+        #expect(described == ["Arthur/Rex/Ball", "Arthur/Tom/-", "Ford/-/-"])
     }
 
     @Test func leftJoinsChinookRowsWithNullForeignKeys() throws {
@@ -331,9 +332,12 @@ import Testing
             let prefix = try Person.where { $0.name.hasPrefix(needle) }.order(by: \.id).select { $0.name }.fetchAll(db)
             let suffix = try Person.where { $0.name.hasSuffix(needle) }.order(by: \.id).select { $0.name }.fetchAll(db)
             let contains = try Person.where { $0.name.contains(needle) }.order(by: \.id).select { $0.name }.fetchAll(db)
-            #expect(prefix == names.filter { $0.hasPrefix(needle) }, "hasPrefix(\(needle))")
-            #expect(suffix == names.filter { $0.hasSuffix(needle) }, "hasSuffix(\(needle))")
-            #expect(contains == names.filter { needle.isEmpty || $0.contains(needle) }, "contains(\(needle))")
+            let expectedPrefix: [String] = names.filter { $0.hasPrefix(needle) }
+            let expectedSuffix: [String] = names.filter { $0.hasSuffix(needle) }
+            let expectedContains: [String] = names.filter { needle.isEmpty || $0.contains(needle) }
+            #expect(prefix == expectedPrefix, "hasPrefix(\(needle))")
+            #expect(suffix == expectedSuffix, "hasSuffix(\(needle))")
+            #expect(contains == expectedContains, "contains(\(needle))")
         }
         let escaped = try Person.where { $0.name.like("100\\%", escape: "\\") }.select { $0.name }.fetchAll(db)
         #expect(escaped == ["100%"])

@@ -3,3 +3,23 @@ import Foundation
 import Slate
 
 func snippetFixtures(db: Database, url: URL, passphrase: String, path: String) {}
+
+/// The part of a generated database type the *Named queries* section calls, shaped as
+/// `slate generate` writes it for that section's query.
+enum ChinookDatabase {
+    struct TracksOfAlbumRow: RowDecodable, Hashable, Sendable {
+        var trackId: Int64
+        var name: String
+        var composer: String?
+
+        init(row: borrowing Row) throws {
+            trackId = try row.decode(Int64.self, at: 0)
+            name = try row.decode(String.self, at: 1)
+            composer = try row.decode(String?.self, at: 2)
+        }
+    }
+
+    static func tracksOfAlbum(albumId: Int64) -> SQLQuery<TracksOfAlbumRow> {
+        SQLQuery(SQL(sql: "SELECT TrackId, Name, Composer FROM Track WHERE AlbumId = :albumId ORDER BY TrackId", arguments: ["albumId": albumId]))
+    }
+}

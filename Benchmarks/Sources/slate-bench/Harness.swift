@@ -1,10 +1,13 @@
+import CallgrindControl
 import Foundation
 
 // The harness: scenarios, contenders, the interleaved run loop, and result verification.
 //
 // A scenario builds its fixture once (untimed) and hands back its contenders. Every round runs each
-// contender once, in the order listed (A B C A B C …), so that drift in the machine's load hits all
-// of them alike. The first `warmupRounds` rounds are discarded; the next `timedRounds` are kept.
+// contender once, in the order listed in even rounds and in the reverse order in odd ones
+// (A B C, C B A, A B C …), so that drift in the machine's load, and whatever one contender leaves
+// behind for the next, hit all of them alike. The first `warmupRounds` rounds are discarded; the
+// next `timedRounds` are kept.
 //
 // A contender is one function `(Stopwatch) throws -> Checksum`: it does any per-iteration setup it
 // needs, wraps exactly the work being compared in `stopwatch.measure { … }`, then returns a
@@ -66,6 +69,14 @@ extension Sequence where Element: Checksummable {
     }
 }
 
+/// Counting instructions (`--instructions`): in the child process the harness runs under callgrind,
+/// the label of the timed iteration that is running, whose region callgrind counts and dumps.
+enum InstructionCounting {
+    /// `scenario|contender` while a counted iteration runs, `nil` otherwise (always, outside the
+    /// callgrind child).
+    nonisolated(unsafe) static var label: String?
+}
+
 /// Times the one region of an iteration that is being compared.
 final class Stopwatch {
     private(set) var elapsed: Duration?
@@ -82,8 +93,11 @@ final class Stopwatch {
     func measure<Result>(_ body: () throws -> Result) rethrows -> Result {
         precondition(elapsed == nil, "Stopwatch.measure called twice in one iteration")
         let clock = ContinuousClock()
+        let label = InstructionCounting.label
         let start = clock.now
+        if label != nil { slate_bench_callgrind_begin() }
         let result = try body()
+        if let label { label.withCString { slate_bench_callgrind_end($0) } }
         let end = clock.now
         elapsed = end - start
         return result
@@ -118,6 +132,9 @@ struct PreparedScenario {
 struct Scenario: Sendable {
     let name: String
     let summary: String
+    /// Whether `--instructions` counts its contenders' instructions: not where the timed work is
+    /// another process (code generation, the shell's CSV import), which callgrind does not see.
+    var countsInstructions = true
     let prepare: @Sendable (BenchmarkContext) throws -> PreparedScenario
 }
 
@@ -144,6 +161,10 @@ struct ContenderResult {
     var ratioToBaseline: Double?
     /// The largest peak memory of the timed rounds, when the scenario measures it.
     let peakMemoryBytes: Int?
+    /// The instructions of one timed iteration, counted by callgrind (`--instructions`).
+    var instructions: Int?
+    /// `instructions` over the baseline's.
+    var instructionRatio: Double?
 
     init(contender: String, samples: [Double], peakMemoryBytes: Int? = nil) {
         self.contender = contender
@@ -188,6 +209,9 @@ struct Runner {
     let contenderFilters: [String]
     let warmupRounds: Int
     let timedRounds: Int
+    /// In the callgrind child of `--instructions`: label each timed iteration so that its region is
+    /// counted and dumped.
+    var countsRegions = false
 
     /// Prepares `scenario`, runs its contenders interleaved, verifies every iteration. Returns `nil`
     /// when `--contender` leaves a scenario without baseline no contender to run.
@@ -222,8 +246,13 @@ struct Runner {
         var peaks = Array(repeating: Int?.none, count: prepared.contenders.count)
         let rounds = warmupRounds + timedRounds
         for round in 0..<rounds {
-            for (index, contender) in prepared.contenders.enumerated() {
+            // Even rounds run the contenders in the listed order, odd rounds in reverse.
+            let order = round % 2 == 0 ? Array(prepared.contenders.indices) : prepared.contenders.indices.reversed()
+            for index in order {
+                let contender = prepared.contenders[index]
                 let stopwatch = Stopwatch()
+                InstructionCounting.label = countsRegions && round >= warmupRounds ? "\(scenario.name)|\(contender.name)" : nil
+                defer { InstructionCounting.label = nil }
                 let checksum = try contender.iteration(stopwatch)
                 guard let elapsed = stopwatch.elapsed else {
                     throw HarnessError("\(scenario.name) / \(contender.name): the iteration never called Stopwatch.measure")

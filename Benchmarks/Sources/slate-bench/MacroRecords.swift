@@ -17,7 +17,7 @@ import Slate
 import SlateMacros
 
 /// `item(i0 … i9)` declared with `@Table`: the macro writes the positional `init(row:)`,
-/// `bindColumns`, typed columns and column descriptors (`INTEGER NOT NULL` for `Int`).
+/// `encode(to:)`, typed columns and its `TableSchema` (`INTEGER NOT NULL` for `Int`).
 @Table("item")
 struct MacroItem: Equatable {
     var i0, i1, i2, i3, i4, i5, i6, i7, i8, i9: Int
@@ -44,7 +44,7 @@ extension FetchIntegers.Fixture {
 }
 
 extension Insert.Fixture {
-    /// The same insert as `slate-record` with the `@Table` struct, whose `bindColumns` the macro
+    /// The same insert as `slate-record` with the `@Table` struct, whose `encode(to:)` the macro
     /// wrote. The records are converted once, untimed.
     var macroContenders: [Contender] {
         let macroItems = items.map(MacroItem.init)

@@ -14,9 +14,12 @@ struct MachineInfo: Encodable {
     let warmupRounds: Int
     let timedRounds: Int
     let date: String
+    /// How instructions were counted: `"callgrind, 1 iteration after 1 warm-up"`, or `nil` when
+    /// they were not (no `--instructions`).
+    let instructions: String?
 
     enum CodingKeys: String, CodingKey {
-        case cpu, cores, os, mode, date
+        case cpu, cores, os, mode, date, instructions
         case sqliteVersion = "sqlite_version"
         case swiftVersion = "swift_version"
         case grdbVersion = "grdb_version"
@@ -24,7 +27,7 @@ struct MachineInfo: Encodable {
         case timedRounds = "timed_rounds"
     }
 
-    static func current(quick: Bool, warmupRounds: Int, timedRounds: Int) -> MachineInfo {
+    static func current(quick: Bool, warmupRounds: Int, timedRounds: Int, countsInstructions: Bool) -> MachineInfo {
         MachineInfo(
             cpu: cpuModel(),
             cores: ProcessInfo.processInfo.activeProcessorCount,
@@ -35,7 +38,8 @@ struct MachineInfo: Encodable {
             mode: quick ? "quick" : "full",
             warmupRounds: warmupRounds,
             timedRounds: timedRounds,
-            date: ISO8601DateFormatter().string(from: Date()))
+            date: ISO8601DateFormatter().string(from: Date()),
+            instructions: countsInstructions ? "callgrind, 1 iteration after 1 warm-up" : nil)
     }
 
     /// The `model name` line of /proc/cpuinfo (Linux), or "unknown" elsewhere.
@@ -83,7 +87,10 @@ struct MachineInfo: Encodable {
     var summary: String {
         """
         machine: \(cpu), \(cores) cores; SQLite \(sqliteVersion); \(swiftVersion); GRDB \(grdbVersion)
-        run: \(mode), \(warmupRounds) warm-up + \(timedRounds) timed rounds per scenario, contenders interleaved
+        run: \(mode), \(warmupRounds) warm-up + \(timedRounds) timed rounds per scenario, contenders interleaved \
+        (order reversed every other round)\(instructions.map { "; instructions: \($0)" } ?? "")
+        connections: raw and Slate open with SQLITE_OPEN_NOMUTEX; GRDB cannot choose its threading mode, so its \
+        connections take SQLite's mutex on every call
         """
     }
 }
@@ -120,6 +127,8 @@ struct Report: Encodable {
         let ratioToBaseline: Double?
         let rowsPerSecond: Double
         let peakMemoryBytes: Int?
+        let instructions: Int?
+        let instructionRatio: Double?
 
         enum CodingKeys: String, CodingKey {
             case contender
@@ -130,6 +139,8 @@ struct Report: Encodable {
             case ratioToBaseline = "ratio_to_baseline"
             case rowsPerSecond = "rows_per_s"
             case peakMemoryBytes = "peak_memory_bytes"
+            case instructions
+            case instructionRatio = "instruction_ratio"
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -142,6 +153,8 @@ struct Report: Encodable {
             try container.encode(ratioToBaseline, forKey: .ratioToBaseline)  // `null` without baseline
             try container.encode(rowsPerSecond, forKey: .rowsPerSecond)
             try container.encode(peakMemoryBytes, forKey: .peakMemoryBytes)  // `null` when not measured
+            try container.encode(instructions, forKey: .instructions)  // `null` without --instructions
+            try container.encode(instructionRatio, forKey: .instructionRatio)  // `null` without them or a baseline
         }
     }
 
@@ -157,7 +170,8 @@ struct Report: Encodable {
                     Result(
                         contender: $0.contender, medianSeconds: $0.median, minSeconds: $0.min, maxSeconds: $0.max,
                         ratioToRaw: scenario.baseline == "raw" ? $0.ratioToBaseline : nil, ratioToBaseline: $0.ratioToBaseline,
-                        rowsPerSecond: $0.median > 0 ? Double(scenario.rows) / $0.median : 0, peakMemoryBytes: $0.peakMemoryBytes)
+                        rowsPerSecond: $0.median > 0 ? Double(scenario.rows) / $0.median : 0, peakMemoryBytes: $0.peakMemoryBytes,
+                        instructions: $0.instructions, instructionRatio: $0.instructionRatio)
                 })
         }
     }
@@ -176,7 +190,9 @@ enum ResultsTable {
     static func render(_ results: [ScenarioResult]) -> String {
         // `x base`: the median over the baseline's, the scenario's first contender (`raw`, or
         // `sqlite3-shell` for the CSV import). `peak MB`: only where the scenario measures memory.
-        let header = ["scenario", "rows", "contender", "median ms", "min ms", "max ms", "x base", "rows/s", "peak MB"]
+        // `instr M` and `x instr`: one iteration's instructions under callgrind and their ratio to the
+        // baseline's, with `--instructions`.
+        let header = ["scenario", "rows", "contender", "median ms", "min ms", "max ms", "x base", "rows/s", "peak MB", "instr M", "x instr"]
         var rows: [[String]] = []
         for scenario in results {
             for (index, result) in scenario.results.enumerated() {
@@ -190,6 +206,8 @@ enum ResultsTable {
                     result.ratioToBaseline.map { format($0, decimals: 2) } ?? "-",
                     result.median > 0 ? rate(Double(scenario.rows) / result.median) : "-",
                     result.peakMemoryBytes.map { format(Double($0) / 1_048_576, decimals: 1) } ?? "-",
+                    result.instructions.map { format(Double($0) / 1_000_000, decimals: 1) } ?? "-",
+                    result.instructionRatio.map { format($0, decimals: 3) } ?? "-",
                 ])
             }
         }

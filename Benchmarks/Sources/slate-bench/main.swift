@@ -9,6 +9,7 @@ import Foundation
 /// Every scenario, in run order. Add new scenarios here.
 let allScenarios: [Scenario] = [
     FetchIntegers.scenario,
+    FetchMixed.scenario,
     Insert.scenario,
     NorthwindOrders.scenario,
     BuilderFilterOrder.scenario,
@@ -16,6 +17,8 @@ let allScenarios: [Scenario] = [
     Codegen.manyTables,
     Codegen.wideTable,
     CSVImport.scenario,
+    SchemaCheck.scenario,
+    ObservationBenchmarks.writeScenario,
 ]
 
 struct Options {
@@ -27,9 +30,17 @@ struct Options {
     var timedRounds: Int?
     var allowDebug = false
     var list = false
+    var observationReport = false
+    /// `--instructions`: count each contender's instructions under callgrind after the timed rounds.
+    var instructions = false
+    /// `--scenario NAME`: the one scenario called exactly `NAME` (the callgrind child's filter).
+    var exactScenario: String?
+    /// `--callgrind-regions`: the callgrind child; label each timed iteration's region.
+    var callgrindRegions = false
 
     static let usage = """
-        usage: slate-bench [--quick] [--json FILE] [--filter TEXT]... [--contender TEXT]... [--iterations N] [--warmup N] [--list]
+        usage: slate-bench [--quick] [--json FILE] [--filter TEXT]... [--contender TEXT]... [--iterations N] [--warmup N]
+                           [--instructions] [--list]
 
           --quick          short smoke run: fewer rows and rounds, every result still verified
           --json FILE      also write the results as JSON to FILE
@@ -37,7 +48,11 @@ struct Options {
           --contender TEXT run only contenders whose name contains TEXT, and raw (repeatable; for profiling)
           --iterations N   timed rounds per scenario (default 10, or 3 with --quick)
           --warmup N       untimed warm-up rounds per scenario (default 2, or 1 with --quick)
+          --instructions   also count each contender's instructions for one iteration under callgrind
+                           (valgrind must be installed; a child process per scenario, several minutes)
           --list           list the scenarios and exit
+          --observation-report
+                           print live-query refetch counts and latencies (Slate and GRDB), no scenarios
           --allow-debug    run even though this is a debug build (numbers are meaningless)
         """
 
@@ -65,6 +80,10 @@ struct Options {
             case "--warmup": options.warmupRounds = try count(for: argument, minimum: 0)
             case "--allow-debug": options.allowDebug = true
             case "--list": options.list = true
+            case "--observation-report": options.observationReport = true
+            case "--instructions": options.instructions = true
+            case "--scenario": options.exactScenario = try value(for: argument)
+            case "--callgrind-regions": options.callgrindRegions = true
             case "-h", "--help":
                 print(usage)
                 exit(0)
@@ -107,8 +126,25 @@ func main() -> Int32 {
     printError("slate-bench: WARNING: debug build; the timings are meaningless")
     #endif
 
+    if options.observationReport {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("slate-bench-\(ProcessInfo.processInfo.processIdentifier)-observation")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            print(MachineInfo.current(quick: options.quick, warmupRounds: 0, timedRounds: 0, countsInstructions: false).summary)
+            print("")
+            try ObservationBenchmarks.report(quick: options.quick, directory: directory)
+        } catch {
+            printError("slate-bench: observation report failed: \(error)")
+            return 1
+        }
+        return 0
+    }
+
     let scenarios = allScenarios.filter { scenario in
-        options.filters.isEmpty || options.filters.contains { scenario.name.contains($0) }
+        if let exact = options.exactScenario { return scenario.name == exact }
+        return options.filters.isEmpty || options.filters.contains { scenario.name.contains($0) }
     }
     guard !scenarios.isEmpty else {
         printError("slate-bench: no scenario matches \(options.filters); --list shows them")
@@ -119,8 +155,10 @@ func main() -> Int32 {
         quick: options.quick,
         contenderFilters: options.contenderFilters,
         warmupRounds: options.warmupRounds ?? (options.quick ? 1 : 2),
-        timedRounds: options.timedRounds ?? (options.quick ? 3 : 10))
-    let machine = MachineInfo.current(quick: options.quick, warmupRounds: runner.warmupRounds, timedRounds: runner.timedRounds)
+        timedRounds: options.timedRounds ?? (options.quick ? 3 : 10),
+        countsRegions: options.callgrindRegions)
+    let machine = MachineInfo.current(
+        quick: options.quick, warmupRounds: runner.warmupRounds, timedRounds: runner.timedRounds, countsInstructions: options.instructions)
     print(machine.summary)
     #if DEBUG
     print("build: DEBUG (timings meaningless)")
@@ -131,7 +169,12 @@ func main() -> Int32 {
     var results: [ScenarioResult] = []
     for scenario in scenarios {
         do {
-            if let result = try runner.run(scenario, progress: { printError("  \($0)") }) { results.append(result) }
+            if var result = try runner.run(scenario, progress: { printError("  \($0)") }) {
+                if options.instructions {
+                    try InstructionPass.count(scenario, into: &result, options: options, progress: { printError("  \($0)") })
+                }
+                results.append(result)
+            }
         } catch {
             printError("slate-bench: \(scenario.name) failed: \(error)")
             return 1

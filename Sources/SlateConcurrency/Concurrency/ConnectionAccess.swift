@@ -47,6 +47,9 @@ extension Database {
         if let cancellation, !cancellation.start(interrupting: interruptHandle) {
             throw DatabaseError.cancellation()
         }
+        // Live queries learn about commits the work made outside the transaction engine (an
+        // autocommitted statement, the C API) when it ends.
+        defer { flushObservations() }
         // The cancellable phase ends when the body does (or when beginning failed), exactly once.
         var finished = false
         var cancelled = false

@@ -7,9 +7,17 @@ import Foundation
 /// any ISO-8601 form SQLite produces is accepted whatever the strategy, and numbers are read as the
 /// strategy says (as Unix seconds under ``iso8601``).
 public enum DateStrategy: Sendable, Hashable {
-    /// TEXT `YYYY-MM-DD HH:MM:SS.SSS` in UTC, the format of SQLite's `datetime()` with milliseconds.
-    /// Sorts chronologically as text. The default.
+    /// TEXT `YYYY-MM-DD HH:MM:SS` in UTC, followed by `.SSS` only when the date has a fraction of a
+    /// second: exactly what SQLite's `datetime()` and `CURRENT_TIMESTAMP` write for whole seconds,
+    /// so dates compare equal to the rows SQLite wrote, and milliseconds still round-trip. Both
+    /// forms sort chronologically as text, mixed or not. The default.
     case iso8601
+    /// TEXT `YYYY-MM-DD HH:MM:SS.SSS` in UTC, always with milliseconds: the form of
+    /// `strftime('%Y-%m-%d %H:%M:%f')`, for columns whose data was written that way.
+    case iso8601Milliseconds
+    /// TEXT `YYYY-MM-DD`, a day in UTC: the form of SQLite's `date()` and `CURRENT_DATE`. Storing a
+    /// date with a time of day other than midnight UTC throws, rather than drop the time.
+    case iso8601Date
     /// Seconds since 1970-01-01 UTC: an INTEGER when whole, else a REAL. Use `'unixepoch'` in SQL.
     case unixSeconds
     /// Milliseconds since 1970-01-01 UTC, as an INTEGER.
@@ -20,21 +28,29 @@ public enum DateStrategy: Sendable, Hashable {
     /// The SQL value storing `date`.
     ///
     /// Every date this returns reads back as the same instant, to the strategy's precision
-    /// (milliseconds for ``iso8601`` and ``unixMilliseconds``, a `Double` of seconds for
-    /// ``unixSeconds``, a `Double` of days for ``julianDay``).
+    /// (milliseconds for ``iso8601``, ``iso8601Milliseconds`` and ``unixMilliseconds``, a `Double`
+    /// of seconds for ``unixSeconds``, a `Double` of days for ``julianDay``).
     ///
     /// - Throws: ``DatabaseError`` with ``ResultCode/mismatch`` for a date that is not finite
     ///   (SQLite would store a NaN as `NULL`), and, under ``iso8601``, for a date outside the years
     ///   0000 to 9999, which ISO-8601 text with four-digit years (and SQLite's date functions)
-    ///   cannot hold: store such dates with ``unixSeconds`` or ``julianDay``.
+    ///   cannot hold: store such dates with ``unixSeconds`` or ``julianDay``; under ``iso8601Date``,
+    ///   for a date that is not midnight UTC.
     public func sqlValue(for date: Date) throws -> SQLValue {
         let seconds = date.timeIntervalSince1970
         guard seconds.isFinite else {
             throw DatabaseError(resultCode: .mismatch, message: "a date \(seconds) seconds after 1970 is not finite and cannot be stored")
         }
         switch self {
-        case .iso8601:
-            guard let text = DateCoding.iso8601String(date) else {
+        case .iso8601, .iso8601Milliseconds, .iso8601Date:
+            let form: DateCoding.TextForm = self == .iso8601 ? .dateTime : self == .iso8601Date ? .day : .dateTimeMilliseconds
+            guard let text = DateCoding.iso8601String(date, form: form) else {
+                if form == .day, DateCoding.iso8601String(date, form: .dateTime) != nil {
+                    throw DatabaseError(
+                        resultCode: .mismatch,
+                        message: "the date \(seconds) seconds after 1970 is not midnight UTC: a day (.iso8601Date) cannot hold"
+                            + " its time of day")
+                }
                 throw DatabaseError(
                     resultCode: .mismatch,
                     message: "the date \(seconds) seconds after 1970 is outside the years 0000 to 9999 that ISO-8601 text"
@@ -73,7 +89,7 @@ public enum DateStrategy: Sendable, Hashable {
 
     private func date(fromNumber number: Double) -> Date {
         switch self {
-        case .iso8601, .unixSeconds: Date(timeIntervalSince1970: number)
+        case .iso8601, .iso8601Milliseconds, .iso8601Date, .unixSeconds: Date(timeIntervalSince1970: number)
         case .unixMilliseconds: Date(timeIntervalSince1970: number / 1000)
         case .julianDay: Date(timeIntervalSince1970: (number - DateCoding.unixEpochJulianDay) * 86_400)
         }
@@ -89,9 +105,19 @@ enum DateCoding {
     /// the range four-digit years cover.
     static let iso8601Milliseconds: ClosedRange<Int64> = -62_167_219_200_000...253_402_300_799_999
 
-    /// `YYYY-MM-DD HH:MM:SS.SSS`, UTC, rounded to the millisecond; `nil` for a date outside the
-    /// years 0000 to 9999 (or not finite).
-    static func iso8601String(_ date: Date) -> String? {
+    /// The text forms of ISO-8601 dates.
+    enum TextForm {
+        /// `YYYY-MM-DD HH:MM:SS`, and `.SSS` when the milliseconds are not zero.
+        case dateTime
+        /// `YYYY-MM-DD HH:MM:SS.SSS`.
+        case dateTimeMilliseconds
+        /// `YYYY-MM-DD`, only for midnight.
+        case day
+    }
+
+    /// The date in `form`, UTC, rounded to the millisecond; `nil` for a date outside the years
+    /// 0000 to 9999 (or not finite), or not midnight for ``TextForm/day``.
+    static func iso8601String(_ date: Date, form: TextForm = .dateTime) -> String? {
         guard let totalMilliseconds = Int64(exactly: (date.timeIntervalSince1970 * 1000).rounded()),
             iso8601Milliseconds.contains(totalMilliseconds)
         else { return nil }
@@ -100,9 +126,14 @@ enum DateCoding {
         let (year, month, day) = civil(fromDays: days)
         var text = ""
         text.reserveCapacity(23)
-        text += padded(year, 4) + "-" + padded(month, 2) + "-" + padded(day, 2) + " "
-        text += padded(secondOfDay / 3600, 2) + ":" + padded(secondOfDay / 60 % 60, 2) + ":" + padded(secondOfDay % 60, 2)
-        text += "." + padded(milliseconds, 3)
+        text += padded(year, 4) + "-" + padded(month, 2) + "-" + padded(day, 2)
+        if form == .day {
+            return secondOfDay == 0 && milliseconds == 0 ? text : nil
+        }
+        text += " " + padded(secondOfDay / 3600, 2) + ":" + padded(secondOfDay / 60 % 60, 2) + ":" + padded(secondOfDay % 60, 2)
+        if form == .dateTimeMilliseconds || milliseconds != 0 {
+            text += "." + padded(milliseconds, 3)
+        }
         return text
     }
 

@@ -162,11 +162,20 @@ extension Decimal: SQLBindable, SQLExtractable {
     /// Stored as TEXT in plain decimal notation, so no digit is lost.
     public var sqlValue: SQLValue { .text(description) }
 
-    /// Reads text exactly, and integers and reals as numbers.
+    /// Reads text that spells a decimal number exactly (all of it: `12abc` throws; `NaN`, which is
+    /// how ``Decimal/nan`` is stored, reads back as NaN), and integers and reals as numbers.
     public init(sqlValue: SQLValue) throws {
         switch sqlValue {
         case .text(let text):
-            if let decimal = Decimal(string: text.trimmingCharacters(in: .whitespaces), locale: Locale(identifier: "en_US_POSIX")) {
+            if text == Decimal.nan.description {
+                self = .nan
+                return
+            }
+            // `Decimal(string:)` reads the longest number at the start of the text and ignores the
+            // rest: check first that all of it is a number.
+            if SpelledNumber(text) != nil,
+                let decimal = Decimal(string: text.trimmingCharacters(in: .whitespacesAndNewlines), locale: Locale(identifier: "en_US_POSIX"))
+            {
                 self = decimal
                 return
             }

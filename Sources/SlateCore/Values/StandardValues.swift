@@ -3,110 +3,110 @@ import Foundation
 
 // MARK: - Fast column readers shared by the standard conformances
 
+// Each reader takes the column's `sqlite3_value` once (`sqlite3_column_value`) and asks it for its
+// storage class and its value with the cheap `sqlite3_value_*` accessors: one column lookup per
+// value. The value is only used while the row is lent, on the connection's thread, which is what
+// SQLite asks of the unprotected values `sqlite3_column_value` returns. When the storage class is
+// the one the type asks for, that is the whole read; anything else (a REAL read as an integer,
+// TEXT read as a number, NULL, an out-of-range column) goes through the exact rules of
+// `ExactConversion.swift`, the same code a copied row runs.
+
 extension Row {
-    /// Reads a column as a 64-bit integer.
-    ///
-    /// The fast path is one `sqlite3_column_int64` call. SQLite answers 0 for `NULL` and for text
-    /// that is not a number, so only a zero is type-checked (a second C call would cost about a
-    /// third of a 10-column fetch): `NULL`, non-numeric text and blobs always throw, while a REAL
-    /// or numeric TEXT stored in the column converts as SQLite's `CAST` does. Use a `STRICT` table
-    /// to rule such values out at write time.
+    /// Reads a column as a 64-bit integer: an INTEGER, or a REAL or numeric TEXT that is exactly a
+    /// whole number in range. Anything else throws ``ResultCode/mismatch``, naming the column and
+    /// the SQL. See ``SQLExtractable`` for the rules.
     @inlinable
     public func int64(at index: Int) throws -> Int64 {
-        let position = position(index)
         if let sqliteStatement {
-            let value = sqlite3_column_int64(sqliteStatement, position)
-            if value != 0 || sqlite3_column_type(sqliteStatement, position) == SQLITE_INTEGER { return value }
+            let value = sqlite3_column_value(sqliteStatement, position(index))
+            if sqlite3_value_type(value) == SQLITE_INTEGER { return sqlite3_value_int64(value) }
         }
-        return try convertedInt64(at: index, as: Int64.self)
+        return try exactInteger(at: index, as: Int64.self)
     }
 
-    /// Reads a column as a 64-bit integer, or `nil` when it is `NULL`, in one C call for non-zero
-    /// integers. See ``int64(at:)``.
+    /// Reads a column as a 64-bit integer, or `nil` when it is `NULL`. See ``int64(at:)``.
     @inlinable
     public func int64IfPresent(at index: Int) throws -> Int64? {
-        let position = position(index)
         if let sqliteStatement {
-            let value = sqlite3_column_int64(sqliteStatement, position)
-            if value != 0 { return value }
-            let type = sqlite3_column_type(sqliteStatement, position)
-            if type == SQLITE_INTEGER { return 0 }
+            let value = sqlite3_column_value(sqliteStatement, position(index))
+            let type = sqlite3_value_type(value)
+            if type == SQLITE_INTEGER { return sqlite3_value_int64(value) }
             if type == SQLITE_NULL { return nil }
         } else if value(at: index).isNull {
             return nil
         }
-        return try convertedInt64(at: index, as: Int64.self)
+        return try exactInteger(at: index, as: Int64.self)
+    }
+
+    /// Reads a column as a double: a REAL, an INTEGER that a `Double` holds exactly, or numeric
+    /// TEXT. Anything else throws ``ResultCode/mismatch``. See ``SQLExtractable`` for the rules.
+    @inlinable
+    public func double(at index: Int) throws -> Double {
+        if let sqliteStatement {
+            let value = sqlite3_column_value(sqliteStatement, position(index))
+            let type = sqlite3_value_type(value)
+            if type == SQLITE_FLOAT { return sqlite3_value_double(value) }
+            if type == SQLITE_INTEGER, let real = Double(exactly: sqlite3_value_int64(value)) { return real }
+        }
+        return try exactDouble(at: index)
     }
 
     /// Reads a column as a double, or `nil` when it is `NULL`. See ``double(at:)``.
     @inlinable
     public func doubleIfPresent(at index: Int) throws -> Double? {
-        let position = position(index)
         if let sqliteStatement {
-            let value = sqlite3_column_double(sqliteStatement, position)
-            if value != 0 { return value }
-            let type = sqlite3_column_type(sqliteStatement, position)
-            if type == SQLITE_FLOAT || type == SQLITE_INTEGER { return value }
+            let value = sqlite3_column_value(sqliteStatement, position(index))
+            let type = sqlite3_value_type(value)
+            if type == SQLITE_FLOAT { return sqlite3_value_double(value) }
+            if type == SQLITE_INTEGER, let real = Double(exactly: sqlite3_value_int64(value)) { return real }
             if type == SQLITE_NULL { return nil }
         } else if value(at: index).isNull {
             return nil
         }
-        return try convertedDouble(at: index)
+        return try exactDouble(at: index)
     }
 
-    /// Reads a column as text, or `nil` when it is `NULL`, with one type check.
+    /// Reads a column as text; an INTEGER or REAL reads as its decimal text. NULL and BLOB throw
+    /// ``ResultCode/mismatch``.
+    @inlinable
+    public func string(at index: Int) throws -> String {
+        if let sqliteStatement {
+            let value = sqlite3_column_value(sqliteStatement, position(index))
+            if sqlite3_value_type(value) == SQLITE_TEXT, let text = sqlite3_value_text(value) {
+                let count = Int(sqlite3_value_bytes(value))
+                // Invalid UTF-8 is refused by exactString(at:) rather than repaired.
+                if let string = String(exactUTF8: text, count: count) { return string }
+            }
+        }
+        return try exactString(at: index)
+    }
+
+    /// Reads a column as text, or `nil` when it is `NULL`. See ``string(at:)``.
     @inlinable
     public func stringIfPresent(at index: Int) throws -> String? {
-        let position = position(index)
         if let sqliteStatement {
-            let type = sqlite3_column_type(sqliteStatement, position)
-            if type == SQLITE_TEXT, let text = sqlite3_column_text(sqliteStatement, position) {
-                let count = Int(sqlite3_column_bytes(sqliteStatement, position))
-                return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+            let value = sqlite3_column_value(sqliteStatement, position(index))
+            let type = sqlite3_value_type(value)
+            if type == SQLITE_TEXT, let text = sqlite3_value_text(value) {
+                let count = Int(sqlite3_value_bytes(value))
+                // Invalid UTF-8 is refused by exactString(at:) rather than repaired.
+                if let string = String(exactUTF8: text, count: count) { return string }
             }
             if type == SQLITE_NULL { return nil }
         } else if value(at: index).isNull {
             return nil
         }
-        return try convertedString(at: index)
-    }
-
-    /// Reads a column as a double. Like ``int64(at:)``, only a zero result is type-checked, so
-    /// `NULL` and non-numeric values throw while integers convert.
-    @inlinable
-    public func double(at index: Int) throws -> Double {
-        let position = position(index)
-        if let sqliteStatement {
-            let value = sqlite3_column_double(sqliteStatement, position)
-            if value != 0 { return value }
-            let type = sqlite3_column_type(sqliteStatement, position)
-            if type == SQLITE_FLOAT || type == SQLITE_INTEGER { return value }
-        }
-        return try convertedDouble(at: index)
-    }
-
-    /// Reads a column as text; numbers convert to their SQL text.
-    @inlinable
-    public func string(at index: Int) throws -> String {
-        let position = position(index)
-        if let sqliteStatement, sqlite3_column_type(sqliteStatement, position) == SQLITE_TEXT,
-            let text = sqlite3_column_text(sqliteStatement, position)
-        {
-            let count = Int(sqlite3_column_bytes(sqliteStatement, position))
-            return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
-        }
-        return try convertedString(at: index)
+        return try exactString(at: index)
     }
 
     /// Calls `body` with the bytes of a BLOB (or TEXT) column, without copying them.
     @inlinable
     public func withUnsafeBytes<Result>(at index: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) throws -> Result {
         if let sqliteStatement {
-            let position = position(index)
-            let type = sqlite3_column_type(sqliteStatement, position)
-            if type == SQLITE_BLOB {
-                let bytes = sqlite3_column_blob(sqliteStatement, position)
-                let count = Int(sqlite3_column_bytes(sqliteStatement, position))
+            let value = sqlite3_column_value(sqliteStatement, position(index))
+            if sqlite3_value_type(value) == SQLITE_BLOB {
+                let bytes = sqlite3_value_blob(value)
+                let count = Int(sqlite3_value_bytes(value))
                 return try body(UnsafeRawBufferPointer(start: bytes, count: bytes == nil ? 0 : count))
             }
         }
@@ -116,75 +116,6 @@ extension Row {
         case .text(let text): return try Data(text.utf8).withUnsafeBytes(body)
         default: throw conversionFailure(at: index, to: Data.self)
         }
-    }
-
-    @usableFromInline
-    package func convertedInt64(at index: Int, as type: Any.Type) throws -> Int64 {
-        switch value(at: index) {
-        case .integer(let integer): return integer
-        case .real(let real):
-            if let integer = SQLValue.truncatedInteger(real) { return integer }
-            throw conversionFailure(at: index, to: type, reason: "it is not a number")
-        case .text(let text):
-            if let integer = Int64(text.trimmingCharacters(in: .whitespaces)) { return integer }
-            throw conversionFailure(at: index, to: type)
-        default:
-            throw conversionFailure(at: index, to: type)
-        }
-    }
-
-    @usableFromInline
-    package func convertedDouble(at index: Int) throws -> Double {
-        switch value(at: index) {
-        case .real(let real): return real
-        case .integer(let integer): return Double(integer)
-        case .text(let text):
-            if let real = Double(text.trimmingCharacters(in: .whitespaces)) { return real }
-            throw conversionFailure(at: index, to: Double.self)
-        default:
-            throw conversionFailure(at: index, to: Double.self)
-        }
-    }
-
-    @usableFromInline
-    package func convertedString(at index: Int) throws -> String {
-        switch value(at: index) {
-        case .text(let text): return text
-        case .integer(let integer): return String(integer)
-        case .real(let real): return String(real)
-        default: throw conversionFailure(at: index, to: String.self)
-        }
-    }
-
-    /// An integer read into a narrower type that cannot hold it.
-    @usableFromInline
-    package func overflow(at index: Int, to type: Any.Type) -> DatabaseError {
-        conversionFailure(at: index, to: type, reason: "integer overflow")
-    }
-}
-
-extension SQLValue {
-    @usableFromInline
-    package func int64(as type: Any.Type) throws -> Int64 {
-        switch self {
-        case .integer(let integer): return integer
-        case .real(let real):
-            if let integer = Self.truncatedInteger(real) { return integer }
-        case .text(let text):
-            if let integer = Int64(text.trimmingCharacters(in: .whitespaces)) { return integer }
-        default: break
-        }
-        throw DatabaseError.conversionFailure(self, to: type)
-    }
-
-    /// A REAL read as an integer truncates toward zero and saturates at the 64-bit bounds, as
-    /// SQLite's `CAST(x AS INTEGER)` does; `nil` for NaN.
-    @usableFromInline
-    package static func truncatedInteger(_ real: Double) -> Int64? {
-        if real.isNaN { return nil }
-        if real >= 9.223372036854775807e18 { return .max }
-        if real <= -9.223372036854775808e18 { return .min }
-        return Int64(real)
     }
 }
 
@@ -211,27 +142,35 @@ extension SQLBindable where Self: FixedWidthInteger {
 }
 
 extension SQLExtractable where Self: FixedWidthInteger {
+    /// Reads an INTEGER that fits, a REAL that is exactly a whole number in range, or TEXT that
+    /// spells one; anything else throws ``ResultCode/mismatch``.
     @inlinable
     public init(sqlValue: SQLValue) throws {
-        let integer = try sqlValue.int64(as: Self.self)
-        guard let value = Self(exactly: integer) else {
-            throw DatabaseError.conversionFailure(sqlValue, to: Self.self, reason: "integer overflow")
-        }
-        self = value
+        self = try sqlValue.exactInteger(as: Self.self)
     }
 
     @inlinable
     public static func extract(from row: borrowing Row, at index: Int) throws -> Self {
-        let integer = try row.int64(at: index)
-        guard let value = Self(exactly: integer) else { throw row.overflow(at: index, to: Self.self) }
-        return value
+        if let statement = row.sqliteStatement {
+            let value = sqlite3_column_value(statement, row.position(index))
+            if sqlite3_value_type(value) == SQLITE_INTEGER, let integer = Self(exactly: sqlite3_value_int64(value)) {
+                return integer
+            }
+        }
+        return try row.exactInteger(at: index, as: Self.self)
     }
 
     @inlinable
     public static func extractIfPresent(from row: borrowing Row, at index: Int) throws -> Self? {
-        guard let integer = try row.int64IfPresent(at: index) else { return nil }
-        guard let value = Self(exactly: integer) else { throw row.overflow(at: index, to: Self.self) }
-        return value
+        if let statement = row.sqliteStatement {
+            let value = sqlite3_column_value(statement, row.position(index))
+            let type = sqlite3_value_type(value)
+            if type == SQLITE_INTEGER, let integer = Self(exactly: sqlite3_value_int64(value)) { return integer }
+            if type == SQLITE_NULL { return nil }
+        } else if row.value(at: index).isNull {
+            return nil
+        }
+        return try row.exactInteger(at: index, as: Self.self)
     }
 }
 
@@ -277,19 +216,32 @@ extension Bool: SQLBindable, SQLExtractable {
         try statement.bindInt64(self ? 1 : 0, at: index)
     }
 
-    /// Any non-zero number is `true`.
+    /// Reads an integer under the integer rules (see ``SQLExtractable``): any non-zero integer is
+    /// `true`. A REAL 0.5, or text that is not a whole number, throws.
     public init(sqlValue: SQLValue) throws {
-        self = try sqlValue.int64(as: Bool.self) != 0
+        self = try sqlValue.exactInteger(as: Int64.self, reportedAs: Bool.self) != 0
     }
 
     @inlinable
     public static func extract(from row: borrowing Row, at index: Int) throws -> Bool {
-        try row.int64(at: index) != 0
+        if let statement = row.sqliteStatement {
+            let value = sqlite3_column_value(statement, row.position(index))
+            if sqlite3_value_type(value) == SQLITE_INTEGER { return sqlite3_value_int64(value) != 0 }
+        }
+        return try row.exactInteger(at: index, as: Int64.self, reportedAs: Bool.self) != 0
     }
 
     @inlinable
     public static func extractIfPresent(from row: borrowing Row, at index: Int) throws -> Bool? {
-        try row.int64IfPresent(at: index).map { $0 != 0 }
+        if let statement = row.sqliteStatement {
+            let value = sqlite3_column_value(statement, row.position(index))
+            let type = sqlite3_value_type(value)
+            if type == SQLITE_INTEGER { return sqlite3_value_int64(value) != 0 }
+            if type == SQLITE_NULL { return nil }
+        } else if row.value(at: index).isNull {
+            return nil
+        }
+        return try row.exactInteger(at: index, as: Int64.self, reportedAs: Bool.self) != 0
     }
 }
 
@@ -304,17 +256,10 @@ extension Double: SQLBindable, SQLExtractable {
         try statement.bindDouble(self, at: index)
     }
 
+    /// Reads a REAL, an INTEGER that a `Double` holds exactly, or TEXT that spells such a number;
+    /// anything else throws ``ResultCode/mismatch``.
     public init(sqlValue: SQLValue) throws {
-        switch sqlValue {
-        case .real(let real): self = real
-        case .integer(let integer): self = Double(integer)
-        case .text(let text):
-            guard let real = Double(text.trimmingCharacters(in: .whitespaces)) else {
-                throw DatabaseError.conversionFailure(sqlValue, to: Double.self)
-            }
-            self = real
-        default: throw DatabaseError.conversionFailure(sqlValue, to: Double.self)
-        }
+        self = try sqlValue.exactDouble()
     }
 
     @inlinable
@@ -337,13 +282,29 @@ extension Float: SQLBindable, SQLExtractable {
         try statement.bindDouble(Double(self), at: index)
     }
 
+    /// Reads a `Double` under its rules, rounded to the nearest `Float` (the precision a `Float`
+    /// asks for); a finite value beyond `Float`'s range throws ``ResultCode/mismatch``.
     public init(sqlValue: SQLValue) throws {
-        self = Float(try Double(sqlValue: sqlValue))
+        let real = try sqlValue.exactDouble()
+        guard let float = Float.rounding(real) else {
+            throw DatabaseError.conversionFailure(sqlValue, to: Float.self, reason: "it is out of the range of Float")
+        }
+        self = float
     }
 
     @inlinable
     public static func extract(from row: borrowing Row, at index: Int) throws -> Float {
-        Float(try row.double(at: index))
+        guard let float = Float.rounding(try row.double(at: index)) else {
+            throw row.conversionFailure(at: index, to: Float.self, reason: "it is out of the range of Float")
+        }
+        return float
+    }
+
+    /// `real` rounded to the nearest `Float`, or `nil` when a finite `real` is beyond `Float`'s range.
+    @usableFromInline
+    static func rounding(_ real: Double) -> Float? {
+        let float = Float(real)
+        return float.isInfinite && real.isFinite ? nil : float
     }
 }
 
@@ -358,13 +319,10 @@ extension String: SQLBindable, SQLExtractable {
         try statement.bindText(self, at: index)
     }
 
+    /// Reads TEXT, or an INTEGER or REAL as its decimal text; NULL and BLOB throw
+    /// ``ResultCode/mismatch``.
     public init(sqlValue: SQLValue) throws {
-        switch sqlValue {
-        case .text(let text): self = text
-        case .integer(let integer): self = String(integer)
-        case .real(let real): self = String(real)
-        default: throw DatabaseError.conversionFailure(sqlValue, to: String.self)
-        }
+        self = try sqlValue.exactString()
     }
 
     @inlinable
@@ -458,6 +416,9 @@ extension Optional: SQLBindable where Wrapped: SQLBindable {
 }
 
 extension Optional: SQLExtractable where Wrapped: SQLExtractable {
+    /// An optional is already nullable.
+    public typealias SQLNullable = Wrapped?
+
     /// `NULL` is `nil`.
     @inlinable
     public init(sqlValue: SQLValue) throws {

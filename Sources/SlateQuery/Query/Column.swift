@@ -43,6 +43,14 @@ public struct Column<Root: Table, Value: SQLValueConvertible>: ColumnExpression,
         self.failure = ColumnFailure(error: failure)
     }
 
+    /// The same column, with an optional value type: as a left join's optional side has it.
+    init<Wrapped>(nullable column: Column<Root, Wrapped>) where Value == Wrapped? {
+        self.qualifier = column.qualifier
+        self.name = column.name
+        self.storage = column.storage
+        self.failure = column.failure
+    }
+
     /// The column's storage.
     public var valueStorage: ColumnStorage? { storage }
 

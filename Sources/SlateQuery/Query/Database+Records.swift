@@ -33,14 +33,26 @@ extension Table {
                     message: "\(Self.self).encode(primaryKey:to:) handed out \(values.count) value(s) for the \(columns.count)"
                         + " primary key column(s) \(columns.joined(separator: ", "))")))
         }
-        return SQLExpression(sql: SQL.joined(predicates, separator: " AND "), precedence: predicates.count == 1 ? .equality : .and)
+        var predicate = SQLExpression<Bool>(sql: SQL.joined(predicates, separator: " AND "), precedence: predicates.count == 1 ? .equality : .and)
+        predicate.rowIDHint = rowIDHint(primaryKeyValues: values)
+        return predicate
     }
 
     /// `UPDATE "t" SET "a" = ?2, "b" = ?3 WHERE "id" = ?1`: parameters numbered by record column, so
     /// that ``bindColumns(to:startingAt:)`` binds every column once. A table whose columns all
     /// belong to the key sets them to themselves, so the statement still reports whether the row
     /// exists.
-    static func updateByPrimaryKeySQL() -> SQL {
+    package static func updateByPrimaryKeySQL() -> SQL {
+        updateByPrimaryKeySQL(values: [])
+    }
+
+    /// ``updateByPrimaryKeySQL()`` with `record`'s column values bound to its numbered
+    /// parameters: the statement a driver for another engine runs.
+    package static func updateByPrimaryKeySQL(binding record: Self) -> SQL {
+        updateByPrimaryKeySQL(values: record.columnValues)
+    }
+
+    private static func updateByPrimaryKeySQL(values: [any SQLBindable]) -> SQL {
         let columns = schema.recordColumns
         let keys = columns.indices.filter { columns[$0].isPrimaryKey }
         var assigned = columns.indices.filter { !columns[$0].isPrimaryKey }
@@ -59,29 +71,27 @@ extension Table {
                     resultCode: .misuse,
                     message: "\(Self.self) declares no primary key column: give a column of its schema a primaryKeyPosition"))
         }
-        return SQL(sqlite: SQL(sql: text), postgreSQL: SQL(sql: statementText("$")))
+        let arguments = StatementArguments(values)
+        return SQL(sqlite: SQL(sql: text, arguments: arguments), postgreSQL: SQL(sql: statementText("$"), arguments: arguments))
     }
 }
 
 extension Database {
     /// Inserts `record` and returns it as inserted, with ``Table/didInsert(rowID:)`` called (so an
-    /// `INTEGER PRIMARY KEY` holds the new rowid).
-    ///
-    /// With `or: .ignore`, a record that was not inserted is returned unchanged.
+    /// `INTEGER PRIMARY KEY` holds the new rowid). To resolve conflicts (`INSERT OR IGNORE`,
+    /// `ON CONFLICT …`), use the statement: `Person.insert(person, or: .ignore).execute(db)`.
     ///
     /// - Throws: ``DatabaseError``, such as ``ResultCode/constraint`` for a constraint violation.
     @discardableResult
-    public func insert<Record: Table>(_ record: Record, or conflictResolution: ConflictResolution? = nil) throws -> Record {
-        try Insert([record], or: conflictResolution).execute(self).first ?? record
+    public func insert<Record: Table>(_ record: Record) throws -> Record {
+        try Insert([record]).execute(self).first ?? record
     }
 
     /// Inserts every record with one prepared statement, inside a savepoint: if one fails, none is
     /// inserted. Returns the records as inserted.
     @discardableResult
-    public func insert<Records: Sequence>(
-        contentsOf records: Records, or conflictResolution: ConflictResolution? = nil
-    ) throws -> [Records.Element] where Records.Element: Table {
-        try Insert(Array(records), or: conflictResolution).execute(self)
+    public func insert<Records: Sequence>(contentsOf records: Records) throws -> [Records.Element] where Records.Element: Table {
+        try Insert(Array(records)).execute(self)
     }
 
     /// Updates every column of the row with `record`'s primary key. Returns whether such a row
@@ -138,12 +148,13 @@ extension Database {
 }
 
 extension Database {
-    /// The record whose primary key has `keyValues`, through the statement cached for `Record`'s
-    /// key lookups: rendered once per record type and connection, bound by position, decoded by
-    /// position. The fast path of `Record.find(key).fetchOne(db)`.
+    /// The record whose primary key has `keyValues`, through the statement kept for `Record`'s key
+    /// lookups (a connection attachment): rendered once per record type and connection, found
+    /// again without hashing its text, the key bound by position, the row decoded by position.
+    /// The fast path of `Record.find(key).fetchOne(db)`.
     @usableFromInline
-    package func findRecord<Record: PrimaryKeyedTable>(_ type: Record.Type, keyValues: [any SQLBindable]) throws -> Record? {
-        let rendered = try attachment(RecordSQL.self, for: Record.self, variant: RecordSQL.Kind.findByPrimaryKey.rawValue) {
+    package func findRecord<Record: PrimaryKeyedTable>(_ type: Record.Type, keyValues: PrimaryKeyValues) throws -> Record? {
+        let find = try attachment(RecordSQL.self, for: Record.self, variant: RecordSQL.Kind.findByPrimaryKey.rawValue) {
             let keyCount = Record.schema.primaryKey.count
             let placeholders = Array(repeating: Int64(0) as any SQLBindable, count: keyCount)
             var select = Select<Record>()
@@ -153,25 +164,22 @@ extension Database {
             return RecordSQL(
                 text: sql.text, parameterCount: keyCount, trailingArguments: Array(sql.arguments.positional.dropFirst(keyCount)))
         }
-        guard keyValues.count == rendered.parameterCount else {
+        guard keyValues.count == find.parameterCount else {
             throw DatabaseError(
                 resultCode: .misuse,
                 message: "\(Record.self).encode(primaryKey:to:) handed out \(keyValues.count) value(s) for the "
-                    + "\(rendered.parameterCount) primary key column(s)",
-                sql: rendered.text)
+                    + "\(find.parameterCount) primary key column(s)",
+                sql: find.text)
         }
-        let statement = try cachedStatement(sql: rendered.text)
+        let statement = try cachedStatement(find.statement)
+        if isRecordingRegion, let hint = Record.rowIDHint(primaryKeyValues: keyValues.array) { noteRowIDHint(hint, for: statement) }
         statement.isCheckedOut = true
         defer {
             statement.isCheckedOut = false
             statement.resetQuietly()
         }
-        var index = 1
-        for value in keyValues {
-            try value.bind(to: statement, at: index)
-            index += 1
-        }
-        for argument in rendered.trailingArguments {
+        var index = try keyValues.bind(to: statement)
+        for argument in find.trailingArguments {
             try bindArgument(argument, to: statement, at: index)
             index += 1
         }
@@ -214,12 +222,12 @@ package struct UpdateRecord<Root: PrimaryKeyedTable>: QueryStatement {
     @discardableResult
     package func execute(_ db: Database) throws -> Bool {
         try Root.prepareForWriting(db)
-        let text = try db.attachment(RecordSQL.self, for: Root.self, variant: RecordSQL.Kind.updateByPrimaryKey.rawValue) {
+        let update = try db.attachment(RecordSQL.self, for: Root.self, variant: RecordSQL.Kind.updateByPrimaryKey.rawValue) {
             let sql = Root.updateByPrimaryKeySQL()
             try sql.checkBuildError()
             return RecordSQL(text: sql.text, parameterCount: Root.schema.recordColumns.count, trailingArguments: [])
-        }.text
-        let statement = try db.cachedStatement(sql: text)
+        }
+        let statement = try db.cachedStatement(update.statement)
         statement.isCheckedOut = true
         defer {
             statement.isCheckedOut = false
@@ -238,12 +246,15 @@ extension PrimaryKeyedTable {
     /// `fetchOne` runs it through a statement prepared once per record type and connection, with
     /// the key bound by position; adding clauses makes it an ordinary query.
     public static func find(_ key: PrimaryKey) -> Select<Self> {
-        Select(primaryKeyValues: primaryKeyValues(key))
+        var collector = PrimaryKeyValues.Collector()
+        encode(primaryKey: key, to: &collector)
+        return Select(primaryKeyValues: collector.values)
     }
 }
 
-/// SQL text rendered once per table type and connection (a ``Database`` attachment): the caller
-/// binds `parameterCount` values, followed by `trailingArguments` (such as the `LIMIT`).
+/// SQL text rendered once per table type and connection (a ``Database`` attachment), and its cached
+/// statement: the caller binds `parameterCount` values, followed by `trailingArguments` (such as
+/// the `LIMIT`).
 @usableFromInline
 package final class RecordSQL {
     /// Which statement: the attachment's variant.
@@ -255,10 +266,54 @@ package final class RecordSQL {
     let text: String
     let parameterCount: Int
     let trailingArguments: [(any SQLBindable)?]
+    /// The statement in the connection's cache, found again without hashing `text`.
+    let statement: CachedStatementReference
 
     init(text: String, parameterCount: Int, trailingArguments: [(any SQLBindable)?]) {
         self.text = text
         self.parameterCount = parameterCount
         self.trailingArguments = trailingArguments
+        self.statement = CachedStatementReference(sql: text)
+    }
+}
+
+/// The values of a primary key, in key order, kept without an array for a single-column key: what
+/// `Record.find(key)` holds until `fetchOne` binds them.
+@usableFromInline
+package struct PrimaryKeyValues: Sendable {
+    /// The first value, `nil` for a key without values.
+    private var first: (any SQLBindable)?
+    /// The values after the first (composite keys).
+    private var rest: [any SQLBindable] = []
+
+    /// The number of values.
+    var count: Int { first == nil ? 0 : 1 + rest.count }
+
+    /// The values, in key order.
+    var array: [any SQLBindable] { first.map { [$0] + rest } ?? [] }
+
+    /// Binds the values to parameters 1, 2, …; returns the next parameter.
+    func bind(to statement: Statement) throws -> Int {
+        guard let first else { return 1 }
+        try first.bind(to: statement, at: 1)
+        var index = 2
+        for value in rest {
+            try value.bind(to: statement, at: index)
+            index += 1
+        }
+        return index
+    }
+
+    /// Collects the values a record type's `encode(primaryKey:to:)` hands out.
+    struct Collector: ColumnEncoder {
+        var values = PrimaryKeyValues()
+
+        mutating func encode<Value: SQLBindable>(_ value: Value) {
+            if values.first == nil {
+                values.first = value
+            } else {
+                values.rest.append(value)
+            }
+        }
     }
 }

@@ -12,6 +12,8 @@ import SlateCore
 public struct Delete<Root: Table>: QueryStatement {
     var predicates: [SQLExpression<Bool>] = []
     let scope = Root.Columns(qualifier: Root.tableName)
+    /// The `WITH` clause.
+    var commonTables = CommonTableExpressions()
 
     /// A deletion of every row (restrict it with `where`).
     public init() {}
@@ -19,7 +21,7 @@ public struct Delete<Root: Table>: QueryStatement {
     /// Restricts the deletion to the rows matching `predicate`. Several calls combine with `AND`.
     public func `where`(_ predicate: (Root.Columns) -> some QueryExpression<Bool>) -> Delete {
         var copy = self
-        copy.predicates.append(SQLExpression(predicate(scope)))
+        copy.predicates.append(SQLExpression(QueryNesting.with([Root.tableName]) { predicate(scope) }))
         return copy
     }
 
@@ -32,7 +34,8 @@ public struct Delete<Root: Table>: QueryStatement {
 
     /// The statement's SQL.
     public var sql: SQL {
-        var sql = SQL(sql: "DELETE FROM " + Root.tableName.quotedIdentifier)
+        var sql = commonTables.prefix
+        sql.append(SQL(sql: "DELETE FROM " + Root.tableName.quotedIdentifier))
         if !predicates.isEmpty {
             sql.append(" WHERE ")
             sql.append(SelectClauses.conjunction(predicates))

@@ -42,7 +42,10 @@ public enum ConflictResolution: String, Sendable, Hashable, CaseIterable {
 /// ```
 ///
 /// Every column is inserted, including an `INTEGER PRIMARY KEY` that is `nil`, for which SQLite
-/// chooses the rowid: a column's `DEFAULT` never applies. The record's values are bound straight
+/// chooses the rowid, except a column with an SQL `DEFAULT` (``TableSchema/Column/defaultSQL``)
+/// whose value is `nil`: it is left out of the statement, so the default applies, and the record
+/// is read back through `RETURNING`, with the values SQLite chose. (To store `NULL` in a nullable
+/// column that has a default, update it after the insert.) The record's values are bound straight
 /// from ``Table/bindColumns(to:startingAt:)``; with several records, the one prepared statement is
 /// run once per record inside a savepoint, so either every record is inserted or none is.
 public struct Insert<Root: Table>: QueryStatement {
@@ -59,24 +62,29 @@ public struct Insert<Root: Table>: QueryStatement {
         self.conflictResolution = conflictResolution
     }
 
-    /// The statement run for each record, without the record's values.
-    var template: SQL {
-        statement(values: nil, skippingColumn: nil)
+    /// The statement run for each record whose columns at `omitted` (indices into the record
+    /// columns) take their defaults, without the record's values.
+    func template(omitting omitted: [Int] = []) -> SQL {
+        statement(values: nil, omitting: omitted)
     }
 
-    /// The statement with `values` bound to its `VALUES` placeholders (none when `nil`: the
-    /// template), without the column at `skipped` (an identity column that PostgreSQL fills in
-    /// when the record has no key yet).
-    package func statement(values: [(any SQLBindable)?]?, skippingColumn skipped: Int?) -> SQL {
+    /// The statement with `values` (the record's values at the columns kept) bound to its
+    /// `VALUES` placeholders (none when `nil`: the template), without the columns at `omitted`
+    /// (indices into the record columns), which take their defaults.
+    package func statement(values: [(any SQLBindable)?]?, omitting omitted: [Int]) -> SQL {
         var sql = conflictResolution.map { $0.statementPrefix("INSERT") } ?? SQL(sql: "INSERT INTO ")
-        var columns = Root.schema.recordColumns
-        if let skipped, columns.indices.contains(skipped) { columns.remove(at: skipped) }
+        let columns = Root.schema.recordColumns
         sql.append(SQL(sql: Root.tableName.quotedIdentifier))
-        sql.append(SQL(sql: " (" + columns.map(\.name.quotedIdentifier).joined(separator: ", ") + ")"))
-        sql.append(
-            SQL(
-                sql: " VALUES (" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")",
-                arguments: StatementArguments(values ?? [])))
+        let kept = columns.indices.filter { !omitted.contains($0) }
+        if kept.isEmpty {
+            sql.append(" DEFAULT VALUES")
+        } else {
+            sql.append(SQL(sql: " (" + kept.map { columns[$0].name.quotedIdentifier }.joined(separator: ", ") + ")"))
+            sql.append(
+                SQL(
+                    sql: " VALUES (" + Array(repeating: "?", count: kept.count).joined(separator: ", ") + ")",
+                    arguments: StatementArguments(values ?? [])))
+        }
         if let upsert {
             if conflictResolution == .ignore {
                 sql.append(SQL(sqlite: "", unsupportedOnPostgreSQL: "INSERT OR IGNORE with an ON CONFLICT clause"))
@@ -88,13 +96,40 @@ public struct Insert<Root: Table>: QueryStatement {
         return sql
     }
 
-    /// The conflict handling of an upsert, for drivers.
-    package var hasUpsertClause: Bool { upsert != nil }
+    /// The statement for one record, with its values bound, leaving out the columns with a
+    /// default whose value is `nil`, and also those at `alsoOmitting` when their value is `nil`
+    /// (PostgreSQL's identity column for an `INTEGER PRIMARY KEY`).
+    package func statement(for record: Root, alsoOmitting extra: [Int] = []) -> SQL {
+        let values = record.columnValues
+        let omitted = Self.omittedColumns(values, defaulted: Self.defaultedColumns + extra).sorted()
+        return statement(values: values.indices.filter { !omitted.contains($0) }.map { values[$0] }, omitting: omitted)
+    }
+
+    /// The insert with `RETURNING` every column, decoded as records: the row as stored, whether
+    /// inserted or updated, with the defaults the engine applied.
+    package var returningRecords: Returning<Root, Root> {
+        Returning(
+            base: .insert(self), returning: SelectClauses.columnList(of: Root.self, qualifier: Root.tableName),
+            decoder: { try Root(row: $0) })
+    }
+
+    /// The indices of the record columns that have an SQL `DEFAULT`.
+    static var defaultedColumns: [Int] {
+        let columns = Root.schema.recordColumns
+        return columns.indices.filter { columns[$0].defaultSQL != nil }
+    }
+
+    /// The columns of a record that take their defaults: those with a default whose value is nil.
+    static func omittedColumns(_ values: [any SQLBindable], defaulted: [Int]) -> [Int] {
+        defaulted.filter { $0 < values.count && isNullArgument(values[$0]) }
+    }
 
     /// The statement with the first record's values followed by any other bound value. With
-    /// several records, the statement runs once per record.
+    /// several records, the statement runs once per record (without the columns that take their
+    /// defaults for that record).
     public var sql: SQL {
-        statement(values: records.first?.columnValues ?? [], skippingColumn: nil)
+        guard let record = records.first else { return statement(values: [], omitting: []) }
+        return statement(for: record)
     }
 
     /// Inserts the records and returns them as inserted: with ``Table/didInsert(rowID:)`` called,
@@ -104,11 +139,10 @@ public struct Insert<Root: Table>: QueryStatement {
     public func execute(_ db: Database) throws -> [Root] {
         guard !records.isEmpty else { return [] }
         try Root.prepareForWriting(db)
-        if upsert != nil {
-            // The row as stored, whether inserted or updated, comes back from RETURNING.
-            let returning = Returning<Root, Root>(
-                base: .insert(self), returning: SelectClauses.columnList(of: Root.self, qualifier: Root.tableName),
-                decoder: { try Root(row: $0) })
+        if upsert != nil || !Self.defaultedColumns.isEmpty {
+            // The row as stored, whether inserted or updated, with the defaults SQLite applied,
+            // comes back from RETURNING.
+            let returning = returningRecords
             var results: [Root] = []
             try returning.run(db) { index, stored in
                 results.append(stored ?? records[index])
@@ -126,16 +160,23 @@ public struct Insert<Root: Table>: QueryStatement {
         }
     }
 
-    /// Runs `body` with the statement bound to each record in turn: `text` is the statement with
-    /// placeholders for the record's columns first, then for `extraArguments`. Several records run
-    /// inside a savepoint.
+    /// Runs `body` with the statement bound to each record in turn: the insert followed by
+    /// `suffix` (a `RETURNING` clause), with placeholders for the record's columns first, then for
+    /// the template's and the suffix's arguments. Several records run inside a savepoint.
     func withEachRecord<Result>(
-        _ db: Database, text: String? = nil, extraArguments: StatementArguments? = nil,
+        _ db: Database, suffix: SQL? = nil,
         _ body: (Statement, Root) throws -> Result
     ) throws -> [Result] {
-        let template = self.template
-        let text = text ?? template.text
-        let extra = extraArguments ?? template.arguments
+        let defaulted = Self.defaultedColumns
+        if !defaulted.isEmpty {
+            return try records.count == 1
+                ? withEachRecord(db, suffix: suffix, defaulted: defaulted, body)
+                : db.savepoint(nil) { try withEachRecord(db, suffix: suffix, defaulted: defaulted, body) }
+        }
+        let template = self.template()
+        let text = template.text + (suffix?.text ?? "")
+        var extra = template.arguments
+        if let suffix { extra.append(contentsOf: suffix.arguments) }
         func run() throws -> [Result] {
             let statement = try db.cachedStatement(sql: text)
             statement.isCheckedOut = true
@@ -157,6 +198,45 @@ public struct Insert<Root: Table>: QueryStatement {
             return results
         }
         return records.count == 1 ? try run() : try db.savepoint(nil) { try run() }
+    }
+
+    /// ``withEachRecord(_:suffix:_:)`` for a table with defaults: each record's statement leaves
+    /// out the defaulted columns whose value is nil.
+    private func withEachRecord<Result>(
+        _ db: Database, suffix: SQL?, defaulted: [Int], _ body: (Statement, Root) throws -> Result
+    ) throws -> [Result] {
+        let columnCount = Root.schema.recordColumns.count
+        var results: [Result] = []
+        results.reserveCapacity(records.count)
+        for record in records {
+            let values = record.columnValues
+            guard values.count == columnCount else {
+                throw DatabaseError(
+                    resultCode: .misuse,
+                    message: "\(Root.self).encode(to:) handed out \(values.count) value(s) for \(columnCount) column(s)")
+            }
+            let omitted = Self.omittedColumns(values, defaulted: defaulted)
+            let template = self.template(omitting: omitted)
+            var arguments: [(any SQLBindable)?] = values.indices.filter { !omitted.contains($0) }.map { values[$0] }
+            arguments += template.arguments.positional
+            var text = template.text
+            if let suffix {
+                text += suffix.text
+                arguments += suffix.arguments.positional
+            }
+            let statement = try db.cachedStatement(sql: text)
+            statement.isCheckedOut = true
+            defer {
+                statement.isCheckedOut = false
+                statement.resetQuietly()
+            }
+            statement.resetQuietly()
+            for (offset, value) in arguments.enumerated() {
+                try bindArgument(value, to: statement, at: 1 + offset)
+            }
+            results.append(try body(statement, record))
+        }
+        return results
     }
 }
 

@@ -14,11 +14,27 @@ public protocol QuerySource {
     static var schema: TableSchema { get }
     /// Decodes the table's value from `row`, whose column 0 is the table's first column.
     static func decodeJoined(from row: borrowing Row) throws -> Self
+
+    /// The table's columns as a joined statement's closures see them: ``Columns`` for a table,
+    /// ``NullableColumns`` for the optional side of a left join, whose values can all be NULL.
+    associatedtype JoinedColumns: Sendable = Columns
+    /// The columns qualified by `qualifier`, as the statement's closures see them.
+    static func joinedColumns(qualifier: String) -> JoinedColumns
+}
+
+extension QuerySource where JoinedColumns == Columns {
+    /// The table's own columns.
+    public static func joinedColumns(qualifier: String) -> Columns { Columns(qualifier: qualifier) }
 }
 
 extension Optional: QuerySource where Wrapped: Table {
     /// The table's columns.
     public typealias Columns = Wrapped.Columns
+
+    /// The columns of a left-joined table: every value optional.
+    public static func joinedColumns(qualifier: String) -> NullableColumns<Wrapped.Columns> {
+        NullableColumns(Wrapped.Columns(qualifier: qualifier))
+    }
 
     /// The table's schema.
     public static var schema: TableSchema { Wrapped.schema }
@@ -43,7 +59,7 @@ extension Optional: QuerySource where Wrapped: Table {
 
 /// The columns of a table joined under `alias` (or its own name).
 func joinedColumns<T: QuerySource>(_ type: T.Type, alias: String?) -> (qualifier: String, columns: T.Columns) {
-    let qualifier = alias ?? T.schema.name
+    let qualifier = alias ?? QueryNesting.qualifier(for: T.schema.name)
     return (qualifier, T.Columns(qualifier: qualifier))
 }
 
@@ -56,17 +72,17 @@ func joinedColumns<T: QuerySource>(_ type: T.Type, alias: String?) -> (qualifier
 /// ```
 public struct Select2<A: QuerySource, B: QuerySource>: SelectStatement {
     /// The columns of both tables.
-    public typealias Scope = (A.Columns, B.Columns)
+    public typealias Scope = (A.JoinedColumns, B.JoinedColumns)
     /// One row of each table.
     public typealias Output = (A, B)
 
     /// The columns of both tables.
-    public let scope: (A.Columns, B.Columns)
+    public let scope: (A.JoinedColumns, B.JoinedColumns)
     /// The statement's clauses.
     public var clauses: SelectClauses
     @usableFromInline package let offsetB: Int
 
-    init(scope: (A.Columns, B.Columns), clauses: SelectClauses) {
+    init(scope: (A.JoinedColumns, B.JoinedColumns), clauses: SelectClauses) {
         self.scope = scope
         self.clauses = clauses
         self.offsetB = A.schema.recordColumns.count
@@ -106,10 +122,11 @@ extension Select {
     private func joining<T: QuerySource>(
         _ kind: String, _ type: T.Type, alias: String?, _ condition: (T.Columns) -> SQLExpression<Bool>?
     ) -> Select2<Root, T> {
-        let (qualifier, columns) = joinedColumns(T.self, alias: alias)
+        let (joinedQualifier, columns) = joinedColumns(T.self, alias: alias)
         var clauses = self.clauses
-        clauses.join(kind, T.self, qualifier: qualifier, on: condition(columns))
-        return Select2(scope: (scope, columns), clauses: clauses)
+        let condition = QueryNesting.with(clauses.qualifiers + [joinedQualifier]) { condition(columns) }
+        clauses.join(kind, T.self, qualifier: joinedQualifier, on: condition)
+        return Select2(scope: (Root.joinedColumns(qualifier: qualifier), T.joinedColumns(qualifier: joinedQualifier)), clauses: clauses)
     }
 }
 
@@ -139,18 +156,18 @@ extension Table {
 /// The rows of three joined tables, decoded as `(A, B, C)`.
 public struct Select3<A: QuerySource, B: QuerySource, C: QuerySource>: SelectStatement {
     /// The columns of the three tables.
-    public typealias Scope = (A.Columns, B.Columns, C.Columns)
+    public typealias Scope = (A.JoinedColumns, B.JoinedColumns, C.JoinedColumns)
     /// One row of each table.
     public typealias Output = (A, B, C)
 
     /// The columns of the three tables.
-    public let scope: (A.Columns, B.Columns, C.Columns)
+    public let scope: (A.JoinedColumns, B.JoinedColumns, C.JoinedColumns)
     /// The statement's clauses.
     public var clauses: SelectClauses
     @usableFromInline package let offsetB: Int
     @usableFromInline package let offsetC: Int
 
-    init(scope: (A.Columns, B.Columns, C.Columns), clauses: SelectClauses) {
+    init(scope: (A.JoinedColumns, B.JoinedColumns, C.JoinedColumns), clauses: SelectClauses) {
         self.scope = scope
         self.clauses = clauses
         self.offsetB = A.schema.recordColumns.count
@@ -172,7 +189,7 @@ extension Select2 {
     /// `JOIN "T" ON condition`, the condition receiving the columns of all three tables.
     public func join<T: Table>(
         _ table: T.Type, as alias: String? = nil,
-        on condition: (A.Columns, B.Columns, T.Columns) -> some QueryExpression<Bool>
+        on condition: (A.JoinedColumns, B.JoinedColumns, T.Columns) -> some QueryExpression<Bool>
     ) -> Select3<A, B, T> {
         joining("JOIN", T.self, alias: alias) { SQLExpression(condition(scope.0, scope.1, $0)) }
     }
@@ -180,7 +197,7 @@ extension Select2 {
     /// `LEFT JOIN "T" ON condition`: `nil` for `T` when no row matched.
     public func leftJoin<T: Table>(
         _ table: T.Type, as alias: String? = nil,
-        on condition: (A.Columns, B.Columns, T.Columns) -> some QueryExpression<Bool>
+        on condition: (A.JoinedColumns, B.JoinedColumns, T.Columns) -> some QueryExpression<Bool>
     ) -> Select3<A, B, T?> {
         joining("LEFT JOIN", T?.self, alias: alias) { SQLExpression(condition(scope.0, scope.1, $0)) }
     }
@@ -193,10 +210,11 @@ extension Select2 {
     private func joining<T: QuerySource>(
         _ kind: String, _ type: T.Type, alias: String?, _ condition: (T.Columns) -> SQLExpression<Bool>?
     ) -> Select3<A, B, T> {
-        let (qualifier, columns) = joinedColumns(T.self, alias: alias)
+        let (joinedQualifier, columns) = joinedColumns(T.self, alias: alias)
         var clauses = self.clauses
-        clauses.join(kind, T.self, qualifier: qualifier, on: condition(columns))
-        return Select3(scope: (scope.0, scope.1, columns), clauses: clauses)
+        let condition = QueryNesting.with(clauses.qualifiers + [joinedQualifier]) { condition(columns) }
+        clauses.join(kind, T.self, qualifier: joinedQualifier, on: condition)
+        return Select3(scope: (scope.0, scope.1, T.joinedColumns(qualifier: joinedQualifier)), clauses: clauses)
     }
 }
 
@@ -205,19 +223,19 @@ extension Select2 {
 /// The rows of four joined tables, decoded as `(A, B, C, D)`.
 public struct Select4<A: QuerySource, B: QuerySource, C: QuerySource, D: QuerySource>: SelectStatement {
     /// The columns of the four tables.
-    public typealias Scope = (A.Columns, B.Columns, C.Columns, D.Columns)
+    public typealias Scope = (A.JoinedColumns, B.JoinedColumns, C.JoinedColumns, D.JoinedColumns)
     /// One row of each table.
     public typealias Output = (A, B, C, D)
 
     /// The columns of the four tables.
-    public let scope: (A.Columns, B.Columns, C.Columns, D.Columns)
+    public let scope: (A.JoinedColumns, B.JoinedColumns, C.JoinedColumns, D.JoinedColumns)
     /// The statement's clauses.
     public var clauses: SelectClauses
     @usableFromInline package let offsetB: Int
     @usableFromInline package let offsetC: Int
     @usableFromInline package let offsetD: Int
 
-    init(scope: (A.Columns, B.Columns, C.Columns, D.Columns), clauses: SelectClauses) {
+    init(scope: (A.JoinedColumns, B.JoinedColumns, C.JoinedColumns, D.JoinedColumns), clauses: SelectClauses) {
         self.scope = scope
         self.clauses = clauses
         self.offsetB = A.schema.recordColumns.count
@@ -241,7 +259,7 @@ extension Select3 {
     /// `JOIN "T" ON condition`, the condition receiving the columns of all four tables.
     public func join<T: Table>(
         _ table: T.Type, as alias: String? = nil,
-        on condition: (A.Columns, B.Columns, C.Columns, T.Columns) -> some QueryExpression<Bool>
+        on condition: (A.JoinedColumns, B.JoinedColumns, C.JoinedColumns, T.Columns) -> some QueryExpression<Bool>
     ) -> Select4<A, B, C, T> {
         joining("JOIN", T.self, alias: alias) { SQLExpression(condition(scope.0, scope.1, scope.2, $0)) }
     }
@@ -249,7 +267,7 @@ extension Select3 {
     /// `LEFT JOIN "T" ON condition`: `nil` for `T` when no row matched.
     public func leftJoin<T: Table>(
         _ table: T.Type, as alias: String? = nil,
-        on condition: (A.Columns, B.Columns, C.Columns, T.Columns) -> some QueryExpression<Bool>
+        on condition: (A.JoinedColumns, B.JoinedColumns, C.JoinedColumns, T.Columns) -> some QueryExpression<Bool>
     ) -> Select4<A, B, C, T?> {
         joining("LEFT JOIN", T?.self, alias: alias) { SQLExpression(condition(scope.0, scope.1, scope.2, $0)) }
     }
@@ -262,9 +280,41 @@ extension Select3 {
     private func joining<T: QuerySource>(
         _ kind: String, _ type: T.Type, alias: String?, _ condition: (T.Columns) -> SQLExpression<Bool>?
     ) -> Select4<A, B, C, T> {
-        let (qualifier, columns) = joinedColumns(T.self, alias: alias)
+        let (joinedQualifier, columns) = joinedColumns(T.self, alias: alias)
         var clauses = self.clauses
-        clauses.join(kind, T.self, qualifier: qualifier, on: condition(columns))
-        return Select4(scope: (scope.0, scope.1, scope.2, columns), clauses: clauses)
+        let condition = QueryNesting.with(clauses.qualifiers + [joinedQualifier]) { condition(columns) }
+        clauses.join(kind, T.self, qualifier: joinedQualifier, on: condition)
+        return Select4(scope: (scope.0, scope.1, scope.2, T.joinedColumns(qualifier: joinedQualifier)), clauses: clauses)
+    }
+}
+
+// MARK: - The optional side of a left join
+
+/// The columns of the optional side of a left join, as the statement's closures see them: each
+/// column has an optional value type, since it is NULL in rows where the join matched nothing.
+///
+/// ```swift
+/// Album.leftJoin(Artist.self, on: { $0.artistId == $1.artistId })
+///     .where { album, artist in artist.name == nil }        // Column<Artist, String?>
+///     .select { album, artist in (album.title, artist.name) } // (String, String?)
+/// ```
+@dynamicMemberLookup
+public struct NullableColumns<Columns: TableColumns>: Sendable {
+    /// The table's columns, with their declared value types (as the `ON` condition sees them).
+    public let columns: Columns
+
+    /// Wraps a table's columns.
+    public init(_ columns: Columns) {
+        self.columns = columns
+    }
+
+    /// A column whose values can be NULL in a left join: `Value?`.
+    public subscript<Root, Value>(dynamicMember keyPath: KeyPath<Columns, Column<Root, Value>>) -> Column<Root, Value?> {
+        Column(nullable: columns[keyPath: keyPath])
+    }
+
+    /// An optional column, as it is.
+    public subscript<Root, Value>(dynamicMember keyPath: KeyPath<Columns, Column<Root, Value?>>) -> Column<Root, Value?> {
+        columns[keyPath: keyPath]
     }
 }

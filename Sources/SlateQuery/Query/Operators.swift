@@ -30,7 +30,7 @@ func comparison(_ lhs: some QueryExpression, _ op: String, _ rhs: some QueryExpr
 
 /// `lhs = ?`; comparing with `nil` renders `lhs IS NULL`.
 public func == <L: QueryExpression>(lhs: L, rhs: L.QueryValue) -> SQLExpression<Bool> where L.QueryValue: SQLBindable {
-    comparison(lhs, " = ", rhs, nullOperator: " IS NULL", precedence: .equality)
+    comparison(lhs, " = ", rhs, nullOperator: " IS NULL", precedence: .equality).pinningRowIDs(of: lhs, to: CollectionOfOne(rhs))
 }
 
 /// `lhs = rhs` for two expressions of the same type.
@@ -161,7 +161,7 @@ public func >= <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLEx
 
 /// `lhs AND rhs`.
 public func && (lhs: SQLExpression<Bool>, rhs: SQLExpression<Bool>) -> SQLExpression<Bool> {
-    infix(lhs, " AND ", rhs, precedence: .and, associativity: .associative)
+    infix(lhs, " AND ", rhs, precedence: .and, associativity: .associative).conjoiningRowIDHints(lhs, rhs)
 }
 
 /// `lhs OR rhs`.
@@ -238,7 +238,8 @@ extension QueryExpression {
     /// `self IN (?, ?, …)`. An empty list matches nothing.
     public func `in`<Values: Sequence>(_ values: Values) -> SQLExpression<Bool>
     where Values.Element == QueryValue, QueryValue: SQLBindable {
-        membership(" IN (", values)
+        let list = Array(values)  // iterated twice
+        return membership(" IN (", list).pinningRowIDs(of: self, to: list)
     }
 
     /// `self NOT IN (?, ?, …)`. An empty list matches every row.

@@ -107,6 +107,8 @@ public struct SQLExpression<QueryValue>: QueryExpression, Sendable {
     public var queryFragment: SQL
     /// How tightly the expression binds.
     public var queryPrecedence: SQLPrecedence
+    /// For a condition, the rowids of its table it pins, for live queries (`RowIDHints.swift`).
+    var rowIDHint: RowIDHint?
 
     /// Wraps SQL text with bound values, such as `"json_extract(data, '$.x') = \(value)"`.
     ///
@@ -126,6 +128,7 @@ public struct SQLExpression<QueryValue>: QueryExpression, Sendable {
     public init(_ expression: some QueryExpression<QueryValue>) {
         self.queryFragment = expression.queryFragment
         self.queryPrecedence = expression.queryPrecedence
+        self.rowIDHint = (expression as? SQLExpression<QueryValue>)?.rowIDHint
     }
 
     /// A bound value: renders as `?`.

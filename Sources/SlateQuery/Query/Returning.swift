@@ -33,16 +33,24 @@ public struct Returning<Root: Table, Output>: QueryStatement {
         }
     }
 
-    /// The statements to run, each with its values: one per record for an insert, else one.
-    package var statementsPerRecord: [SQL] {
+    /// The statements to run, each with its values: one per record for an insert (leaving out
+    /// the columns at `alsoOmitting` when the record's value there is `nil`, as well as those
+    /// with a default), else one.
+    package func statementsPerRecord(alsoOmitting extra: [Int] = []) -> [SQL] {
         switch base {
         case .insert(let insert):
             return insert.records.map { record in
-                sqlConcat(insert.statement(values: record.columnValues, skippingColumn: nil), " RETURNING ", returning)
+                sqlConcat(insert.statement(for: record, alsoOmitting: extra), " RETURNING ", returning)
             }
         case .statement(let sql):
             return [sqlConcat(sql, " RETURNING ", returning)]
         }
+    }
+
+    /// Whether the statement is an insert (run once per record).
+    package var isInsert: Bool {
+        if case .insert = base { return true }
+        return false
     }
 
     /// Decodes one returned row.
@@ -72,11 +80,8 @@ public struct Returning<Root: Table, Output>: QueryStatement {
         try sql.checkBuildError()
         switch base {
         case .insert(let insert):
-            let template = insert.template
-            var extra = template.arguments
-            extra.append(contentsOf: returning.arguments)
             var index = 0
-            _ = try insert.withEachRecord(db, text: template.text + " RETURNING " + returning.text, extraArguments: extra) { statement, _ in
+            _ = try insert.withEachRecord(db, suffix: sqlConcat(" RETURNING ", returning)) { statement, _ in
                 var returned = false
                 while try statement.step() {
                     returned = true

@@ -35,17 +35,22 @@ public struct SelectClauses: Sendable {
     var ordering: [SQL] = []
     var limit: Int?
     var offset: Int?
+    /// The qualifiers of the tables in `from`, for ``QueryNesting``.
+    var qualifiers: [String]
+    /// The `WITH` clause.
+    var commonTables = CommonTableExpressions()
 
-    init(selection: SQL, from: SQL) {
+    init(selection: SQL, from: SQL, qualifiers: [String]) {
         self.selection = selection
         self.from = from
+        self.qualifiers = qualifiers
     }
 
     /// The clauses of `SELECT <every column of T> FROM "T" [AS "alias"]`.
     static func table<T: QuerySource>(_ type: T.Type, qualifier: String) -> SelectClauses {
         SelectClauses(
             selection: columnList(of: type, qualifier: qualifier),
-            from: tableReference(type, qualifier: qualifier))
+            from: tableReference(type, qualifier: qualifier), qualifiers: [qualifier])
     }
 
     /// `"q"."a", "q"."b", …` for every column of `T`.
@@ -79,6 +84,7 @@ public struct SelectClauses: Sendable {
         }
         selection.append(", ")
         selection.append(Self.columnList(of: type, qualifier: qualifier))
+        qualifiers.append(qualifier)
     }
 
     // MARK: Rendering
@@ -96,9 +102,11 @@ public struct SelectClauses: Sendable {
     }
 
     private func render(limit: Int?) -> SQL {
-        var sql = SQL(sql: isDistinct ? "SELECT DISTINCT " : "SELECT ")
+        var sql = commonTables.prefix
+        sql.append(isDistinct ? "SELECT DISTINCT " : "SELECT ")
         sql.append(selection)
         appendBody(to: &sql, limit: limit, includingOrdering: true)
+        sql.rowIDHint = rowIDHint
         return sql
     }
 
@@ -136,15 +144,22 @@ public struct SelectClauses: Sendable {
     @usableFromInline
     package func renderCount() -> SQL {
         if !isDistinct && grouping.isEmpty && havingPredicates.isEmpty && limit == nil && offset == nil {
-            var sql = SQL(sql: "SELECT count(*)")
+            var sql = commonTables.prefix
+            sql.append("SELECT count(*)")
             appendBody(to: &sql, limit: nil, includingOrdering: false)
+            sql.rowIDHint = rowIDHint
             return sql
         }
-        return sqlConcat("SELECT count(*) FROM (", render(), ")")
+        // PostgreSQL (before 16) requires an alias for a subquery in FROM, and a grouped query
+        // there may select only grouped columns and aggregates: without DISTINCT, the selection
+        // does not change the number of rows, so it selects `1`.
+        var counted = self
+        if !isDistinct { counted.selection = SQL(sqlite: selection, postgreSQL: SQL(sql: "1")) }
+        return sqlConcat("SELECT count(*) FROM (", counted.render(), SQL(sqlite: ")", postgreSQL: ") AS \"counted\""))
     }
 
     /// `SELECT EXISTS (…)`.
-    func renderExists() -> SQL {
+    package func renderExists() -> SQL {
         sqlConcat("SELECT EXISTS (", render(), ")")
     }
 
@@ -189,7 +204,7 @@ extension SelectStatement {
     /// ```
     public func `where`(_ predicate: (Scope) -> some QueryExpression<Bool>) -> Self {
         var copy = self
-        copy.clauses.predicates.append(SQLExpression(predicate(scope)))
+        copy.clauses.predicates.append(SQLExpression(withOuterQualifiers { predicate(scope) }))
         return copy
     }
 
@@ -218,7 +233,7 @@ extension SelectStatement {
     /// Track.order { ($0.composer.descending(nulls: .last), $0.name) }
     /// ```
     public func order<each Term: OrderingTerm>(_ terms: (Scope) -> (repeat each Term)) -> Self {
-        let terms = terms(scope)
+        let terms = withOuterQualifiers { terms(scope) }
         var copy = self
         for term in repeat each terms { copy.clauses.ordering.append(term.orderingFragment) }
         return copy
@@ -233,7 +248,7 @@ extension SelectStatement {
 
     /// Adds `GROUP BY` expressions: `.group { $0.genreId }`.
     public func group<each Grouping: QueryExpression>(_ expressions: (Scope) -> (repeat each Grouping)) -> Self {
-        let expressions = expressions(scope)
+        let expressions = withOuterQualifiers { expressions(scope) }
         var copy = self
         for expression in repeat each expressions { copy.clauses.grouping.append(expression.queryFragment) }
         return copy
@@ -249,7 +264,7 @@ extension SelectStatement {
     /// Adds a `HAVING` condition on groups. Several calls combine with `AND`.
     public func having(_ predicate: (Scope) -> some QueryExpression<Bool>) -> Self {
         var copy = self
-        copy.clauses.havingPredicates.append(SQLExpression(predicate(scope)))
+        copy.clauses.havingPredicates.append(SQLExpression(withOuterQualifiers { predicate(scope) }))
         return copy
     }
 
@@ -275,18 +290,45 @@ extension SelectStatement {
     /// let pairs: [(Int64, String)] = try Person.where { $0.id > 2 }.select { ($0.id, $0.name) }.fetchAll(db)
     /// let names: [String] = try Person.select { $0.name }.fetchAll(db)
     /// ```
+    ///
+    /// Every element of the tuple is selected, including scalar subqueries, whose value is
+    /// optional (a subquery that finds no row yields NULL).
     @inlinable
     public func select<each Selected: QueryExpression>(
         _ selection: (Scope) -> (repeat each Selected)
     ) -> Selection<Scope, (repeat (each Selected).QueryValue)>
     where repeat (each Selected).QueryValue: SQLExtractable {
-        let expressions = selection(scope)
+        let expressions = withOuterQualifiers { selection(scope) }
         var fragments: [SQL] = []
         for expression in repeat each expressions { fragments.append(expression.queryFragment) }
         return Selection(scope: scope, clauses: clauses.selecting(fragments)) { row in
             var index = 0
             return (repeat try extractNext((each Selected).QueryValue.self, from: row, at: &index))
         }
+    }
+}
+
+extension SelectStatement {
+    /// Selects one column or expression instead, decoded into its value type:
+    /// `Person.select { $0.name }`.
+    ///
+    /// (The single-expression form of ``select(_:)-(_)``: it keeps scalar subqueries simple for
+    /// the type checker, so that a tuple of several of them selects every one.)
+    @inlinable
+    public func select<Selected: QueryExpression>(
+        _ selection: (Scope) -> Selected
+    ) -> Selection<Scope, Selected.QueryValue> where Selected.QueryValue: SQLExtractable {
+        let expression = withOuterQualifiers { selection(scope) }
+        return Selection(scope: scope, clauses: clauses.selecting([expression.queryFragment])) { row in
+            try Selected.QueryValue.extract(from: row, at: 0)
+        }
+    }
+
+    /// A selection of nothing does not compile: a closure whose value would be discarded, such as
+    /// a tuple the type checker could not solve, must not render `SELECT  FROM …`.
+    @available(*, unavailable, message: "select at least one expression")
+    public func select(_ selection: (Scope) -> Void) -> Selection<Scope, Void> {
+        Selection(scope: scope, clauses: clauses) { _ in () }
     }
 }
 
@@ -325,27 +367,32 @@ public struct Select<Root: Table>: SelectStatement {
     /// The clauses, once a builder method changed them.
     @usableFromInline package var storedClauses: SelectClauses?
     /// The key values of `Root.find(key)`, while nothing else was added.
-    @usableFromInline package var primaryKeyLookup: [any SQLBindable]?
+    @usableFromInline package var primaryKeyLookup: PrimaryKeyValues?
+    /// The alias qualifying the columns, when not the table name.
+    let alias: String?
     /// The table name or alias qualifying the columns.
-    let qualifier: String
+    var qualifier: String { alias ?? Root.tableName }
 
     /// Selects every record of `Root`, under `alias` when given (for a table that appears twice in
     /// a query).
     public init(alias: String? = nil) {
-        self.qualifier = alias ?? Root.tableName
+        let qualifier = alias ?? QueryNesting.qualifier(for: Root.tableName)
+        self.alias = qualifier == Root.tableName ? nil : qualifier
     }
 
     /// Selects the record of `Root` whose primary key columns hold `keyValues`.
-    init(primaryKeyValues keyValues: [any SQLBindable]) {
-        self.qualifier = Root.tableName
+    init(primaryKeyValues keyValues: PrimaryKeyValues) {
+        let qualifier = QueryNesting.qualifier(for: Root.tableName)
+        self.alias = qualifier == Root.tableName ? nil : qualifier
         self.primaryKeyLookup = keyValues
     }
 
     /// `SELECT <every column> FROM "Root"`, with the primary key condition of a `find`.
     private func initialClauses() -> SelectClauses {
+        let qualifier = self.qualifier
         var clauses = SelectClauses.table(Root.self, qualifier: qualifier)
         if let keyValues = primaryKeyLookup, let keyed = Root.self as? any PrimaryKeyedTable.Type {
-            clauses.predicates.append(keyed.primaryKeyPredicate(values: keyValues, qualifier: qualifier))
+            clauses.predicates.append(keyed.primaryKeyPredicate(values: keyValues.array, qualifier: qualifier))
         }
         return clauses
     }
@@ -423,6 +470,20 @@ extension Table {
     ) -> Selection<Columns, (repeat (each Selected).QueryValue)>
     where repeat (each Selected).QueryValue: SQLExtractable {
         Select<Self>().select(selection)
+    }
+
+    /// One column or expression of every row: `Person.select { $0.name }`.
+    @inlinable
+    public static func select<Selected: QueryExpression>(
+        _ selection: (Columns) -> Selected
+    ) -> Selection<Columns, Selected.QueryValue> where Selected.QueryValue: SQLExtractable {
+        Select<Self>().select(selection)
+    }
+
+    /// A selection of nothing does not compile.
+    @available(*, unavailable, message: "select at least one expression")
+    public static func select(_ selection: (Columns) -> Void) -> Selection<Columns, Void> {
+        Selection(scope: Columns(qualifier: tableName), clauses: Select<Self>().clauses) { _ in () }
     }
 
     /// Every record, grouped by expressions: `Track.group { $0.genreId }`.

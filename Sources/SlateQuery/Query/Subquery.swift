@@ -7,10 +7,12 @@ import SlateCore
 //
 //     Artist.where { artist in exists(Album.where { $0.artistId == artist.artistId }) }
 
-extension Selection: QueryExpression {
-    /// A scalar subquery's value type: the selected value. It is NULL when the subquery returns
-    /// no row.
-    public typealias QueryValue = Value
+extension Selection: OrderingTerm where Value: SQLExtractable {}
+
+extension Selection: QueryExpression where Value: SQLExtractable {
+    /// A scalar subquery's value type: the selected value, optional, since it is NULL when the
+    /// subquery returns no row (`Int?` for `Int` and for `Int?`).
+    public typealias QueryValue = Value.SQLNullable
 
     /// `(SELECT …)`.
     public var queryFragment: SQL { sqlConcat("(", sql, ")") }

@@ -70,6 +70,8 @@ public struct Update<Root: Table>: QueryStatement {
     public var conflictResolution: ConflictResolution?
     var predicates: [SQLExpression<Bool>] = []
     let scope = Root.Columns(qualifier: Root.tableName)
+    /// The `WITH` clause.
+    var commonTables = CommonTableExpressions()
 
     /// An update with `assignments`.
     public init(_ assignments: [Assignment<Root>], or conflictResolution: ConflictResolution? = nil) {
@@ -80,7 +82,7 @@ public struct Update<Root: Table>: QueryStatement {
     /// Restricts the update to the rows matching `predicate`. Several calls combine with `AND`.
     public func `where`(_ predicate: (Root.Columns) -> some QueryExpression<Bool>) -> Update {
         var copy = self
-        copy.predicates.append(SQLExpression(predicate(scope)))
+        copy.predicates.append(SQLExpression(QueryNesting.with([Root.tableName]) { predicate(scope) }))
         return copy
     }
 
@@ -94,7 +96,8 @@ public struct Update<Root: Table>: QueryStatement {
     /// The statement's SQL. With no assignment it is not valid SQL, and ``execute(_:)`` does
     /// nothing.
     public var sql: SQL {
-        var sql = conflictResolution.map { $0.statementPrefix("UPDATE") } ?? SQL(sql: "UPDATE ")
+        var sql = commonTables.prefix
+        sql.append(conflictResolution.map { $0.statementPrefix("UPDATE") } ?? SQL(sql: "UPDATE "))
         sql.append(SQL(sql: Root.tableName.quotedIdentifier + " SET "))
         sql.append(SQL.joined(assignments.map(\.fragment), separator: ", "))
         if !predicates.isEmpty {
@@ -123,6 +126,6 @@ extension Table {
         or conflictResolution: ConflictResolution? = nil,
         @AssignmentBuilder<Self> _ assignments: (Columns) -> [Assignment<Self>]
     ) -> Update<Self> {
-        Update(assignments(Columns(qualifier: tableName)), or: conflictResolution)
+        Update(QueryNesting.with([tableName]) { assignments(Columns(qualifier: tableName)) }, or: conflictResolution)
     }
 }

@@ -48,6 +48,18 @@ public struct SchemaDifference: Sendable, Hashable, Codable, CustomStringConvert
         case withoutRowID
         /// `STRICT` differs.
         case strict
+        /// A view is missing.
+        case missingView
+        /// A view exists that is not expected.
+        case extraView
+        /// A view's query differs (its result columns are compared like a table's).
+        case viewDefinition
+        /// A trigger is missing.
+        case missingTrigger
+        /// A trigger exists that is not expected.
+        case extraTrigger
+        /// A trigger's definition differs.
+        case triggerDefinition
     }
 
     /// What differs.
@@ -82,6 +94,18 @@ public struct SchemaDifference: Sendable, Hashable, Codable, CustomStringConvert
             return "column \(table).\(name) is missing" + (expected.map { " (expected \($0))" } ?? "")
         case .extraColumn:
             return "column \(table).\(name) is not expected" + (actual.map { " (found \($0))" } ?? "")
+        case .missingView:
+            return "view \(table) is missing"
+        case .extraView:
+            return "view \(table) is not expected"
+        case .viewDefinition:
+            return "view \(table): its query differs"
+        case .missingTrigger:
+            return "trigger \(name) on \(table) is missing"
+        case .extraTrigger:
+            return "trigger \(name) on \(table) is not expected"
+        case .triggerDefinition:
+            return "trigger \(name) on \(table): its definition differs"
         default:
             break
         }
@@ -118,6 +142,8 @@ extension SchemaDifference.Kind {
         case .withoutRowID: "WITHOUT ROWID"
         case .strict: "STRICT"
         case .tableKind: "kind"
+        case .viewDefinition: "query"
+        case .triggerDefinition: "definition"
         default: rawValue
         }
     }
@@ -141,7 +167,10 @@ extension TableSchema {
         func add(_ kind: SchemaDifference.Kind, _ name: String? = nil, _ expected: String?, _ actual: String?) {
             differences.append(SchemaDifference(kind, table: self.name, name: name, expected: expected, actual: actual))
         }
-        if kind != actual.kind { add(.tableKind, nil, kind.description, actual.kind.description) }
+        if !kind.matches(actual.kind) {
+            let (expected, found) = kind.descriptions(against: actual.kind)
+            add(.tableKind, nil, expected, found)
+        }
         if isWithoutRowID != actual.isWithoutRowID {
             add(.withoutRowID, nil, isWithoutRowID ? "WITHOUT ROWID" : "rowid table", actual.isWithoutRowID ? "WITHOUT ROWID" : "rowid table")
         }
@@ -274,38 +303,42 @@ extension TableSchema.Index {
 
 /// Normalization of schema text for comparisons.
 package enum SchemaText {
-    /// A declared type, uppercased with single spaces and no space inside parentheses.
+    /// A declared type, uppercased with single spaces and no space inside parentheses. Only ASCII
+    /// letters are folded and only ASCII white space separates, as in SQLite's tokenizer.
     package static func type(_ text: String) -> String {
-        var result = ""
+        var result: [UInt8] = []
+        result.reserveCapacity(text.utf8.count)
         var pendingSpace = false
-        for character in text.uppercased() {
-            if character.isWhitespace {
+        for var byte in text.utf8 {
+            if byte == 0x20 || (0x09...0x0D).contains(byte) {
                 pendingSpace = true
                 continue
             }
-            if pendingSpace && !result.isEmpty && !"(),".contains(character) && result.last != "(" && result.last != "," {
-                result.append(" ")
+            if byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") { byte -= 0x20 }
+            if pendingSpace, let last = result.last, ![UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: ",")].contains(byte),
+                last != UInt8(ascii: "("), last != UInt8(ascii: ",")
+            {
+                result.append(0x20)
             }
             pendingSpace = false
-            result.append(character)
+            result.append(byte)
         }
-        return result
+        return String(decoding: result, as: UTF8.self)
     }
 
-    /// A default expression without enclosing parentheses or surrounding space; `NULL` is no
-    /// default.
+    /// A default expression without enclosing parentheses, in ``canonicalSQL(_:)`` form; `NULL`
+    /// is no default.
     package static func defaultValue(_ text: String?) -> String? {
-        guard var text = text?.trimmingSQLSpace else { return nil }
-        while DefaultExpression.isParenthesized(text) {
-            text = String(text.dropFirst().dropLast()).trimmingSQLSpace
+        guard var text = text.map(canonicalSQL) else { return nil }
+        while text.hasPrefix("( "), text.hasSuffix(" )"), DefaultExpression.isParenthesized(text) {
+            text = String(text.dropFirst(2).dropLast(2))
         }
-        if text.uppercased() == "NULL" { return nil }
-        if DefaultExpression.isKeywordDefault(text) || ["TRUE", "FALSE"].contains(text.uppercased()) { return text.uppercased() }
+        if text.isEmpty || text == "null" { return nil }
         return text
     }
 
-    /// A condition with runs of whitespace as single spaces.
+    /// A condition in ``canonicalSQL(_:)`` form.
     static func condition(_ text: String) -> String {
-        text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        canonicalSQL(text)
     }
 }

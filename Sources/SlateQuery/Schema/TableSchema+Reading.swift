@@ -71,7 +71,7 @@ package enum SchemaIntrospection {
     package static func tableKind(_ db: Database, name: String, sql: String) throws -> TableKind {
         let virtual = virtualModule(sql)
         if sqlite3_libversion_number() >= 3_037_000,
-            let row = try db.fetchOne(CopiedRow.self, "SELECT type, wr, strict FROM pragma_table_list WHERE schema = 'main' AND name = \(name)")
+            let row = try db.fetchOne(CopiedRow.self, "SELECT type, wr, strict FROM pragma_table_list(\(name)) WHERE schema = 'main'")
         {
             switch try row.decode(String.self, at: 0) {
             case "virtual": return .virtual(module: virtual?.module ?? "", arguments: virtual?.arguments ?? "")
@@ -88,7 +88,8 @@ package enum SchemaIntrospection {
     /// The module and arguments of `CREATE VIRTUAL TABLE … USING module(arguments)`, or `nil` for
     /// other statements.
     package static func virtualModule(_ sql: String) -> (module: String, arguments: String)? {
-        let words = sql.split(whereSeparator: \.isWhitespace).prefix(3).map { $0.uppercased() }
+        // The first three words only: splitting the whole statement costs as much as reading the table.
+        let words = sql.split(maxSplits: 3, whereSeparator: \.isWhitespace).prefix(3).map { $0.uppercased() }
         guard words == ["CREATE", "VIRTUAL", "TABLE"], let using = sql.range(of: "USING", options: .caseInsensitive) else {
             return nil
         }

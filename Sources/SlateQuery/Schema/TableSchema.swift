@@ -152,14 +152,28 @@ extension TableSchema {
         /// TableSchema.Affinity(declaredType: "FLOATING POINT")  // .integer: "POINT" contains "INT"
         /// ```
         public init(declaredType: String) {
-            let type = declaredType.uppercased()
-            if type.contains("INT") {
+            // SQLite's rules (sqlite3AffinityType), on ASCII letters folded to upper case as SQLite
+            // folds them: no Unicode case mapping, which could turn other letters into ASCII ones.
+            var type = Array(declaredType.utf8)
+            for index in type.indices where type[index] >= UInt8(ascii: "a") && type[index] <= UInt8(ascii: "z") {
+                type[index] -= 0x20
+            }
+            func contains(_ word: StaticString) -> Bool {
+                let count = word.utf8CodeUnitCount
+                guard type.count >= count else { return false }
+                return word.withUTF8Buffer { needle in
+                    (0...(type.count - count)).contains { start in
+                        (0..<count).allSatisfy { type[start + $0] == needle[$0] }
+                    }
+                }
+            }
+            if contains("INT") {
                 self = .integer
-            } else if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") {
+            } else if contains("CHAR") || contains("CLOB") || contains("TEXT") {
                 self = .text
-            } else if type.contains("BLOB") || type.trimmingSQLSpace.isEmpty {
+            } else if contains("BLOB") || type.allSatisfy({ [0x20, 0x09, 0x0A, 0x0C, 0x0D].contains($0) }) {
                 self = .blob
-            } else if type.contains("REAL") || type.contains("FLOA") || type.contains("DOUB") {
+            } else if contains("REAL") || contains("FLOA") || contains("DOUB") {
                 self = .real
             } else {
                 self = .numeric

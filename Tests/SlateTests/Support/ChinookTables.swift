@@ -698,3 +698,12 @@ extension Database {
         return try Database(path: Fixtures.path("chinook.sqlite"), configuration: configuration)
     }
 }
+
+extension Database {
+    /// A writable in-memory copy of the bundled Chinook database.
+    static func chinookCopy() throws -> Database {
+        let copy = try Database.memory()
+        try Database.chinook().backup(to: copy)
+        return copy
+    }
+}

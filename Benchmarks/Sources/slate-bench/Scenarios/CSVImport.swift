@@ -29,7 +29,8 @@ import Slate
 enum CSVImport {
     static let scenario = Scenario(
         name: "csv-import-1m",
-        summary: "import a 1,000,000-row x 6-column CSV (~57 MB, quoted fields, mixed types): Slate vs the sqlite3 shell's .import"
+        summary: "import a 1,000,000-row x 6-column CSV (~57 MB, quoted fields, mixed types): Slate vs the sqlite3 shell's .import",
+        countsInstructions: false
     ) { context in
         try Fixture(context).prepared
     }

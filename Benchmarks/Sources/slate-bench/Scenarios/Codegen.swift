@@ -17,14 +17,16 @@ import Foundation
 enum Codegen {
     static let manyTables = Scenario(
         name: "codegen-1000x20",
-        summary: "slate generate on a .sql schema of 1,000 tables x 20 columns (whole process; no raw baseline)"
+        summary: "slate generate on a .sql schema of 1,000 tables x 20 columns (whole process; no raw baseline)",
+        countsInstructions: false
     ) { context in
         try Fixture(context, tables: context.size(full: 1_000, quick: 200), columnsPerTable: 20).prepared
     }
 
     static let wideTable = Scenario(
         name: "codegen-500-columns",
-        summary: "slate generate on a .sql schema of one table of 500 columns (whole process; no raw baseline)"
+        summary: "slate generate on a .sql schema of one table of 500 columns (whole process; no raw baseline)",
+        countsInstructions: false
     ) { context in
         try Fixture(context, tables: 1, columnsPerTable: 500).prepared
     }

@@ -1,11 +1,10 @@
-#if Postgres
 import PostgresNIO
 import SlateCore
 
 /// An error reported by PostgreSQL, or by the driver while talking to it.
 ///
 /// Slate's ``DatabaseError`` carries SQLite's result codes; PostgreSQL reports a five-character
-/// SQLSTATE instead, with a detail and a hint that SQLite does not have. `PostgresError` keeps
+/// SQLSTATE instead, with a detail and a hint that SQLite does not have. `PostgreSQLError` keeps
 /// them as PostgreSQL gave them, with the SQL and its arguments, and ``resultCode`` names the
 /// closest SQLite code, so code that checks `error.resultCode == .constraintUnique` works on both
 /// engines:
@@ -13,14 +12,14 @@ import SlateCore
 /// ```swift
 /// do {
 ///     try await Player.insert(player).execute(pg)
-/// } catch let error as PostgresError where error.resultCode == .constraintUnique {
+/// } catch let error as PostgreSQLError where error.resultCode == .constraintUnique {
 ///     print(error.sqlState, error.constraintName ?? "")   // 23505 Player_email_key
 /// }
 /// ```
 ///
 /// Errors found by Slate itself before or after the server ran a statement (a value that does
 /// not fit its Swift type, a construct PostgreSQL has no equivalent for) stay ``DatabaseError``s.
-public struct PostgresError: Error, Sendable, CustomStringConvertible {
+public struct PostgreSQLError: Error, Sendable, CustomStringConvertible {
     /// PostgreSQL's SQLSTATE, such as `23505` (unique violation); `nil` for a failure of the
     /// connection rather than of a statement.
     public var sqlState: String?
@@ -100,7 +99,7 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-extension PostgresError {
+extension PostgreSQLError {
     /// The error of a failed query, with the statement's SQL and values.
     init(_ error: PSQLError, sql: String?, arguments: [SQLValue]?) {
         if let info = error.serverInfo {
@@ -118,4 +117,3 @@ extension PostgresError {
         }
     }
 }
-#endif

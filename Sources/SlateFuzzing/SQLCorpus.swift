@@ -1,0 +1,77 @@
+/// Real queries over the Chinook and Northwind sample databases: the seeds the SQL domain mutates.
+/// `slate-fuzz --corpus FILE.sql` adds the statements of more files.
+enum SQLCorpus {
+    static let chinook: [String] = [
+        "SELECT * FROM Artist ORDER BY Name LIMIT 10",
+        "SELECT a.Title, ar.Name FROM Album a JOIN Artist ar ON ar.ArtistId = a.ArtistId WHERE ar.Name LIKE 'A%'",
+        "SELECT g.Name, count(*) AS tracks, avg(t.Milliseconds) / 1000.0 AS seconds FROM Track t JOIN Genre g USING (GenreId) GROUP BY g.GenreId HAVING count(*) > 10 ORDER BY tracks DESC",
+        "SELECT c.Country, sum(i.Total) AS revenue FROM Invoice i JOIN Customer c ON c.CustomerId = i.CustomerId GROUP BY c.Country ORDER BY revenue DESC LIMIT 5",
+        "SELECT e.FirstName || ' ' || e.LastName AS employee, m.LastName AS manager FROM Employee e LEFT JOIN Employee m ON m.EmployeeId = e.ReportsTo",
+        "WITH RECURSIVE chain(id, depth) AS (SELECT EmployeeId, 0 FROM Employee WHERE ReportsTo IS NULL UNION ALL SELECT e.EmployeeId, depth + 1 FROM Employee e JOIN chain ON e.ReportsTo = chain.id) SELECT * FROM chain",
+        "SELECT TrackId, Name, UnitPrice, rank() OVER (PARTITION BY AlbumId ORDER BY Milliseconds DESC) AS r FROM Track WHERE AlbumId < 5",
+        "SELECT strftime('%Y', InvoiceDate) AS year, count(*), sum(Total) FROM Invoice GROUP BY year",
+        "SELECT * FROM Invoice WHERE InvoiceDate BETWEEN ? AND ? ORDER BY InvoiceDate",
+        "SELECT Name FROM Track WHERE TrackId IN (SELECT TrackId FROM PlaylistTrack WHERE PlaylistId = ?1) AND Composer IS NOT NULL",
+        "SELECT p.Name, (SELECT count(*) FROM PlaylistTrack pt WHERE pt.PlaylistId = p.PlaylistId) AS n FROM Playlist p",
+        "SELECT CASE WHEN Milliseconds > 300000 THEN 'long' WHEN Milliseconds > 180000 THEN 'medium' ELSE 'short' END AS length, count(*) FROM Track GROUP BY 1",
+        "SELECT json_object('id', TrackId, 'name', Name, 'price', UnitPrice) FROM Track LIMIT 3",
+        "SELECT Name FROM Artist WHERE Name GLOB '*[0-9]*' UNION SELECT Title FROM Album WHERE Title LIKE :pattern ESCAPE '\\'",
+        "SELECT upper(substr(Name, 1, 3)), length(Name), instr(Name, 'a'), replace(Name, ' ', '_') FROM Genre",
+        "SELECT Bytes / Milliseconds, Bytes % 7, -Bytes, Bytes << 2, abs(Bytes - 1e10), round(UnitPrice * 1.1, 2) FROM Track LIMIT 20",
+        "SELECT typeof(Total), Total, CAST(Total AS TEXT), CAST(Total AS INTEGER), quote(Total), hex(Total) FROM Invoice LIMIT 5",
+        "INSERT INTO Artist(Name) VALUES (?) RETURNING ArtistId, Name",
+        "UPDATE Track SET UnitPrice = UnitPrice * 1.1 WHERE GenreId = $genre",
+        "DELETE FROM InvoiceLine WHERE InvoiceId IN (SELECT InvoiceId FROM Invoice WHERE Total < @limit)",
+        "INSERT INTO Genre(GenreId, Name) VALUES (1, 'Rock') ON CONFLICT(GenreId) DO UPDATE SET Name = excluded.Name || '!'",
+        "SELECT group_concat(Name, ', ') FROM (SELECT Name FROM MediaType ORDER BY Name)",
+        "SELECT max(Milliseconds), min(Milliseconds), total(Bytes), count(DISTINCT Composer) FROM Track",
+        "SELECT * FROM Customer WHERE Email = ? COLLATE NOCASE",
+        "SELECT Name, lag(Name) OVER w, lead(Name, 2, 'none') OVER w FROM Artist WINDOW w AS (ORDER BY ArtistId) LIMIT 10",
+        "SELECT t.Name FROM Track t WHERE EXISTS (SELECT 1 FROM InvoiceLine il WHERE il.TrackId = t.TrackId AND il.Quantity > 1)",
+        "SELECT date(InvoiceDate, '+1 month', 'start of month'), julianday(InvoiceDate), unixepoch(InvoiceDate) FROM Invoice LIMIT 3",
+        "SELECT * FROM Album NATURAL JOIN Artist LIMIT 5 OFFSET 3",
+        "SELECT ntile(4) OVER (ORDER BY Total), Total, sum(Total) OVER (ORDER BY InvoiceDate ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) FROM Invoice",
+    ]
+
+    static let northwind: [String] = [
+        "SELECT * FROM [Order Details] WHERE Discount > 0 ORDER BY UnitPrice DESC LIMIT 10",
+        "SELECT o.OrderID, c.CompanyName, o.OrderDate FROM Orders o JOIN Customers c ON c.CustomerID = o.CustomerID WHERE o.ShipCountry = ?",
+        "SELECT CategoryName, count(*) FROM Products p JOIN Categories c USING (CategoryID) GROUP BY CategoryName",
+        "SELECT * FROM [Alphabetical list of products] LIMIT 5",
+        "SELECT * FROM [Order Subtotals] ORDER BY Subtotal DESC LIMIT 5",
+        "SELECT ProductName, UnitPrice FROM Products WHERE UnitPrice > (SELECT avg(UnitPrice) FROM Products)",
+        "SELECT e.LastName, count(o.OrderID) FROM Employees e LEFT JOIN Orders o ON o.EmployeeID = e.EmployeeID GROUP BY e.EmployeeID",
+        "SELECT length(Photo), typeof(Photo), substr(Photo, 1, 4) FROM Employees",
+        "SELECT Country, City, count(*) FROM Customers GROUP BY Country, City HAVING count(*) > 1 ORDER BY 3 DESC",
+        "INSERT INTO Shippers(CompanyName, Phone) VALUES (:name, :phone)",
+        "UPDATE Products SET UnitsInStock = UnitsInStock - 1 WHERE ProductID = ? AND UnitsInStock > 0",
+        "SELECT s.CompanyName, group_concat(p.ProductName, '; ') FROM Suppliers s JOIN Products p ON p.SupplierID = s.SupplierID GROUP BY s.SupplierID",
+        "SELECT OrderID, julianday(ShippedDate) - julianday(OrderDate) AS days FROM Orders WHERE ShippedDate IS NOT NULL ORDER BY days DESC LIMIT 5",
+        "SELECT * FROM Territories t JOIN Regions r ON r.RegionID = t.RegionID WHERE r.RegionDescription LIKE 'East%'",
+        "SELECT * FROM [Order Details Extended] WHERE ExtendedPrice > ? LIMIT 20",
+    ]
+
+    static let scripts: [String] = [
+        "CREATE TABLE fuzz_t(a INTEGER PRIMARY KEY, b TEXT NOT NULL DEFAULT 'x', c REAL CHECK (c >= 0)); INSERT INTO fuzz_t(b, c) VALUES ('one', 1.5), ('two', 2); SELECT * FROM fuzz_t",
+        "CREATE INDEX IF NOT EXISTS fuzz_i ON Track(Composer, Name) WHERE Composer IS NOT NULL; DROP INDEX fuzz_i",
+        "CREATE VIEW fuzz_v AS SELECT Name, UnitPrice FROM Track WHERE UnitPrice > 0.99; SELECT count(*) FROM fuzz_v; DROP VIEW fuzz_v",
+        "CREATE TRIGGER fuzz_tr AFTER INSERT ON Artist BEGIN UPDATE Artist SET Name = upper(new.Name) WHERE ArtistId = new.ArtistId; END; INSERT INTO Artist(Name) VALUES ('x'); DROP TRIGGER fuzz_tr",
+        "BEGIN; UPDATE Invoice SET Total = Total + 1; SAVEPOINT s; DELETE FROM InvoiceLine; ROLLBACK TO s; RELEASE s; COMMIT",
+        "ALTER TABLE Genre ADD COLUMN fuzz_note TEXT DEFAULT 'n'; ALTER TABLE Genre RENAME COLUMN fuzz_note TO fuzz_remark; ALTER TABLE Genre DROP COLUMN fuzz_remark",
+        "CREATE TABLE fuzz_w(k TEXT, v ANY, PRIMARY KEY (k)) WITHOUT ROWID; INSERT INTO fuzz_w VALUES ('a', 1), ('b', x'00ff'); SELECT * FROM fuzz_w",
+        "CREATE TABLE fuzz_s(id INTEGER PRIMARY KEY, x INT, y TEXT, z ANY) STRICT; INSERT INTO fuzz_s(x, y, z) VALUES (1, 'a', 1.5); SELECT * FROM fuzz_s",
+        "CREATE TABLE fuzz_g(a INT, b INT GENERATED ALWAYS AS (a * 2) VIRTUAL, c TEXT AS (typeof(a)) STORED); INSERT INTO fuzz_g(a) VALUES (3); SELECT * FROM fuzz_g",
+        "PRAGMA table_info(Track); PRAGMA index_list(Track); PRAGMA foreign_key_list(Album); PRAGMA integrity_check",
+        "PRAGMA foreign_keys = OFF; DELETE FROM Artist WHERE ArtistId = 1; PRAGMA foreign_key_check; PRAGMA foreign_keys = ON",
+        "EXPLAIN QUERY PLAN SELECT * FROM Track WHERE AlbumId = 1; EXPLAIN SELECT 1",
+        "VACUUM; ANALYZE; REINDEX; PRAGMA optimize",
+        "SELECT printf('%d %s %.3f %x %c %q %Q %w', 42, 'a''b', 3.14159, 255, 'z', 'it''s', NULL, 'x y')",
+        "SELECT zeroblob(16), randomblob(4) IS NOT NULL, char(65, 0x20AC, 128512), unicode('€'), likely(1), coalesce(NULL, ?, 3)",
+        "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 1000) SELECT sum(x), total(x * 1.5), group_concat(x) FROM n",
+        "SELECT json_extract('{\"a\":[1,2,{\"b\":null}]}', '$.a[2].b'), json_array_length('[1,2,3]'), json_each.value FROM json_each('[1,\"x\",2.5,null,true]')",
+        "SELECT 9223372036854775807 + 1, -9223372036854775808 - 1, 9223372036854775807 * 2, 1 / 0, 1 % 0, abs(-9223372036854775808)",
+        "SELECT CAST('12abc' AS INTEGER), CAST(x'3132' AS INTEGER), CAST(1e30 AS INTEGER), CAST('1e3' AS REAL), '1' + '1', 'a' || 1.5",
+    ]
+
+    static var all: [String] { chinook + northwind + scripts }
+}

@@ -1,0 +1,277 @@
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+import SlateCore
+import SlateQuery
+
+/// Something that runs Slate's statements on PostgreSQL: a ``PostgreSQLDatabase`` (each statement
+/// on a connection of its pool) or a ``PostgreSQLTransaction`` (every statement on the connection
+/// of the transaction).
+///
+/// Every fetch of the query builder and every raw-SQL method takes one, so the same code runs in
+/// or out of a transaction:
+///
+/// ```swift
+/// func topPlayers(_ pg: some PostgreSQLQueryable) async throws -> [Player] {
+///     try await Player.where { $0.score > 5 }.order { $0.name }.fetchAll(pg)
+/// }
+/// ```
+public protocol PostgreSQLQueryable: Sendable {
+    /// Runs `sql`, written in SQLite's dialect with `?` placeholders (see
+    /// ``SlateCore/SQL/rendered(for:)``), and calls `body` with each row it returns, read by
+    /// position as a Slate ``SlateCore/Row``. Checks for cancellation before it runs and between
+    /// rows.
+    ///
+    /// - Throws: ``PostgreSQLError`` for an error PostgreSQL or the connection reported, with the
+    ///   SQL it ran; ``SlateCore/DatabaseError`` for a construct PostgreSQL has no equivalent for
+    ///   (before anything runs) and for a value that does not convert exactly; `CancellationError`.
+    func forEachRow(_ sql: SQL, _ body: (borrowing Row) throws -> Void) async throws
+}
+
+/// A PostgreSQL database reached through a postgres-nio connection pool (`PostgresClient`): the
+/// same tables and queries as on SQLite, `async`.
+///
+/// ```swift
+/// let client = PostgresClient(configuration: .init(
+///     host: "db.example.com", username: "app", password: secret, database: "app", tls: .disable))
+/// try await withThrowingTaskGroup(of: Void.self) { group in
+///     group.addTask { await client.run() }          // the pool runs while the app does
+///     let pg = PostgreSQLDatabase(client: client)
+///     try await pg.createTable(for: Player.self)
+///     try await Player.insert(Player(name: "Arthur", score: 7)).execute(pg)
+///     let best = try await Player.where { $0.score > 5 }.order { $0.name }.fetchAll(pg)
+///     group.cancelAll()
+/// }
+/// ```
+///
+/// Each statement takes a connection from the pool for its duration. Use
+/// ``transaction(_:)`` to run several on one connection, atomically.
+public struct PostgreSQLDatabase: PostgreSQLQueryable {
+    /// The connection pool.
+    public let client: PostgresClient
+    /// The logger given to postgres-nio for each statement.
+    public var logger: Logger
+
+    /// A database on `client`'s connections. Run the client (`await client.run()`) in a task of
+    /// its own for as long as the database is used.
+    public init(client: PostgresClient, logger: Logger = Logger(label: "Slate.PostgreSQLDatabase", factory: { _ in SwiftLogNoOpLogHandler() })) {
+        self.client = client
+        self.logger = logger
+    }
+
+    public func forEachRow(_ sql: SQL, _ body: (borrowing Row) throws -> Void) async throws {
+        let rendered = try sql.rendered(for: .postgreSQL)
+        let query = try PostgresStatementRunner.query(rendered, sql: sql)
+        try Task.checkCancellation()
+        let rows: PostgresRowSequence
+        do {
+            rows = try await client.query(query, logger: logger)
+        } catch let error as PSQLError {
+            throw PostgreSQLError(error, sql: rendered.text, arguments: PostgresStatementRunner.argumentValues(rendered))
+        }
+        try await PostgresStatementRunner.read(rows, rendered: rendered, body)
+    }
+
+    /// Runs `body` in a transaction on one connection of the pool: `BEGIN`, then `COMMIT` when
+    /// `body` returns, or `ROLLBACK` when it throws (or is cancelled), rethrowing its error.
+    ///
+    /// ```swift
+    /// try await pg.transaction { tx in
+    ///     try await Player.update { $0.score.set(to: $0.score + 1) }.where { $0.id == id }.execute(tx)
+    ///     try await tx.savepoint { sp in try await Bonus.insert(bonus).execute(sp) }
+    /// }
+    /// ```
+    @discardableResult
+    public func transaction<Result>(
+        isolation level: PostgreSQLTransaction.IsolationLevel? = nil,
+        _ body: (PostgreSQLTransaction) async throws -> sending Result
+    ) async throws -> sending Result {
+        try await client.withConnection { connection in
+            let transaction = PostgreSQLTransaction(connection: connection, logger: logger, savepointDepth: 0)
+            let begin = level.map { "BEGIN ISOLATION LEVEL " + $0.rawValue } ?? "BEGIN"
+            try await transaction.control(begin)
+            let result: Result
+            do {
+                result = try await body(transaction)
+            } catch {
+                await transaction.rollBack(to: nil)
+                throw error
+            }
+            do {
+                try await transaction.control("COMMIT")
+            } catch {
+                await transaction.rollBack(to: nil)
+                throw error
+            }
+            return result
+        }
+    }
+}
+
+/// A transaction in progress, on one connection: pass it wherever a ``PostgreSQLQueryable`` is
+/// expected. It is valid only inside the closure of ``PostgreSQLDatabase/transaction(isolation:_:)``
+/// (or of ``savepoint(_:)``) that lent it.
+public struct PostgreSQLTransaction: PostgreSQLQueryable {
+    /// A transaction isolation level.
+    public enum IsolationLevel: String, Sendable, CaseIterable {
+        case readCommitted = "READ COMMITTED"
+        case repeatableRead = "REPEATABLE READ"
+        case serializable = "SERIALIZABLE"
+    }
+
+    let connection: PostgresConnection
+    let logger: Logger
+    let savepointDepth: Int
+
+    public func forEachRow(_ sql: SQL, _ body: (borrowing Row) throws -> Void) async throws {
+        let rendered = try sql.rendered(for: .postgreSQL)
+        let query = try PostgresStatementRunner.query(rendered, sql: sql)
+        try Task.checkCancellation()
+        let rows: PostgresRowSequence
+        do {
+            rows = try await connection.query(query, logger: logger)
+        } catch let error as PSQLError {
+            throw PostgreSQLError(error, sql: rendered.text, arguments: PostgresStatementRunner.argumentValues(rendered))
+        }
+        try await PostgresStatementRunner.read(rows, rendered: rendered, body)
+    }
+
+    /// Runs `body` inside a savepoint: `SAVEPOINT`, then `RELEASE SAVEPOINT` when it returns, or
+    /// `ROLLBACK TO SAVEPOINT` (undoing only its changes, the transaction going on) when it throws,
+    /// rethrowing its error. Savepoints nest.
+    @discardableResult
+    public func savepoint<Result>(_ body: (PostgreSQLTransaction) async throws -> sending Result) async throws -> sending Result {
+        let name = "slate_savepoint_\(savepointDepth + 1)"
+        let inner = PostgreSQLTransaction(connection: connection, logger: logger, savepointDepth: savepointDepth + 1)
+        try await control("SAVEPOINT " + name.quotedIdentifier)
+        let result: Result
+        do {
+            result = try await body(inner)
+        } catch {
+            await rollBack(to: name)
+            throw error
+        }
+        try await control("RELEASE SAVEPOINT " + name.quotedIdentifier)
+        return result
+    }
+
+    /// Runs a transaction-control statement, even in a cancelled task: the connection must not go
+    /// back to the pool in the middle of a transaction.
+    func control(_ statement: String) async throws {
+        do {
+            try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+        } catch let error as PSQLError {
+            throw PostgreSQLError(error, sql: statement, arguments: [])
+        }
+    }
+
+    /// `ROLLBACK TO SAVEPOINT name` and `RELEASE SAVEPOINT name`, or `ROLLBACK` for `nil`, after
+    /// an error that the caller rethrows. When that fails, the connection is closed, so that the
+    /// pool never hands out a connection in the middle of a transaction (and the statements that
+    /// follow on it fail).
+    func rollBack(to savepoint: String?) async {
+        do {
+            if let savepoint {
+                try await control("ROLLBACK TO SAVEPOINT " + savepoint.quotedIdentifier)
+                try await control("RELEASE SAVEPOINT " + savepoint.quotedIdentifier)
+            } else {
+                try await control("ROLLBACK")
+            }
+        } catch {
+            connection.close().whenComplete { _ in }
+        }
+    }
+}
+
+/// What both queryables share: rendering, binding, reading rows, mapping errors.
+enum PostgresStatementRunner {
+    /// The postgres-nio query of a rendered statement.
+    static func query(_ rendered: RenderedSQL, sql: SQL) throws -> PostgresQuery {
+        var encoder = PostgreSQLColumnEncoder(capacity: rendered.arguments.count)
+        for argument in rendered.arguments {
+            do {
+                try encoder.bind(argument)
+            } catch let error as DatabaseError {
+                var error = error
+                if error.sql == nil { error.sql = rendered.text }
+                throw error
+            } catch {
+                throw DatabaseError(resultCode: .mismatch, message: "\(error)".truncatedForMessages, sql: rendered.text)
+            }
+        }
+        return PostgresQuery(unsafeSQL: rendered.text, binds: encoder.bindings)
+    }
+
+    /// The arguments as SQLite values, for error messages.
+    static func argumentValues(_ rendered: RenderedSQL) -> [SQLValue] {
+        rendered.arguments.map { argument in
+            guard let argument else { return .null }
+            do {
+                return try argument.sqlValue
+            } catch {
+                return .text("<\(type(of: argument)): not representable>")
+            }
+        }
+    }
+
+    /// Reads every row of `rows`, converting errors.
+    static func read(_ rows: PostgresRowSequence, rendered: RenderedSQL, _ body: (borrowing Row) throws -> Void) async throws {
+        let source = PostgresRowSource(sql: rendered.text)
+        do {
+            for try await row in rows {
+                try Task.checkCancellation()
+                try source.load(row)
+                try body(Row(foreign: source))
+            }
+        } catch let error as PSQLError {
+            throw PostgreSQLError(error, sql: rendered.text, arguments: argumentValues(rendered))
+        }
+    }
+}
+
+extension PostgreSQLQueryable {
+    /// Runs `sql` and returns nothing: `try await pg.execute("UPDATE … SET score = \(score)")`.
+    public func execute(_ sql: SQL) async throws {
+        try await forEachRow(sql) { _ in }
+    }
+
+    /// Every row of `sql`, each read with `transform`.
+    public func fetchAll<Element>(_ sql: SQL, _ transform: (borrowing Row) throws -> Element) async throws -> [Element] {
+        var results: [Element] = []
+        try await forEachRow(sql) { row in results.append(try transform(row)) }
+        return results
+    }
+
+    /// Every record of raw SQL: `try await pg.fetchAll(Player.self, "SELECT * FROM \"Player\" WHERE score > \(5)")`.
+    /// Values are bound, never spliced; columns are read by position.
+    public func fetchAll<Record: RowDecodable>(_ type: Record.Type, _ sql: SQL) async throws -> [Record] {
+        try await fetchAll(sql) { try Record(row: $0) }
+    }
+
+    /// The first record of raw SQL, or `nil`.
+    public func fetchOne<Record: RowDecodable>(_ type: Record.Type, _ sql: SQL) async throws -> Record? {
+        try await fetchAll(sql) { try Record(row: $0) }.first
+    }
+
+    /// The first column of every row of raw SQL.
+    public func fetchAll<Value: SQLExtractable>(_ type: Value.Type, _ sql: SQL) async throws -> [Value] {
+        try await fetchAll(sql) { try $0.decode(Value.self, at: 0) }
+    }
+
+    /// The first column of the first row of raw SQL, or `nil` when there is no row.
+    public func fetchOne<Value: SQLExtractable>(_ type: Value.Type, _ sql: SQL) async throws -> Value? {
+        try await fetchAll(sql) { try $0.decode(Value.self, at: 0) }.first
+    }
+
+    /// The first column of the first row of raw SQL.
+    ///
+    /// - Throws: ``SlateCore/DatabaseError`` with ``SlateCore/ResultCode/notFound`` when there is
+    ///   no row.
+    public func fetchValue<Value: SQLExtractable>(_ type: Value.Type, _ sql: SQL) async throws -> Value {
+        guard let value = try await fetchOne(type, sql) else {
+            throw DatabaseError(resultCode: .notFound, message: "the query returned no row", sql: sql.text)
+        }
+        return value
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import SlateMacros
+import Testing
+
+// SQL `DEFAULT`s apply to typed inserts: a column with a default whose value is nil is left out
+// of the INSERT, and the record comes back with what SQLite chose.
+
+@Table("note")
+struct MacroNote {
+    @PrimaryKey var id: Int64?
+    var body: String
+    @Column(default: "CURRENT_TIMESTAMP") var createdAt: Date?
+    @Column(default: "'draft'") var status: String?
+}
+
+struct HandNote: PrimaryKeyedTable, Equatable {
+    var id: Int64?
+    var body: String
+    var createdAt: Date?
+    var status: String?
+
+    static let schema = TableSchema(
+        name: "note",
+        columns: [
+            .init(name: "id", type: "INTEGER", primaryKeyPosition: 1),
+            .init(name: "body", type: "TEXT", isNotNull: true),
+            .init(name: "createdAt", type: "DATETIME", defaultSQL: "CURRENT_TIMESTAMP"),
+            .init(name: "status", type: "TEXT", defaultSQL: "'draft'"),
+        ])
+
+    struct Columns: TableColumns {
+        let id: Column<HandNote, Int64?>
+        let body: Column<HandNote, String>
+        let createdAt: Column<HandNote, Date?>
+        let status: Column<HandNote, String?>
+        init(qualifier: String) {
+            id = Column(qualifier, "id")
+            body = Column(qualifier, "body")
+            createdAt = Column(qualifier, "createdAt")
+            status = Column(qualifier, "status")
+        }
+    }
+
+    init(id: Int64? = nil, body: String, createdAt: Date? = nil, status: String? = nil) {
+        self.id = id
+        self.body = body
+        self.createdAt = createdAt
+        self.status = status
+    }
+
+    init(row: borrowing Row) throws {
+        id = try row.decode(at: 0)
+        body = try row.decode(at: 1)
+        createdAt = try row.decode(at: 2)
+        status = try row.decode(at: 3)
+    }
+
+    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+        try encoder.encode(id)
+        try encoder.encode(body)
+        try encoder.encode(createdAt)
+        try encoder.encode(status)
+    }
+
+    mutating func didInsert(rowID: Int64) { id = rowID }
+    var primaryKey: Int64? { id }
+}
+
+@Suite struct InsertDefaultsTests {
+    @Test func theStatementLeavesOutDefaultedColumnsThatAreNil() throws {
+        let insert = HandNote.insert(HandNote(body: "a"))
+        #expect(insert.sql.text == #"INSERT INTO "note" ("id", "body") VALUES (?, ?)"#)
+        let given = HandNote.insert(HandNote(body: "b", createdAt: Date(timeIntervalSince1970: 0), status: "sent"))
+        #expect(given.sql.text == #"INSERT INTO "note" ("id", "body", "createdAt", "status") VALUES (?, ?, ?, ?)"#)
+        // The macro's schema carries the same defaults, so its statement is the same.
+        #expect(MacroNote.insert(MacroNote(id: nil, body: "a", createdAt: nil, status: nil)).sql.text == insert.sql.text)
+    }
+
+    @Test func handWrittenRecordsReadBackTheDefaults() throws {
+        let db = try Database()
+        try db.createTable(for: HandNote.self)
+        let inserted = try db.insert(HandNote(body: "a"))
+        #expect(inserted.id == 1)
+        #expect(inserted.status == "draft")
+        let createdAt = inserted.createdAt ?? .distantPast
+        #expect(abs(createdAt.timeIntervalSinceNow) < 3600)
+        // SQLite wrote the default in its own form, and the record holds what is stored.
+        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM note WHERE createdAt = datetime(createdAt)") == 1)
+        #expect(try HandNote.find(1).fetchOne(db) == inserted)
+        // Given values are written as they are.
+        let given = try db.insert(HandNote(body: "b", createdAt: Date(timeIntervalSince1970: 0), status: "sent"))
+        #expect(given.status == "sent" && given.createdAt == Date(timeIntervalSince1970: 0))
+        // Several records, each with its own columns left out, in one savepoint.
+        let many = try db.insert(contentsOf: [HandNote(body: "c", status: "x"), HandNote(body: "d")])
+        #expect(many.map(\.id) == [3, 4])
+        #expect(many.map(\.status) == ["x", "draft"])
+        #expect(many.allSatisfy { $0.createdAt != nil })
+        // RETURNING on an insert sees the defaults too.
+        let status = try HandNote.insert(HandNote(body: "e")).returning { $0.status }.fetchOne(db)
+        #expect(status == "draft")
+    }
+
+    @Test func macroRecordsReadBackTheDefaults() throws {
+        let db = try Database()
+        try db.createTable(for: MacroNote.self)
+        let inserted = try db.insert(MacroNote(id: nil, body: "a", createdAt: nil, status: nil))
+        #expect(inserted.id == 1 && inserted.status == "draft" && inserted.createdAt != nil)
+        #expect(try db.fetchValue(String.self, "SELECT status FROM note") == "draft")
+    }
+}
