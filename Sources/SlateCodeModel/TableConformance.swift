@@ -30,14 +30,22 @@ public struct TableConformance: Sendable {
         public var storage: Storage
         /// Whether the property can be assigned (`var`).
         public var isMutable: Bool
+        /// Whether the property is optional only so that `nil` lets the column's SQL `DEFAULT`
+        /// apply: the column is `NOT NULL`, so its typed `Column` is not optional, and an insert
+        /// leaves a `nil` value out and reads the default back.
+        public var isNilForDefault: Bool
 
         /// Creates a property.
-        public init(name: String, baseType: String, isOptional: Bool, storage: Storage = .plain, isMutable: Bool = true) {
+        public init(
+            name: String, baseType: String, isOptional: Bool, storage: Storage = .plain, isMutable: Bool = true,
+            isNilForDefault: Bool = false
+        ) {
             self.name = name
             self.baseType = baseType
             self.isOptional = isOptional
             self.storage = storage
             self.isMutable = isMutable
+            self.isNilForDefault = isNilForDefault
         }
 
         /// The type as written, with `?` when optional.
@@ -332,8 +340,9 @@ public struct TableConformance: Sendable {
 
     /// The value type of a property's typed column.
     func columnValueType(_ property: Property) -> String {
-        guard property.storage == .json else { return property.typeText }
-        return "\(qualifier)JSONEncoded<\(property.baseType)>" + (property.isOptional ? "?" : "")
+        let isOptional = property.isOptional && !property.isNilForDefault
+        guard property.storage == .json else { return property.baseType + (isOptional ? "?" : "") }
+        return "\(qualifier)JSONEncoded<\(property.baseType)>" + (isOptional ? "?" : "")
     }
 
     func writeColumns(to out: inout SourceWriter) {

@@ -53,6 +53,7 @@ public macro Table(
 /// @Column(default: "CURRENT_TIMESTAMP", storage: .date(.iso8601)) var createdAt: Date
 /// @Column(storage: .json) var tags: [String]
 /// @Column(renamedFrom: "title") var name: String   // the table migration keeps the data
+/// @Column(default: "CURRENT_TIMESTAMP", notNull: true) var addedAt: Date?   // nil: the default applies
 /// ```
 ///
 /// - Parameters:
@@ -62,11 +63,15 @@ public macro Table(
 ///   - collate: The column's collation, such as `"NOCASE"`.
 ///   - storage: How the value is stored when not by its own value protocols.
 ///   - renamedFrom: The column's previous name: self-managing tables rename it and keep its data.
+///   - notNull: For an optional property with a `default`: the column is `NOT NULL`, and `nil` is
+///     not stored but means "use the default". An insert leaves the column out and reads back the
+///     value SQLite chose; the typed column, for queries, is not optional.
 @attached(peer)
 public macro Column(
     _ name: String? = nil,
     type: String? = nil,
     default: String? = nil,
+    notNull: Bool = false,
     collate: String? = nil,
     storage: ColumnStorage? = nil,
     renamedFrom: String? = nil

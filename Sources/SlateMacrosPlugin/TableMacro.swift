@@ -65,7 +65,7 @@ struct TableCodeGenerator {
             // without saying so. Other key columns are NOT NULL even when their property is optional.
             let isRowIDAlias = keyColumns.count == 1 && keyPosition != nil && !model.isWithoutRowID
                 && column.sqlType.expression == "\"INTEGER\""
-            let isNotNull = !isRowIDAlias && (keyPosition != nil || !column.info.isOptional)
+            let isNotNull = !isRowIDAlias && (keyPosition != nil || !column.info.isOptional || column.isNilForDefault)
             let storage: TableConformance.Storage
             switch column.storage {
             case .plain: storage = .plain
@@ -79,7 +79,7 @@ struct TableCodeGenerator {
                 defaultSQL: column.defaultSQL, collation: column.collation,
                 property: TableConformance.Property(
                     name: column.accessName, baseType: column.info.baseType, isOptional: column.info.isOptional, storage: storage,
-                    isMutable: column.isMutable)))
+                    isMutable: column.isMutable, isNilForDefault: column.isNilForDefault)))
             if let reference = column.references {
                 foreignKeys.append(TableConformance.ForeignKey(
                     columns: [column.columnName], referencedTable: reference.table,

@@ -21,6 +21,9 @@ struct ColumnModel {
     var isUnique = false
     var isIndexed = false
     var defaultSQL: String?
+    /// `@Column(default: …, notNull: true)` on an optional property: the column is `NOT NULL`, and
+    /// `nil` lets its default apply.
+    var isNilForDefault = false
     var collation: String?
     /// The foreign key declared with `@ForeignKey`.
     var references: ReferenceModel?
@@ -289,6 +292,7 @@ struct TableParser {
         var defaultSQL: String?
         var collation: String?
         var renamedFrom: String?
+        var isNotNull = false
         var failed = false
 
         if let attribute = attributes[.column] {
@@ -299,6 +303,13 @@ struct TableParser {
                 case nil:
                     if let value = expression.stringValue { columnName = value } else if !expression.isNilLiteral {
                         error(.invalidArgument(attribute: "Column", argument: "name", expected: "a string literal"), at: expression)
+                        failed = true
+                    }
+                case "notNull":
+                    if let value = expression.boolValue {
+                        isNotNull = value
+                    } else {
+                        error(.invalidArgument(attribute: "Column", argument: "notNull", expected: "true or false"), at: expression)
                         failed = true
                     }
                 case "storage":
@@ -367,6 +378,14 @@ struct TableParser {
             propertyName: propertyName, accessName: accessName, columnName: columnName, typeText: type.trimmedDescription,
             info: info, storage: storage, defaultSQL: defaultSQL, collation: collation, renamedFrom: renamedFrom,
             sqlTypeOverride: sqlTypeOverride, isMutable: isMutable)
+        if isNotNull && info.isOptional {
+            // `nil` can only mean "the default": a NOT NULL column without one would refuse it.
+            guard defaultSQL != nil else {
+                error(.invalidArgument(attribute: "Column", argument: "notNull", expected: "paired with a 'default:' when the property is optional"), at: type)
+                return nil
+            }
+            column.isNilForDefault = true
+        }
 
         if let primaryKey = attributes[.primaryKey] {
             column.isPrimaryKey = true

@@ -42,8 +42,12 @@ struct HardCaseTests {
         let student = HardCases.TalentProfile(name: "Student", mentorId: mentor.id, born: Date(timeIntervalSince1970: 0))
         #expect(mentor.id != student.id)
         #expect(mentor.active)  // DEFAULT 1 on a BOOLEAN
-        #expect(abs(mentor.createdAt.timeIntervalSinceNow) < 60)  // DEFAULT CURRENT_TIMESTAMP
-        try db.insert(mentor)
+        // NOT NULL DEFAULT CURRENT_TIMESTAMP: nil lets SQLite apply the default, read back on insert.
+        #expect(mentor.createdAt == nil)
+        let inserted = try db.insert(mentor)
+        let createdAt = try #require(inserted.createdAt)
+        #expect(abs(createdAt.timeIntervalSinceNow) < 60)
+        #expect(try HardCases.TalentProfile.where { $0.createdAt == createdAt }.fetchCount(db) == 1)
         try db.insert(student)
         let found = try #require(try HardCases.TalentProfile.find(student.id).fetchOne(db))
         #expect(found.mentorId == mentor.id)

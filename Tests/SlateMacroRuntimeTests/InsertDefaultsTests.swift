@@ -13,6 +13,15 @@ struct MacroNote {
     @Column(default: "'draft'") var status: String?
 }
 
+/// `NOT NULL` columns whose defaults are expressions: `nil` means "use the default".
+@Table("entry")
+struct MacroEntry {
+    @PrimaryKey var id: Int64?
+    var body: String
+    @Column(default: "CURRENT_TIMESTAMP", notNull: true) var addedAt: Date?
+    @Column(default: "(40 + 2)", notNull: true) var score: Int?
+}
+
 struct HandNote: PrimaryKeyedTable, Equatable {
     var id: Int64?
     var body: String
@@ -106,5 +115,19 @@ struct HandNote: PrimaryKeyedTable, Equatable {
         let inserted = try db.insert(MacroNote(id: nil, body: "a", createdAt: nil, status: nil))
         #expect(inserted.id == 1 && inserted.status == "draft" && inserted.createdAt != nil)
         #expect(try db.fetchValue(String.self, "SELECT status FROM note") == "draft")
+    }
+
+    @Test func macroNotNullColumnsWithDefaultsAreLeftOutAndReadBack() throws {
+        let db = try Database()
+        try db.createTable(for: MacroEntry.self)
+        #expect(MacroEntry.schema.columns.filter(\.isNotNull).map(\.name) == ["body", "addedAt", "score"])
+        let insert = MacroEntry.insert(MacroEntry(id: nil, body: "a", addedAt: nil, score: nil))
+        #expect(insert.sql.text == #"INSERT INTO "entry" ("id", "body") VALUES (?, ?)"#)
+        let inserted = try insert.execute(db)[0]
+        #expect(inserted.id == 1 && inserted.score == 42 && inserted.addedAt != nil)
+        // The typed columns are not optional.
+        let scores: [Int] = try MacroEntry.where { $0.score == 42 }.select { $0.score }.fetchAll(db)
+        #expect(scores == [42])
+        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM entry WHERE addedAt IS NOT NULL AND score = 42") == 1)
     }
 }

@@ -6,6 +6,28 @@ import Testing
 @Suite struct MacroDiagnosticsTests {
     static let notAStruct = "records are values that Slate decodes by position"
 
+    @Test func notNullOnAnOptionalWithoutDefaultIsRejected() {
+        assertTableExpansion(
+            """
+            @Table
+            struct Entry {
+                var id: Int64?
+                @Column(notNull: true) var addedAt: Date?
+            }
+            """,
+            expandedSource: """
+            struct Entry {
+                var id: Int64?
+                var addedAt: Date?
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "@Column argument 'notNull' must be paired with a 'default:' when the property is optional",
+                    line: 4, column: 41)
+            ])
+    }
+
     @Test func classIsRejectedWithAFixItToStruct() {
         assertTableExpansion(
             """

@@ -57,6 +57,60 @@ import Testing
             """#)
     }
 
+    @Test func notNullOptionalWithADefaultMeansUseTheDefault() {
+        assertTableExpansion(
+            """
+            @Table
+            struct Entry {
+                var id: Int64?
+                @Column(default: "CURRENT_TIMESTAMP", notNull: true) var addedAt: Date?
+            }
+            """,
+            expandedSource: #"""
+            struct Entry {
+                var id: Int64?
+                var addedAt: Date?
+            }
+
+            extension Entry: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
+                static let schema = Slate.TableSchema(
+                    name: "Entry",
+                    columns: [
+                        .init(name: "id", type: "INTEGER", primaryKeyPosition: 1),
+                        .init(name: "addedAt", type: "DATETIME", isNotNull: true, defaultSQL: "CURRENT_TIMESTAMP"),
+                    ])
+
+                struct Columns: Slate.TableColumns {
+                    let id: Slate.Column<Entry, Int64?>
+                    let addedAt: Slate.Column<Entry, Date>
+
+                    init(qualifier: String) {
+                        self.id = Slate.Column(qualifier, "id")
+                        self.addedAt = Slate.Column(qualifier, "addedAt")
+                    }
+                }
+
+                init(row: borrowing Slate.Row) throws {
+                    self.id = try row.decode(at: 0)
+                    self.addedAt = try row.decode(at: 1)
+                }
+
+                func encode<Encoder: Slate.ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+                    try encoder.encode(self.id)
+                    try encoder.encode(self.addedAt)
+                }
+
+                mutating func didInsert(rowID: Int64) throws {
+                    self.id = rowID
+                }
+
+                var primaryKey: Int64? {
+                    self.id
+                }
+            }
+            """#)
+    }
+
     @Test func tableAndColumnNamesTypesDefaultsAndCollations() {
         assertTableExpansion(
             """
