@@ -348,7 +348,12 @@ public struct TableConformance: Sendable {
     func writeColumns(to out: inout SourceWriter) {
         let example = recordColumns.first?.property?.plainName ?? "column"
         out.doc("The typed columns, for queries: `\(typeName).where { $0.\(example) == … }`.")
-        out.block("\(access)struct Columns: \(qualifier)TableColumns") { out in
+        let isFullText = kind.isFullTextSearch
+        out.block("\(access)struct Columns: \(qualifier)\(isFullText ? "FullTextColumns" : "TableColumns")") { out in
+            if isFullText {
+                out.doc("The row's `rowid`: for an external-content table, the content row's key.")
+                out.line("\(access)let rowid: \(qualifier)Column<\(typeName), Int64>")
+            }
             for column in recordColumns {
                 guard let property = column.property else { continue }
                 if let documentation = column.documentation { out.doc(documentation) }
@@ -357,6 +362,7 @@ public struct TableConformance: Sendable {
             out.line()
             out.doc("The columns, qualified by the table name or an alias.")
             out.block("\(access)init(qualifier: String)") { out in
+                if isFullText { out.line("self.rowid = \(qualifier)Column(qualifier, \"rowid\")") }
                 for column in recordColumns {
                     guard let property = column.property else { continue }
                     var arguments = "qualifier, \(SwiftLiteral.string(column.name))"
@@ -455,6 +461,12 @@ public struct TableConformance: Sendable {
 extension TableConformance.Kind {
     var isTable: Bool {
         if case .table = self { return true }
+        return false
+    }
+
+    /// Whether it is an FTS5 table, whose typed columns are `FullTextColumns`.
+    var isFullTextSearch: Bool {
+        if case .virtual(let module, _) = self { return module.lowercased() == "fts5" }
         return false
     }
 

@@ -32,6 +32,11 @@
 ///   - databaseFile: The database file that ``Slate/RecordStore`` keeps this type's table in,
 ///     relative to the store's directory. Default: the store's main file.
 ///   - withoutRowID: Whether the table is declared `WITHOUT ROWID`.
+///   - fullTextSearch: Makes the type an FTS5 full-text table: `CREATE VIRTUAL TABLE … USING
+///     fts5(<columns>, <this text>)`, such as `"content='post', content_rowid='id'"` for an
+///     external-content table, or `""`. Its properties are `String`s (optional or not), without a
+///     key; its `Columns` are `FullTextColumns` (`match`, `rank`, `bm25`, `highlight`, `snippet`).
+///     See <doc:TypedQueries>.
 @attached(
     extension,
     conformances: Table, PrimaryKeyedTable, SelfManagingTable,
@@ -41,7 +46,8 @@
 public macro Table(
     _ name: String? = nil,
     databaseFile: String? = nil,
-    withoutRowID: Bool = false
+    withoutRowID: Bool = false,
+    fullTextSearch: String? = nil
 ) = #externalMacro(module: "SlateMacrosPlugin", type: "TableMacro")
 
 

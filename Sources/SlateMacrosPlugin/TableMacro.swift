@@ -56,6 +56,7 @@ struct TableCodeGenerator {
 
     /// The model in the shared emitter's terms.
     var conformance: TableConformance {
+        if let options = model.fullTextOptions { return fullTextConformance(options: options) }
         let keyColumns = model.primaryKeyColumns
         var columns: [TableConformance.Column] = []
         var foreignKeys: [TableConformance.ForeignKey] = []
@@ -94,6 +95,30 @@ struct TableCodeGenerator {
             foreignKeys: foreignKeys, indexes: indexes, isWithoutRowID: model.isWithoutRowID)
     }
 
+    /// An FTS5 table: its columns hold text, without types, constraints or key; the module's
+    /// arguments list them, then `options`.
+    func fullTextConformance(options: String) -> TableConformance {
+        let columns = model.columns.map { column in
+            TableConformance.Column(
+                name: column.columnName, typeExpression: "\"\"",
+                property: TableConformance.Property(
+                    name: column.accessName, baseType: column.info.baseType, isOptional: column.info.isOptional, isMutable: column.isMutable))
+        }
+        let names = model.columns.map { Self.fullTextColumnName($0.columnName) }
+        let trimmed = String(String(options.drop(while: \.isWhitespace).reversed()).drop(while: \.isWhitespace).reversed())
+        let arguments = (names + (trimmed.isEmpty ? [] : [trimmed])).joined(separator: ", ")
+        return TableConformance(
+            typeName: model.typeName, tableName: model.tableName, kind: .virtual(module: "fts5", arguments: arguments),
+            access: access, qualifier: "Slate.", columns: columns)
+    }
+
+    /// A column name in FTS5's arguments: bare when it is a plain identifier, else double-quoted.
+    static func fullTextColumnName(_ name: String) -> String {
+        let isPlain = name.first.map { $0.isLetter || $0 == "_" } == true
+            && name.allSatisfy { ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "_" }
+        return isPlain ? name : "\"" + name.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
+    }
+
     func extensionSource() -> String {
         let conformance = self.conformance
         // Every protocol is spelled out, the inherited `Table` included: the compiler does not
@@ -103,7 +128,10 @@ struct TableCodeGenerator {
         if conformance.isKeyed && requestedConformances.contains("PrimaryKeyedTable") {
             conformances.append("Slate.PrimaryKeyedTable")
         }
-        if requestedConformances.contains("SelfManagingTable") { conformances.append("Slate.SelfManagingTable") }
+        // A full-text table is created with `createTable(for:)`; it does not migrate itself.
+        if requestedConformances.contains("SelfManagingTable") && model.fullTextOptions == nil {
+            conformances.append("Slate.SelfManagingTable")
+        }
 
         var text = "extension \(model.typeName)" + (conformances.isEmpty ? "" : ": " + conformances.joined(separator: ", ")) + " {\n"
         text += conformance.membersText()

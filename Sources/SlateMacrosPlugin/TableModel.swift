@@ -53,6 +53,8 @@ struct TableModel {
     var tableName: String
     var databaseFile: String?
     var isWithoutRowID = false
+    /// `@Table(fullTextSearch: "…")`: an FTS5 table, with these options after its columns.
+    var fullTextOptions: String?
     var accessModifier: String
     var columns: [ColumnModel]
 
@@ -104,6 +106,12 @@ struct TableParser {
             }
         }
 
+        if let options = node.argument("fullTextSearch") {
+            if let value = options.stringValue { model.fullTextOptions = value } else if !options.isNilLiteral {
+                error(.invalidArgument(attribute: "Table", argument: "fullTextSearch", expected: "a string literal"), at: options)
+            }
+        }
+
         var firstUse: [String: (property: String, node: Syntax)] = [:]
         for member in structDecl.memberBlock.members {
             guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
@@ -124,6 +132,17 @@ struct TableParser {
             error(.noStoredProperties(typeName: structDecl.name.text), at: structDecl.name)
         }
         if hasErrors { return nil }
+
+        // A full-text table has no key, and holds text.
+        if model.fullTextOptions != nil {
+            if model.columns.contains(where: { $0.isPrimaryKey || $0.info.baseType != "String" || $0.storage != .plain }) {
+                error(
+                    .invalidArgument(attribute: "Table", argument: "fullTextSearch", expected: "used on a struct of String properties without a key"),
+                    at: structDecl.name)
+                return nil
+            }
+            return model
+        }
 
         // The primary key: the @PrimaryKey properties, else a property called `id`.
         if !model.columns.contains(where: \.isPrimaryKey), let index = model.columns.firstIndex(where: { $0.propertyName == "id" }) {

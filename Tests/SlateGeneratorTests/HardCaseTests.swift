@@ -184,6 +184,11 @@ struct HardCaseTests {
         try db.insert(HardCases.ProfileSearch(name: "Grace", bio: "wrote a compiler"))
         let found = try HardCases.ProfileSearch.where(sql: "profile_search MATCH \("compiler")").fetchAll(db)
         #expect(found.map(\.name) == ["Grace"])
+        // The generated columns are full-text columns: a typed, bound MATCH, rank and highlights.
+        let typed = try HardCases.ProfileSearch.matching(.phrase("compiler"))
+            .select { ($0.rowid, $0.bio.highlight(open: "[", close: "]")) }.fetchAll(db)
+        #expect(typed.count == 1 && typed.first?.1 == "wrote a [compiler]")
+        #expect(try HardCases.ProfileSearch.where { $0.name.match("ada") }.fetchAll(db).map(\.name) == ["Ada"])
     }
 
     @Test func recordsWithUntypedColumnsAreCodable() throws {

@@ -22,6 +22,13 @@ struct MacroEntry {
     @Column(default: "(40 + 2)", notNull: true) var score: Int?
 }
 
+/// An FTS5 table declared with the macro, indexing `note` (external content).
+@Table("note_search", fullTextSearch: "content='note', content_rowid='id'")
+struct MacroNoteSearch {
+    var body: String
+    var status: String?
+}
+
 struct HandNote: PrimaryKeyedTable, Equatable {
     var id: Int64?
     var body: String
@@ -129,5 +136,26 @@ struct HandNote: PrimaryKeyedTable, Equatable {
         let scores: [Int] = try MacroEntry.where { $0.score == 42 }.select { $0.score }.fetchAll(db)
         #expect(scores == [42])
         #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM entry WHERE addedAt IS NOT NULL AND score = 42") == 1)
+    }
+
+    @Test func macroFullTextTablesAreCreatedAndSearched() throws {
+        #expect(try MacroNoteSearch.schema.createTableSQL()
+            == #"CREATE VIRTUAL TABLE "note_search" USING fts5(body, status, content='note', content_rowid='id')"#)
+        let db = try Database()
+        try db.createTable(for: MacroNote.self)
+        try db.createTable(for: MacroNoteSearch.self)
+        try db.insert(contentsOf: [
+            MacroNote(id: nil, body: "buy bread", createdAt: nil, status: nil),
+            MacroNote(id: nil, body: "bake bread and cake", createdAt: nil, status: "done"),
+        ])
+        try db.execute("INSERT INTO note_search(note_search) VALUES ('rebuild')")
+        let found = try MacroNote.join(MacroNoteSearch.self, on: { $0.id == $1.rowid })
+            .where { _, search in search.match(.all("bread", .phrase("draft"))) }
+            .select { note, search in (note.id, search.body.highlight(open: "<", close: ">")) }
+            .fetchAll(db)
+        #expect(found.count == 1)
+        #expect(found.first?.0 == 1 && found.first?.1 == "buy <bread>")
+        let ranked = try MacroNoteSearch.matching("bread").fetchAll(db)
+        #expect(ranked.count == 2)
     }
 }

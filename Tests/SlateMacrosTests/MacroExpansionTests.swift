@@ -111,6 +111,54 @@ import Testing
             """#)
     }
 
+    @Test func fullTextSearchMakesAnFTS5Table() {
+        assertTableExpansion(
+            """
+            @Table("post_search", fullTextSearch: "content='post', content_rowid='id'")
+            struct PostSearch {
+                var title: String
+                @Column("full text") var body: String?
+            }
+            """,
+            expandedSource: #"""
+            struct PostSearch {
+                var title: String
+                var body: String?
+            }
+
+            extension PostSearch: Slate.Table {
+                static let schema = Slate.TableSchema(
+                    name: "post_search", kind: .virtual(module: "fts5", arguments: #"title, "full text", content='post', content_rowid='id'"#),
+                    columns: [
+                        .init(name: "title"),
+                        .init(name: "full text"),
+                    ])
+
+                struct Columns: Slate.FullTextColumns {
+                    let rowid: Slate.Column<PostSearch, Int64>
+                    let title: Slate.Column<PostSearch, String>
+                    let body: Slate.Column<PostSearch, String?>
+
+                    init(qualifier: String) {
+                        self.rowid = Slate.Column(qualifier, "rowid")
+                        self.title = Slate.Column(qualifier, "title")
+                        self.body = Slate.Column(qualifier, "full text")
+                    }
+                }
+
+                init(row: borrowing Slate.Row) throws {
+                    self.title = try row.decode(at: 0)
+                    self.body = try row.decode(at: 1)
+                }
+
+                func encode<Encoder: Slate.ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+                    try encoder.encode(self.title)
+                    try encoder.encode(self.body)
+                }
+            }
+            """#)
+    }
+
     @Test func tableAndColumnNamesTypesDefaultsAndCollations() {
         assertTableExpansion(
             """
