@@ -91,6 +91,33 @@ public macro Column(
 @attached(peer)
 public macro PrimaryKey(autoIncrement: Bool = false) = #externalMacro(module: "SlateMacrosPlugin", type: "ColumnAttributeMacro")
 
+/// Conforms a struct to `ColumnGroup`: a `@Table` struct stores it as several of its own columns,
+/// with `@Grouped`, and its queries reach into it.
+///
+/// ```swift
+/// @ColumnGroup struct Address {
+///     var street: String
+///     var city: String
+/// }
+/// @Table struct Shop {
+///     var id: Int64?
+///     @Grouped var address: Address      // columns "street" and "city" of "Shop"
+/// }
+/// Shop.where { $0.address.city == "Oslo" }
+/// ```
+///
+/// The group's properties follow `@Table`'s column rules (`@Column` names, types, defaults,
+/// storages); a group has no key, foreign key, index or group of its own.
+@attached(
+    extension, conformances: ColumnGroup,
+    names: named(groupColumns), named(Columns), named(init(row:startingAt:)), named(encode(to:))
+)
+public macro ColumnGroup() = #externalMacro(module: "SlateMacrosPlugin", type: "ColumnGroupMacro")
+
+/// Stores a `@ColumnGroup` property as the group's columns, in place, in a `@Table` struct.
+@attached(peer)
+public macro Grouped() = #externalMacro(module: "SlateMacrosPlugin", type: "ColumnAttributeMacro")
+
 /// Keeps a stored property out of the table. It needs a default value, which records decoded from
 /// rows keep.
 @attached(peer)

@@ -61,6 +61,11 @@ struct TableCodeGenerator {
         var columns: [TableConformance.Column] = []
         var foreignKeys: [TableConformance.ForeignKey] = []
         for column in model.columns {
+            if let group = column.groupType {
+                columns.append(.group(TableConformance.Property(
+                    name: column.accessName, baseType: group, isOptional: false, isMutable: column.isMutable)))
+                continue
+            }
             let keyPosition = keyColumns.firstIndex { $0.columnName == column.columnName }.map { $0 + 1 }
             // A lone INTEGER key is the rowid: `nil` asks SQLite for one, and the column is never NULL
             // without saying so. Other key columns are NOT NULL even when their property is optional.
@@ -144,5 +149,29 @@ struct TableCodeGenerator {
             text += "\n    \(access)static let databaseFile: String? = \(SwiftLiteral.string(databaseFile))\n"
         }
         return text + "}"
+    }
+}
+
+/// `@ColumnGroup`: conforms a struct to `ColumnGroup`, so that a `@Table` struct stores it as
+/// several of its own columns (`@Grouped var address: Address`). Its properties follow `@Table`'s
+/// column rules; it has no key.
+public struct ColumnGroupMacro: ExtensionMacro {
+    public static func expansion(
+        of node: AttributeSyntax,
+        attachedTo declaration: some DeclGroupSyntax,
+        providingExtensionsOf type: some TypeSyntaxProtocol,
+        conformingTo protocols: [TypeSyntax],
+        in context: some MacroExpansionContext
+    ) throws -> [ExtensionDeclSyntax] {
+        var parser = TableParser(context: context)
+        guard let model = parser.parse(node: node, declaration: declaration, type: type, isGroup: true) else { return [] }
+        let generator = TableCodeGenerator(model: model, requestedConformances: [])
+        let conformance = generator.conformance
+        let source = "extension \(model.typeName): Slate.ColumnGroup {\n" + conformance.groupMembersText() + "}"
+        guard let extensionDecl = DeclSyntax(stringLiteral: source).as(ExtensionDeclSyntax.self), !extensionDecl.hasError else {
+            context.diagnose(Diagnostic(node: Syntax(node), message: TableDiagnostic.expansionFailed(source: source)))
+            return []
+        }
+        return [extensionDecl]
     }
 }

@@ -31,6 +31,8 @@ struct ColumnModel {
     var sqlTypeOverride: String?
     /// Whether the property is a `var` (so `didInsert(rowID:)` can set it).
     var isMutable: Bool
+    /// `@Grouped`: the property's `ColumnGroup` type, stored as several columns.
+    var groupType: String?
 
     var sqlType: SQLTypeSpec {
         if let sqlTypeOverride { return .literal(sqlTypeOverride) }
@@ -77,7 +79,7 @@ struct TableParser {
 
     // MARK: The type
 
-    mutating func parse(node: AttributeSyntax, declaration: some DeclGroupSyntax, type: some TypeSyntaxProtocol) -> TableModel? {
+    mutating func parse(node: AttributeSyntax, declaration: some DeclGroupSyntax, type: some TypeSyntaxProtocol, isGroup: Bool = false) -> TableModel? {
         guard let structDecl = declaration.as(StructDeclSyntax.self) else {
             diagnoseNotAStruct(declaration)
             return nil
@@ -144,8 +146,19 @@ struct TableParser {
             return model
         }
 
+        // A column group has no key, and no group of its own.
+        if isGroup {
+            if let nested = model.columns.first(where: { $0.groupType != nil || $0.isPrimaryKey || $0.references != nil || $0.isIndexed }) {
+                error(
+                    .invalidArgument(attribute: "ColumnGroup", argument: nested.propertyName, expected: "a plain column: no key, group, foreign key or index"),
+                    at: structDecl.name)
+                return nil
+            }
+            return model
+        }
+
         // The primary key: the @PrimaryKey properties, else a property called `id`.
-        if !model.columns.contains(where: \.isPrimaryKey), let index = model.columns.firstIndex(where: { $0.propertyName == "id" }) {
+        if !model.columns.contains(where: \.isPrimaryKey), let index = model.columns.firstIndex(where: { $0.propertyName == "id" && $0.groupType == nil }) {
             model.columns[index].isPrimaryKey = true
         }
         return model
@@ -269,6 +282,23 @@ struct TableParser {
                     fixIts.append(FixIt(message: TableFixIt(message: "add ': \(typeName)'"), changes: [.replace(oldNode: Syntax(binding), newNode: Syntax(annotated))]))
                 }
                 error(.missingTypeAnnotation(property: propertyName), at: pattern, fixIts: fixIts)
+                continue
+            }
+            if attributes[.grouped] != nil {
+                if let other = attributes.keys.first(where: { $0 != .grouped }) {
+                    error(.conflictingAttributes(property: propertyName, first: "Grouped", second: other.rawValue), at: variable)
+                    continue
+                }
+                let info = TypeAnalysis.analyze(type, storage: .plain)
+                if info.isOptional {
+                    error(.invalidArgument(attribute: "Grouped", argument: "type", expected: "a non-optional ColumnGroup type"), at: type)
+                    continue
+                }
+                var column = ColumnModel(
+                    propertyName: propertyName, accessName: accessName, columnName: propertyName, typeText: type.trimmedDescription,
+                    info: info, storage: .plain, isMutable: !isLet)
+                column.groupType = type.trimmedDescription
+                columns.append(column)
                 continue
             }
             if let column = parseColumn(

@@ -29,6 +29,21 @@ struct MacroNoteSearch {
     var status: String?
 }
 
+/// A column group declared with the macro, stored in a macro table.
+@ColumnGroup
+struct MacroAddress: Equatable {
+    var street: String
+    @Column("town") var city: String?
+}
+
+@Table("store")
+struct MacroStore: Equatable {
+    var id: Int64?
+    var name: String
+    @Grouped var address: MacroAddress
+    var rating: Int = 3
+}
+
 struct HandNote: PrimaryKeyedTable, Equatable {
     var id: Int64?
     var body: String
@@ -157,5 +172,21 @@ struct HandNote: PrimaryKeyedTable, Equatable {
         #expect(found.first?.0 == 1 && found.first?.1 == "buy <bread>")
         let ranked = try MacroNoteSearch.matching("bread").fetchAll(db)
         #expect(ranked.count == 2)
+    }
+
+    @Test func macroColumnGroupsAreColumnsOfTheirTable() throws {
+        #expect(MacroStore.schema.columns.map(\.name) == ["id", "name", "street", "town", "rating"])
+        #expect(MacroAddress.groupColumns.map(\.isNotNull) == [true, false])
+        let db = try Database()
+        try db.createTable(for: MacroStore.self)
+        let stores = try db.insert(contentsOf: [
+            MacroStore(id: nil, name: "a", address: MacroAddress(street: "1 Main", city: "Oslo"), rating: 5),
+            MacroStore(id: nil, name: "b", address: MacroAddress(street: "2 Side", city: nil)),
+        ])
+        #expect(try MacroStore.all().fetchAll(db) == stores)
+        let query = MacroStore.where { $0.address.city == "Oslo" }.select { ($0.name, $0.address.street, $0.rating) }
+        #expect(query.sql.text == #"SELECT "store"."name", "store"."street", "store"."rating" FROM "store" WHERE "store"."town" = ?"#)
+        let rows = try query.fetchAll(db)
+        #expect(rows.count == 1 && rows[0].0 == "a" && rows[0].1 == "1 Main" && rows[0].2 == 5)
     }
 }

@@ -28,6 +28,26 @@ import Testing
             ])
     }
 
+    @Test func aColumnGroupHasNoKey() {
+        assertTableExpansion(
+            """
+            @ColumnGroup
+            struct Address {
+                @PrimaryKey var street: String
+            }
+            """,
+            expandedSource: """
+            struct Address {
+                var street: String
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "@ColumnGroup argument 'street' must be a plain column: no key, group, foreign key or index",
+                    line: 2, column: 8)
+            ])
+    }
+
     @Test func classIsRejectedWithAFixItToStruct() {
         assertTableExpansion(
             """
