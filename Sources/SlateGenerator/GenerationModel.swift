@@ -319,7 +319,8 @@ extension GenerationModel {
                     // A NOT NULL column whose default Swift cannot write (CURRENT_TIMESTAMP, an
                     // expression): `nil` lets SQLite apply it, and the insert reads it back. The
                     // raw style writes every column, so it keeps a Swift default.
-                    if configuration.style == .slate, property.isNotNull, !property.isRowIDAlias, column.defaultSQL != nil,
+                    if configuration.style == .slate, property.isNotNull, !property.isRowIDAlias, property.primaryKeyPosition == nil,
+                        column.defaultSQL != nil,
                         property.swiftDefault == nil || property.swiftDefault == "Date()"
                     {
                         property.isOptional = true
