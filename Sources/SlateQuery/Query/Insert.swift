@@ -89,7 +89,7 @@ public struct Insert<Root: Table>: QueryStatement {
             if conflictResolution == .ignore {
                 sql.append(SQL(sqlite: "", unsupportedOnPostgreSQL: "INSERT OR IGNORE with an ON CONFLICT clause"))
             }
-            sql.append(upsert.fragment)
+            sql.append(upsert.fragment(omitting: omitted))
         } else if conflictResolution == .ignore {
             sql.append(SQL(sqlite: "", postgreSQL: " ON CONFLICT DO NOTHING"))
         }

@@ -8,107 +8,107 @@ import Testing
 /// savepoints, errors and cancellation.
 @Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipComment))
 struct PostgreSQLDatabaseTests {
-    func gadgets() async throws -> PostgreSQLDatabase {
-        let pg = try await PostgresTestServer.makeDatabase(named: "gadgets")
-        try await pg.createTable(for: Gadget.self)
+    func appliances() async throws -> PostgreSQLDatabase {
+        let pg = try await PostgresTestServer.makeDatabase(named: "appliances")
+        try await pg.createTable(for: Appliance.self)
         return pg
     }
 
-    func gadget(_ name: String, price: Double = 1.5, rank: Int32? = 3) -> Gadget {
-        Gadget(
+    func appliance(_ name: String, price: Double = 1.5, rank: Int32? = 3) -> Appliance {
+        Appliance(
             name: name, isActive: name.count % 2 == 0, madeAt: Date(timeIntervalSince1970: 1_700_000_000),
             serial: UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F") ?? UUID(), payload: Data([0, 1, 255]),
             price: price, rank: rank)
     }
 
     @Test func insertsAndFetchesEveryMappedType() async throws {
-        let pg = try await gadgets()
-        let inserted = try await pg.insert(gadget("lamp"))
+        let pg = try await appliances()
+        let inserted = try await pg.insert(appliance("lamp"))
         let id = try #require(inserted.id)
         #expect(id == 1)
-        let fetched = try await Gadget.find(id).fetchOne(pg)
+        let fetched = try await Appliance.find(id).fetchOne(pg)
         #expect(fetched == inserted)
         // The columns hold PostgreSQL's types, not text.
         let types = try await pg.fetchAll(
             String.self,
-            "SELECT data_type FROM information_schema.columns WHERE table_name = \("gadget") ORDER BY ordinal_position")
+            "SELECT data_type FROM information_schema.columns WHERE table_name = \("appliance") ORDER BY ordinal_position")
         #expect(types == ["bigint", "character varying", "boolean", "timestamp with time zone", "uuid", "bytea", "double precision", "integer"])
-        let second = try await pg.insert(gadget("desk", price: 9, rank: nil))
+        let second = try await pg.insert(appliance("desk", price: 9, rank: nil))
         #expect(second.id == 2)
-        #expect(try await Gadget.where { $0.isActive == false }.select { $0.name }.fetchAll(pg) == [])
-        #expect(try await Gadget.where { $0.isActive }.order(by: \.id).select { $0.name }.fetchAll(pg) == ["lamp", "desk"])
-        #expect(try await Gadget.where { $0.rank == nil }.fetchCount(pg) == 1)
+        #expect(try await Appliance.where { $0.isActive == false }.select { $0.name }.fetchAll(pg) == [])
+        #expect(try await Appliance.where { $0.isActive }.order(by: \.id).select { $0.name }.fetchAll(pg) == ["lamp", "desk"])
+        #expect(try await Appliance.where { $0.rank == nil }.fetchCount(pg) == 1)
         let made = Date(timeIntervalSince1970: 1_700_000_000)
-        #expect(try await Gadget.where { $0.madeAt == made }.fetchCount(pg) == 2)
-        #expect(try await Gadget.where { $0.madeAt > made }.fetchCount(pg) == 0)
-        #expect(try await Gadget.where { $0.serial == inserted.serial }.fetchCount(pg) == 2)
-        #expect(try await Gadget.where { $0.payload == Data([0, 1, 255]) }.fetchCount(pg) == 2)
+        #expect(try await Appliance.where { $0.madeAt == made }.fetchCount(pg) == 2)
+        #expect(try await Appliance.where { $0.madeAt > made }.fetchCount(pg) == 0)
+        #expect(try await Appliance.where { $0.serial == inserted.serial }.fetchCount(pg) == 2)
+        #expect(try await Appliance.where { $0.payload == Data([0, 1, 255]) }.fetchCount(pg) == 2)
     }
 
     @Test func runsTheBuilderStatements() async throws {
-        let pg = try await gadgets()
+        let pg = try await appliances()
         for (index, name) in ["a", "bb", "ccc", "dddd"].enumerated() {
-            try await pg.insert(gadget(name, price: Double(index)))
+            try await pg.insert(appliance(name, price: Double(index)))
         }
-        let expensive = try await Gadget.where { $0.price > 1 }.order { $0.name.descending() }.fetchAll(pg)
+        let expensive = try await Appliance.where { $0.price > 1 }.order { $0.name.descending() }.fetchAll(pg)
         #expect(expensive.map(\.name) == ["dddd", "ccc"])
-        #expect(try await Gadget.all().order(by: \.name).fetchOne(pg)?.name == "a")
-        #expect(try await Gadget.where { $0.name.like("C%") }.fetchCount(pg) == 1)
-        #expect(try await Gadget.all().limit(2, offset: 1).fetchCount(pg) == 2)
-        #expect(try await Gadget.where { $0.name == "zz" }.exists(pg) == false)
+        #expect(try await Appliance.all().order(by: \.name).fetchOne(pg)?.name == "a")
+        #expect(try await Appliance.where { $0.name.like("C%") }.fetchCount(pg) == 1)
+        #expect(try await Appliance.all().limit(2, offset: 1).fetchCount(pg) == 2)
+        #expect(try await Appliance.where { $0.name == "zz" }.exists(pg) == false)
 
-        let changed = try await Gadget.update { $0.price.set(to: $0.price + 10) }.where { $0.price >= 2 }.execute(pg)
+        let changed = try await Appliance.update { $0.price.set(to: $0.price + 10) }.where { $0.price >= 2 }.execute(pg)
         #expect(changed == 2)
-        let renamed = try await Gadget.update { $0.name.set(to: $0.name.upper()) }.where { $0.name == "a" }.returning(\.name).fetchAll(pg)
+        let renamed = try await Appliance.update { $0.name.set(to: $0.name.upper()) }.where { $0.name == "a" }.returning(\.name).fetchAll(pg)
         #expect(renamed == ["A"])
-        let deleted = try await Gadget.delete().where { $0.price > 10 }.execute(pg)
+        let deleted = try await Appliance.delete().where { $0.price > 10 }.execute(pg)
         #expect(deleted == 2)
-        #expect(try await Gadget.all().fetchCount(pg) == 2)
+        #expect(try await Appliance.all().fetchCount(pg) == 2)
 
-        var record = try #require(try await Gadget.where { $0.name == "bb" }.fetchOne(pg))
+        var record = try #require(try await Appliance.where { $0.name == "bb" }.fetchOne(pg))
         record.price = 99
         #expect(try await pg.update(record))
-        #expect(try await Gadget.find(record.id).fetchOne(pg)?.price == 99)
+        #expect(try await Appliance.find(record.id).fetchOne(pg)?.price == 99)
         #expect(try await pg.delete(record))
         #expect(try await pg.delete(record) == false)
         #expect(try await pg.update(record) == false)
     }
 
     @Test func upsertsAndSkipsConflicts() async throws {
-        let pg = try await gadgets()
-        let first = try await pg.insert(gadget("lamp", price: 1))
+        let pg = try await appliances()
+        let first = try await pg.insert(appliance("lamp", price: 1))
         var changed = first
         changed.price = 7
-        let upserted = try await Gadget.upsert(changed).execute(pg)
+        let upserted = try await Appliance.upsert(changed).execute(pg)
         #expect(upserted == [changed])
-        #expect(try await Gadget.all().fetchCount(pg) == 1)
-        let updatedPrice = try await Gadget.insert(gadget("lamp", price: 3)).onConflict(\.name) { existing, excluded in
+        #expect(try await Appliance.all().fetchCount(pg) == 1)
+        let updatedPrice = try await Appliance.insert(appliance("lamp", price: 3)).onConflict(\.name) { existing, excluded in
             existing.price.set(to: existing.price + excluded.price)
         }.execute(pg)
         #expect(updatedPrice.map(\.price) == [10])
         #expect(updatedPrice.map(\.id) == [first.id])
-        let skipped = try await Gadget.insert(gadget("lamp", price: 100), or: .ignore).execute(pg)
+        let skipped = try await Appliance.insert(appliance("lamp", price: 100), or: .ignore).execute(pg)
         #expect(skipped.map(\.price) == [100])
         #expect(skipped.first?.id == nil)
-        #expect(try await Gadget.all().select { $0.price }.fetchAll(pg) == [10])
+        #expect(try await Appliance.all().select { $0.price }.fetchAll(pg) == [10])
     }
 
     @Test func mapsErrorsWithSQLState() async throws {
-        let pg = try await gadgets()
-        try await pg.insert(gadget("lamp"))
+        let pg = try await appliances()
+        try await pg.insert(appliance("lamp"))
         do {
-            try await pg.insert(gadget("lamp"))
+            try await pg.insert(appliance("lamp"))
             Issue.record("a duplicate name was inserted")
         } catch let error as PostgreSQLError {
             #expect(error.sqlState == "23505")
             #expect(error.resultCode == .constraintUnique)
             #expect(error.detail == "Key (name)=(lamp) already exists.")
-            #expect(error.constraintName == "gadget_name_key")
-            #expect(error.sql?.hasPrefix(#"INSERT INTO "gadget" ("name", "#) == true)
+            #expect(error.constraintName == "appliance_name_key")
+            #expect(error.sql?.hasPrefix(#"INSERT INTO "appliance" ("name", "#) == true)
             #expect(error.arguments?.first == .text("lamp"))
         }
         await #expect(throws: DatabaseError.self) {
-            try await Gadget.where { $0.name.glob("l*") }.fetchAll(pg)
+            try await Appliance.where { $0.name.glob("l*") }.fetchAll(pg)
         }
         await #expect(throws: PostgreSQLError.self) {
             try await pg.execute("SELECT * FROM \"nowhere\"")
@@ -135,39 +135,39 @@ struct PostgreSQLDatabaseTests {
     }
 
     @Test func commitsAndRollsBackTransactionsAndSavepoints() async throws {
-        let pg = try await gadgets()
+        let pg = try await appliances()
         try await pg.transaction { tx in
-            try await tx.insert(gadget("a"))
+            try await tx.insert(appliance("a"))
             try await tx.savepoint { sp in
-                try await sp.insert(gadget("b"))
+                try await sp.insert(appliance("b"))
             }
             do {
                 try await tx.savepoint { sp in
-                    try await sp.insert(gadget("c"))
-                    try await sp.insert(gadget("c"))  // unique violation: only this savepoint is undone
+                    try await sp.insert(appliance("c"))
+                    try await sp.insert(appliance("c"))  // unique violation: only this savepoint is undone
                 }
                 Issue.record("the duplicate was inserted")
             } catch let error as PostgreSQLError {
                 #expect(error.sqlState == "23505")
             }
         }
-        #expect(try await Gadget.all().order { $0.name }.select { $0.name }.fetchAll(pg) == ["a", "b"])
+        #expect(try await Appliance.all().order { $0.name }.select { $0.name }.fetchAll(pg) == ["a", "b"])
         struct Failure: Error {}
         await #expect(throws: Failure.self) {
             try await pg.transaction { tx in
-                try await tx.insert(gadget("d"))
+                try await tx.insert(appliance("d"))
                 throw Failure()
             }
         }
-        #expect(try await Gadget.where { $0.name == "d" }.fetchCount(pg) == 0)
+        #expect(try await Appliance.where { $0.name == "d" }.fetchCount(pg) == 0)
     }
 
     @Test func stopsWhenCancelled() async throws {
-        let pg = try await gadgets()
-        try await pg.insert(gadget("a"))
+        let pg = try await appliances()
+        try await pg.insert(appliance("a"))
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
-            return try await Gadget.all().fetchAll(pg)
+            return try await Appliance.all().fetchAll(pg)
         }
         await #expect(throws: CancellationError.self) { try await task.value }
     }

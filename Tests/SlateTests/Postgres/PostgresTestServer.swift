@@ -39,8 +39,13 @@ enum PostgresTestServer {
         let directory: String
     }
 
-    /// The server, started on first use.
-    static let shared = Task<Instance, any Error> { try start() }
+    /// The server, started on first use, on a thread of its own: initdb and pg_ctl take seconds,
+    /// which must not hold one of the few threads every test's tasks run on.
+    static let shared = Task<Instance, any Error> {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try start() }) }.start()
+        }
+    }
 
     /// Whether the server runs as another user (`postgres`), because the tests run as root.
     private static let runsAsPostgresUser = getuid() == 0
