@@ -67,6 +67,11 @@ public protocol SQLExtractable {
     /// The type of this value where SQL can yield `NULL` instead: `Self?`, and an optional
     /// itself. The query builder types scalar subqueries and left-joined columns with it.
     associatedtype SQLNullable: SQLExtractable = Self?
+
+    /// The type of an SQL condition on values of this type: `Bool`, and `Bool?` for an optional,
+    /// since a comparison with `NULL` is itself `NULL` (SQL's three-valued logic). The query
+    /// builder types comparisons with it.
+    associatedtype SQLCondition: SQLExtractable = Bool
 }
 
 /// A value that can be both bound and extracted.

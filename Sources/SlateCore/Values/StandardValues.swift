@@ -419,6 +419,9 @@ extension Optional: SQLExtractable where Wrapped: SQLExtractable {
     /// An optional is already nullable.
     public typealias SQLNullable = Wrapped?
 
+    /// A condition on an optional value is `NULL` when the value is.
+    public typealias SQLCondition = Bool?
+
     /// `NULL` is `nil`.
     @inlinable
     public init(sqlValue: SQLValue) throws {

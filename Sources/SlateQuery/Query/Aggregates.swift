@@ -2,76 +2,118 @@ import SlateConcurrency
 import SlateCore
 
 // Aggregate functions. Their result types follow SQLite: an aggregate over no row is NULL (so
-// `min`, `max`, `sum` and `avg` are optional), except `count` (0) and `total` (0.0).
+// `min`, `max`, `sum` and `avg` are optional), except `count` (0) and `total` (0.0). Each is an
+// ``AggregateExpression``: an expression, and with ``AggregateExpression/over(_:)`` a window function.
+
+/// An aggregate function call: an expression over the rows of a group, or, with ``over(_:)``,
+/// over the window of each row.
+///
+/// ```swift
+/// Invoice.select { ($0.invoiceId, $0.total.sum().over(.partition(by: $0.customerId).order(by: $0.invoiceDate))) }
+/// // sum("Invoice"."Total") OVER (PARTITION BY "Invoice"."CustomerId" ORDER BY "Invoice"."InvoiceDate")
+/// ```
+public struct AggregateExpression<QueryValue>: QueryExpression, Sendable {
+    /// `name(arguments)`.
+    public let queryFragment: SQL
+
+    /// A function call is atomic.
+    public var queryPrecedence: SQLPrecedence { .atomic }
+
+    /// `call OVER (window)`: the aggregate over each row's window (its frame) rather than a group.
+    public func over(_ window: Window = .all) -> SQLExpression<QueryValue> {
+        SQLExpression(sql: sqlConcat(queryFragment, " OVER ", window.fragment), precedence: .atomic)
+    }
+}
+
+extension AggregateExpression: CustomStringConvertible {
+    /// The SQL text.
+    public var description: String { queryFragment.text }
+}
+
+/// `name([DISTINCT ]argument, …)`.
+func aggregateCall<Value>(_ name: String, distinct: Bool = false, _ arguments: [SQL]) -> AggregateExpression<Value> {
+    var sql = SQL(sql: name + (distinct ? "(DISTINCT " : "("))
+    sql.append(SQL.joined(arguments, separator: ", "))
+    sql.append(")")
+    return AggregateExpression(queryFragment: sql)
+}
 
 /// `count(*)`: the number of rows.
 ///
 /// ```swift
 /// Track.group(by: \.genreId).select { ($0.genreId, count()) }
 /// ```
-public func count() -> SQLExpression<Int> {
-    SQLExpression(sql: "count(*)", precedence: .atomic)
+public func count() -> AggregateExpression<Int> {
+    AggregateExpression(queryFragment: "count(*)")
 }
 
 extension QueryExpression {
     /// `count(self)`, or `count(DISTINCT self)`: the number of non-NULL (distinct) values.
-    public func count(distinct: Bool = false) -> SQLExpression<Int> {
-        functionCall("count", [distinct ? sqlConcat("DISTINCT ", queryFragment) : queryFragment])
+    public func count(distinct: Bool = false) -> AggregateExpression<Int> {
+        aggregateCall("count", distinct: distinct, [queryFragment])
     }
 
     /// `min(self)`: the smallest non-NULL value, or `nil` when there is none.
-    public func min() -> SQLExpression<QueryValue?> {
-        functionCall("min", [queryFragment])
+    public func min() -> AggregateExpression<QueryValue?> {
+        aggregateCall("min", [queryFragment])
     }
 
     /// `max(self)`: the largest non-NULL value, or `nil` when there is none.
-    public func max() -> SQLExpression<QueryValue?> {
-        functionCall("max", [queryFragment])
+    public func max() -> AggregateExpression<QueryValue?> {
+        aggregateCall("max", [queryFragment])
     }
 
     /// `group_concat(self, ?)`: the non-NULL values joined by `separator` (SQLite's default is
     /// `","`), or `nil` when there is none. The order is unspecified.
-    public func groupConcat(separator: String? = nil) -> SQLExpression<String?> {
+    public func groupConcat(separator: String? = nil) -> AggregateExpression<String?> {
         if let separator {
-            return functionCall("group_concat", [queryFragment, "\(separator)"])
+            return aggregateCall("group_concat", [queryFragment, "\(separator)"])
         }
-        return functionCall("group_concat", [queryFragment])
+        return aggregateCall("group_concat", [queryFragment])
+    }
+
+    /// `group_concat(DISTINCT self)`: the distinct non-NULL values joined by `","` (SQLite allows no
+    /// separator with `DISTINCT`), or `nil` when there is none.
+    public func groupConcat(distinct: Bool) -> AggregateExpression<String?> {
+        aggregateCall("group_concat", distinct: distinct, [queryFragment])
     }
 }
 
 extension QueryExpression where QueryValue: OptionalQueryValue {
     /// `min(self)` of an optional expression, typed without a double optional.
-    public func min() -> SQLExpression<QueryValue> {
-        functionCall("min", [queryFragment])
+    public func min() -> AggregateExpression<QueryValue> {
+        aggregateCall("min", [queryFragment])
     }
 
     /// `max(self)` of an optional expression, typed without a double optional.
-    public func max() -> SQLExpression<QueryValue> {
-        functionCall("max", [queryFragment])
+    public func max() -> AggregateExpression<QueryValue> {
+        aggregateCall("max", [queryFragment])
     }
 }
 
 extension QueryExpression where QueryValue: NumericQueryValue {
-    /// `sum(self)`: the sum of the non-NULL values, or `nil` when there is none. Integers sum to an
-    /// integer (SQLite reports an overflow as an error).
-    public func sum() -> SQLExpression<QueryValue?> {
-        functionCall("sum", [queryFragment])
+    /// `sum(self)`, or `sum(DISTINCT self)`: the sum of the non-NULL (distinct) values, or `nil`
+    /// when there is none. Integers sum to an integer (SQLite reports an overflow as an error).
+    public func sum(distinct: Bool = false) -> AggregateExpression<QueryValue?> {
+        aggregateCall("sum", distinct: distinct, [queryFragment])
     }
 
-    /// `total(self)`: the sum of the non-NULL values as a `Double`, 0.0 when there is none.
-    public func total() -> SQLExpression<Double> {
-        functionCall("total", [queryFragment])
+    /// `total(self)`, or `total(DISTINCT self)`: the sum of the non-NULL (distinct) values as a
+    /// `Double`, 0.0 when there is none.
+    public func total(distinct: Bool = false) -> AggregateExpression<Double> {
+        aggregateCall("total", distinct: distinct, [queryFragment])
     }
 
-    /// `avg(self)`: the average of the non-NULL values, or `nil` when there is none.
-    public func avg() -> SQLExpression<Double?> {
-        functionCall("avg", [queryFragment])
+    /// `avg(self)`, or `avg(DISTINCT self)`: the average of the non-NULL (distinct) values, or
+    /// `nil` when there is none.
+    public func avg(distinct: Bool = false) -> AggregateExpression<Double?> {
+        aggregateCall("avg", distinct: distinct, [queryFragment])
     }
 }
 
 extension QueryExpression where QueryValue: NumericQueryValue & OptionalQueryValue {
     /// `sum(self)` of an optional expression, typed without a double optional.
-    public func sum() -> SQLExpression<QueryValue> {
-        functionCall("sum", [queryFragment])
+    public func sum(distinct: Bool = false) -> AggregateExpression<QueryValue> {
+        aggregateCall("sum", distinct: distinct, [queryFragment])
     }
 }

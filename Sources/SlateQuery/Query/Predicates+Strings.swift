@@ -2,13 +2,14 @@ import SlateConcurrency
 import SlateCore
 
 // Pattern matching on text expressions: LIKE, GLOB, and Swift-style hasPrefix/hasSuffix/contains.
+// Each is `NULL` when the text is: `Bool?` for an optional text expression.
 
 extension QueryExpression where QueryValue: TextQueryValue {
     /// `self LIKE ?`: SQL pattern matching, where `%` matches any text and `_` any character.
     /// ASCII letters match case-insensitively.
     ///
     /// Pass `escape` to match `%` or `_` literally: `$0.code.like("100\\%", escape: "\\")`.
-    public func like(_ pattern: String, escape: Character? = nil) -> SQLExpression<Bool> {
+    public func like(_ pattern: String, escape: Character? = nil) -> SQLExpression<QueryValue.SQLCondition> {
         if let escape {
             return postfix(self, " LIKE \(pattern) ESCAPE \(String(escape))", precedence: .equality)
         }
@@ -16,7 +17,7 @@ extension QueryExpression where QueryValue: TextQueryValue {
     }
 
     /// `self NOT LIKE ?`.
-    public func notLike(_ pattern: String, escape: Character? = nil) -> SQLExpression<Bool> {
+    public func notLike(_ pattern: String, escape: Character? = nil) -> SQLExpression<QueryValue.SQLCondition> {
         if let escape {
             return postfix(self, " NOT LIKE \(pattern) ESCAPE \(String(escape))", precedence: .equality)
         }
@@ -25,7 +26,7 @@ extension QueryExpression where QueryValue: TextQueryValue {
 
     /// `self GLOB ?`: case-sensitive Unix-style matching, where `*` matches any text, `?` any
     /// character, and `[…]` a set of characters.
-    public func glob(_ pattern: String) -> SQLExpression<Bool> {
+    public func glob(_ pattern: String) -> SQLExpression<QueryValue.SQLCondition> {
         postfix(self, " GLOB \(pattern)", precedence: .equality)
     }
 
@@ -33,17 +34,17 @@ extension QueryExpression where QueryValue: TextQueryValue {
     ///
     /// Renders `self GLOB ?` with the prefix's `*`, `?` and `[` escaped, so every character
     /// matches itself, including `%` and `_`.
-    public func hasPrefix(_ prefix: String) -> SQLExpression<Bool> {
+    public func hasPrefix(_ prefix: String) -> SQLExpression<QueryValue.SQLCondition> {
         glob(globEscaped(prefix) + "*")
     }
 
     /// Whether the text ends with `suffix`, case-sensitively like `String.hasSuffix`.
-    public func hasSuffix(_ suffix: String) -> SQLExpression<Bool> {
+    public func hasSuffix(_ suffix: String) -> SQLExpression<QueryValue.SQLCondition> {
         glob("*" + globEscaped(suffix))
     }
 
     /// Whether the text contains `substring`, case-sensitively like `String.contains(_:)`.
-    public func contains(_ substring: String) -> SQLExpression<Bool> {
+    public func contains(_ substring: String) -> SQLExpression<QueryValue.SQLCondition> {
         glob("*" + globEscaped(substring) + "*")
     }
 }

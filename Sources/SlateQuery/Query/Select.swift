@@ -195,9 +195,9 @@ extension SelectStatement {
     /// Person.where { $0.age >= 18 && $0.name.hasPrefix("A") }
     /// Person.join(Pet.self, on: { $0.id == $1.ownerId }).where { person, pet in pet.name == "Rex" }
     /// ```
-    public func `where`(_ predicate: (Scope) -> some QueryExpression<Bool>) -> Self {
+    public func `where`(_ predicate: (Scope) -> some QueryExpression<some BooleanQueryValue>) -> Self {
         var copy = self
-        copy.clauses.predicates.append(SQLExpression(withOuterQualifiers { predicate(scope) }))
+        copy.clauses.predicates.append(SQLExpression(condition: withOuterQualifiers { predicate(scope) }))
         return copy
     }
 
@@ -255,16 +255,28 @@ extension SelectStatement {
     }
 
     /// Adds a `HAVING` condition on groups. Several calls combine with `AND`.
-    public func having(_ predicate: (Scope) -> some QueryExpression<Bool>) -> Self {
+    public func having(_ predicate: (Scope) -> some QueryExpression<some BooleanQueryValue>) -> Self {
         var copy = self
-        copy.clauses.havingPredicates.append(SQLExpression(withOuterQualifiers { predicate(scope) }))
+        copy.clauses.havingPredicates.append(SQLExpression(condition: withOuterQualifiers { predicate(scope) }))
         return copy
     }
 
-    /// Sets `LIMIT ? [OFFSET ?]`. Both values are bound.
+    /// Sets `LIMIT n [OFFSET m]`; without `offset`, an offset set before (``offset(_:)``) stays.
     public func limit(_ limit: Int, offset: Int? = nil) -> Self {
         var copy = self
         copy.clauses.limit = limit
+        if let offset { copy.clauses.offset = offset }
+        return copy
+    }
+
+    /// Skips the first `offset` rows, without a limit: `LIMIT -1 OFFSET m` (SQLite has no `OFFSET`
+    /// without `LIMIT`, and a negative limit is none).
+    ///
+    /// ```swift
+    /// Track.order(by: \.trackId).offset(3500)   // … ORDER BY "Track"."TrackId" LIMIT -1 OFFSET 3500
+    /// ```
+    public func offset(_ offset: Int) -> Self {
+        var copy = self
         copy.clauses.offset = offset
         return copy
     }
@@ -436,7 +448,7 @@ extension Table {
     }
 
     /// The records matching `predicate`: `Person.where { $0.age >= 18 }`.
-    public static func `where`(_ predicate: (Columns) -> some QueryExpression<Bool>) -> Select<Self> {
+    public static func `where`(_ predicate: (Columns) -> some QueryExpression<some BooleanQueryValue>) -> Select<Self> {
         Select().where(predicate)
     }
 
