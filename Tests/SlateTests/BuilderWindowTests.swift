@@ -1,5 +1,6 @@
 import Foundation
 import Slate
+@testable import SlateQuery
 import Testing
 
 /// Window functions: ranking and value functions, and aggregates over windows with frames; each
@@ -45,6 +46,12 @@ import Testing
         let longestFirst: [Int64?] = try Track.where { $0.albumId == 1 }.order { rank().over(.order(by: $0.milliseconds.descending())) }
             .limit(3).select { $0.trackId }.fetchAll(db)
         #expect(longestFirst == (try db.fetchAll(Int64?.self, "SELECT TrackId FROM Track WHERE AlbumId = 1 ORDER BY Milliseconds DESC LIMIT 3")))
+        // A window function without its window is not an expression: in `select { _ in rowNumber() }`
+        // Swift discards the value (with an "unused" warning) and the selection of nothing renders
+        // a fragment that throws rather than run `SELECT  FROM`.
+        let nothing = Genre.all().clauses.selecting([selectedNothing]).render()
+        #expect(nothing.buildError?.resultCode == .misuse)
+        #expect(throws: DatabaseError.self) { try db.execute(nothing) }
         let counted: [Int] = try Genre.where { $0.genreId <= 3 }.select { _ in count().over() }.fetchAll(db)
         #expect(counted == [3, 3, 3])
     }
@@ -121,6 +128,10 @@ import Testing
             #expect(row.4 == raw.4)
         }
         #expect(rows.map(\.2) == [1, 2, 3, 4, 5, 6, 7])
+        // A negative frame offset is SQLite's error, not a silently different frame.
+        let negative = Invoice.select { $0.total.sum().over(.order(by: $0.invoiceId).rows(.preceding(-1), .currentRow)) }
+        #expect(negative.sql.text.contains("ROWS BETWEEN -1 PRECEDING AND CURRENT ROW"))
+        #expect(throws: DatabaseError.self) { try negative.fetchAll(db) }
         // Without OVER, the same aggregate still aggregates a group.
         let sums: [Double?] = try Invoice.where { $0.customerId <= 2 }.group(by: \.customerId).order(by: \.customerId).select { $0.total.sum() }.fetchAll(db)
         #expect(sums.count == 2)

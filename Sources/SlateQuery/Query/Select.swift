@@ -306,6 +306,7 @@ extension SelectStatement {
         let expressions = withOuterQualifiers { selection(scope) }
         var fragments: [SQL] = []
         for expression in repeat each expressions { fragments.append(expression.queryFragment) }
+        if fragments.isEmpty { fragments.append(selectedNothing) }
         return Selection(scope: scope, clauses: clauses.selecting(fragments)) { row in
             var index = 0
             return (repeat try extractNext((each Selected).QueryValue.self, from: row, at: &index))
@@ -336,6 +337,16 @@ extension SelectStatement {
         Selection(scope: scope, clauses: clauses) { _ in () }
     }
 }
+
+/// What a selection of nothing renders: a closure whose single value Swift discarded (a value that is
+/// not an expression, such as a window function without `over(_:)`) selects no element, and the
+/// statement throws this error instead of running `SELECT  FROM …`.
+@usableFromInline
+let selectedNothing = SQL(
+    sql: "",
+    failing: DatabaseError(
+        resultCode: .misuse,
+        message: "the select closure selects no expression (a value that is not a query expression, such as a window function without over(_:), is discarded)"))
 
 /// Reads column `index` as `Value` and moves `index` to the next column.
 @inlinable

@@ -89,13 +89,13 @@ public struct FrameBound: Sendable, Hashable {
     /// `UNBOUNDED FOLLOWING`: the last row of the partition.
     public static let unboundedFollowing = FrameBound(text: "UNBOUNDED FOLLOWING")
 
-    /// `N PRECEDING`: `count` rows (or groups, or ordering units) before the current row. A
-    /// negative count is taken as 0.
-    public static func preceding(_ count: Int) -> FrameBound { FrameBound(text: "\(Swift.max(count, 0)) PRECEDING") }
+    /// `N PRECEDING`: `count` rows (or groups, or ordering units) before the current row. SQLite
+    /// rejects a negative count when the statement is prepared.
+    public static func preceding(_ count: Int) -> FrameBound { FrameBound(text: "\(count) PRECEDING") }
 
-    /// `N FOLLOWING`: `count` rows (or groups, or ordering units) after the current row. A
-    /// negative count is taken as 0.
-    public static func following(_ count: Int) -> FrameBound { FrameBound(text: "\(Swift.max(count, 0)) FOLLOWING") }
+    /// `N FOLLOWING`: `count` rows (or groups, or ordering units) after the current row. SQLite
+    /// rejects a negative count when the statement is prepared.
+    public static func following(_ count: Int) -> FrameBound { FrameBound(text: "\(count) FOLLOWING") }
 }
 
 /// A window function call that still needs its window: ``over(_:)`` makes it an expression.
