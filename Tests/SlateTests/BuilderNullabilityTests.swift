@@ -67,6 +67,15 @@ import Testing
         #expect(nullableElse.contains(false))
     }
 
+    @Test func plainSwiftLogicStillTypeChecksAsPlainSwift() {
+        // The `Bool?` overloads of `&&` and `||` take `SQLExpression` operands only: plain Swift
+        // logic in a module importing Slate does not explore them (the 50 ms budget watches this line).
+        let ids: [Int?] = [3]
+        let names = ["a"]
+        let plain = (ids.first ?? nil) == 3 && names.count + 1 > 2 * 3 - 1
+        #expect(plain == false)
+    }
+
     @Test func arithmeticMixingOptionalAndNonOptionalIsOptional() throws {
         let db = try Database.chinook()
         let query = Track.where { $0.trackId <= 3 }.order(by: \.trackId).select { ($0.bytes + $0.milliseconds, $0.milliseconds - $0.bytes, $0.trackId % 2) }

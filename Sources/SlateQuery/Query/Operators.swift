@@ -168,10 +168,13 @@ public func >= <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLEx
 
 // MARK: - Logic
 //
-// The logical operators take `SQLExpression` operands, not any expression. Generic `&&` and `||`
-// over `QueryExpression` would make the type checker explore the query operators inside every
-// `&&` and `||` of plain Swift code in modules that import Slate (a line like
-// `(ids.first ?? nil) == 3 && names.count + 1 > 2 * 3 - 1` took 0.9 s instead of 15 ms). Every
+// The logical operators take concrete `SQLExpression<Bool>` and `SQLExpression<Bool?>` operands,
+// not any expression. Generic `&&` and `||` would make the type checker explore the query
+// operators inside every `&&` and `||` of plain Swift code in modules that import Slate (a line
+// like `(ids.first ?? nil) == 3 && names.count + 1 > 2 * 3 - 1` took 0.9 s over any
+// `QueryExpression`, 1.8 s over `SQLExpression<some BooleanQueryValue>`, and 30–40 ms with these
+// concrete overloads, 15 ms without Slate; `BuilderNullabilityTests` keeps that line under the
+// 50 ms budget). Every
 // condition the builder makes is an `SQLExpression<Bool>` or, when it can be `NULL`, an
 // `SQLExpression<Bool?>`; wrap a `Bool` column first: `$0.isActive == true` or
 // `SQLExpression($0.isActive)`.
@@ -182,7 +185,17 @@ public func && (lhs: SQLExpression<Bool>, rhs: SQLExpression<Bool>) -> SQLExpres
 }
 
 /// `lhs AND rhs` where a side can be `NULL`: `NULL` unless a side is false.
-public func && <L: BooleanQueryValue, R: BooleanQueryValue>(lhs: SQLExpression<L>, rhs: SQLExpression<R>) -> SQLExpression<Bool?> {
+public func && (lhs: SQLExpression<Bool?>, rhs: SQLExpression<Bool?>) -> SQLExpression<Bool?> {
+    infix(lhs, " AND ", rhs, precedence: .and, associativity: .associative).conjoiningRowIDHints(lhs, rhs)
+}
+
+/// `lhs AND rhs` where the right side can be `NULL`.
+public func && (lhs: SQLExpression<Bool>, rhs: SQLExpression<Bool?>) -> SQLExpression<Bool?> {
+    infix(lhs, " AND ", rhs, precedence: .and, associativity: .associative).conjoiningRowIDHints(lhs, rhs)
+}
+
+/// `lhs AND rhs` where the left side can be `NULL`.
+public func && (lhs: SQLExpression<Bool?>, rhs: SQLExpression<Bool>) -> SQLExpression<Bool?> {
     infix(lhs, " AND ", rhs, precedence: .and, associativity: .associative).conjoiningRowIDHints(lhs, rhs)
 }
 
@@ -192,7 +205,17 @@ public func || (lhs: SQLExpression<Bool>, rhs: SQLExpression<Bool>) -> SQLExpres
 }
 
 /// `lhs OR rhs` where a side can be `NULL`: `NULL` unless a side is true.
-public func || <L: BooleanQueryValue, R: BooleanQueryValue>(lhs: SQLExpression<L>, rhs: SQLExpression<R>) -> SQLExpression<Bool?> {
+public func || (lhs: SQLExpression<Bool?>, rhs: SQLExpression<Bool?>) -> SQLExpression<Bool?> {
+    infix(lhs, " OR ", rhs, precedence: .or, associativity: .associative)
+}
+
+/// `lhs OR rhs` where the right side can be `NULL`.
+public func || (lhs: SQLExpression<Bool>, rhs: SQLExpression<Bool?>) -> SQLExpression<Bool?> {
+    infix(lhs, " OR ", rhs, precedence: .or, associativity: .associative)
+}
+
+/// `lhs OR rhs` where the left side can be `NULL`.
+public func || (lhs: SQLExpression<Bool?>, rhs: SQLExpression<Bool>) -> SQLExpression<Bool?> {
     infix(lhs, " OR ", rhs, precedence: .or, associativity: .associative)
 }
 
