@@ -260,6 +260,7 @@ enum ExactConversion {
         if let exact = double.exact {
             if let float = Float(exactly: exact) { return .exactly(float) }
             if exact.isNaN { return .exactly(.nan) }
+            // A value a Float does not hold exactly throws (Lenient<Float> rounds).
             let issue: KnownInexactRead = if case .integer = stored.value { .integerRoundedToFloatingPoint } else { .realRoundedToFloat }
             return .error(known: { $0 == Float(exact) ? issue : nil })
         }
@@ -383,9 +384,9 @@ enum ExactConversion {
         case .integer(let integer): return .exactly(Decimal(integer))
         case .real(let real):
             guard real.isFinite else { return .error }
-            let decimal = Decimal(real)
-            if NSDecimalNumber(decimal: decimal).doubleValue.bitPattern == real.bitPattern { return .exactly(decimal) }
-            return .error(known: .realApproximatedAsDecimal)
+            // The number the double's shortest round-trip text spells; beyond Decimal's range, an error.
+            if let decimal = Decimal(string: real.description, locale: posix), !decimal.isNaN { return .exactly(decimal) }
+            return .error(known: { $0 == Decimal(real) ? .realApproximatedAsDecimal : nil })
         case .text(let text):
             // How `Decimal.nan` is stored (its description), read back as NaN.
             if stored.isValidUTF8, text == "NaN" { return .exactly(.nan) }
@@ -399,10 +400,11 @@ enum ExactConversion {
         }
     }
 
-    /// The digits of a decimal number's mantissa, without leading zeros.
+    /// The digits of a decimal number's mantissa, without leading zeros nor trailing ones (which
+    /// the exponent absorbs): a `Decimal` holds 38 of them exactly.
     static func significantDigits(_ text: String) -> Int {
         let mantissa = text.prefix { $0 != "e" && $0 != "E" }.filter(\.isNumber)
-        return mantissa.drop { $0 == "0" }.count
+        return mantissa.drop { $0 == "0" }.reversed().drop { $0 == "0" }.count
     }
 
     static func sqlValue(_ stored: StoredValue) -> Expectation<SQLValue> {
