@@ -27,7 +27,7 @@ public final class Statement {
     /// Arguments bound through ``bind(_:)-(StatementArguments)``, kept for error reports.
     @usableFromInline package var lastArguments: StatementArguments?
     /// Set while a cursor or fetch owns the statement, so the cache hands out another one.
-    @usableFromInline package var isCheckedOut = false
+    @exclusivity(unchecked) @usableFromInline package var isCheckedOut = false
     /// Whether the statement is an `EXPLAIN` or `EXPLAIN QUERY PLAN`: SQLite leaves such a
     /// statement active after `SQLITE_DONE`, so ``step()`` resets it then.
     @usableFromInline package let isExplain: Bool
