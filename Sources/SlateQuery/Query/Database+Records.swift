@@ -137,20 +137,16 @@ extension Database {
     /// lookups (a connection attachment): rendered once per record type and connection, found
     /// again without hashing its text, the key bound by position, the row decoded by position.
     /// The fast path of `Record.find(key).fetchOne(db)`.
-    @inlinable
-    package func findRecord<Record: PrimaryKeyedTable>(_ type: Record.Type, keyValues: PrimaryKeyValues) throws -> Record? {
-        let statement = try findStatement(Record.self, keyValues: keyValues)
-        defer {
-            statement.isCheckedOut = false
-            statement.resetQuietly()
-        }
-        guard try statement.step() else { return nil }
-        return try Record(row: Row(statement: statement))
+    ///
+    /// Returns `nil` when `select` is not a plain `find(key)`; the client's inlined `fetchOne`
+    /// passes the statement itself, so that it never copies the key values.
+    @usableFromInline
+    package func findRecord<Record: PrimaryKeyedTable>(_ select: Select<Record>) throws -> Record?? {
+        guard select.storedClauses == nil, let keyValues = select.primaryKeyLookup else { return .none }
+        return .some(try findRecord(Record.self, keyValues: keyValues))
     }
 
-    /// The statement of ``findRecord(_:keyValues:)``, checked out, with the key bound.
-    @usableFromInline
-    package func findStatement<Record: PrimaryKeyedTable>(_ type: Record.Type, keyValues: PrimaryKeyValues) throws -> Statement {
+    func findRecord<Record: PrimaryKeyedTable>(_ type: Record.Type, keyValues: PrimaryKeyValues) throws -> Record? {
         let find = try attachment(RecordSQL.self, for: Record.self, variant: RecordSQL.Kind.findByPrimaryKey.rawValue) {
             let keyCount = Record.schema.primaryKey.count
             let placeholders = Array(repeating: Int64(0) as any SQLBindable, count: keyCount)
@@ -171,18 +167,17 @@ extension Database {
         let statement = try cachedStatement(find.statement)
         if isRecordingRegion, let hint = Record.rowIDHint(primaryKeyValues: keyValues.array) { noteRowIDHint(hint, for: statement) }
         statement.isCheckedOut = true
-        do {
-            var index = try keyValues.bind(to: statement)
-            for argument in find.trailingArguments {
-                try bindArgument(argument, to: statement, at: index)
-                index += 1
-            }
-        } catch {
+        defer {
             statement.isCheckedOut = false
             statement.resetQuietly()
-            throw error
         }
-        return statement
+        var index = try keyValues.bind(to: statement)
+        for argument in find.trailingArguments {
+            try bindArgument(argument, to: statement, at: index)
+            index += 1
+        }
+        guard try statement.step() else { return nil }
+        return try Record(row: Row(statement: statement))
     }
 }
 
@@ -243,7 +238,6 @@ extension PrimaryKeyedTable {
     ///
     /// `fetchOne` runs it through a statement prepared once per record type and connection, with
     /// the key bound by position; adding clauses makes it an ordinary query.
-    @inlinable
     public static func find(_ key: PrimaryKey) -> Select<Self> {
         var collector = PrimaryKeyValues.Collector()
         encode(primaryKey: key, to: &collector)
@@ -276,61 +270,36 @@ package final class RecordSQL {
     }
 }
 
-/// One value of a primary key: the common key types unboxed, so that a lookup binds them without
-/// an existential (no value-witness copies, no dynamic dispatch), anything else boxed.
-@usableFromInline
-package enum PrimaryKeyValue: Sendable {
-    /// An `Int` or `Int64` key.
-    case integer(Int64)
-    /// A `String` key.
-    case text(String)
-    /// Any other bindable value.
-    case other(any SQLBindable)
-
-    /// The key value as it was handed out, boxed (`Int64` for an integer).
-    var boxed: any SQLBindable {
-        switch self {
-        case .integer(let integer): integer
-        case .text(let text): text
-        case .other(let value): value
-        }
-    }
-
-    /// Binds the value to parameter `index`, as its own `bind(to:at:)` would.
-    @inlinable
-    func bind(to statement: Statement, at index: Int) throws {
-        switch self {
-        case .integer(let integer): try statement.bindInt64(integer, at: index)
-        case .text(let text): try statement.bindText(text, at: index)
-        case .other(let value): try value.bind(to: statement, at: index)
-        }
-    }
-}
-
-/// The values of a primary key, in key order, kept without an array for a single-column key: what
-/// `Record.find(key)` holds until `fetchOne` binds them.
+/// The values of a primary key, in key order, kept without an array for a single-column key and
+/// without an existential for a single `Int` or `Int64` key (so copying and binding it involves no
+/// value-witness calls): what `Record.find(key)` holds until `fetchOne` binds them.
 @usableFromInline
 package struct PrimaryKeyValues: Sendable {
-    /// The first value, `nil` for a key without values.
-    @usableFromInline var first: PrimaryKeyValue?
+    /// The first value when it is an integer key (`first` is then `nil`).
+    private var firstInteger: Int64?
+    /// The first value, when it is not an integer key.
+    private var first: (any SQLBindable)?
     /// The values after the first (composite keys).
-    @usableFromInline var rest: [PrimaryKeyValue] = []
-
-    @inlinable
-    init() {}
+    private var rest: [any SQLBindable] = []
 
     /// The number of values.
-    @inlinable
-    var count: Int { first == nil ? 0 : 1 + rest.count }
+    var count: Int { firstInteger == nil && first == nil ? 0 : 1 + rest.count }
 
-    /// The values, boxed, in key order.
-    var array: [any SQLBindable] { first.map { [$0.boxed] + rest.map(\.boxed) } ?? [] }
+    /// The values, in key order (an integer key as `Int64`).
+    var array: [any SQLBindable] {
+        if let firstInteger { return [firstInteger] + rest }
+        return first.map { [$0] + rest } ?? []
+    }
 
     /// Binds the values to parameters 1, 2, …; returns the next parameter.
-    @inlinable
     func bind(to statement: Statement) throws -> Int {
-        guard let first else { return 1 }
-        try first.bind(to: statement, at: 1)
+        if let firstInteger {
+            try statement.bindInt64(firstInteger, at: 1)
+        } else if let first {
+            try first.bind(to: statement, at: 1)
+        } else {
+            return 1
+        }
         var index = 2
         for value in rest {
             try value.bind(to: statement, at: index)
@@ -340,30 +309,21 @@ package struct PrimaryKeyValues: Sendable {
     }
 
     /// Collects the values a record type's `encode(primaryKey:to:)` hands out.
-    @usableFromInline
     struct Collector: ColumnEncoder {
-        @usableFromInline var values = PrimaryKeyValues()
+        var values = PrimaryKeyValues()
 
-        @inlinable
-        init() {}
-
-        // Specialized for the key's type, the casts fold away.
-        @inlinable
         mutating func encode<Value: SQLBindable>(_ value: Value) {
-            let key: PrimaryKeyValue
-            if let integer = value as? Int {
-                key = .integer(Int64(integer))
-            } else if let integer = value as? Int64 {
-                key = .integer(integer)
-            } else if let text = value as? String {
-                key = .text(text)
+            if values.firstInteger == nil, values.first == nil {
+                // Comparing metadata is cheap, even in this unspecialized code.
+                if Value.self == Int.self {
+                    values.firstInteger = Int64(unsafeBitCast(value, to: Int.self))
+                } else if Value.self == Int64.self {
+                    values.firstInteger = unsafeBitCast(value, to: Int64.self)
+                } else {
+                    values.first = value
+                }
             } else {
-                key = .other(value)
-            }
-            if values.first == nil {
-                values.first = key
-            } else {
-                values.rest.append(key)
+                values.rest.append(value)
             }
         }
     }
