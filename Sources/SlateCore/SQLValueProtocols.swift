@@ -39,7 +39,7 @@ public protocol SQLBindable: Sendable {
 /// | `Bool` | an integer under the same rules: 0 is `false`, any other integer `true` | what the integer types throw |
 /// | `Double` | a REAL; an INTEGER that a `Double` holds exactly; TEXT that spells such a number | an INTEGER beyond 2^53 that a `Double` would round (`2^53 + 1`) |
 /// | `Float` | a `Double` under its rules that a `Float` holds exactly (`0.5`, `16777216`) | a value a `Float` would round (`0.1`, `16777217`) or that is beyond its range |
-/// | `Decimal` | an INTEGER; a REAL as the number its shortest round-trip text spells (`123.456` → `123.456`, not `Decimal(123.456)`'s binary digits); TEXT that spells a number | more than 38 significant digits; beyond `Decimal`'s range; BLOB |
+/// | `Decimal` | an INTEGER; a REAL as the number its shortest round-trip text spells (`123.456` → `123.456`, not `Decimal(123.456)`'s binary digits); TEXT that spells a number | more significant digits than its 128-bit mantissa holds (38, some of 39); beyond `Decimal`'s range; BLOB |
 /// | `String` | TEXT; an INTEGER or REAL as its decimal text | BLOB |
 /// | `Data`, `[UInt8]` | a BLOB; the UTF-8 bytes of TEXT | INTEGER, REAL |
 ///

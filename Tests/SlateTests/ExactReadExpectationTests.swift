@@ -101,6 +101,12 @@ struct ExactReadExpectationTests {
         // Trailing zeros are not significant digits: 10^42 is exact.
         let large = try db.fetchValue(Decimal.self, sql: "SELECT '1000000000000000000000000000000000000000000'")
         #expect(large == Decimal(string: "1e42", locale: posix))
+        // A 39-digit number the 128-bit mantissa holds reads exactly; one it cannot hold throws.
+        let least = "-340282366920938463463374607431768211455" + String(repeating: "0", count: 20)
+        #expect(try db.fetchValue(Decimal.self, sql: "SELECT '\(least)'") == Decimal(string: least, locale: posix))
+        var tooPrecise: DatabaseError?
+        do { _ = try db.fetchValue(Decimal.self, sql: "SELECT '999999999999999999999999999999999999999'") } catch let error as DatabaseError { tooPrecise = error }
+        #expect(tooPrecise?.resultCode == .mismatch)
         let digits38 = "12345678901234567890123456789012345678"
         #expect(try db.fetchValue(Decimal.self, sql: "SELECT '\(digits38)'") == Decimal(string: digits38, locale: posix))
     }

@@ -160,8 +160,8 @@ extension Decimal: SQLBindable, SQLExtractable {
     /// Reads text that spells a decimal number exactly (all of it: `12abc` throws; `NaN`, which is
     /// how ``Decimal/nan`` is stored, reads back as NaN), an integer, and a REAL as the number its
     /// shortest round-trip decimal text spells (`123.456` reads `Decimal(string: "123.456")`, never
-    /// `Decimal(123.456)`'s binary digits). A number that a `Decimal` cannot hold exactly — more than 38
-    /// significant digits, or beyond its exponent range — throws ``ResultCode/mismatch``.
+    /// `Decimal(123.456)`'s binary digits). A number that a `Decimal` cannot hold exactly — more
+    /// significant digits than its 128-bit mantissa holds, or beyond its exponent range — throws ``ResultCode/mismatch``.
     public init(sqlValue: SQLValue) throws {
         let posix = Locale(identifier: "en_US_POSIX")
         switch sqlValue {
@@ -171,17 +171,19 @@ extension Decimal: SQLBindable, SQLExtractable {
                 return
             }
             // `Decimal(string:)` reads the longest number at the start of the text and ignores the
-            // rest, and rounds to 38 digits: check first that all of it is a number it holds.
+            // rest, and rounds what its 128-bit mantissa cannot hold: check first that all of it is
+            // a number, then that no digit was lost.
             if SpelledNumber(text) != nil {
                 let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-                guard Decimal.significantDigits(trimmed) <= Decimal.maximumSignificantDigits else {
-                    throw DatabaseError.conversionFailure(sqlValue, to: Decimal.self, reason: "a Decimal holds at most 38 significant digits")
+                guard let decimal = Decimal(string: trimmed, locale: posix), !decimal.isNaN else {
+                    throw DatabaseError.conversionFailure(sqlValue, to: Decimal.self, reason: "the number is beyond the range of Decimal")
                 }
-                if let decimal = Decimal(string: trimmed, locale: posix), !decimal.isNaN {
-                    self = decimal
-                    return
+                let digits = Decimal.significantDigits(trimmed)
+                guard digits.count <= Decimal.maximumSignificantDigits || digits == Decimal.significantDigits(decimal.description) else {
+                    throw DatabaseError.conversionFailure(sqlValue, to: Decimal.self, reason: "a Decimal cannot hold all its significant digits")
                 }
-                throw DatabaseError.conversionFailure(sqlValue, to: Decimal.self, reason: "the number is beyond the range of Decimal")
+                self = decimal
+                return
             }
         case .integer(let integer):
             self = Decimal(integer)
@@ -198,23 +200,23 @@ extension Decimal: SQLBindable, SQLExtractable {
         throw DatabaseError.conversionFailure(sqlValue, to: Decimal.self)
     }
 
-    /// The most significant decimal digits a `Decimal` holds without rounding.
+    /// The significant decimal digits every `Decimal` holds without rounding (its 128-bit
+    /// mantissa holds some numbers of 39 digits, which are compared digit by digit).
     static let maximumSignificantDigits = 38
 
     /// The significant digits of a decimal literal's mantissa: without leading zeros, nor trailing
     /// zeros (which the exponent absorbs).
-    static func significantDigits(_ literal: String) -> Int {
-        var digits = 0
+    static func significantDigits(_ literal: String) -> [UInt8] {
+        var digits: [UInt8] = []
         var pendingZeros = 0
-        var leading = true
         for byte in literal.utf8 {
             if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { break }
             guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { continue }
             if byte == UInt8(ascii: "0") {
-                if !leading { pendingZeros += 1 }
+                if !digits.isEmpty { pendingZeros += 1 }
             } else {
-                leading = false
-                digits += pendingZeros + 1
+                digits.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: pendingZeros))
+                digits.append(byte)
                 pendingZeros = 0
             }
         }
