@@ -30,14 +30,22 @@ public struct TableConformance: Sendable {
         public var storage: Storage
         /// Whether the property can be assigned (`var`).
         public var isMutable: Bool
+        /// Whether the property is optional only so that `nil` lets the column's SQL `DEFAULT`
+        /// apply: the column is `NOT NULL`, so its typed `Column` is not optional, and an insert
+        /// leaves a `nil` value out and reads the default back.
+        public var isNilForDefault: Bool
 
         /// Creates a property.
-        public init(name: String, baseType: String, isOptional: Bool, storage: Storage = .plain, isMutable: Bool = true) {
+        public init(
+            name: String, baseType: String, isOptional: Bool, storage: Storage = .plain, isMutable: Bool = true,
+            isNilForDefault: Bool = false
+        ) {
             self.name = name
             self.baseType = baseType
             self.isOptional = isOptional
             self.storage = storage
             self.isMutable = isMutable
+            self.isNilForDefault = isNilForDefault
         }
 
         /// The type as written, with `?` when optional.
@@ -77,6 +85,9 @@ public struct TableConformance: Sendable {
         public var property: Property?
         /// DocC text for the column's typed `Column`, when the writer documents.
         public var documentation: String?
+        /// For a column group (a `ColumnGroup` struct stored as several columns), the group's
+        /// type: this entry stands for the group's columns, and ``property`` holds the group.
+        public var groupType: String?
 
         /// Creates a column.
         public init(
@@ -97,6 +108,13 @@ public struct TableConformance: Sendable {
             self.generationExpression = generationExpression
             self.property = property
             self.documentation = documentation
+        }
+
+        /// A column group: the property `property`, of the `ColumnGroup` type `type`.
+        public static func group(_ property: Property) -> Column {
+            var column = Column(name: property.plainName, typeExpression: "\"\"", property: property)
+            column.groupType = property.baseType
+            return column
         }
     }
 
@@ -271,7 +289,16 @@ public struct TableConformance: Sendable {
         out.line(arguments.joined(separator: ", ") + ",")
         out.line("columns: [")
         out.indent()
-        for column in columns { out.line(columnLiteral(column) + ",") }
+        for column in columns {
+            if let group = column.groupType {
+                // The group's columns, spliced in where its property is.
+                out.outdent()
+                out.line("] + \(group).groupColumns + [")
+                out.indent()
+            } else {
+                out.line(columnLiteral(column) + ",")
+            }
+        }
         out.outdent()
         var tail: [String] = []
         if !foreignKeys.isEmpty {
@@ -332,24 +359,39 @@ public struct TableConformance: Sendable {
 
     /// The value type of a property's typed column.
     func columnValueType(_ property: Property) -> String {
-        guard property.storage == .json else { return property.typeText }
-        return "\(qualifier)JSONEncoded<\(property.baseType)>" + (property.isOptional ? "?" : "")
+        let isOptional = property.isOptional && !property.isNilForDefault
+        guard property.storage == .json else { return property.baseType + (isOptional ? "?" : "") }
+        return "\(qualifier)JSONEncoded<\(property.baseType)>" + (isOptional ? "?" : "")
     }
 
     func writeColumns(to out: inout SourceWriter) {
         let example = recordColumns.first?.property?.plainName ?? "column"
         out.doc("The typed columns, for queries: `\(typeName).where { $0.\(example) == … }`.")
-        out.block("\(access)struct Columns: \(qualifier)TableColumns") { out in
+        let isFullText = kind.isFullTextSearch
+        out.block("\(access)struct Columns: \(qualifier)\(isFullText ? "FullTextColumns" : "TableColumns")") { out in
+            if isFullText {
+                out.doc("The row's `rowid`: for an external-content table, the content row's key.")
+                out.line("\(access)let rowid: \(qualifier)Column<\(typeName), Int64>")
+            }
             for column in recordColumns {
                 guard let property = column.property else { continue }
                 if let documentation = column.documentation { out.doc(documentation) }
+                if let group = column.groupType {
+                    out.line("\(access)let \(property.name): \(group).Columns<\(typeName)>")
+                    continue
+                }
                 out.line("\(access)let \(property.name): \(qualifier)Column<\(typeName), \(columnValueType(property))>")
             }
             out.line()
             out.doc("The columns, qualified by the table name or an alias.")
             out.block("\(access)init(qualifier: String)") { out in
+                if isFullText { out.line("self.rowid = \(qualifier)Column(qualifier, \"rowid\")") }
                 for column in recordColumns {
                     guard let property = column.property else { continue }
+                    if let group = column.groupType {
+                        out.line("self.\(property.name) = \(group).Columns(qualifier: qualifier)")
+                        continue
+                    }
                     var arguments = "qualifier, \(SwiftLiteral.string(column.name))"
                     switch property.storage {
                     case .date(let strategy): arguments += ", storage: .date(\(strategy))"
@@ -362,17 +404,75 @@ public struct TableConformance: Sendable {
         }
     }
 
+    /// The members of a `ColumnGroup` conformance, indented one level: the group's columns, its
+    /// typed columns (generic over the parent table), and reading and handing out its values from
+    /// a starting position.
+    public func groupMembersText() -> String {
+        var out = SourceWriter(documents: false)
+        out.indent()
+        out.line("\(access)static let groupColumns: [\(qualifier)TableSchema.Column] = [")
+        out.indent()
+        for column in recordColumns { out.line(columnLiteral(column) + ",") }
+        out.outdent()
+        out.line("]")
+        out.line()
+        out.block("\(access)struct Columns<Root: \(qualifier)Table>: Sendable") { out in
+            for column in recordColumns {
+                guard let property = column.property else { continue }
+                out.line("\(access)let \(property.name): \(qualifier)Column<Root, \(columnValueType(property))>")
+            }
+            out.line()
+            out.block("\(access)init(qualifier: String)") { out in
+                for column in recordColumns {
+                    guard let property = column.property else { continue }
+                    out.line("self.\(property.name) = \(qualifier)Column(\(columnArguments(column, property)))")
+                }
+            }
+        }
+        out.line()
+        out.block("\(access)init(row: borrowing \(qualifier)Row, startingAt index: Int) throws") { out in
+            for (offset, column) in recordColumns.enumerated() {
+                guard let property = column.property else { continue }
+                out.line("self.\(property.name) = " + decodeExpression(property, index: offset == 0 ? "index" : "index + \(offset)"))
+            }
+        }
+        out.line()
+        writeEncoding(to: &out)
+        return out.text
+    }
+
+    /// `qualifier, "name"[, storage: …]`: the arguments of a typed column's initializer.
+    func columnArguments(_ column: Column, _ property: Property) -> String {
+        var arguments = "qualifier, \(SwiftLiteral.string(column.name))"
+        switch property.storage {
+        case .date(let strategy): arguments += ", storage: .date(\(strategy))"
+        case .uuid(let storage): arguments += ", storage: .uuid(\(storage))"
+        case .plain, .json: break
+        }
+        return arguments
+    }
+
     func writeDecoding(to out: inout SourceWriter) {
         out.doc("Decodes a record from the row's columns 0, 1, 2 …, in schema order.")
         out.block("\(access)init(row: borrowing \(qualifier)Row) throws") { out in
-            for (index, column) in recordColumns.enumerated() {
+            // After a column group, positions count its columns.
+            var fixed = 0
+            var groups: [String] = []
+            for column in recordColumns {
                 guard let property = column.property else { continue }
+                let index = ([String(fixed)] + groups).joined(separator: " + ")
+                if let group = column.groupType {
+                    out.line("self.\(property.name) = try \(group)(row: row, startingAt: \(index))")
+                    groups.append("\(group).groupColumns.count")
+                    continue
+                }
                 out.line("self.\(property.name) = " + decodeExpression(property, index: index))
+                fixed += 1
             }
         }
     }
 
-    func decodeExpression(_ property: Property, index: Int) -> String {
+    func decodeExpression(_ property: Property, index: String) -> String {
         switch property.storage {
         case .plain, .uuid:
             return "try row.decode(at: \(index))"
@@ -391,6 +491,10 @@ public struct TableConformance: Sendable {
         out.block("\(access)func encode<Encoder: \(qualifier)ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure)") { out in
             for column in recordColumns {
                 guard let property = column.property else { continue }
+                if column.groupType != nil {
+                    out.line("try self.\(property.name).encode(to: &encoder)")
+                    continue
+                }
                 out.line("try encoder.encode(\(storedValue(property, value: "self.\(property.name)")))")
             }
         }
@@ -446,6 +550,12 @@ public struct TableConformance: Sendable {
 extension TableConformance.Kind {
     var isTable: Bool {
         if case .table = self { return true }
+        return false
+    }
+
+    /// Whether it is an FTS5 table, whose typed columns are `FullTextColumns`.
+    var isFullTextSearch: Bool {
+        if case .virtual(let module, _) = self { return module.lowercased() == "fts5" }
         return false
     }
 

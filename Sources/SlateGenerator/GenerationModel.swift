@@ -102,6 +102,9 @@ struct PropertyModel {
     var uuidStorage: GeneratorConfiguration.UUIDStorage
     /// The single-column foreign key declared on this column, for its descriptor.
     var reference: TableSchema.ForeignKey?
+    /// Whether the property is optional only so that `nil` lets the column's SQL `DEFAULT` apply
+    /// (a `NOT NULL` column whose default is not a Swift literal, such as `CURRENT_TIMESTAMP`).
+    var isNilForDefault = false
 
     /// The Swift type as written, with `?` when optional.
     var typeText: String { type.rawValue + (isOptional ? "?" : "") }
@@ -313,6 +316,17 @@ extension GenerationModel {
                         dateStorage: configuration.dateStorage(table: table.name, column: column.name), uuidStorage: configuration.uuidStorage,
                         reference: singleKeys.count == 1 ? singleKeys[0] : nil)
                     property.swiftDefault = Self.swiftDefault(for: property, isSinglePrimaryKey: table.primaryKey.count == 1)
+                    // A NOT NULL column whose default Swift cannot write (CURRENT_TIMESTAMP, an
+                    // expression): `nil` lets SQLite apply it, and the insert reads it back. The
+                    // raw style writes every column, so it keeps a Swift default.
+                    if configuration.style == .slate, property.isNotNull, !property.isRowIDAlias, property.primaryKeyPosition == nil,
+                        column.defaultSQL != nil,
+                        property.swiftDefault == nil || property.swiftDefault == "Date()"
+                    {
+                        property.isOptional = true
+                        property.isNilForDefault = true
+                        property.swiftDefault = "nil"
+                    }
                     properties.append(property)
                 }
                 record.properties = properties

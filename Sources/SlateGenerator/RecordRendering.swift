@@ -51,6 +51,8 @@ extension GenerationModel {
         }
         if record.isView {
             text += property.isOptional ? ", optional." : ", never `NULL`."
+        } else if property.isNilForDefault {
+            text += ", `NOT NULL`: `nil` lets the SQL default apply (an insert leaves the column out and reads the value back)"
         } else if property.isOptional {
             text += property.primaryKeyPosition != nil
                 ? ", optional: SQLite allows `NULL` in a primary key that is not an `INTEGER PRIMARY KEY` unless it is declared `NOT NULL`"
@@ -121,8 +123,8 @@ extension GenerationModel {
                     return text
                 }.joined(separator: ", ") + "."
                 if defaulted.contains(where: { $0.defaultSQL != nil && $0.swiftDefault != "nil" && !$0.isRowIDAlias }) {
-                    text += " Non-`nil` defaults mirror the columns' SQL defaults, which inserts do not apply"
-                        + " by themselves since every column is written."
+                    text += " Non-`nil` defaults mirror the columns' SQL defaults; a value the record holds is"
+                        + " written as it is."
                 }
                 lines.append("\n\n" + text)
             }

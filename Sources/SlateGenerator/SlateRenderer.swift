@@ -178,7 +178,9 @@ struct SlateRenderer {
                     && property.declaredType.trimmingCharacters(in: .whitespaces).uppercased() == "INTEGER",
                 isAutoIncrement: property.isAutoIncrement, isUnique: property.isUniqueConstraint,
                 defaultSQL: record.isView ? nil : property.defaultSQL, collation: property.collation,
-                property: TableConformance.Property(name: property.escapedName, baseType: property.type.rawValue, isOptional: property.isOptional, storage: storage),
+                property: TableConformance.Property(
+                    name: property.escapedName, baseType: property.type.rawValue, isOptional: property.isOptional, storage: storage,
+                    isNilForDefault: property.isNilForDefault),
                 documentation: "Column \(SwiftLiteral.codeSpan(property.sqlName))."))
         }
         for omitted in record.omittedColumns {

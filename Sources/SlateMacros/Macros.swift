@@ -32,6 +32,11 @@
 ///   - databaseFile: The database file that ``Slate/RecordStore`` keeps this type's table in,
 ///     relative to the store's directory. Default: the store's main file.
 ///   - withoutRowID: Whether the table is declared `WITHOUT ROWID`.
+///   - fullTextSearch: Makes the type an FTS5 full-text table: `CREATE VIRTUAL TABLE … USING
+///     fts5(<columns>, <this text>)`, such as `"content='post', content_rowid='id'"` for an
+///     external-content table, or `""`. Its properties are `String`s (optional or not), without a
+///     key; its `Columns` are `FullTextColumns` (`match`, `rank`, `bm25`, `highlight`, `snippet`).
+///     See <doc:TypedQueries>.
 @attached(
     extension,
     conformances: Table, PrimaryKeyedTable, SelfManagingTable,
@@ -41,7 +46,8 @@
 public macro Table(
     _ name: String? = nil,
     databaseFile: String? = nil,
-    withoutRowID: Bool = false
+    withoutRowID: Bool = false,
+    fullTextSearch: String? = nil
 ) = #externalMacro(module: "SlateMacrosPlugin", type: "TableMacro")
 
 
@@ -53,6 +59,7 @@ public macro Table(
 /// @Column(default: "CURRENT_TIMESTAMP", storage: .date(.iso8601)) var createdAt: Date
 /// @Column(storage: .json) var tags: [String]
 /// @Column(renamedFrom: "title") var name: String   // the table migration keeps the data
+/// @Column(default: "CURRENT_TIMESTAMP", notNull: true) var addedAt: Date?   // nil: the default applies
 /// ```
 ///
 /// - Parameters:
@@ -62,11 +69,15 @@ public macro Table(
 ///   - collate: The column's collation, such as `"NOCASE"`.
 ///   - storage: How the value is stored when not by its own value protocols.
 ///   - renamedFrom: The column's previous name: self-managing tables rename it and keep its data.
+///   - notNull: For an optional property with a `default`: the column is `NOT NULL`, and `nil` is
+///     not stored but means "use the default". An insert leaves the column out and reads back the
+///     value SQLite chose; the typed column, for queries, is not optional.
 @attached(peer)
 public macro Column(
     _ name: String? = nil,
     type: String? = nil,
     default: String? = nil,
+    notNull: Bool = false,
     collate: String? = nil,
     storage: ColumnStorage? = nil,
     renamedFrom: String? = nil
@@ -79,6 +90,33 @@ public macro Column(
 ///   of deleted rows are never reused.
 @attached(peer)
 public macro PrimaryKey(autoIncrement: Bool = false) = #externalMacro(module: "SlateMacrosPlugin", type: "ColumnAttributeMacro")
+
+/// Conforms a struct to `ColumnGroup`: a `@Table` struct stores it as several of its own columns,
+/// with `@Grouped`, and its queries reach into it.
+///
+/// ```swift
+/// @ColumnGroup struct Address {
+///     var street: String
+///     var city: String
+/// }
+/// @Table struct Shop {
+///     var id: Int64?
+///     @Grouped var address: Address      // columns "street" and "city" of "Shop"
+/// }
+/// Shop.where { $0.address.city == "Oslo" }
+/// ```
+///
+/// The group's properties follow `@Table`'s column rules (`@Column` names, types, defaults,
+/// storages); a group has no key, foreign key, index or group of its own.
+@attached(
+    extension, conformances: ColumnGroup,
+    names: named(groupColumns), named(Columns), named(init(row:startingAt:)), named(encode(to:))
+)
+public macro ColumnGroup() = #externalMacro(module: "SlateMacrosPlugin", type: "ColumnGroupMacro")
+
+/// Stores a `@ColumnGroup` property as the group's columns, in place, in a `@Table` struct.
+@attached(peer)
+public macro Grouped() = #externalMacro(module: "SlateMacrosPlugin", type: "ColumnAttributeMacro")
 
 /// Keeps a stored property out of the table. It needs a default value, which records decoded from
 /// rows keep.

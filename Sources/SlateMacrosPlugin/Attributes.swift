@@ -9,6 +9,7 @@ enum PropertyAttribute: String, CaseIterable {
     case unique = "Unique"
     case foreignKey = "ForeignKey"
     case indexed = "Indexed"
+    case grouped = "Grouped"
 
     /// The attribute an `AttributeSyntax` names, with or without a `SlateMacros.` prefix.
     init?(_ attribute: AttributeSyntax) {

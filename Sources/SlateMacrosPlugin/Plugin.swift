@@ -7,5 +7,6 @@ struct SlateMacrosPlugin: CompilerPlugin {
     let providingMacros: [Macro.Type] = [
         TableMacro.self,
         ColumnAttributeMacro.self,
+        ColumnGroupMacro.self,
     ]
 }

@@ -56,16 +56,22 @@ struct TableCodeGenerator {
 
     /// The model in the shared emitter's terms.
     var conformance: TableConformance {
+        if let options = model.fullTextOptions { return fullTextConformance(options: options) }
         let keyColumns = model.primaryKeyColumns
         var columns: [TableConformance.Column] = []
         var foreignKeys: [TableConformance.ForeignKey] = []
         for column in model.columns {
+            if let group = column.groupType {
+                columns.append(.group(TableConformance.Property(
+                    name: column.accessName, baseType: group, isOptional: false, isMutable: column.isMutable)))
+                continue
+            }
             let keyPosition = keyColumns.firstIndex { $0.columnName == column.columnName }.map { $0 + 1 }
             // A lone INTEGER key is the rowid: `nil` asks SQLite for one, and the column is never NULL
             // without saying so. Other key columns are NOT NULL even when their property is optional.
             let isRowIDAlias = keyColumns.count == 1 && keyPosition != nil && !model.isWithoutRowID
                 && column.sqlType.expression == "\"INTEGER\""
-            let isNotNull = !isRowIDAlias && (keyPosition != nil || !column.info.isOptional)
+            let isNotNull = !isRowIDAlias && (keyPosition != nil || !column.info.isOptional || column.isNilForDefault)
             let storage: TableConformance.Storage
             switch column.storage {
             case .plain: storage = .plain
@@ -79,7 +85,7 @@ struct TableCodeGenerator {
                 defaultSQL: column.defaultSQL, collation: column.collation,
                 property: TableConformance.Property(
                     name: column.accessName, baseType: column.info.baseType, isOptional: column.info.isOptional, storage: storage,
-                    isMutable: column.isMutable)))
+                    isMutable: column.isMutable, isNilForDefault: column.isNilForDefault)))
             if let reference = column.references {
                 foreignKeys.append(TableConformance.ForeignKey(
                     columns: [column.columnName], referencedTable: reference.table,
@@ -94,6 +100,30 @@ struct TableCodeGenerator {
             foreignKeys: foreignKeys, indexes: indexes, isWithoutRowID: model.isWithoutRowID)
     }
 
+    /// An FTS5 table: its columns hold text, without types, constraints or key; the module's
+    /// arguments list them, then `options`.
+    func fullTextConformance(options: String) -> TableConformance {
+        let columns = model.columns.map { column in
+            TableConformance.Column(
+                name: column.columnName, typeExpression: "\"\"",
+                property: TableConformance.Property(
+                    name: column.accessName, baseType: column.info.baseType, isOptional: column.info.isOptional, isMutable: column.isMutable))
+        }
+        let names = model.columns.map { Self.fullTextColumnName($0.columnName) }
+        let trimmed = String(String(options.drop(while: \.isWhitespace).reversed()).drop(while: \.isWhitespace).reversed())
+        let arguments = (names + (trimmed.isEmpty ? [] : [trimmed])).joined(separator: ", ")
+        return TableConformance(
+            typeName: model.typeName, tableName: model.tableName, kind: .virtual(module: "fts5", arguments: arguments),
+            access: access, qualifier: "Slate.", columns: columns)
+    }
+
+    /// A column name in FTS5's arguments: bare when it is a plain identifier, else double-quoted.
+    static func fullTextColumnName(_ name: String) -> String {
+        let isPlain = name.first.map { $0.isLetter || $0 == "_" } == true
+            && name.allSatisfy { ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "_" }
+        return isPlain ? name : "\"" + name.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
+    }
+
     func extensionSource() -> String {
         let conformance = self.conformance
         // Every protocol is spelled out, the inherited `Table` included: the compiler does not
@@ -103,7 +133,10 @@ struct TableCodeGenerator {
         if conformance.isKeyed && requestedConformances.contains("PrimaryKeyedTable") {
             conformances.append("Slate.PrimaryKeyedTable")
         }
-        if requestedConformances.contains("SelfManagingTable") { conformances.append("Slate.SelfManagingTable") }
+        // A full-text table is created with `createTable(for:)`; it does not migrate itself.
+        if requestedConformances.contains("SelfManagingTable") && model.fullTextOptions == nil {
+            conformances.append("Slate.SelfManagingTable")
+        }
 
         var text = "extension \(model.typeName)" + (conformances.isEmpty ? "" : ": " + conformances.joined(separator: ", ")) + " {\n"
         text += conformance.membersText()
@@ -116,5 +149,29 @@ struct TableCodeGenerator {
             text += "\n    \(access)static let databaseFile: String? = \(SwiftLiteral.string(databaseFile))\n"
         }
         return text + "}"
+    }
+}
+
+/// `@ColumnGroup`: conforms a struct to `ColumnGroup`, so that a `@Table` struct stores it as
+/// several of its own columns (`@Grouped var address: Address`). Its properties follow `@Table`'s
+/// column rules; it has no key.
+public struct ColumnGroupMacro: ExtensionMacro {
+    public static func expansion(
+        of node: AttributeSyntax,
+        attachedTo declaration: some DeclGroupSyntax,
+        providingExtensionsOf type: some TypeSyntaxProtocol,
+        conformingTo protocols: [TypeSyntax],
+        in context: some MacroExpansionContext
+    ) throws -> [ExtensionDeclSyntax] {
+        var parser = TableParser(context: context)
+        guard let model = parser.parse(node: node, declaration: declaration, type: type, isGroup: true) else { return [] }
+        let generator = TableCodeGenerator(model: model, requestedConformances: [])
+        let conformance = generator.conformance
+        let source = "extension \(model.typeName): Slate.ColumnGroup {\n" + conformance.groupMembersText() + "}"
+        guard let extensionDecl = DeclSyntax(stringLiteral: source).as(ExtensionDeclSyntax.self), !extensionDecl.hasError else {
+            context.diagnose(Diagnostic(node: Syntax(node), message: TableDiagnostic.expansionFailed(source: source)))
+            return []
+        }
+        return [extensionDecl]
     }
 }

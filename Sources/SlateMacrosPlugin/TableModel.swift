@@ -21,6 +21,9 @@ struct ColumnModel {
     var isUnique = false
     var isIndexed = false
     var defaultSQL: String?
+    /// `@Column(default: …, notNull: true)` on an optional property: the column is `NOT NULL`, and
+    /// `nil` lets its default apply.
+    var isNilForDefault = false
     var collation: String?
     /// The foreign key declared with `@ForeignKey`.
     var references: ReferenceModel?
@@ -28,6 +31,8 @@ struct ColumnModel {
     var sqlTypeOverride: String?
     /// Whether the property is a `var` (so `didInsert(rowID:)` can set it).
     var isMutable: Bool
+    /// `@Grouped`: the property's `ColumnGroup` type, stored as several columns.
+    var groupType: String?
 
     var sqlType: SQLTypeSpec {
         if let sqlTypeOverride { return .literal(sqlTypeOverride) }
@@ -50,6 +55,8 @@ struct TableModel {
     var tableName: String
     var databaseFile: String?
     var isWithoutRowID = false
+    /// `@Table(fullTextSearch: "…")`: an FTS5 table, with these options after its columns.
+    var fullTextOptions: String?
     var accessModifier: String
     var columns: [ColumnModel]
 
@@ -72,7 +79,7 @@ struct TableParser {
 
     // MARK: The type
 
-    mutating func parse(node: AttributeSyntax, declaration: some DeclGroupSyntax, type: some TypeSyntaxProtocol) -> TableModel? {
+    mutating func parse(node: AttributeSyntax, declaration: some DeclGroupSyntax, type: some TypeSyntaxProtocol, isGroup: Bool = false) -> TableModel? {
         guard let structDecl = declaration.as(StructDeclSyntax.self) else {
             diagnoseNotAStruct(declaration)
             return nil
@@ -101,6 +108,12 @@ struct TableParser {
             }
         }
 
+        if let options = node.argument("fullTextSearch") {
+            if let value = options.stringValue { model.fullTextOptions = value } else if !options.isNilLiteral {
+                error(.invalidArgument(attribute: "Table", argument: "fullTextSearch", expected: "a string literal"), at: options)
+            }
+        }
+
         var firstUse: [String: (property: String, node: Syntax)] = [:]
         for member in structDecl.memberBlock.members {
             guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
@@ -122,8 +135,30 @@ struct TableParser {
         }
         if hasErrors { return nil }
 
+        // A full-text table has no key, and holds text.
+        if model.fullTextOptions != nil {
+            if model.columns.contains(where: { $0.isPrimaryKey || $0.info.baseType != "String" || $0.storage != .plain }) {
+                error(
+                    .invalidArgument(attribute: "Table", argument: "fullTextSearch", expected: "used on a struct of String properties without a key"),
+                    at: structDecl.name)
+                return nil
+            }
+            return model
+        }
+
+        // A column group has no key, and no group of its own.
+        if isGroup {
+            if let nested = model.columns.first(where: { $0.groupType != nil || $0.isPrimaryKey || $0.references != nil || $0.isIndexed }) {
+                error(
+                    .invalidArgument(attribute: "ColumnGroup", argument: nested.propertyName, expected: "a plain column: no key, group, foreign key or index"),
+                    at: structDecl.name)
+                return nil
+            }
+            return model
+        }
+
         // The primary key: the @PrimaryKey properties, else a property called `id`.
-        if !model.columns.contains(where: \.isPrimaryKey), let index = model.columns.firstIndex(where: { $0.propertyName == "id" }) {
+        if !model.columns.contains(where: \.isPrimaryKey), let index = model.columns.firstIndex(where: { $0.propertyName == "id" && $0.groupType == nil }) {
             model.columns[index].isPrimaryKey = true
         }
         return model
@@ -249,6 +284,23 @@ struct TableParser {
                 error(.missingTypeAnnotation(property: propertyName), at: pattern, fixIts: fixIts)
                 continue
             }
+            if attributes[.grouped] != nil {
+                if let other = attributes.keys.first(where: { $0 != .grouped }) {
+                    error(.conflictingAttributes(property: propertyName, first: "Grouped", second: other.rawValue), at: variable)
+                    continue
+                }
+                let info = TypeAnalysis.analyze(type, storage: .plain)
+                if info.isOptional {
+                    error(.invalidArgument(attribute: "Grouped", argument: "type", expected: "a non-optional ColumnGroup type"), at: type)
+                    continue
+                }
+                var column = ColumnModel(
+                    propertyName: propertyName, accessName: accessName, columnName: propertyName, typeText: type.trimmedDescription,
+                    info: info, storage: .plain, isMutable: !isLet)
+                column.groupType = type.trimmedDescription
+                columns.append(column)
+                continue
+            }
             if let column = parseColumn(
                 variable: variable, binding: binding, type: type, accessName: accessName, propertyName: propertyName,
                 attributes: attributes, isMutable: !isLet)
@@ -289,6 +341,7 @@ struct TableParser {
         var defaultSQL: String?
         var collation: String?
         var renamedFrom: String?
+        var isNotNull = false
         var failed = false
 
         if let attribute = attributes[.column] {
@@ -299,6 +352,13 @@ struct TableParser {
                 case nil:
                     if let value = expression.stringValue { columnName = value } else if !expression.isNilLiteral {
                         error(.invalidArgument(attribute: "Column", argument: "name", expected: "a string literal"), at: expression)
+                        failed = true
+                    }
+                case "notNull":
+                    if let value = expression.boolValue {
+                        isNotNull = value
+                    } else {
+                        error(.invalidArgument(attribute: "Column", argument: "notNull", expected: "true or false"), at: expression)
                         failed = true
                     }
                 case "storage":
@@ -367,6 +427,14 @@ struct TableParser {
             propertyName: propertyName, accessName: accessName, columnName: columnName, typeText: type.trimmedDescription,
             info: info, storage: storage, defaultSQL: defaultSQL, collation: collation, renamedFrom: renamedFrom,
             sqlTypeOverride: sqlTypeOverride, isMutable: isMutable)
+        if isNotNull && info.isOptional {
+            // `nil` can only mean "the default": a NOT NULL column without one would refuse it.
+            guard defaultSQL != nil else {
+                error(.invalidArgument(attribute: "Column", argument: "notNull", expected: "paired with a 'default:' when the property is optional"), at: type)
+                return nil
+            }
+            column.isNilForDefault = true
+        }
 
         if let primaryKey = attributes[.primaryKey] {
             column.isPrimaryKey = true

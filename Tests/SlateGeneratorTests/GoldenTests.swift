@@ -152,7 +152,10 @@ struct GoldenTests {
         #expect(source.contains("/// Required: `name`."))
         #expect(source.contains("id: UUID = UUID(),"))
         #expect(source.contains("mentorId: UUID? = nil,"))
-        #expect(source.contains("createdAt: Date = Date()"))
+        // NOT NULL DEFAULT CURRENT_TIMESTAMP: `nil` lets the default apply; the typed column is not optional.
+        #expect(source.contains("createdAt: Date? = nil"))
+        #expect(source.contains("`NOT NULL`: `nil` lets the SQL default apply"))
+        #expect(source.contains("let createdAt: Column<TalentProfile, Date>") || source.contains("Column<UuidKey.TalentProfile, Date>"))
         let rowid = try Self.generate(Case(golden: "", input: "rowid_alias.sql"))
         #expect(rowid.contains("/// Column `id` (`INTEGER`), the primary key: an alias of the rowid, `nil` until the record is inserted, when SQLite assigns it."))
         #expect(rowid.contains("/// Column `id` (`BIGINT`), the primary key, required (`NOT NULL`), no SQL default."))

@@ -42,8 +42,12 @@ struct HardCaseTests {
         let student = HardCases.TalentProfile(name: "Student", mentorId: mentor.id, born: Date(timeIntervalSince1970: 0))
         #expect(mentor.id != student.id)
         #expect(mentor.active)  // DEFAULT 1 on a BOOLEAN
-        #expect(abs(mentor.createdAt.timeIntervalSinceNow) < 60)  // DEFAULT CURRENT_TIMESTAMP
-        try db.insert(mentor)
+        // NOT NULL DEFAULT CURRENT_TIMESTAMP: nil lets SQLite apply the default, read back on insert.
+        #expect(mentor.createdAt == nil)
+        let inserted = try db.insert(mentor)
+        let createdAt = try #require(inserted.createdAt)
+        #expect(abs(createdAt.timeIntervalSinceNow) < 60)
+        #expect(try HardCases.TalentProfile.where { $0.createdAt == createdAt }.fetchCount(db) == 1)
         try db.insert(student)
         let found = try #require(try HardCases.TalentProfile.find(student.id).fetchOne(db))
         #expect(found.mentorId == mentor.id)
@@ -180,6 +184,11 @@ struct HardCaseTests {
         try db.insert(HardCases.ProfileSearch(name: "Grace", bio: "wrote a compiler"))
         let found = try HardCases.ProfileSearch.where(sql: "profile_search MATCH \("compiler")").fetchAll(db)
         #expect(found.map(\.name) == ["Grace"])
+        // The generated columns are full-text columns: a typed, bound MATCH, rank and highlights.
+        let typed = try HardCases.ProfileSearch.matching(.phrase("compiler"))
+            .select { ($0.rowid, $0.bio.highlight(open: "[", close: "]")) }.fetchAll(db)
+        #expect(typed.count == 1 && typed.first?.1 == "wrote a [compiler]")
+        #expect(try HardCases.ProfileSearch.where { $0.name.match("ada") }.fetchAll(db).map(\.name) == ["Ada"])
     }
 
     @Test func recordsWithUntypedColumnsAreCodable() throws {

@@ -13,6 +13,37 @@ struct MacroNote {
     @Column(default: "'draft'") var status: String?
 }
 
+/// `NOT NULL` columns whose defaults are expressions: `nil` means "use the default".
+@Table("entry")
+struct MacroEntry {
+    @PrimaryKey var id: Int64?
+    var body: String
+    @Column(default: "CURRENT_TIMESTAMP", notNull: true) var addedAt: Date?
+    @Column(default: "(40 + 2)", notNull: true) var score: Int?
+}
+
+/// An FTS5 table declared with the macro, indexing `note` (external content).
+@Table("note_search", fullTextSearch: "content='note', content_rowid='id'")
+struct MacroNoteSearch {
+    var body: String
+    var status: String?
+}
+
+/// A column group declared with the macro, stored in a macro table.
+@ColumnGroup
+struct MacroAddress: Equatable {
+    var street: String
+    @Column("town") var city: String?
+}
+
+@Table("store")
+struct MacroStore: Equatable {
+    var id: Int64?
+    var name: String
+    @Grouped var address: MacroAddress
+    var rating: Int = 3
+}
+
 struct HandNote: PrimaryKeyedTable, Equatable {
     var id: Int64?
     var body: String
@@ -106,5 +137,56 @@ struct HandNote: PrimaryKeyedTable, Equatable {
         let inserted = try db.insert(MacroNote(id: nil, body: "a", createdAt: nil, status: nil))
         #expect(inserted.id == 1 && inserted.status == "draft" && inserted.createdAt != nil)
         #expect(try db.fetchValue(String.self, "SELECT status FROM note") == "draft")
+    }
+
+    @Test func macroNotNullColumnsWithDefaultsAreLeftOutAndReadBack() throws {
+        let db = try Database()
+        try db.createTable(for: MacroEntry.self)
+        #expect(MacroEntry.schema.columns.filter(\.isNotNull).map(\.name) == ["body", "addedAt", "score"])
+        let insert = MacroEntry.insert(MacroEntry(id: nil, body: "a", addedAt: nil, score: nil))
+        #expect(insert.sql.text == #"INSERT INTO "entry" ("id", "body") VALUES (?, ?)"#)
+        let inserted = try insert.execute(db)[0]
+        #expect(inserted.id == 1 && inserted.score == 42 && inserted.addedAt != nil)
+        // The typed columns are not optional.
+        let scores: [Int] = try MacroEntry.where { $0.score == 42 }.select { $0.score }.fetchAll(db)
+        #expect(scores == [42])
+        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM entry WHERE addedAt IS NOT NULL AND score = 42") == 1)
+    }
+
+    @Test func macroFullTextTablesAreCreatedAndSearched() throws {
+        #expect(try MacroNoteSearch.schema.createTableSQL()
+            == #"CREATE VIRTUAL TABLE "note_search" USING fts5(body, status, content='note', content_rowid='id')"#)
+        let db = try Database()
+        try db.createTable(for: MacroNote.self)
+        try db.createTable(for: MacroNoteSearch.self)
+        try db.insert(contentsOf: [
+            MacroNote(id: nil, body: "buy bread", createdAt: nil, status: nil),
+            MacroNote(id: nil, body: "bake bread and cake", createdAt: nil, status: "done"),
+        ])
+        try db.execute("INSERT INTO note_search(note_search) VALUES ('rebuild')")
+        let found = try MacroNote.join(MacroNoteSearch.self, on: { $0.id == $1.rowid })
+            .where { _, search in search.match(.all("bread", .phrase("draft"))) }
+            .select { note, search in (note.id, search.body.highlight(open: "<", close: ">")) }
+            .fetchAll(db)
+        #expect(found.count == 1)
+        #expect(found.first?.0 == 1 && found.first?.1 == "buy <bread>")
+        let ranked = try MacroNoteSearch.matching("bread").fetchAll(db)
+        #expect(ranked.count == 2)
+    }
+
+    @Test func macroColumnGroupsAreColumnsOfTheirTable() throws {
+        #expect(MacroStore.schema.columns.map(\.name) == ["id", "name", "street", "town", "rating"])
+        #expect(MacroAddress.groupColumns.map(\.isNotNull) == [true, false])
+        let db = try Database()
+        try db.createTable(for: MacroStore.self)
+        let stores = try db.insert(contentsOf: [
+            MacroStore(id: nil, name: "a", address: MacroAddress(street: "1 Main", city: "Oslo"), rating: 5),
+            MacroStore(id: nil, name: "b", address: MacroAddress(street: "2 Side", city: nil)),
+        ])
+        #expect(try MacroStore.all().fetchAll(db) == stores)
+        let query = MacroStore.where { $0.address.city == "Oslo" }.select { ($0.name, $0.address.street, $0.rating) }
+        #expect(query.sql.text == #"SELECT "store"."name", "store"."street", "store"."rating" FROM "store" WHERE "store"."town" = ?"#)
+        let rows = try query.fetchAll(db)
+        #expect(rows.count == 1 && rows[0].0 == "a" && rows[0].1 == "1 Main" && rows[0].2 == 5)
     }
 }

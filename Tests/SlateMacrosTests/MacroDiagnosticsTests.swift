@@ -6,6 +6,48 @@ import Testing
 @Suite struct MacroDiagnosticsTests {
     static let notAStruct = "records are values that Slate decodes by position"
 
+    @Test func notNullOnAnOptionalWithoutDefaultIsRejected() {
+        assertTableExpansion(
+            """
+            @Table
+            struct Entry {
+                var id: Int64?
+                @Column(notNull: true) var addedAt: Date?
+            }
+            """,
+            expandedSource: """
+            struct Entry {
+                var id: Int64?
+                var addedAt: Date?
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "@Column argument 'notNull' must be paired with a 'default:' when the property is optional",
+                    line: 4, column: 41)
+            ])
+    }
+
+    @Test func aColumnGroupHasNoKey() {
+        assertTableExpansion(
+            """
+            @ColumnGroup
+            struct Address {
+                @PrimaryKey var street: String
+            }
+            """,
+            expandedSource: """
+            struct Address {
+                var street: String
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "@ColumnGroup argument 'street' must be a plain column: no key, group, foreign key or index",
+                    line: 2, column: 8)
+            ])
+    }
+
     @Test func classIsRejectedWithAFixItToStruct() {
         assertTableExpansion(
             """

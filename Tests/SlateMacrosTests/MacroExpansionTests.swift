@@ -57,6 +57,210 @@ import Testing
             """#)
     }
 
+    @Test func notNullOptionalWithADefaultMeansUseTheDefault() {
+        assertTableExpansion(
+            """
+            @Table
+            struct Entry {
+                var id: Int64?
+                @Column(default: "CURRENT_TIMESTAMP", notNull: true) var addedAt: Date?
+            }
+            """,
+            expandedSource: #"""
+            struct Entry {
+                var id: Int64?
+                var addedAt: Date?
+            }
+
+            extension Entry: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
+                static let schema = Slate.TableSchema(
+                    name: "Entry",
+                    columns: [
+                        .init(name: "id", type: "INTEGER", primaryKeyPosition: 1),
+                        .init(name: "addedAt", type: "DATETIME", isNotNull: true, defaultSQL: "CURRENT_TIMESTAMP"),
+                    ])
+
+                struct Columns: Slate.TableColumns {
+                    let id: Slate.Column<Entry, Int64?>
+                    let addedAt: Slate.Column<Entry, Date>
+
+                    init(qualifier: String) {
+                        self.id = Slate.Column(qualifier, "id")
+                        self.addedAt = Slate.Column(qualifier, "addedAt")
+                    }
+                }
+
+                init(row: borrowing Slate.Row) throws {
+                    self.id = try row.decode(at: 0)
+                    self.addedAt = try row.decode(at: 1)
+                }
+
+                func encode<Encoder: Slate.ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+                    try encoder.encode(self.id)
+                    try encoder.encode(self.addedAt)
+                }
+
+                mutating func didInsert(rowID: Int64) throws {
+                    self.id = rowID
+                }
+
+                var primaryKey: Int64? {
+                    self.id
+                }
+            }
+            """#)
+    }
+
+    @Test func fullTextSearchMakesAnFTS5Table() {
+        assertTableExpansion(
+            """
+            @Table("post_search", fullTextSearch: "content='post', content_rowid='id'")
+            struct PostSearch {
+                var title: String
+                @Column("full text") var body: String?
+            }
+            """,
+            expandedSource: #"""
+            struct PostSearch {
+                var title: String
+                var body: String?
+            }
+
+            extension PostSearch: Slate.Table {
+                static let schema = Slate.TableSchema(
+                    name: "post_search", kind: .virtual(module: "fts5", arguments: #"title, "full text", content='post', content_rowid='id'"#),
+                    columns: [
+                        .init(name: "title"),
+                        .init(name: "full text"),
+                    ])
+
+                struct Columns: Slate.FullTextColumns {
+                    let rowid: Slate.Column<PostSearch, Int64>
+                    let title: Slate.Column<PostSearch, String>
+                    let body: Slate.Column<PostSearch, String?>
+
+                    init(qualifier: String) {
+                        self.rowid = Slate.Column(qualifier, "rowid")
+                        self.title = Slate.Column(qualifier, "title")
+                        self.body = Slate.Column(qualifier, "full text")
+                    }
+                }
+
+                init(row: borrowing Slate.Row) throws {
+                    self.title = try row.decode(at: 0)
+                    self.body = try row.decode(at: 1)
+                }
+
+                func encode<Encoder: Slate.ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+                    try encoder.encode(self.title)
+                    try encoder.encode(self.body)
+                }
+            }
+            """#)
+    }
+
+    @Test func columnGroupsAndGroupedProperties() {
+        assertTableExpansion(
+            """
+            @ColumnGroup
+            struct Address {
+                var street: String
+                @Column("town") var city: String?
+            }
+            """,
+            expandedSource: #"""
+            struct Address {
+                var street: String
+                var city: String?
+            }
+
+            extension Address: Slate.ColumnGroup {
+                static let groupColumns: [Slate.TableSchema.Column] = [
+                    .init(name: "street", type: "TEXT", isNotNull: true),
+                    .init(name: "town", type: "TEXT"),
+                ]
+
+                struct Columns<Root: Slate.Table>: Sendable {
+                    let street: Slate.Column<Root, String>
+                    let city: Slate.Column<Root, String?>
+
+                    init(qualifier: String) {
+                        self.street = Slate.Column(qualifier, "street")
+                        self.city = Slate.Column(qualifier, "town")
+                    }
+                }
+
+                init(row: borrowing Slate.Row, startingAt index: Int) throws {
+                    self.street = try row.decode(at: index)
+                    self.city = try row.decode(at: index + 1)
+                }
+
+                func encode<Encoder: Slate.ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+                    try encoder.encode(self.street)
+                    try encoder.encode(self.city)
+                }
+            }
+            """#)
+        assertTableExpansion(
+            """
+            @Table
+            struct Shop {
+                var id: Int64?
+                @Grouped var address: Address
+                var name: String
+            }
+            """,
+            expandedSource: #"""
+            struct Shop {
+                var id: Int64?
+                var address: Address
+                var name: String
+            }
+
+            extension Shop: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
+                static let schema = Slate.TableSchema(
+                    name: "Shop",
+                    columns: [
+                        .init(name: "id", type: "INTEGER", primaryKeyPosition: 1),
+                    ] + Address.groupColumns + [
+                        .init(name: "name", type: "TEXT", isNotNull: true),
+                    ])
+
+                struct Columns: Slate.TableColumns {
+                    let id: Slate.Column<Shop, Int64?>
+                    let address: Address.Columns<Shop>
+                    let name: Slate.Column<Shop, String>
+
+                    init(qualifier: String) {
+                        self.id = Slate.Column(qualifier, "id")
+                        self.address = Address.Columns(qualifier: qualifier)
+                        self.name = Slate.Column(qualifier, "name")
+                    }
+                }
+
+                init(row: borrowing Slate.Row) throws {
+                    self.id = try row.decode(at: 0)
+                    self.address = try Address(row: row, startingAt: 1)
+                    self.name = try row.decode(at: 1 + Address.groupColumns.count)
+                }
+
+                func encode<Encoder: Slate.ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+                    try encoder.encode(self.id)
+                    try self.address.encode(to: &encoder)
+                    try encoder.encode(self.name)
+                }
+
+                mutating func didInsert(rowID: Int64) throws {
+                    self.id = rowID
+                }
+
+                var primaryKey: Int64? {
+                    self.id
+                }
+            }
+            """#)
+    }
+
     @Test func tableAndColumnNamesTypesDefaultsAndCollations() {
         assertTableExpansion(
             """

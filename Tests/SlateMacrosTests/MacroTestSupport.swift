@@ -10,9 +10,10 @@ import Testing
 /// The macros under test, with the conformances `@Table` may add.
 let slateMacroSpecs: [String: MacroSpec] = {
     var specs: [String: MacroSpec] = [
-        "Table": MacroSpec(type: TableMacro.self, conformances: ["Table", "PrimaryKeyedTable", "SelfManagingTable"])
+        "Table": MacroSpec(type: TableMacro.self, conformances: ["Table", "PrimaryKeyedTable", "SelfManagingTable"]),
+        "ColumnGroup": MacroSpec(type: ColumnGroupMacro.self, conformances: ["ColumnGroup"]),
     ]
-    for name in ["Column", "PrimaryKey", "Ignored", "Transient", "Unique", "Indexed", "ForeignKey"] {
+    for name in ["Column", "PrimaryKey", "Ignored", "Transient", "Unique", "Indexed", "ForeignKey", "Grouped"] {
         specs[name] = MacroSpec(type: ColumnAttributeMacro.self)
     }
     return specs

@@ -57,7 +57,7 @@ public struct Insert<Root: Table>: QueryStatement {
             sql.append(SQL(sql: " (" + kept.map { columns[$0].name.quotedIdentifier }.joined(separator: ", ") + ")"))
             sql.append(SQL(sql: " VALUES (" + Array(repeating: "?", count: kept.count).joined(separator: ", ") + ")"))
         }
-        if let upsert { sql.append(upsert.fragment) }
+        if let upsert { sql.append(upsert.fragment(omitting: omitted)) }
         return sql
     }
 

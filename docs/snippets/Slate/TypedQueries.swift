@@ -48,6 +48,44 @@ import SlateMacros
     @Column("Total") var total: Double
 }
 
+@Table struct Score {
+    @PrimaryKey var player: String
+    var points: Int64
+}
+
+@Table struct Playlist {
+    @Column("PlaylistId") var playlistId: Int64?
+    @Column("Name") var name: String?
+}
+
+@Table struct Genre {
+    @Column("GenreId") var genreId: Int64?
+    @Column("Name") var name: String?
+}
+
+@Table("post") struct Post {
+    var id: Int64?
+    var title: String
+    var body: String
+}
+
+@Table("post_search", fullTextSearch: "content='post', content_rowid='id'") struct PostSearch {
+    var title: String?
+    var body: String?
+}
+
+struct GadgetSpecs: Codable, Sendable {
+    var brand: String
+    var colors: [String]
+}
+
+@Table("gadget") struct Gadget {
+    var id: Int64?
+    @Column(storage: .json) var specs: GadgetSpecs
+    var tags: String?
+}
+
 func snippetFixtures(
-    db: Database, person: Person, people: [Person], artist: Artist, album: Album, boss: Employee, theme: String
+    db: Database, person: Person, people: [Person], artist: Artist, album: Album, boss: Employee, theme: String,
+    score: Score, userText: String, ids: [Int64]
 ) {}
