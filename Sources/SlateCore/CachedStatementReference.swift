@@ -11,8 +11,10 @@ package final class CachedStatementReference {
     /// The statement's SQL.
     package let sql: String
     /// The cached statement, valid while `generation` is the cache's. Unowned: the cache owns it.
-    @usableFromInline package unowned(unsafe) var statement: Statement?
-    @usableFromInline package var generation = -1
+    // Like the cache's generation, the two skip dynamic exclusivity checks: they are plain values
+    // read and written on the connection's thread, never during an overlapping access.
+    @exclusivity(unchecked) @usableFromInline package unowned(unsafe) var statement: Statement?
+    @exclusivity(unchecked) @usableFromInline package var generation = -1
 
     package init(sql: String) {
         self.sql = sql

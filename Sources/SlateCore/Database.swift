@@ -25,7 +25,7 @@ public final class Database {
     }
     /// Changes whenever a statement enters or leaves the cache: a ``CachedStatementReference`` that
     /// saw this generation still names a cached, live statement.
-    @usableFromInline package var statementCacheGeneration = 0
+    @exclusivity(unchecked) @usableFromInline package var statementCacheGeneration = 0
     /// What higher layers keep per connection, such as the SQL the query layer renders once per
     /// table type (a find by primary key), so repeated one-record calls skip rendering.
     @exclusivity(unchecked) package var attachments = Attachments()
@@ -34,10 +34,10 @@ public final class Database {
     /// Trace observers, kept alive for the C callback.
     let tracing = TraceRegistry()
     /// The live-query machinery, once a live query or ``trackingRegion(_:)`` used the connection.
-    package internal(set) var regionTracker: RegionTracker?
+    @exclusivity(unchecked) package internal(set) var regionTracker: RegionTracker?
     /// Lets other threads interrupt this connection safely.
     public let interruptHandle: InterruptHandle
-    @usableFromInline package var isClosed = false
+    @exclusivity(unchecked) @usableFromInline package var isClosed = false
     /// How many savepoints the transaction engine has open, for generated savepoint names.
     var savepointDepth = 0
     /// The transaction engine's fixed statements (`BEGIN`, `COMMIT`, `ROLLBACK` …), by SQL text,

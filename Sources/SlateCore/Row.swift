@@ -203,8 +203,13 @@ public struct Row: ~Copyable {
     }
 
     /// The index of column `name`, or a ``ResultCode/range`` error listing the row's columns.
-    @usableFromInline
+    @inlinable
     package func columnIndex(named name: String) throws -> Int {
+        if columnOffset == 0, let statementReference,
+            let index = statementReference._withUnsafeGuaranteedRef({ $0.expectedNamedRead(name) })
+        {
+            return index
+        }
         guard let index = index(ofColumn: name) else { throw missingColumn(name) }
         return index
     }
@@ -230,7 +235,8 @@ public struct Row: ~Copyable {
         return CopiedRow(layout: RowLayout(columnNames: columnNames), values: values, dateStrategy: dateStrategy, sql: sql)
     }
 
-    private func missingColumn(_ name: String) -> DatabaseError {
+    @usableFromInline
+    func missingColumn(_ name: String) -> DatabaseError {
         DatabaseError(
             resultCode: .range,
             message: "no column named \(name.truncatedForMessages); the row has columns \(columnNames.joined(separator: ", ").truncatedForMessages)",

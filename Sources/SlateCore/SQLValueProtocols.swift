@@ -38,7 +38,8 @@ public protocol SQLBindable: Sendable {
 /// | `Int`, `Int8` … `UInt64` | an INTEGER that fits; a REAL that is a whole number in range (`3.0` → 3); TEXT that spells one | a REAL with a fraction (`3.7`), out of range (`1e300`), NaN or ±infinity; an INTEGER that does not fit |
 /// | `Bool` | an integer under the same rules: 0 is `false`, any other integer `true` | what the integer types throw |
 /// | `Double` | a REAL; an INTEGER that a `Double` holds exactly; TEXT that spells such a number | an INTEGER beyond 2^53 that a `Double` would round (`2^53 + 1`) |
-/// | `Float` | a `Double` under its rules, rounded to the nearest `Float` | a finite value beyond `Float`'s range |
+/// | `Float` | a `Double` under its rules that a `Float` holds exactly (`0.5`, `16777216`) | a value a `Float` would round (`0.1`, `16777217`) or that is beyond its range |
+/// | `Decimal` | an INTEGER; a REAL as the number its shortest round-trip text spells (`123.456` → `123.456`, not `Decimal(123.456)`'s binary digits); TEXT that spells a number | more significant digits than its 128-bit mantissa holds (38, some of 39); beyond `Decimal`'s range; BLOB |
 /// | `String` | TEXT; an INTEGER or REAL as its decimal text | BLOB |
 /// | `Data`, `[UInt8]` | a BLOB; the UTF-8 bytes of TEXT | INTEGER, REAL |
 ///
@@ -49,8 +50,8 @@ public protocol SQLBindable: Sendable {
 /// follows the rules above. `'12abc'`, `''`, `'0x1A'`, `'inf'` and `'nan'` spell no number and throw.
 ///
 /// `NULL` throws for every non-optional type and reads as `nil` into an optional. To read with
-/// SQLite's own `CAST` conversions instead (`'12abc'` → 12, `3.7` → 3, `1e300` → `Int64.max`), read a
-/// ``Lenient`` value.
+/// SQLite's own `CAST` conversions instead (`'12abc'` → 12, `3.7` → 3, `1e300` → `Int64.max`, `0.1`
+/// as the nearest `Float`), read a ``Lenient`` value.
 public protocol SQLExtractable {
     /// Creates the value from its boxed form.
     init(sqlValue: SQLValue) throws
@@ -67,6 +68,11 @@ public protocol SQLExtractable {
     /// The type of this value where SQL can yield `NULL` instead: `Self?`, and an optional
     /// itself. The query builder types scalar subqueries and left-joined columns with it.
     associatedtype SQLNullable: SQLExtractable = Self?
+
+    /// The type of an SQL condition on values of this type: `Bool`, and `Bool?` for an optional,
+    /// since a comparison with `NULL` is itself `NULL` (SQL's three-valued logic). The query
+    /// builder types comparisons with it.
+    associatedtype SQLCondition: SQLExtractable = Bool
 }
 
 /// A value that can be both bound and extracted.

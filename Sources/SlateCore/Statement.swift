@@ -27,7 +27,7 @@ public final class Statement {
     /// Arguments bound through ``bind(_:)-(StatementArguments)``, kept for error reports.
     @usableFromInline package var lastArguments: StatementArguments?
     /// Set while a cursor or fetch owns the statement, so the cache hands out another one.
-    @usableFromInline package var isCheckedOut = false
+    @exclusivity(unchecked) @usableFromInline package var isCheckedOut = false
     /// Whether the statement is an `EXPLAIN` or `EXPLAIN QUERY PLAN`: SQLite leaves such a
     /// statement active after `SQLITE_DONE`, so ``step()`` resets it then.
     @usableFromInline package let isExplain: Bool
@@ -36,7 +36,7 @@ public final class Statement {
     /// asked for them, with their positions: later rows, which ask in the same order, find each
     /// name with one comparison. (Like the other per-row state, it skips dynamic exclusivity
     /// checks: a statement is used by one thread at a time, and these accesses never overlap.)
-    @exclusivity(unchecked) private var namedReads: [(name: String, index: Int)] = []
+    @exclusivity(unchecked) @usableFromInline package private(set) var namedReads: [(name: String, index: Int)] = []
     /// The next expected entry of `namedReads`; 0 at each new row (``step()``).
     @exclusivity(unchecked) @usableFromInline package var namedReadCursor = 0
     private var cachedColumnNames: [String]?
@@ -261,6 +261,19 @@ public final class Statement {
     /// The schema (`main`, `temp`, or an attached name) that result column `index` comes from.
     public func originDatabaseName(at index: Int) -> String? {
         sqlite3_column_database_name(handle, Int32(truncatingIfNeeded: index)).map { String(cString: $0) }
+    }
+
+    /// The position of column `name` when it is the read the first row made at this point (one
+    /// string comparison, inlined into the caller), else `nil`: the fast path of
+    /// ``columnIndexForRead(named:)``.
+    @inlinable @inline(__always)
+    package func expectedNamedRead(_ name: String) -> Int? {
+        let cursor = namedReadCursor
+        guard cursor < namedReads.count else { return nil }
+        let entry = namedReads[cursor]
+        guard entry.index >= 0, entry.name == name else { return nil }
+        namedReadCursor = cursor &+ 1
+        return entry.index
     }
 
     /// The index of the column called `name` for a read of the current row by name: the position

@@ -1,11 +1,10 @@
-/// Reads answered with a value that is not the exact conversion of the stored value. Issue 19
-/// made most of them exact or a ``DatabaseError`` with ``ResultCode/mismatch``; those are
-/// regressions now (``isStillOpen``), and the rest are counted by name.
+/// Reads once answered with a value that is not the exact conversion of the stored value. Issue
+/// 19 made all of them exact or a ``DatabaseError`` with ``ResultCode/mismatch``: each is a
+/// regression now (``isStillOpen``), still counted by name so that a report says which rule broke.
 ///
 /// The value fuzzer counts them by name instead of failing, so that they are visible in every
-/// run and never pass silently; `slate-fuzz --strict` fails on them. Each has a disabled test
-/// in `Tests/SlateTests/ExactReadExpectationTests.swift` asserting the exact behaviour, which
-/// issue 19 enables. A lie that is not on this list fails every run.
+/// run and never pass silently; `slate-fuzz --strict` fails on them. Each has a test in
+/// `Tests/SlateTests/ExactReadExpectationTests.swift` asserting the exact behaviour. A lie that is not on this list fails every run.
 public enum KnownInexactRead: String, CaseIterable, Sendable, Comparable {
     /// A REAL with a fraction read as an integer type (or `Bool`) is truncated: `1.5` reads `1`.
     case realWithFractionTruncated = "real-with-fraction-truncated"
@@ -61,15 +60,11 @@ public enum KnownInexactRead: String, CaseIterable, Sendable, Comparable {
         }
     }
 
-    /// Whether reads still behave this way. Issue 19 made the others exact, so the fuzzer treats
-    /// any of them as a regression; what remains is `Float`'s documented rounding to its precision
-    /// and `Decimal` from a REAL or from text beyond its range.
-    public var isStillOpen: Bool {
-        switch self {
-        case .realRoundedToFloat, .integerRoundedToFloatingPoint, .realApproximatedAsDecimal, .textOutsideNumberSyntaxReadAsDecimal: true
-        default: false
-        }
-    }
+    /// Whether reads still behave this way. Issue 19 made every one of them exact (a `Float`
+    /// read throws unless the `Float` holds the value exactly; a REAL read as `Decimal` is the
+    /// number its shortest round-trip text spells), so the fuzzer treats any of them as a
+    /// regression.
+    public var isStillOpen: Bool { false }
 
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }

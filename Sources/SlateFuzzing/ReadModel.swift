@@ -137,17 +137,21 @@ struct Probe {
 enum ExactConversion {
     /// `[+-]digits`, with white space around (trimming it keeps the number).
     static func integerText(_ text: String) -> Int64? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingCharacters(in: sqliteSpaces)
         var body = Substring(trimmed)
         if body.first == "+" || body.first == "-" { body = body.dropFirst() }
         guard !body.isEmpty, body.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
         return Int64(trimmed.first == "+" ? String(trimmed.dropFirst()) : trimmed)
     }
 
+    /// The spaces SQLite (and Slate's exact reads) skip around a number: space, tab, line feed,
+    /// vertical tab, form feed, carriage return.
+    static let sqliteSpaces = CharacterSet(charactersIn: " \t\n\u{0B}\u{0C}\r")
+
     /// Whether `text` is a decimal number in SQL's syntax: `[+-]` digits `[.digits]` `[e[+-]digits]`
     /// (or `.digits`), with white space around.
     static func isDecimalNumberText(_ text: String) -> Bool {
-        let bytes = Array(text.trimmingCharacters(in: .whitespaces).utf8)
+        let bytes = Array(text.trimmingCharacters(in: sqliteSpaces).utf8)
         var index = 0
         func digits() -> Int {
             let start = index
@@ -198,7 +202,7 @@ enum ExactConversion {
     /// beyond 64 bits, whose nearest `Double` is not the number written.
     static func wholeNumberText<Value: FixedWidthInteger>(_ text: String, as type: Value.Type) -> Value? {
         guard isDecimalNumberText(text) else { return nil }
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingCharacters(in: sqliteSpaces)
         let body = trimmed.first == "+" ? String(trimmed.dropFirst()) : trimmed
         if body.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D }) { return Value(body) }
         return Double(body).flatMap { Value(exactly: $0) }
@@ -227,7 +231,7 @@ enum ExactConversion {
         case .real(let real):
             return .exactly(real)
         case .text(let text):
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            let trimmed = text.trimmingCharacters(in: sqliteSpaces)
             if stored.isValidUTF8, isDecimalNumberText(text), let parsed = Double(trimmed), parsed.isFinite {
                 return Expectation(exact: parsed, classify: nil, same: closeDouble)
             }
@@ -260,6 +264,7 @@ enum ExactConversion {
         if let exact = double.exact {
             if let float = Float(exactly: exact) { return .exactly(float) }
             if exact.isNaN { return .exactly(.nan) }
+            // A value a Float does not hold exactly throws (Lenient<Float> rounds).
             let issue: KnownInexactRead = if case .integer = stored.value { .integerRoundedToFloatingPoint } else { .realRoundedToFloat }
             return .error(known: { $0 == Float(exact) ? issue : nil })
         }
@@ -383,15 +388,15 @@ enum ExactConversion {
         case .integer(let integer): return .exactly(Decimal(integer))
         case .real(let real):
             guard real.isFinite else { return .error }
-            let decimal = Decimal(real)
-            if NSDecimalNumber(decimal: decimal).doubleValue.bitPattern == real.bitPattern { return .exactly(decimal) }
-            return .error(known: .realApproximatedAsDecimal)
+            // The number the double's shortest round-trip text spells; beyond Decimal's range, an error.
+            if let decimal = Decimal(string: real.description, locale: posix), !decimal.isNaN { return .exactly(decimal) }
+            return .error(known: { $0 == Decimal(real) ? .realApproximatedAsDecimal : nil })
         case .text(let text):
             // How `Decimal.nan` is stored (its description), read back as NaN.
             if stored.isValidUTF8, text == "NaN" { return .exactly(.nan) }
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
-            if stored.isValidUTF8, isDecimalNumberText(text), significantDigits(trimmed) <= 38,
-               let decimal = Decimal(string: trimmed, locale: posix) {
+            let trimmed = text.trimmingCharacters(in: sqliteSpaces)
+            if stored.isValidUTF8, isDecimalNumberText(text), let decimal = Decimal(string: trimmed, locale: posix), !decimal.isNaN,
+               significantDigits(trimmed) <= 38 || digitString(trimmed) == digitString(decimal.description) {
                 return .exactly(decimal)
             }
             return .error(known: .textOutsideNumberSyntaxReadAsDecimal)
@@ -399,10 +404,16 @@ enum ExactConversion {
         }
     }
 
-    /// The digits of a decimal number's mantissa, without leading zeros.
+    /// The digits of a decimal number's mantissa, without leading zeros nor trailing ones (which
+    /// the exponent absorbs): a `Decimal` holds 38 of them exactly.
     static func significantDigits(_ text: String) -> Int {
+        digitString(text).count
+    }
+
+    /// Those digits, in order.
+    static func digitString(_ text: String) -> String {
         let mantissa = text.prefix { $0 != "e" && $0 != "E" }.filter(\.isNumber)
-        return mantissa.drop { $0 == "0" }.count
+        return String(String(mantissa.drop { $0 == "0" }.reversed().drop { $0 == "0" }).reversed())
     }
 
     static func sqlValue(_ stored: StoredValue) -> Expectation<SQLValue> {

@@ -467,9 +467,9 @@ struct RawRenderer {
         }
     }
 
-    /// `value` as a `Float`, or `nil` when it is too large for one.
+    /// `value` as a `Float` when a `Float` holds it exactly; `nil` for a value that would round.
     fileprivate func slateRawFloat(_ value: Double) -> Float? {
-        Float(value).isInfinite && value.isFinite ? nil : Float(value)
+        Float(exactly: value)
     }
 
     /// TEXT, or a number as SQLite writes it as text.

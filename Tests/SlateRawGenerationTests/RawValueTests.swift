@@ -126,6 +126,10 @@ struct RawValueTests {
         #expect(try connection.read("ratio", "1e300") == nil)
         #expect(try connection.read("ratio", "-1e300") == nil)
         #expect(try connection.read("ratio", "9e999")?.ratio == .infinity)  // infinite already
+        // A value a Float would round fails the row, like Slate's own Float read.
+        #expect(try connection.read("ratio", "0.1") == nil)
+        #expect(try connection.read("ratio", "16777217") == nil)
+        #expect(try connection.read("ratio", "16777216")?.ratio == 16_777_216)
     }
 
     @Test func decimalsAreReadByTheirDecimalDigits() throws {

@@ -181,11 +181,14 @@ enum ExactRead {
     }
 
     @Test(arguments: RowKind.allCases)
-    func floatsRoundButNeverOverflow(_ kind: RowKind) throws {
+    func floatsReadOnlyValuesAFloatHoldsExactly(_ kind: RowKind) throws {
         try ExactRead.check(Float.self, [
             ("3.5", .value(3.5)),
-            ("0.1", .value(Float(0.1))),  // the precision a Float asks for
-            ("16777217", .value(16_777_216)),
+            ("0.1", .mismatch),  // a Float would round it (Lenient<Float> does)
+            ("16777216", .value(16_777_216)),  // 2^24
+            ("16777217", .mismatch),  // 2^24 + 1: a Float would round it
+            ("'0.5'", .value(0.5)),
+            ("'0.1'", .mismatch),
             ("1e300", .mismatch),  // a finite value beyond Float's range
             ("-1e300", .mismatch),
             ("1e999", .value(.infinity)),

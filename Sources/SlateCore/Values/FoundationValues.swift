@@ -163,8 +163,12 @@ extension Decimal: SQLBindable, SQLExtractable {
     public var sqlValue: SQLValue { .text(description) }
 
     /// Reads text that spells a decimal number exactly (all of it: `12abc` throws; `NaN`, which is
-    /// how ``Decimal/nan`` is stored, reads back as NaN), and integers and reals as numbers.
+    /// how ``Decimal/nan`` is stored, reads back as NaN), an integer, and a REAL as the number its
+    /// shortest round-trip decimal text spells (`123.456` reads `Decimal(string: "123.456")`, never
+    /// `Decimal(123.456)`'s binary digits). A number that a `Decimal` cannot hold exactly — more
+    /// significant digits than its 128-bit mantissa holds, or beyond its exponent range — throws ``ResultCode/mismatch``.
     public init(sqlValue: SQLValue) throws {
+        let posix = Locale(identifier: "en_US_POSIX")
         switch sqlValue {
         case .text(let text):
             if text == Decimal.nan.description {
@@ -172,22 +176,56 @@ extension Decimal: SQLBindable, SQLExtractable {
                 return
             }
             // `Decimal(string:)` reads the longest number at the start of the text and ignores the
-            // rest: check first that all of it is a number.
-            if SpelledNumber(text) != nil,
-                let decimal = Decimal(string: text.trimmingCharacters(in: .whitespacesAndNewlines), locale: Locale(identifier: "en_US_POSIX"))
-            {
+            // rest, and rounds what its 128-bit mantissa cannot hold: check first that all of it is
+            // a number, then that no digit was lost.
+            if SpelledNumber(text) != nil {
+                let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+                guard let decimal = Decimal(string: trimmed, locale: posix), !decimal.isNaN else {
+                    throw DatabaseError.conversionFailure(sqlValue, to: Decimal.self, reason: "the number is beyond the range of Decimal")
+                }
+                let digits = Decimal.significantDigits(trimmed)
+                guard digits.count <= Decimal.maximumSignificantDigits || digits == Decimal.significantDigits(decimal.description) else {
+                    throw DatabaseError.conversionFailure(sqlValue, to: Decimal.self, reason: "a Decimal cannot hold all its significant digits")
+                }
                 self = decimal
                 return
             }
         case .integer(let integer):
             self = Decimal(integer)
             return
-        case .real(let real) where real.isFinite:  // Decimal(Double) traps on infinity
-            self = Decimal(real)
-            return
+        case .real(let real) where real.isFinite:
+            // The shortest text that reads back as this double, exactly as a Decimal.
+            if let decimal = Decimal(string: real.description, locale: posix), !decimal.isNaN {
+                self = decimal
+                return
+            }
+            throw DatabaseError.conversionFailure(sqlValue, to: Decimal.self, reason: "the number is beyond the range of Decimal")
         default: break
         }
         throw DatabaseError.conversionFailure(sqlValue, to: Decimal.self)
+    }
+
+    /// The significant decimal digits every `Decimal` holds without rounding (its 128-bit
+    /// mantissa holds some numbers of 39 digits, which are compared digit by digit).
+    static let maximumSignificantDigits = 38
+
+    /// The significant digits of a decimal literal's mantissa: without leading zeros, nor trailing
+    /// zeros (which the exponent absorbs).
+    static func significantDigits(_ literal: String) -> [UInt8] {
+        var digits: [UInt8] = []
+        var pendingZeros = 0
+        for byte in literal.utf8 {
+            if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { break }
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { continue }
+            if byte == UInt8(ascii: "0") {
+                if !digits.isEmpty { pendingZeros += 1 }
+            } else {
+                digits.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: pendingZeros))
+                digits.append(byte)
+                pendingZeros = 0
+            }
+        }
+        return digits
     }
 }
 

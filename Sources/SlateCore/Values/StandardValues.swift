@@ -282,22 +282,38 @@ extension Float: SQLBindable, SQLExtractable {
         try statement.bindDouble(Double(self), at: index)
     }
 
-    /// Reads a `Double` under its rules, rounded to the nearest `Float` (the precision a `Float`
-    /// asks for); a finite value beyond `Float`'s range throws ``ResultCode/mismatch``.
+    /// Reads a `Double` under its rules when a `Float` holds it exactly (`0.5`, `16777216`); a
+    /// value that would round (`0.1`, `16777217`) throws ``ResultCode/mismatch``. Read
+    /// ``Lenient``<`Float`> to round to the nearest `Float` instead.
     public init(sqlValue: SQLValue) throws {
         let real = try sqlValue.exactDouble()
-        guard let float = Float.rounding(real) else {
-            throw DatabaseError.conversionFailure(sqlValue, to: Float.self, reason: "it is out of the range of Float")
+        guard let float = Float.exactly(real) else {
+            throw DatabaseError.conversionFailure(sqlValue, to: Float.self, reason: Float.inexactReason(real))
         }
         self = float
     }
 
     @inlinable
     public static func extract(from row: borrowing Row, at index: Int) throws -> Float {
-        guard let float = Float.rounding(try row.double(at: index)) else {
-            throw row.conversionFailure(at: index, to: Float.self, reason: "it is out of the range of Float")
+        let real = try row.double(at: index)
+        guard let float = Float.exactly(real) else {
+            throw row.conversionFailure(at: index, to: Float.self, reason: Float.inexactReason(real))
         }
         return float
+    }
+
+    /// `real` as a `Float` when it holds it exactly (NaN stays NaN), or `nil`.
+    @inlinable
+    static func exactly(_ real: Double) -> Float? {
+        real.isNaN ? .nan : Float(exactly: real)
+    }
+
+    /// Why `real` is not exactly a `Float`.
+    @usableFromInline
+    static func inexactReason(_ real: Double) -> String {
+        Float.rounding(real) == nil
+            ? "it is out of the range of Float"
+            : "a Float cannot hold this number exactly (read Lenient<Float> to round it)"
     }
 
     /// `real` rounded to the nearest `Float`, or `nil` when a finite `real` is beyond `Float`'s range.
@@ -418,6 +434,9 @@ extension Optional: SQLBindable where Wrapped: SQLBindable {
 extension Optional: SQLExtractable where Wrapped: SQLExtractable {
     /// An optional is already nullable.
     public typealias SQLNullable = Wrapped?
+
+    /// A condition on an optional value is `NULL` when the value is.
+    public typealias SQLCondition = Bool?
 
     /// `NULL` is `nil`.
     @inlinable

@@ -23,8 +23,8 @@ extension Column: RowIDAliasCandidate {
     }
 }
 
-extension SQLExpression where QueryValue == Bool {
-    /// The predicate, noting that it holds only for rows whose `column` is one of `values`, when
+extension SQLExpression {
+    /// The predicate (a condition, `Bool` or `Bool?`), noting that it holds only for rows whose `column` is one of `values`, when
     /// the column is its table's rowid alias and every value an integer.
     func pinningRowIDs<Values: Sequence>(of column: some QueryExpression, to values: Values) -> Self {
         guard let candidate = column as? any RowIDAliasCandidate, let alias = candidate.rowIDAliasName else { return self }
@@ -39,7 +39,7 @@ extension SQLExpression where QueryValue == Bool {
     }
 
     /// `lhs AND rhs`, noting the rows both conditions allow.
-    func conjoiningRowIDHints(_ lhs: SQLExpression<Bool>, _ rhs: SQLExpression<Bool>) -> Self {
+    func conjoiningRowIDHints<L, R>(_ lhs: SQLExpression<L>, _ rhs: SQLExpression<R>) -> Self {
         var copy = self
         switch (lhs.rowIDHint, rhs.rowIDHint) {
         case (let left?, let right?): copy.rowIDHint = left.intersection(right)

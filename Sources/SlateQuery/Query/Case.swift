@@ -19,14 +19,14 @@ import SlateCore
 public enum Case {
     /// `CASE WHEN condition THEN ?`.
     public static func when<Value: SQLBindable & SQLExtractable>(
-        _ condition: some QueryExpression<Bool>, then value: Value
+        _ condition: some QueryExpression<some BooleanQueryValue>, then value: Value
     ) -> CaseExpression<Value> {
         CaseExpression(branches: [CaseExpression<Value>.branch(condition, SQLExpression(value: value))])
     }
 
     /// `CASE WHEN condition THEN expression`.
     public static func when<Result: QueryExpression>(
-        _ condition: some QueryExpression<Bool>, then expression: Result
+        _ condition: some QueryExpression<some BooleanQueryValue>, then expression: Result
     ) -> CaseExpression<Result.QueryValue> where Result.QueryValue: SQLExtractable {
         CaseExpression(branches: [CaseExpression<Result.QueryValue>.branch(condition, expression)])
     }
@@ -42,17 +42,17 @@ public struct CaseExpression<Value: SQLExtractable>: QueryExpression, Sendable {
     let branches: [SQL]
 
     /// `WHEN condition THEN result`.
-    static func branch(_ condition: some QueryExpression<Bool>, _ result: some QueryExpression) -> SQL {
+    static func branch(_ condition: some QueryExpression<some BooleanQueryValue>, _ result: some QueryExpression) -> SQL {
         sqlConcat("WHEN ", condition.queryFragment, " THEN ", result.queryFragment)
     }
 
     /// Another branch, tried after the earlier ones: `WHEN condition THEN ?`.
-    public func when(_ condition: some QueryExpression<Bool>, then value: Value) -> CaseExpression<Value> where Value: SQLBindable {
+    public func when(_ condition: some QueryExpression<some BooleanQueryValue>, then value: Value) -> CaseExpression<Value> where Value: SQLBindable {
         CaseExpression(branches: branches + [Self.branch(condition, SQLExpression(value: value))])
     }
 
     /// Another branch, tried after the earlier ones: `WHEN condition THEN expression`.
-    public func when(_ condition: some QueryExpression<Bool>, then expression: some QueryExpression<Value>) -> CaseExpression<Value> {
+    public func when(_ condition: some QueryExpression<some BooleanQueryValue>, then expression: some QueryExpression<Value>) -> CaseExpression<Value> {
         CaseExpression(branches: branches + [Self.branch(condition, expression)])
     }
 
@@ -63,6 +63,13 @@ public struct CaseExpression<Value: SQLExtractable>: QueryExpression, Sendable {
 
     /// `ELSE expression END`.
     public func `else`(_ expression: some QueryExpression<Value>) -> SQLExpression<Value> {
+        SQLExpression(sql: render(else: expression.queryFragment), precedence: .atomic)
+    }
+
+    /// `ELSE expression END` with an optional fallback, such as a condition on a nullable column:
+    /// the expression stays optional.
+    public func `else`<Fallback: QueryExpression>(_ expression: Fallback) -> SQLExpression<Fallback.QueryValue>
+    where Fallback.QueryValue == Value? {
         SQLExpression(sql: render(else: expression.queryFragment), precedence: .atomic)
     }
 

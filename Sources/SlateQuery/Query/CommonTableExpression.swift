@@ -65,3 +65,68 @@ extension Delete {
         return copy
     }
 }
+
+// MARK: - A select as a table source
+
+extension Table {
+    /// The rows of `subquery`, as the table `Self` describes them: a select used as a table source,
+    /// with typed columns. `Self`'s schema names the source and its columns, and `subquery`
+    /// selects one value for each, in order.
+    ///
+    /// ```swift
+    /// // struct Spending: Table { customerId: Int64, spent: Double? }, schema named "spending"
+    /// let big = try Spending.from(Invoice.group(by: \.customerId).select { ($0.customerId, $0.total.sum()) })
+    ///     .where { $0.spent > 45 }
+    ///     .fetchAll(db)
+    /// // WITH "spending"("customerId", "spent") AS (SELECT … GROUP BY …) SELECT … FROM "spending" WHERE …
+    /// ```
+    ///
+    /// It renders as a common table expression, which SQLite plans as it plans a subquery in
+    /// `FROM` (and SQLite has no column list for a subquery's alias, which this needs).
+    public static func from(_ subquery: some QueryStatement) -> Select<Self> {
+        Select().with(Self.self, as: subquery)
+    }
+
+    /// `SELECT … FROM "Self" JOIN` the rows of `subquery`, as the table `T` describes them.
+    public static func join<T: Table>(
+        _ table: T.Type, from subquery: some QueryStatement,
+        on condition: (Columns, T.Columns) -> some QueryExpression<some BooleanQueryValue>
+    ) -> Select2<Self, T> {
+        Select<Self>().join(table, from: subquery, on: condition)
+    }
+
+    /// `SELECT … FROM "Self" LEFT JOIN` the rows of `subquery`, as the table `T` describes them.
+    public static func leftJoin<T: Table>(
+        _ table: T.Type, from subquery: some QueryStatement,
+        on condition: (Columns, T.Columns) -> some QueryExpression<some BooleanQueryValue>
+    ) -> Select2<Self, T?> {
+        Select<Self>().leftJoin(table, from: subquery, on: condition)
+    }
+}
+
+extension Select {
+    /// `JOIN` the rows of `subquery`, as the table `T` describes them (see ``Table/from(_:)``):
+    ///
+    /// ```swift
+    /// Customer.join(Spending.self, from: spendingQuery, on: { $0.customerId == $1.customerId })
+    /// ```
+    public func join<T: Table>(
+        _ table: T.Type, from subquery: some QueryStatement,
+        on condition: (Root.Columns, T.Columns) -> some QueryExpression<some BooleanQueryValue>
+    ) -> Select2<Root, T> {
+        var joined = join(T.self, on: condition)
+        joined.clauses.commonTables.add(T.self, recursive: false, definition: subquery.sql)
+        return joined
+    }
+
+    /// `LEFT JOIN` the rows of `subquery`, as the table `T` describes them: `nil` for `T` when no
+    /// row matched.
+    public func leftJoin<T: Table>(
+        _ table: T.Type, from subquery: some QueryStatement,
+        on condition: (Root.Columns, T.Columns) -> some QueryExpression<some BooleanQueryValue>
+    ) -> Select2<Root, T?> {
+        var joined = leftJoin(T.self, on: condition)
+        joined.clauses.commonTables.add(T.self, recursive: false, definition: subquery.sql)
+        return joined
+    }
+}

@@ -113,10 +113,18 @@ public struct CompoundSelect<Scope: Sendable, Output>: QueryStatement {
         return copy
     }
 
-    /// Sets `LIMIT` and `OFFSET` for the whole compound.
+    /// Sets `LIMIT` and `OFFSET` for the whole compound; without `offset`, an offset set before
+    /// stays.
     public func limit(_ limit: Int, offset: Int? = nil) -> CompoundSelect {
         var copy = self
         copy.limit = limit
+        if let offset { copy.offset = offset }
+        return copy
+    }
+
+    /// Skips the first `offset` rows of the whole compound, without a limit: `LIMIT -1 OFFSET m`.
+    public func offset(_ offset: Int) -> CompoundSelect {
+        var copy = self
         copy.offset = offset
         return copy
     }

@@ -152,8 +152,16 @@ extension Database {
     /// lookups (a connection attachment): rendered once per record type and connection, found
     /// again without hashing its text, the key bound by position, the row decoded by position.
     /// The fast path of `Record.find(key).fetchOne(db)`.
+    ///
+    /// Returns `nil` when `select` is not a plain `find(key)`; the client's inlined `fetchOne`
+    /// passes the statement itself, so that it never copies the key values.
     @usableFromInline
-    package func findRecord<Record: PrimaryKeyedTable>(_ type: Record.Type, keyValues: PrimaryKeyValues) throws -> Record? {
+    package func findRecord<Record: PrimaryKeyedTable>(_ select: Select<Record>) throws -> Record?? {
+        guard select.storedClauses == nil, let keyValues = select.primaryKeyLookup else { return .none }
+        return .some(try findRecord(Record.self, keyValues: keyValues))
+    }
+
+    func findRecord<Record: PrimaryKeyedTable>(_ type: Record.Type, keyValues: PrimaryKeyValues) throws -> Record? {
         let find = try attachment(RecordSQL.self, for: Record.self, variant: RecordSQL.Kind.findByPrimaryKey.rawValue) {
             let keyCount = Record.schema.primaryKey.count
             let placeholders = Array(repeating: Int64(0) as any SQLBindable, count: keyCount)
@@ -277,25 +285,36 @@ package final class RecordSQL {
     }
 }
 
-/// The values of a primary key, in key order, kept without an array for a single-column key: what
-/// `Record.find(key)` holds until `fetchOne` binds them.
+/// The values of a primary key, in key order, kept without an array for a single-column key and
+/// without an existential for a single `Int` or `Int64` key (so copying and binding it involves no
+/// value-witness calls): what `Record.find(key)` holds until `fetchOne` binds them.
 @usableFromInline
 package struct PrimaryKeyValues: Sendable {
-    /// The first value, `nil` for a key without values.
+    /// The first value when it is an integer key (`first` is then `nil`).
+    private var firstInteger: Int64?
+    /// The first value, when it is not an integer key.
     private var first: (any SQLBindable)?
     /// The values after the first (composite keys).
     private var rest: [any SQLBindable] = []
 
     /// The number of values.
-    var count: Int { first == nil ? 0 : 1 + rest.count }
+    var count: Int { firstInteger == nil && first == nil ? 0 : 1 + rest.count }
 
-    /// The values, in key order.
-    var array: [any SQLBindable] { first.map { [$0] + rest } ?? [] }
+    /// The values, in key order (an integer key as `Int64`).
+    var array: [any SQLBindable] {
+        if let firstInteger { return [firstInteger] + rest }
+        return first.map { [$0] + rest } ?? []
+    }
 
     /// Binds the values to parameters 1, 2, …; returns the next parameter.
     func bind(to statement: Statement) throws -> Int {
-        guard let first else { return 1 }
-        try first.bind(to: statement, at: 1)
+        if let firstInteger {
+            try statement.bindInt64(firstInteger, at: 1)
+        } else if let first {
+            try first.bind(to: statement, at: 1)
+        } else {
+            return 1
+        }
         var index = 2
         for value in rest {
             try value.bind(to: statement, at: index)
@@ -309,8 +328,15 @@ package struct PrimaryKeyValues: Sendable {
         var values = PrimaryKeyValues()
 
         mutating func encode<Value: SQLBindable>(_ value: Value) {
-            if values.first == nil {
-                values.first = value
+            if values.firstInteger == nil, values.first == nil {
+                // Comparing metadata is cheap, even in this unspecialized code.
+                if Value.self == Int.self {
+                    values.firstInteger = Int64(unsafeBitCast(value, to: Int.self))
+                } else if Value.self == Int64.self {
+                    values.firstInteger = unsafeBitCast(value, to: Int64.self)
+                } else {
+                    values.first = value
+                }
             } else {
                 values.rest.append(value)
             }

@@ -19,9 +19,9 @@ public struct Delete<Root: Table>: QueryStatement {
     public init() {}
 
     /// Restricts the deletion to the rows matching `predicate`. Several calls combine with `AND`.
-    public func `where`(_ predicate: (Root.Columns) -> some QueryExpression<Bool>) -> Delete {
+    public func `where`(_ predicate: (Root.Columns) -> some QueryExpression<some BooleanQueryValue>) -> Delete {
         var copy = self
-        copy.predicates.append(SQLExpression(QueryNesting.with([Root.tableName]) { predicate(scope) }))
+        copy.predicates.append(SQLExpression(condition: QueryNesting.with([Root.tableName]) { predicate(scope) }))
         return copy
     }
 

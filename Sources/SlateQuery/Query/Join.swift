@@ -102,16 +102,16 @@ extension Select {
     /// Person.join(Pet.self, on: { person, pet in person.id == pet.ownerId })
     /// ```
     public func join<T: Table>(
-        _ table: T.Type, as alias: String? = nil, on condition: (Root.Columns, T.Columns) -> some QueryExpression<Bool>
+        _ table: T.Type, as alias: String? = nil, on condition: (Root.Columns, T.Columns) -> some QueryExpression<some BooleanQueryValue>
     ) -> Select2<Root, T> {
-        joining("JOIN", T.self, alias: alias) { SQLExpression(condition(scope, $0)) }
+        joining("JOIN", T.self, alias: alias) { SQLExpression(condition: condition(scope, $0)) }
     }
 
     /// `LEFT JOIN "T" ON condition`: every row of this table, with the matching row of `T` or `nil`.
     public func leftJoin<T: Table>(
-        _ table: T.Type, as alias: String? = nil, on condition: (Root.Columns, T.Columns) -> some QueryExpression<Bool>
+        _ table: T.Type, as alias: String? = nil, on condition: (Root.Columns, T.Columns) -> some QueryExpression<some BooleanQueryValue>
     ) -> Select2<Root, T?> {
-        joining("LEFT JOIN", T?.self, alias: alias) { SQLExpression(condition(scope, $0)) }
+        joining("LEFT JOIN", T?.self, alias: alias) { SQLExpression(condition: condition(scope, $0)) }
     }
 
     /// `CROSS JOIN "T"`: every combination of rows (filter it with `where`).
@@ -133,14 +133,14 @@ extension Select {
 extension Table {
     /// `SELECT … FROM "Self" JOIN "T" ON condition`.
     public static func join<T: Table>(
-        _ table: T.Type, as alias: String? = nil, on condition: (Columns, T.Columns) -> some QueryExpression<Bool>
+        _ table: T.Type, as alias: String? = nil, on condition: (Columns, T.Columns) -> some QueryExpression<some BooleanQueryValue>
     ) -> Select2<Self, T> {
         Select<Self>().join(table, as: alias, on: condition)
     }
 
     /// `SELECT … FROM "Self" LEFT JOIN "T" ON condition`.
     public static func leftJoin<T: Table>(
-        _ table: T.Type, as alias: String? = nil, on condition: (Columns, T.Columns) -> some QueryExpression<Bool>
+        _ table: T.Type, as alias: String? = nil, on condition: (Columns, T.Columns) -> some QueryExpression<some BooleanQueryValue>
     ) -> Select2<Self, T?> {
         Select<Self>().leftJoin(table, as: alias, on: condition)
     }
@@ -189,17 +189,17 @@ extension Select2 {
     /// `JOIN "T" ON condition`, the condition receiving the columns of all three tables.
     public func join<T: Table>(
         _ table: T.Type, as alias: String? = nil,
-        on condition: (A.JoinedColumns, B.JoinedColumns, T.Columns) -> some QueryExpression<Bool>
+        on condition: (A.JoinedColumns, B.JoinedColumns, T.Columns) -> some QueryExpression<some BooleanQueryValue>
     ) -> Select3<A, B, T> {
-        joining("JOIN", T.self, alias: alias) { SQLExpression(condition(scope.0, scope.1, $0)) }
+        joining("JOIN", T.self, alias: alias) { SQLExpression(condition: condition(scope.0, scope.1, $0)) }
     }
 
     /// `LEFT JOIN "T" ON condition`: `nil` for `T` when no row matched.
     public func leftJoin<T: Table>(
         _ table: T.Type, as alias: String? = nil,
-        on condition: (A.JoinedColumns, B.JoinedColumns, T.Columns) -> some QueryExpression<Bool>
+        on condition: (A.JoinedColumns, B.JoinedColumns, T.Columns) -> some QueryExpression<some BooleanQueryValue>
     ) -> Select3<A, B, T?> {
-        joining("LEFT JOIN", T?.self, alias: alias) { SQLExpression(condition(scope.0, scope.1, $0)) }
+        joining("LEFT JOIN", T?.self, alias: alias) { SQLExpression(condition: condition(scope.0, scope.1, $0)) }
     }
 
     /// `CROSS JOIN "T"`.
@@ -259,17 +259,17 @@ extension Select3 {
     /// `JOIN "T" ON condition`, the condition receiving the columns of all four tables.
     public func join<T: Table>(
         _ table: T.Type, as alias: String? = nil,
-        on condition: (A.JoinedColumns, B.JoinedColumns, C.JoinedColumns, T.Columns) -> some QueryExpression<Bool>
+        on condition: (A.JoinedColumns, B.JoinedColumns, C.JoinedColumns, T.Columns) -> some QueryExpression<some BooleanQueryValue>
     ) -> Select4<A, B, C, T> {
-        joining("JOIN", T.self, alias: alias) { SQLExpression(condition(scope.0, scope.1, scope.2, $0)) }
+        joining("JOIN", T.self, alias: alias) { SQLExpression(condition: condition(scope.0, scope.1, scope.2, $0)) }
     }
 
     /// `LEFT JOIN "T" ON condition`: `nil` for `T` when no row matched.
     public func leftJoin<T: Table>(
         _ table: T.Type, as alias: String? = nil,
-        on condition: (A.JoinedColumns, B.JoinedColumns, C.JoinedColumns, T.Columns) -> some QueryExpression<Bool>
+        on condition: (A.JoinedColumns, B.JoinedColumns, C.JoinedColumns, T.Columns) -> some QueryExpression<some BooleanQueryValue>
     ) -> Select4<A, B, C, T?> {
-        joining("LEFT JOIN", T?.self, alias: alias) { SQLExpression(condition(scope.0, scope.1, scope.2, $0)) }
+        joining("LEFT JOIN", T?.self, alias: alias) { SQLExpression(condition: condition(scope.0, scope.1, scope.2, $0)) }
     }
 
     /// `CROSS JOIN "T"`.

@@ -2,6 +2,7 @@ import SlateConcurrency
 import SlateCore
 
 // Pattern matching on text expressions: LIKE, GLOB, and Swift-style hasPrefix/hasSuffix/contains.
+// Each is `NULL` when the text is: `Bool?` for an optional text expression.
 
 extension QueryExpression where QueryValue: TextQueryValue {
     /// `self LIKE ?`: SQL pattern matching, where `%` matches any text and `_` any character.
@@ -12,21 +13,21 @@ extension QueryExpression where QueryValue: TextQueryValue {
     /// On PostgreSQL, whose `LIKE` is case-sensitive and escapes with `\` by default, this renders
     /// `ILIKE ? ESCAPE ''` (or `ESCAPE ?`): every letter matches case-insensitively there, not only
     /// ASCII ones.
-    public func like(_ pattern: String, escape: Character? = nil) -> SQLExpression<Bool> {
+    public func like(_ pattern: String, escape: Character? = nil) -> SQLExpression<QueryValue.SQLCondition> {
         postfix(self, likeOperator("LIKE", pattern, escape: escape), precedence: .equality)
     }
 
     /// `self NOT LIKE ?`.
-    public func notLike(_ pattern: String, escape: Character? = nil) -> SQLExpression<Bool> {
+    public func notLike(_ pattern: String, escape: Character? = nil) -> SQLExpression<QueryValue.SQLCondition> {
         postfix(self, likeOperator("NOT LIKE", pattern, escape: escape), precedence: .equality)
     }
 
     /// `self GLOB ?`: case-sensitive Unix-style matching, where `*` matches any text, `?` any
     /// character, and `[…]` a set of characters.
     ///
-    /// PostgreSQL has no `GLOB`: there, a statement using it throws when it runs. ``hasPrefix(_:)``,
-    /// ``hasSuffix(_:)`` and ``contains(_:)`` work on both.
-    public func glob(_ pattern: String) -> SQLExpression<Bool> {
+    /// PostgreSQL has no `GLOB`: there, a statement using it throws before it runs.
+    /// ``hasPrefix(_:)``, ``hasSuffix(_:)`` and ``contains(_:)`` work on both.
+    public func glob(_ pattern: String) -> SQLExpression<QueryValue.SQLCondition> {
         postfix(
             self,
             SQL(sqlite: " GLOB \(pattern)", unsupportedOnPostgreSQL: "use like(_:escape:), hasPrefix(_:), hasSuffix(_:) or contains(_:)"),
@@ -40,23 +41,23 @@ extension QueryExpression where QueryValue: TextQueryValue {
     ///
     /// On PostgreSQL: `self LIKE ? ESCAPE '\'`, with `%`, `_` and `\` escaped (PostgreSQL's `LIKE`
     /// is case-sensitive).
-    public func hasPrefix(_ prefix: String) -> SQLExpression<Bool> {
+    public func hasPrefix(_ prefix: String) -> SQLExpression<QueryValue.SQLCondition> {
         literalMatch(glob: globEscaped(prefix) + "*", like: likeEscaped(prefix) + "%")
     }
 
     /// Whether the text ends with `suffix`, case-sensitively like `String.hasSuffix`.
-    public func hasSuffix(_ suffix: String) -> SQLExpression<Bool> {
+    public func hasSuffix(_ suffix: String) -> SQLExpression<QueryValue.SQLCondition> {
         literalMatch(glob: "*" + globEscaped(suffix), like: "%" + likeEscaped(suffix))
     }
 
     /// Whether the text contains `substring`, case-sensitively like `String.contains(_:)`.
-    public func contains(_ substring: String) -> SQLExpression<Bool> {
+    public func contains(_ substring: String) -> SQLExpression<QueryValue.SQLCondition> {
         literalMatch(glob: "*" + globEscaped(substring) + "*", like: "%" + likeEscaped(substring) + "%")
     }
 
     /// `self GLOB ?` on SQLite, `self LIKE ? ESCAPE '\'` on PostgreSQL: the same case-sensitive
     /// match of a literal text, each in its engine's pattern language.
-    private func literalMatch(glob: String, like: String) -> SQLExpression<Bool> {
+    private func literalMatch(glob: String, like: String) -> SQLExpression<QueryValue.SQLCondition> {
         postfix(self, SQL(sqlite: " GLOB \(glob)", postgreSQL: " LIKE \(like) ESCAPE '\\'"), precedence: .equality)
     }
 }

@@ -138,6 +138,22 @@ public struct SQLExpression<QueryValue>: QueryExpression, Sendable {
     }
 }
 
+extension SQLExpression where QueryValue == Bool {
+    /// A condition of either boolean type, as a clause stores it: `NULL` and false both reject a
+    /// row. Keeps the rowids a condition pins (`RowIDHints.swift`).
+    init(condition: some QueryExpression<some BooleanQueryValue>) {
+        self.init(sql: condition.queryFragment, precedence: condition.queryPrecedence)
+        self.rowIDHint = (condition as? any RowIDHinting)?.rowIDHint
+    }
+}
+
+/// An expression that may carry a rowid hint: ``SQLExpression`` of any value type.
+protocol RowIDHinting {
+    var rowIDHint: RowIDHint? { get }
+}
+
+extension SQLExpression: RowIDHinting {}
+
 extension SQLExpression: CustomStringConvertible {
     /// The SQL text.
     public var description: String { queryFragment.text }
@@ -157,9 +173,22 @@ extension SQL.StringInterpolation {
 /// Arithmetic operators, `sum()` and `avg()` require it.
 public protocol NumericQueryValue {}
 
+/// The value types of integer expressions: the integer types and their optionals. `%` requires
+/// it.
+public protocol IntegerQueryValue: NumericQueryValue {}
+
 /// The value types of text expressions: `String` and `String?`. `LIKE`, `GLOB`, `hasPrefix` and the
 /// text functions require it.
-public protocol TextQueryValue {}
+public protocol TextQueryValue: SQLExtractable {}
+
+/// The value types of conditions: `Bool`, and `Bool?` for a condition that SQL can evaluate to
+/// `NULL` (a comparison with a nullable column: `NULL` when the column is). `where`, `having`,
+/// join conditions, `CASE WHEN` and the logical operators accept both; selected, a condition
+/// decodes as its own type.
+public protocol BooleanQueryValue: SQLExtractable {}
+
+extension Bool: BooleanQueryValue {}
+extension Optional: BooleanQueryValue where Wrapped == Bool {}
 
 /// `Optional`, seen as a query value type: `??`, `coalesce` and aggregates use it to avoid
 /// double optionals.
@@ -182,19 +211,20 @@ extension OptionalQueryValue {
     var isNone: Bool { _slateIsNil }
 }
 
-extension Int: NumericQueryValue {}
-extension Int8: NumericQueryValue {}
-extension Int16: NumericQueryValue {}
-extension Int32: NumericQueryValue {}
-extension Int64: NumericQueryValue {}
-extension UInt: NumericQueryValue {}
-extension UInt8: NumericQueryValue {}
-extension UInt16: NumericQueryValue {}
-extension UInt32: NumericQueryValue {}
-extension UInt64: NumericQueryValue {}
+extension Int: IntegerQueryValue {}
+extension Int8: IntegerQueryValue {}
+extension Int16: IntegerQueryValue {}
+extension Int32: IntegerQueryValue {}
+extension Int64: IntegerQueryValue {}
+extension UInt: IntegerQueryValue {}
+extension UInt8: IntegerQueryValue {}
+extension UInt16: IntegerQueryValue {}
+extension UInt32: IntegerQueryValue {}
+extension UInt64: IntegerQueryValue {}
 extension Double: NumericQueryValue {}
 extension Float: NumericQueryValue {}
 extension Optional: NumericQueryValue where Wrapped: NumericQueryValue {}
+extension Optional: IntegerQueryValue where Wrapped: IntegerQueryValue {}
 
 extension String: TextQueryValue {}
 extension Optional: TextQueryValue where Wrapped == String {}

@@ -135,7 +135,7 @@ public struct SelectClauses: Sendable {
             if let offset { sql.append(" OFFSET \(offset)") }
         } else if let offset {
             // `LIMIT -1` is SQLite's "no limit"; PostgreSQL takes an OFFSET alone.
-            sql.append(SQL(sqlite: SQL(sql: " LIMIT -1 OFFSET \(offset)"), postgreSQL: SQL(sql: " OFFSET \(offset)")))
+            sql.append(SQL(sqlite: " LIMIT -1 OFFSET \(offset)", postgreSQL: " OFFSET \(offset)"))
         }
     }
 
@@ -202,9 +202,9 @@ extension SelectStatement {
     /// Person.where { $0.age >= 18 && $0.name.hasPrefix("A") }
     /// Person.join(Pet.self, on: { $0.id == $1.ownerId }).where { person, pet in pet.name == "Rex" }
     /// ```
-    public func `where`(_ predicate: (Scope) -> some QueryExpression<Bool>) -> Self {
+    public func `where`(_ predicate: (Scope) -> some QueryExpression<some BooleanQueryValue>) -> Self {
         var copy = self
-        copy.clauses.predicates.append(SQLExpression(withOuterQualifiers { predicate(scope) }))
+        copy.clauses.predicates.append(SQLExpression(condition: withOuterQualifiers { predicate(scope) }))
         return copy
     }
 
@@ -262,16 +262,28 @@ extension SelectStatement {
     }
 
     /// Adds a `HAVING` condition on groups. Several calls combine with `AND`.
-    public func having(_ predicate: (Scope) -> some QueryExpression<Bool>) -> Self {
+    public func having(_ predicate: (Scope) -> some QueryExpression<some BooleanQueryValue>) -> Self {
         var copy = self
-        copy.clauses.havingPredicates.append(SQLExpression(withOuterQualifiers { predicate(scope) }))
+        copy.clauses.havingPredicates.append(SQLExpression(condition: withOuterQualifiers { predicate(scope) }))
         return copy
     }
 
-    /// Sets `LIMIT ? [OFFSET ?]`. Both values are bound.
+    /// Sets `LIMIT n [OFFSET m]`; without `offset`, an offset set before (``offset(_:)``) stays.
     public func limit(_ limit: Int, offset: Int? = nil) -> Self {
         var copy = self
         copy.clauses.limit = limit
+        if let offset { copy.clauses.offset = offset }
+        return copy
+    }
+
+    /// Skips the first `offset` rows, without a limit: `LIMIT -1 OFFSET m` (SQLite has no `OFFSET`
+    /// without `LIMIT`, and a negative limit is none).
+    ///
+    /// ```swift
+    /// Track.order(by: \.trackId).offset(3500)   // … ORDER BY "Track"."TrackId" LIMIT -1 OFFSET 3500
+    /// ```
+    public func offset(_ offset: Int) -> Self {
+        var copy = self
         copy.clauses.offset = offset
         return copy
     }
@@ -301,6 +313,7 @@ extension SelectStatement {
         let expressions = withOuterQualifiers { selection(scope) }
         var fragments: [SQL] = []
         for expression in repeat each expressions { fragments.append(expression.queryFragment) }
+        if fragments.isEmpty { fragments.append(selectedNothing) }
         return Selection(scope: scope, clauses: clauses.selecting(fragments)) { row in
             var index = 0
             return (repeat try extractNext((each Selected).QueryValue.self, from: row, at: &index))
@@ -331,6 +344,16 @@ extension SelectStatement {
         Selection(scope: scope, clauses: clauses) { _ in () }
     }
 }
+
+/// What a selection of nothing renders: a closure whose single value Swift discarded (a value that is
+/// not an expression, such as a window function without `over(_:)`) selects no element, and the
+/// statement throws this error instead of running `SELECT  FROM …`.
+@usableFromInline
+let selectedNothing = SQL(
+    sql: "",
+    failing: DatabaseError(
+        resultCode: .misuse,
+        message: "the select closure selects no expression (a value that is not a query expression, such as a window function without over(_:), is discarded)"))
 
 /// Reads column `index` as `Value` and moves `index` to the next column.
 @inlinable
@@ -443,7 +466,7 @@ extension Table {
     }
 
     /// The records matching `predicate`: `Person.where { $0.age >= 18 }`.
-    public static func `where`(_ predicate: (Columns) -> some QueryExpression<Bool>) -> Select<Self> {
+    public static func `where`(_ predicate: (Columns) -> some QueryExpression<some BooleanQueryValue>) -> Select<Self> {
         Select().where(predicate)
     }
 

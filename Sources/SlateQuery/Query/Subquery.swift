@@ -22,43 +22,45 @@ extension Selection: QueryExpression where Value: SQLExtractable {
 }
 
 extension QueryExpression {
-    /// `self IN (SELECT …)`: the subquery selects one column of the same type.
+    /// `self IN (SELECT …)`: the subquery selects one column of the same type. Like any
+    /// comparison, `NULL` when `self` is (or when the subquery yields a `NULL` and no match): the
+    /// condition is `Bool?` when either side is optional.
     ///
     /// ```swift
     /// Artist.where { $0.artistId.in(Album.select { $0.artistId }) }
     /// ```
-    public func `in`<Subquery: SelectStatement>(_ subquery: Subquery) -> SQLExpression<Bool>
-    where Subquery.Output == QueryValue {
+    public func `in`<Subquery: SelectStatement>(_ subquery: Subquery) -> SQLExpression<QueryValue.SQLCondition>
+    where Subquery.Output == QueryValue, QueryValue: SQLExtractable {
         postfix(self, sqlConcat(" IN (", subquery.sql, ")"), precedence: .equality)
     }
 
     /// `self IN (SELECT …)` for a non-optional subquery column and an optional expression.
-    public func `in`<Subquery: SelectStatement>(_ subquery: Subquery) -> SQLExpression<Bool>
+    public func `in`<Subquery: SelectStatement>(_ subquery: Subquery) -> SQLExpression<Bool?>
     where Subquery.Output? == QueryValue {
         postfix(self, sqlConcat(" IN (", subquery.sql, ")"), precedence: .equality)
     }
 
     /// `self IN (SELECT …)` for an optional subquery column and a non-optional expression.
-    public func `in`<Subquery: SelectStatement>(_ subquery: Subquery) -> SQLExpression<Bool>
+    public func `in`<Subquery: SelectStatement>(_ subquery: Subquery) -> SQLExpression<Bool?>
     where Subquery.Output == QueryValue? {
         postfix(self, sqlConcat(" IN (", subquery.sql, ")"), precedence: .equality)
     }
 
     /// `self NOT IN (SELECT …)`. Beware SQL semantics: when the subquery returns a NULL, nothing
     /// is `NOT IN` it.
-    public func notIn<Subquery: SelectStatement>(_ subquery: Subquery) -> SQLExpression<Bool>
-    where Subquery.Output == QueryValue {
+    public func notIn<Subquery: SelectStatement>(_ subquery: Subquery) -> SQLExpression<QueryValue.SQLCondition>
+    where Subquery.Output == QueryValue, QueryValue: SQLExtractable {
         postfix(self, sqlConcat(" NOT IN (", subquery.sql, ")"), precedence: .equality)
     }
 
     /// `self NOT IN (SELECT …)` for a non-optional subquery column and an optional expression.
-    public func notIn<Subquery: SelectStatement>(_ subquery: Subquery) -> SQLExpression<Bool>
+    public func notIn<Subquery: SelectStatement>(_ subquery: Subquery) -> SQLExpression<Bool?>
     where Subquery.Output? == QueryValue {
         postfix(self, sqlConcat(" NOT IN (", subquery.sql, ")"), precedence: .equality)
     }
 
     /// `self NOT IN (SELECT …)` for an optional subquery column and a non-optional expression.
-    public func notIn<Subquery: SelectStatement>(_ subquery: Subquery) -> SQLExpression<Bool>
+    public func notIn<Subquery: SelectStatement>(_ subquery: Subquery) -> SQLExpression<Bool?>
     where Subquery.Output == QueryValue? {
         postfix(self, sqlConcat(" NOT IN (", subquery.sql, ")"), precedence: .equality)
     }

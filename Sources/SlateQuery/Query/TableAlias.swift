@@ -39,14 +39,14 @@ public struct TableAlias<Root: Table>: Sendable, Hashable {
 extension Select {
     /// `JOIN "T" AS "alias" ON condition`.
     public func join<T: Table>(
-        _ alias: TableAlias<T>, on condition: (Root.Columns, T.Columns) -> some QueryExpression<Bool>
+        _ alias: TableAlias<T>, on condition: (Root.Columns, T.Columns) -> some QueryExpression<some BooleanQueryValue>
     ) -> Select2<Root, T> {
         join(T.self, as: alias.name, on: condition)
     }
 
     /// `LEFT JOIN "T" AS "alias" ON condition`.
     public func leftJoin<T: Table>(
-        _ alias: TableAlias<T>, on condition: (Root.Columns, T.Columns) -> some QueryExpression<Bool>
+        _ alias: TableAlias<T>, on condition: (Root.Columns, T.Columns) -> some QueryExpression<some BooleanQueryValue>
     ) -> Select2<Root, T?> {
         leftJoin(T.self, as: alias.name, on: condition)
     }
@@ -55,14 +55,14 @@ extension Select {
 extension Select2 {
     /// `JOIN "T" AS "alias" ON condition`.
     public func join<T: Table>(
-        _ alias: TableAlias<T>, on condition: (A.JoinedColumns, B.JoinedColumns, T.Columns) -> some QueryExpression<Bool>
+        _ alias: TableAlias<T>, on condition: (A.JoinedColumns, B.JoinedColumns, T.Columns) -> some QueryExpression<some BooleanQueryValue>
     ) -> Select3<A, B, T> {
         join(T.self, as: alias.name, on: condition)
     }
 
     /// `LEFT JOIN "T" AS "alias" ON condition`.
     public func leftJoin<T: Table>(
-        _ alias: TableAlias<T>, on condition: (A.JoinedColumns, B.JoinedColumns, T.Columns) -> some QueryExpression<Bool>
+        _ alias: TableAlias<T>, on condition: (A.JoinedColumns, B.JoinedColumns, T.Columns) -> some QueryExpression<some BooleanQueryValue>
     ) -> Select3<A, B, T?> {
         leftJoin(T.self, as: alias.name, on: condition)
     }

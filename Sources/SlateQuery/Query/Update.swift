@@ -24,6 +24,12 @@ extension Column {
     public func set(to expression: some QueryExpression<Value>) -> Assignment<Root> {
         Assignment(column: name, value: expression.queryFragment)
     }
+
+    /// Assigns a non-optional expression to an optional column:
+    /// `$0.composer.set(to: $0.name)`, where `composer` is `String?` and `name` is `String`.
+    public func set<Expression: QueryExpression>(to expression: Expression) -> Assignment<Root> where Value == Expression.QueryValue? {
+        Assignment(column: name, value: expression.queryFragment)
+    }
 }
 
 /// Collects ``Assignment``s, one per line, with `if`, `switch` and `for` allowed:
@@ -80,9 +86,9 @@ public struct Update<Root: Table>: QueryStatement {
     }
 
     /// Restricts the update to the rows matching `predicate`. Several calls combine with `AND`.
-    public func `where`(_ predicate: (Root.Columns) -> some QueryExpression<Bool>) -> Update {
+    public func `where`(_ predicate: (Root.Columns) -> some QueryExpression<some BooleanQueryValue>) -> Update {
         var copy = self
-        copy.predicates.append(SQLExpression(QueryNesting.with([Root.tableName]) { predicate(scope) }))
+        copy.predicates.append(SQLExpression(condition: QueryNesting.with([Root.tableName]) { predicate(scope) }))
         return copy
     }
 

@@ -93,7 +93,7 @@ extension Insert {
     public func onConflict<each Target: ColumnExpression>(
         _ target: repeat KeyPath<Root.Columns, each Target>,
         @AssignmentBuilder<Root> doUpdate assignments: (_ existing: Root.Columns, _ excluded: Root.Columns) -> [Assignment<Root>],
-        where condition: (_ existing: Root.Columns, _ excluded: Root.Columns) -> some QueryExpression<Bool>
+        where condition: (_ existing: Root.Columns, _ excluded: Root.Columns) -> some QueryExpression<some BooleanQueryValue>
     ) -> Insert {
         var copy = onConflict(repeat each target, doUpdate: assignments)
         let columns = Root.Columns(qualifier: Root.tableName)

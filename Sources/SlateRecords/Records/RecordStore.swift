@@ -133,7 +133,7 @@ public final class RecordStore: @unchecked Sendable {
     }
 
     /// The records of `type` matching `predicate`: `store.fetchAll(Player.self) { $0.score > 10 }`.
-    public func fetchAll<T: SelfManagingTable>(_ type: T.Type, where predicate: (T.Columns) -> some QueryExpression<Bool>) throws -> [T] {
+    public func fetchAll<T: SelfManagingTable>(_ type: T.Type, where predicate: (T.Columns) -> some QueryExpression<some BooleanQueryValue>) throws -> [T] {
         let query = T.where(predicate)
         return try readTable(T.self, empty: []) { db in try query.fetchAll(db) }
     }
@@ -156,7 +156,7 @@ public final class RecordStore: @unchecked Sendable {
     }
 
     /// The number of records of `type` matching `predicate`.
-    public func fetchCount<T: SelfManagingTable>(_ type: T.Type, where predicate: (T.Columns) -> some QueryExpression<Bool>) throws -> Int {
+    public func fetchCount<T: SelfManagingTable>(_ type: T.Type, where predicate: (T.Columns) -> some QueryExpression<some BooleanQueryValue>) throws -> Int {
         let query = T.where(predicate)
         return try readTable(T.self, empty: 0) { db in try query.fetchCount(db) }
     }
@@ -176,7 +176,7 @@ public final class RecordStore: @unchecked Sendable {
 
     /// Deletes the records of `type` matching `predicate`; returns how many there were.
     @discardableResult
-    public func deleteAll<T: SelfManagingTable>(_ type: T.Type, where predicate: (T.Columns) -> some QueryExpression<Bool>) throws -> Int {
+    public func deleteAll<T: SelfManagingTable>(_ type: T.Type, where predicate: (T.Columns) -> some QueryExpression<some BooleanQueryValue>) throws -> Int {
         let delete = T.delete().where(predicate)
         return try readTable(T.self, empty: 0) { db in try delete.execute(db) }
     }

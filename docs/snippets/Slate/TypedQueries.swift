@@ -30,6 +30,7 @@ import SlateMacros
     @Column("GenreId") var genreId: Int64?
     @Column("Composer") var composer: String?
     @Column("Milliseconds") var milliseconds: Int64
+    @Column("Bytes") var bytes: Int64?
 }
 
 @Table struct Employee {
@@ -40,12 +41,23 @@ import SlateMacros
 
 @Table struct Customer {
     @Column("CustomerId") var customerId: Int64?
+    @Column("LastName") var lastName: String
+    @Column("Company") var company: String?
+    @Column("State") var state: String?
     @Column("Country") var country: String?
+    @Column("Email") var email: String
 }
 
 @Table struct Invoice {
     @Column("InvoiceId") var invoiceId: Int64?
+    @Column("CustomerId") var customerId: Int64
+    @Column("InvoiceDate") var invoiceDate: Date
     @Column("Total") var total: Double
+}
+
+@Table("spending") struct Spending {
+    var customerId: Int64
+    var spent: Double?
 }
 
 @Table struct Score {
