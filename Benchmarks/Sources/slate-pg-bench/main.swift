@@ -232,14 +232,21 @@ try await compare(
         ),
         (
             "slate-postgres", {
-                try await pg.transaction { tx in
-                    for index in 0..<insertCount {
-                        let item = try await tx.insert(Item(name: "new \(index)", score: 1.5, count: Int64(index)))
-                        checksum &+= Int(item.id ?? 0)
-                    }
-                }
+                checksum &+= try await insertThroughSlate(pg, count: insertCount)
             }
         ),
     ])
 print("checksum \(checksum)")
+
+/// The Slate contender of insert-N, outside the main actor: its transaction body captures only locals.
+func insertThroughSlate(_ pg: PostgreSQLDatabase, count: Int) async throws -> Int {
+    try await pg.transaction { tx in
+        var sum = 0
+        for index in 0..<count {
+            let item = try await tx.insert(Item(name: "new \(index)", score: 1.5, count: Int64(index)))
+            sum &+= Int(item.id ?? 0)
+        }
+        return sum
+    }
+}
 runner.cancel()
