@@ -120,6 +120,8 @@ extension QueryExpression where QueryValue: DateQueryValue {
             arguments.append(queryFragment)
         }
         for modifier in modifiers { arguments.append("\(modifier.text)") }
-        return functionCall(name, arguments)
+        return sqliteOnly(
+            functionCall(name, arguments),
+            "SQLite's date and time functions read dates as Slate stores them in SQLite; on PostgreSQL use its date functions (date_trunc, to_char, extract) in raw SQL")
     }
 }

@@ -26,6 +26,10 @@ public protocol FullTextColumns: TableColumns {
     var rowid: Column<Root, Int64> { get }
 }
 
+/// Why the FTS5 constructs throw on PostgreSQL.
+let fullTextReason =
+    "FTS5 full-text search is SQLite's; PostgreSQL's full-text search (tsvector, tsquery, ts_rank) ranks and parses queries differently"
+
 /// An FTS5 query, bound as one parameter: never spliced into the statement.
 ///
 /// ```swift
@@ -87,24 +91,25 @@ extension FullTextColumns {
 
     /// `"table" MATCH ?`: the rows matching `query` in any column.
     public func match(_ query: FullTextQuery) -> SQLExpression<Bool> {
-        SQLExpression(
-            sql: sqlConcat(tableColumn, " MATCH ", SQL(sql: "?", arguments: [query.text])), precedence: .equality)
+        sqliteOnly(
+            SQLExpression(sql: sqlConcat(tableColumn, " MATCH ", SQL(sql: "?", arguments: [query.text])), precedence: .equality),
+            fullTextReason)
     }
 
     /// The `rank` column: how well the row matches, lower is better (by default `bm25`). Sort by it
     /// in a query with ``match(_:)``.
     public var rank: SQLExpression<Double> {
-        SQLExpression(sql: SQL(sql: rowid.qualifier.quotedIdentifier + ".\"rank\""), precedence: .atomic)
+        sqliteOnly(SQLExpression(sql: SQL(sql: rowid.qualifier.quotedIdentifier + ".\"rank\""), precedence: .atomic), fullTextReason)
     }
 
     /// `bm25(table)`: the row's BM25 score, lower (more negative) is better.
     public func bm25() -> SQLExpression<Double> {
-        functionCall("bm25", [tableColumn])
+        sqliteOnly(functionCall("bm25", [tableColumn]), fullTextReason)
     }
 
     /// `bm25(table, w1, w2, …)`: the BM25 score with a weight per column, in column order.
     public func bm25(weights: Double...) -> SQLExpression<Double> {
-        functionCall("bm25", [tableColumn] + weights.map { SQL(sql: "?", arguments: [$0]) })
+        sqliteOnly(functionCall("bm25", [tableColumn] + weights.map { SQL(sql: "?", arguments: [$0]) }), fullTextReason)
     }
 
     /// `snippet(table, -1, …)`: a short fragment of the column that matches best, with the matched
@@ -120,16 +125,19 @@ extension FullTextColumns {
 func fullTextSnippet(
     _ table: SQL, column: SQL, open: String, close: String, ellipsis: String, tokens: Int
 ) -> SQLExpression<String?> {
-    functionCall("snippet", [
-        table, column, SQL(sql: "?", arguments: [open]), SQL(sql: "?", arguments: [close]),
-        SQL(sql: "?", arguments: [ellipsis]), SQL(sql: "?", arguments: [Int64(max(1, min(64, tokens)))]),
-    ])
+    sqliteOnly(
+        functionCall("snippet", [
+            table, column, SQL(sql: "?", arguments: [open]), SQL(sql: "?", arguments: [close]),
+            SQL(sql: "?", arguments: [ellipsis]), SQL(sql: "?", arguments: [Int64(max(1, min(64, tokens)))]),
+        ]), fullTextReason)
 }
 
 extension Column where Root.Columns: FullTextColumns, Value: TextQueryValue {
     /// `"table"."column" MATCH ?`: the rows matching `query` in this column.
     public func match(_ query: FullTextQuery) -> SQLExpression<Bool> {
-        SQLExpression(sql: sqlConcat(queryFragment, " MATCH ", SQL(sql: "?", arguments: [query.text])), precedence: .equality)
+        sqliteOnly(
+            SQLExpression(sql: sqlConcat(queryFragment, " MATCH ", SQL(sql: "?", arguments: [query.text])), precedence: .equality),
+            fullTextReason)
     }
 
     /// The column's position among the table's columns, as the auxiliary functions number them.
@@ -151,9 +159,10 @@ extension Column where Root.Columns: FullTextColumns, Value: TextQueryValue {
     /// `highlight(table, column, ?, ?)`: the column's whole text, with each matched phrase between
     /// `open` and `close`. `NULL` for a `NULL` column.
     public func highlight(open: String, close: String) -> SQLExpression<String?> {
-        functionCall("highlight", [
-            fullTextTable, fullTextIndex, SQL(sql: "?", arguments: [open]), SQL(sql: "?", arguments: [close]),
-        ])
+        sqliteOnly(
+            functionCall("highlight", [
+                fullTextTable, fullTextIndex, SQL(sql: "?", arguments: [open]), SQL(sql: "?", arguments: [close]),
+            ]), fullTextReason)
     }
 
     /// `snippet(table, column, …)`: a short fragment of this column around the matches, with the

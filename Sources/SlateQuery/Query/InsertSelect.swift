@@ -27,7 +27,18 @@ public struct InsertSelect<Root: Table>: QueryStatement {
 
     /// The statement's SQL and bound values: those of the query.
     public var sql: SQL {
-        var sql = SQL(sql: conflictResolution.map { "INSERT OR \($0.rawValue) INTO " } ?? "INSERT INTO ")
+        var sql: SQL
+        switch conflictResolution {
+        case nil:
+            sql = SQL(sql: "INSERT INTO ")
+        case .ignore?:
+            // `INSERT … SELECT … ON CONFLICT` is ambiguous after a join's `ON`: not written.
+            sql = SQL(
+                sqlite: SQL(sql: "INSERT OR IGNORE INTO "),
+                unsupportedOnPostgreSQL: "write INSERT … SELECT … ON CONFLICT DO NOTHING in raw SQL")
+        case let resolution?:
+            sql = resolution.statementPrefix("INSERT")
+        }
         sql.append(SQL(sql: Root.tableName.quotedIdentifier + " (" + columns.map(\.quotedIdentifier).joined(separator: ", ") + ") "))
         sql.append(select)
         return sql

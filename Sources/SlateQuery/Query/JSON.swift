@@ -23,19 +23,25 @@ extension QueryExpression where QueryValue: JSONQueryValue {
     ///
     /// A JSON object or array at the path comes back as its JSON text.
     public func json<Value: SQLExtractable>(_ path: String, as type: Value.Type) -> SQLExpression<Value.SQLNullable> {
-        infix(self, " ->> ", SQLExpression<String>(value: path), precedence: .concatenation)
+        sqliteOnly(
+            infix(self, " ->> ", SQLExpression<String>(value: path), precedence: .concatenation),
+            "PostgreSQL's ->> takes a key or an index, not a JSON path, and returns text")
     }
 
     /// `json_extract(expression, ?)`: the value at `path`, read as `type`, `NULL` when missing.
     /// The same as ``json(_:as:)`` for scalar values.
     public func jsonExtract<Value: SQLExtractable>(_ path: String, as type: Value.Type) -> SQLExpression<Value.SQLNullable> {
-        functionCall("json_extract", [queryFragment, SQL(sql: "?", arguments: [path])])
+        sqliteOnly(
+            functionCall("json_extract", [queryFragment, SQL(sql: "?", arguments: [path])]),
+            "PostgreSQL reads JSON paths with jsonb_path_query_first, which returns jsonb, not an SQL value")
     }
 
     /// `json_array_length(expression)`: the number of elements of the JSON array, `0` for another
     /// JSON value, `NULL` for `NULL`.
     public func jsonArrayLength() -> SQLExpression<Int64?> {
-        functionCall("json_array_length", [queryFragment])
+        sqliteOnly(
+            functionCall("json_array_length", [queryFragment]),
+            "PostgreSQL's json_array_length fails on a JSON value that is not an array, where SQLite's returns 0")
     }
 }
 
@@ -127,7 +133,10 @@ public struct JSONEach<Value: SQLValueConvertible & Sendable>: Table {
     static func from(_ argument: SQL) -> Select<JSONEach> {
         var select = Select<JSONEach>()
         let qualifier = select.qualifier
-        let from = sqlConcat("json_each(", argument, SQL(sql: ") AS " + qualifier.quotedIdentifier))
+        let from = SQL(
+            sqlite: sqlConcat("json_each(", argument, SQL(sql: ") AS " + qualifier.quotedIdentifier)),
+            unsupportedOnPostgreSQL:
+                "PostgreSQL's json_each takes only objects and has other columns (key, value); use jsonb_array_elements in raw SQL")
         select.clauses = SelectClauses(
             selection: SelectClauses.columnList(of: JSONEach.self, qualifier: qualifier), from: from, qualifiers: [qualifier])
         return select
@@ -144,7 +153,9 @@ extension QueryExpression where QueryValue: Codable {
     /// let names: [[String]] = try Track.group(by: \.albumId).select { $0.name.jsonGroupArray() }.fetchAll(db).map(\.value)
     /// ```
     public func jsonGroupArray() -> SQLExpression<JSONEncoded<[QueryValue]>> {
-        functionCall("json_group_array", [queryFragment])
+        sqliteOnly(
+            functionCall("json_group_array", [queryFragment]),
+            "PostgreSQL's json_agg returns NULL, not [], for no rows, and writes booleans and numbers differently")
     }
 }
 
@@ -153,7 +164,9 @@ extension QueryExpression {
     /// results or JSON columns: an array of them, decoded as a Swift array.
     public func jsonGroupArray<Element>() -> SQLExpression<JSONEncoded<[Element]>> where QueryValue == JSONEncoded<Element> {
         let json: SQLExpression<String> = functionCall("json", [queryFragment])
-        return functionCall("json_group_array", [json.queryFragment])
+        return sqliteOnly(
+            functionCall("json_group_array", [json.queryFragment]),
+            "PostgreSQL's json_agg returns NULL, not [], for no rows")
     }
 }
 
@@ -173,5 +186,7 @@ public func jsonObject<Object: Codable>(
         arguments.append(SQL(sql: "?", arguments: [key]))
         arguments.append(value.queryFragment)
     }
-    return functionCall("json_object", arguments)
+    return sqliteOnly(
+        functionCall("json_object", arguments),
+        "PostgreSQL's json_build_object writes booleans and numbers differently from SQLite's json_object")
 }

@@ -281,3 +281,15 @@ func functionCall<Result>(_ name: String, _ arguments: [SQL]) -> SQLExpression<R
     sql.append(")")
     return SQLExpression(sql: sql, precedence: .atomic)
 }
+
+/// `expression` on SQLite; on PostgreSQL, which has no exact equivalent, rendering it throws a
+/// misuse error naming it and saying `reason` (never SQLite's SQL sent to PostgreSQL).
+func sqliteOnly<Result>(_ expression: SQLExpression<Result>, _ reason: String) -> SQLExpression<Result> {
+    SQLExpression(sql: SQL(sqlite: expression.queryFragment, unsupportedOnPostgreSQL: reason), precedence: expression.queryPrecedence)
+}
+
+/// An integer argument, bound: `?` on SQLite, `CAST(? AS integer)` on PostgreSQL, whose functions
+/// such as `ntile`, `lag` and `substr` take an `integer` where Slate binds an `int8`.
+func integerArgument(_ value: Int) -> SQL {
+    SQL(sqlite: SQL(sql: "?", arguments: [value]), postgreSQL: SQL(sql: "CAST(? AS integer)", arguments: [value]))
+}

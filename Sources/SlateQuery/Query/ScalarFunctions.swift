@@ -2,6 +2,7 @@ import SlateConcurrency
 import SlateCore
 
 // Null-safe comparison (`IS`, `IS NOT`), `nullif`, and the text functions `substr` and `instr`.
+// PostgreSQL: `IS NOT DISTINCT FROM`, `strpos`, and `substr` with `integer` arguments.
 
 /// ` IS `, which PostgreSQL spells ` IS NOT DISTINCT FROM `.
 private let isOperator = SQL(sqlite: " IS ", postgreSQL: " IS NOT DISTINCT FROM ")
@@ -81,11 +82,30 @@ extension QueryExpression where QueryValue: TextQueryValue {
     /// Customer.select { $0.lastName.substr(1, 3) }   // substr("Customer"."LastName", ?, ?)
     /// ```
     public func substr(_ start: Int, _ length: Int? = nil) -> SQLExpression<QueryValue> {
+        let sqlite: SQLExpression<QueryValue>
+        let postgreSQL: SQLExpression<QueryValue>
         if let length {
-            return functionCall("substr", [queryFragment, "\(start)", "\(length)"])
+            sqlite = functionCall("substr", [queryFragment, "\(start)", "\(length)"])
+            postgreSQL = functionCall("substr", [queryFragment, integerArgument(start), integerArgument(length)])
+        } else {
+            sqlite = functionCall("substr", [queryFragment, "\(start)"])
+            postgreSQL = functionCall("substr", [queryFragment, integerArgument(start)])
         }
-        return functionCall("substr", [queryFragment, "\(start)"])
+        // A negative start counts from the end, and a negative length takes the characters
+        // before start, only on SQLite.
+        guard start >= 0, (length ?? 0) >= 0 else {
+            return sqliteOnly(sqlite, "PostgreSQL's substr does not count a negative start from the end or take a negative length")
+        }
+        return SQLExpression(sql: SQL(sqlite: sqlite.queryFragment, postgreSQL: postgreSQL.queryFragment), precedence: .atomic)
     }
+}
+
+/// `instr(text, ?)`, which PostgreSQL spells `strpos(text, ?)` (the same position in characters,
+/// from 1, or 0).
+private func instrCall<Result>(_ text: SQL, _ substring: String) -> SQLExpression<Result> {
+    let sqlite: SQLExpression<Result> = functionCall("instr", [text, "\(substring)"])
+    let postgreSQL: SQLExpression<Result> = functionCall("strpos", [text, "\(substring)"])
+    return SQLExpression(sql: SQL(sqlite: sqlite.queryFragment, postgreSQL: postgreSQL.queryFragment), precedence: .atomic)
 }
 
 extension QueryExpression where QueryValue == String {
@@ -96,7 +116,7 @@ extension QueryExpression where QueryValue == String {
     /// Track.where { $0.name.instr("Love") > 0 }
     /// ```
     public func instr(_ substring: String) -> SQLExpression<Int> {
-        functionCall("instr", [queryFragment, "\(substring)"])
+        instrCall(queryFragment, substring)
     }
 }
 
@@ -104,6 +124,6 @@ extension QueryExpression where QueryValue == String? {
     /// `instr(self, ?)` of optional text: the position (from 1) of the first occurrence of
     /// `substring`, 0 when there is none, `nil` for `NULL`.
     public func instr(_ substring: String) -> SQLExpression<Int?> {
-        functionCall("instr", [queryFragment, "\(substring)"])
+        instrCall(queryFragment, substring)
     }
 }

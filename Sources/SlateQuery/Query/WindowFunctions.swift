@@ -4,6 +4,7 @@ import SlateCore
 // Window functions: the ranking and value functions, and aggregates, computed over a window of
 // rows (`OVER (PARTITION BY … ORDER BY … frame)`). A window function is only an expression once it
 // has its window, so `rowNumber()` alone does not compile where an expression is expected.
+// Standard SQL: PostgreSQL runs the same text, with the integer arguments cast to `integer`.
 
 /// A window: `PARTITION BY`, `ORDER BY` and a frame, each optional. Start one with
 /// ``Window/partition(by:)``, ``Window/order(by:)``, or ``Window/all`` (`OVER ()`).
@@ -133,31 +134,31 @@ public func cumeDist() -> WindowFunction<Double> { WindowFunction(call: "cume_di
 
 /// `ntile(?)`: the partition split into `groups` groups as even as possible; the row's group, from
 /// 1. `groups` must be positive (SQLite reports an error otherwise).
-public func ntile(_ groups: Int) -> WindowFunction<Int> { WindowFunction(call: "ntile(\(groups))") }
+public func ntile(_ groups: Int) -> WindowFunction<Int> { WindowFunction(call: sqlConcat("ntile(", integerArgument(groups), ")")) }
 
 extension QueryExpression where QueryValue: SQLExtractable {
     /// `lag(self, ?)`: the value `offset` rows before this one in its partition, or `nil` when
     /// there is no such row.
     public func lag(offset: Int = 1) -> WindowFunction<QueryValue.SQLNullable> {
-        windowCall("lag", [queryFragment, "\(offset)"])
+        windowCall("lag", [queryFragment, integerArgument(offset)])
     }
 
     /// `lag(self, ?, ?)`: the value `offset` rows before this one in its partition, or `fallback`
     /// when there is no such row.
     public func lag(offset: Int = 1, default fallback: QueryValue) -> WindowFunction<QueryValue> where QueryValue: SQLBindable {
-        windowCall("lag", [queryFragment, "\(offset)", bound(fallback)])
+        windowCall("lag", [queryFragment, integerArgument(offset), bound(fallback)])
     }
 
     /// `lead(self, ?)`: the value `offset` rows after this one in its partition, or `nil` when
     /// there is no such row.
     public func lead(offset: Int = 1) -> WindowFunction<QueryValue.SQLNullable> {
-        windowCall("lead", [queryFragment, "\(offset)"])
+        windowCall("lead", [queryFragment, integerArgument(offset)])
     }
 
     /// `lead(self, ?, ?)`: the value `offset` rows after this one in its partition, or `fallback`
     /// when there is no such row.
     public func lead(offset: Int = 1, default fallback: QueryValue) -> WindowFunction<QueryValue> where QueryValue: SQLBindable {
-        windowCall("lead", [queryFragment, "\(offset)", bound(fallback)])
+        windowCall("lead", [queryFragment, integerArgument(offset), bound(fallback)])
     }
 
     /// `first_value(self)`: the value of the first row of the frame. Optional: a frame that does
@@ -175,6 +176,6 @@ extension QueryExpression where QueryValue: SQLExtractable {
     /// `nth_value(self, ?)`: the value of row `n` (from 1) of the frame, or `nil` when the frame
     /// has fewer rows.
     public func nthValue(_ n: Int) -> WindowFunction<QueryValue.SQLNullable> {
-        windowCall("nth_value", [queryFragment, "\(n)"])
+        windowCall("nth_value", [queryFragment, integerArgument(n)])
     }
 }

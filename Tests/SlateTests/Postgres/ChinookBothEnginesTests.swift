@@ -259,6 +259,50 @@ enum ChinookCorpus {
             let reports = try await db.all(Employee.belonging(to: manager))
             return describe([acdc]) + describe([missing]) + describe([entry]) + describe(albums) + describe(reports)
         },
+        // MARK: Issue 18's constructs with a PostgreSQL spelling
+        Query(name: "ranking window functions") { db in
+            describe(
+                try await db.all(
+                    Track.where { $0.albumId <= 3 }.order(by: \.trackId).select { track in
+                        let window = Window.partition(by: track.albumId).order(by: track.milliseconds.descending(), track.trackId)
+                        return (
+                            track.trackId, rowNumber().over(window), rank().over(.order(by: track.unitPrice)),
+                            denseRank().over(.partition(by: track.albumId).order(by: track.genreId)), ntile(3).over(window),
+                            percentRank().over(window), cumeDist().over(window)
+                        )
+                    }))
+        },
+        Query(name: "value window functions and frames") { db in
+            describe(
+                try await db.all(
+                    Track.where { $0.albumId <= 3 }.order(by: \.trackId).select { track in
+                        let byID = Window.partition(by: track.albumId).order(by: track.trackId)
+                        return (
+                            track.trackId, track.milliseconds.lag().over(byID), track.milliseconds.lead(offset: 2, default: 0).over(byID),
+                            track.name.firstValue().over(byID), track.name.lastValue().over(byID.rows(.currentRow, .unboundedFollowing)),
+                            track.trackId.nthValue(2).over(byID), count().over(byID.rows(.preceding(1), .following(1))),
+                            count().over(byID.groups(.unboundedPreceding, .currentRow)),
+                            track.milliseconds.max().over(byID.range(.unboundedPreceding, .unboundedFollowing))
+                        )
+                    }))
+        },
+        Query(name: "instr, substr and casts") { db in
+            let positions = try await db.all(
+                Track.where { $0.name.instr("Love") > 0 }.order(by: \.trackId)
+                    .select { ($0.trackId, $0.name.instr("Love"), $0.name.instr("zzz"), $0.composer.instr("a")) })
+            let parts = try await db.all(
+                Track.where { $0.trackId <= 20 }.order(by: \.trackId)
+                    .select { ($0.name.substr(2), $0.name.substr(1, 3), $0.composer.substr(0, 2), $0.name.substr(100)) })
+            let casts = try await db.all(
+                Track.where { $0.trackId <= 20 || $0.unitPrice > 1 }.order(by: \.trackId).limit(40)
+                    .select {
+                        (
+                            ($0.unitPrice * 3.7).cast(as: Int.self), ($0.unitPrice * -3.7).cast(as: Int64.self), $0.milliseconds.cast(as: Double.self),
+                            $0.bytes.cast(as: String.self), $0.name.cast(as: String.self), $0.unitPrice.cast(as: Double.self), $0.trackId.cast(as: Int.self)
+                        )
+                    })
+            return describe(positions) + describe(parts) + describe(casts)
+        },
         // MARK: Writes (rolled back)
         Query(name: "insert returning and upsert") { db in
             let inserted = try await db.execute(Genre.insert(Genre(name: "Chiptune")))
