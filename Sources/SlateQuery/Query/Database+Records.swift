@@ -164,7 +164,9 @@ extension Database {
             let placeholders = Array(repeating: Int64(0) as any SQLBindable, count: keyCount)
             var select = Select<Record>()
             select.clauses.predicates.append(Record.primaryKeyPredicate(values: placeholders, qualifier: Record.tableName))
-            let sql = select.clauses.renderForOne()
+            // No `LIMIT`: the statement is stepped once and reset, so a limit would only add a
+            // parameter to bind on every lookup.
+            let sql = select.clauses.render()
             try sql.checkBuildError()
             return RecordSQL(
                 text: sql.text, parameterCount: keyCount, trailingArguments: Array(sql.arguments.positional.dropFirst(keyCount)))
