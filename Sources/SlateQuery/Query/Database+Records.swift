@@ -155,19 +155,33 @@ extension Database {
     ///
     /// Returns `nil` when `select` is not a plain `find(key)`; the client's inlined `fetchOne`
     /// passes the statement itself, so that it never copies the key values.
-    @usableFromInline
+    ///
+    /// Inlined into the client, so that the record decodes through its own specialized
+    /// `init(row:)`; ``findStatement(_:keyValues:)`` does the rest.
+    @inlinable
     package func findRecord<Record: PrimaryKeyedTable>(_ select: Select<Record>) throws -> Record?? {
         guard select.storedClauses == nil, let keyValues = select.primaryKeyLookup else { return .none }
-        return .some(try findRecord(Record.self, keyValues: keyValues))
+        guard let statement = try findStatement(Record.self, keyValues: keyValues) else { return .some(nil) }
+        defer {
+            statement.isCheckedOut = false
+            statement.resetQuietly()
+        }
+        return .some(try Record(row: Row(statement: statement)))
     }
 
-    func findRecord<Record: PrimaryKeyedTable>(_ type: Record.Type, keyValues: PrimaryKeyValues) throws -> Record? {
+    /// The statement kept for `Record`'s key lookups, with `keyValues` bound and stepped to the
+    /// found row, checked out: the caller decodes the row, then checks it in and resets it.
+    /// Returns `nil` (the statement checked in and reset) when no row has the key.
+    @usableFromInline
+    package func findStatement<Record: PrimaryKeyedTable>(_ type: Record.Type, keyValues: PrimaryKeyValues) throws -> Statement? {
         let find = try attachment(RecordSQL.self, for: Record.self, variant: RecordSQL.Kind.findByPrimaryKey.rawValue) {
             let keyCount = Record.schema.primaryKey.count
             let placeholders = Array(repeating: Int64(0) as any SQLBindable, count: keyCount)
             var select = Select<Record>()
             select.clauses.predicates.append(Record.primaryKeyPredicate(values: placeholders, qualifier: Record.tableName))
-            let sql = select.clauses.renderForOne()
+            // No `LIMIT`: the statement is stepped once and reset, so a limit would only add a
+            // parameter to bind on every lookup.
+            let sql = select.clauses.render()
             try sql.checkBuildError()
             return RecordSQL(
                 text: sql.text, parameterCount: keyCount, trailingArguments: Array(sql.arguments.positional.dropFirst(keyCount)))
@@ -182,9 +196,12 @@ extension Database {
         let statement = try cachedStatement(find.statement)
         if isRecordingRegion, let hint = Record.rowIDHint(primaryKeyValues: keyValues.array) { noteRowIDHint(hint, for: statement) }
         statement.isCheckedOut = true
+        var found = false
         defer {
-            statement.isCheckedOut = false
-            statement.resetQuietly()
+            if !found {
+                statement.isCheckedOut = false
+                statement.resetQuietly()
+            }
         }
         var index = try keyValues.bind(to: statement)
         for argument in find.trailingArguments {
@@ -192,7 +209,8 @@ extension Database {
             index += 1
         }
         guard try statement.step() else { return nil }
-        return try Record(row: Row(statement: statement))
+        found = true
+        return statement
     }
 }
 
@@ -253,6 +271,7 @@ extension PrimaryKeyedTable {
     ///
     /// `fetchOne` runs it through a statement prepared once per record type and connection, with
     /// the key bound by position; adding clauses makes it an ordinary query.
+    @inlinable
     public static func find(_ key: PrimaryKey) -> Select<Self> {
         var collector = PrimaryKeyValues.Collector()
         encode(primaryKey: key, to: &collector)
@@ -291,11 +310,15 @@ package final class RecordSQL {
 @usableFromInline
 package struct PrimaryKeyValues: Sendable {
     /// The first value when it is an integer key (`first` is then `nil`).
-    private var firstInteger: Int64?
+    @usableFromInline var firstInteger: Int64?
     /// The first value, when it is not an integer key.
-    private var first: (any SQLBindable)?
+    @usableFromInline var first: (any SQLBindable)?
     /// The values after the first (composite keys).
-    private var rest: [any SQLBindable] = []
+    @usableFromInline var rest: [any SQLBindable] = []
+
+    /// No values.
+    @usableFromInline
+    init() {}
 
     /// The number of values.
     var count: Int { firstInteger == nil && first == nil ? 0 : 1 + rest.count }
@@ -323,13 +346,19 @@ package struct PrimaryKeyValues: Sendable {
         return index
     }
 
-    /// Collects the values a record type's `encode(primaryKey:to:)` hands out.
+    /// Collects the values a record type's `encode(primaryKey:to:)` hands out. Inlinable, so
+    /// that `find(key)` specializes it for the key's type in the client.
+    @usableFromInline
     struct Collector: ColumnEncoder {
-        var values = PrimaryKeyValues()
+        @usableFromInline var values = PrimaryKeyValues()
 
+        @usableFromInline
+        init() {}
+
+        @inlinable
         mutating func encode<Value: SQLBindable>(_ value: Value) {
             if values.firstInteger == nil, values.first == nil {
-                // Comparing metadata is cheap, even in this unspecialized code.
+                // Comparing metadata is cheap, even in unspecialized code; specialized, it folds.
                 if Value.self == Int.self {
                     values.firstInteger = Int64(unsafeBitCast(value, to: Int.self))
                 } else if Value.self == Int64.self {

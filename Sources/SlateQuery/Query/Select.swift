@@ -404,9 +404,11 @@ public struct Select<Root: Table>: SelectStatement {
     }
 
     /// Selects the record of `Root` whose primary key columns hold `keyValues`.
+    @usableFromInline
     init(primaryKeyValues keyValues: PrimaryKeyValues) {
-        let qualifier = QueryNesting.qualifier(for: Root.tableName)
-        self.alias = qualifier == Root.tableName ? nil : qualifier
+        let tableName = Root.tableName
+        let qualifier = QueryNesting.qualifier(for: tableName)
+        self.alias = qualifier == tableName ? nil : qualifier
         self.primaryKeyLookup = keyValues
     }
 
