@@ -179,7 +179,8 @@ import Testing
         try db.createTable(for: Defaults.self)
         try db.execute(sql: "INSERT INTO defaults DEFAULT VALUES")
         let row = try #require(try db.fetchOne(CopiedRow.self, "SELECT c, d, e, f, g, h, i, j, k FROM defaults"))
-        #expect(row.values == [3, -1, "it's", "ab", .blob(Data([0, 255])), 31, .null, 1500.0, "ab"])
+        let expected: [SQLValue] = [3, -1, "it's", "ab", .blob(Data([0, 255])), 31, .null, 1500.0, "ab"]
+        #expect(row.values == expected)
     }
 }
 

@@ -26,11 +26,11 @@ import Testing
             sqlite.text
                 == #"SELECT "person"."id", "person"."name", "person"."age", "person"."email", "person"."score" FROM "person" WHERE "person"."age" > ? AND "person"."name" = ? ORDER BY "person"."name" LIMIT ?"#)
         let rendered = try query.sql.rendered(for: .postgreSQL)
-        #expect(
-            rendered.text
-                == #"SELECT "person"."id", "person"."name", "person"."age", "person"."email", "person"."score" FROM "person" WHERE "person"."age" > $1 AND "person"."name" = $2 ORDER BY "person"."name" LIMIT $3"#)
+        let expected: String = #"SELECT "person"."id", "person"."name", "person"."age", "person"."email", "person"."score" FROM "person" WHERE "person"."age" > $1 AND "person"."name" = $2 ORDER BY "person"."name" LIMIT $3"#
+        #expect(rendered.text == expected)
         let values = try rendered.arguments.map { try $0?.sqlValue }
-        #expect(values == [.integer(18), .text("Arthur"), .integer(5)])
+        let expectedValues: [SQLValue?] = [.integer(18), .text("Arthur"), .integer(5)]
+        #expect(values == expectedValues)
     }
 
     @Test func leavesQuestionMarksInLiteralsQuotedIdentifiersAndComments() throws {
