@@ -61,16 +61,9 @@ public struct PostgreSQLDatabase: PostgreSQLQueryable {
     }
 
     public func forEachRow(_ sql: SQL, _ body: (borrowing Row) throws -> Void) async throws {
-        let rendered = try sql.rendered(for: .postgreSQL)
-        let query = try PostgresStatementRunner.query(rendered, sql: sql)
-        try Task.checkCancellation()
-        let rows: PostgresRowSequence
-        do {
-            rows = try await client.query(query, logger: logger)
-        } catch let error as PSQLError {
-            throw PostgreSQLError(error, sql: rendered.text, arguments: PostgresStatementRunner.argumentValues(rendered))
+        try await PostgresStatementRunner.forEachRow(sql, body) { query in
+            try await client.query(query, logger: logger)
         }
-        try await PostgresStatementRunner.read(rows, rendered: rendered, body)
     }
 
     /// Runs `body` in a transaction on one connection of the pool: `BEGIN`, then `COMMIT` when
@@ -125,16 +118,9 @@ public struct PostgreSQLTransaction: PostgreSQLQueryable {
     let savepointDepth: Int
 
     public func forEachRow(_ sql: SQL, _ body: (borrowing Row) throws -> Void) async throws {
-        let rendered = try sql.rendered(for: .postgreSQL)
-        let query = try PostgresStatementRunner.query(rendered, sql: sql)
-        try Task.checkCancellation()
-        let rows: PostgresRowSequence
-        do {
-            rows = try await connection.query(query, logger: logger)
-        } catch let error as PSQLError {
-            throw PostgreSQLError(error, sql: rendered.text, arguments: PostgresStatementRunner.argumentValues(rendered))
+        try await PostgresStatementRunner.forEachRow(sql, body) { query in
+            try await connection.query(query, logger: logger)
         }
-        try await PostgresStatementRunner.read(rows, rendered: rendered, body)
     }
 
     /// Runs `body` inside a savepoint: `SAVEPOINT`, then `RELEASE SAVEPOINT` when it returns, or
@@ -213,6 +199,24 @@ enum PostgresStatementRunner {
                 return .text("<\(type(of: argument)): not representable>")
             }
         }
+    }
+
+    /// Renders `sql`, sends it with `send` (the pool's or one connection's `query`) and reads every
+    /// row into `body`, converting errors.
+    static func forEachRow(
+        _ sql: SQL, _ body: (borrowing Row) throws -> Void,
+        send: (PostgresQuery) async throws -> PostgresRowSequence
+    ) async throws {
+        let rendered = try sql.rendered(for: .postgreSQL)
+        let query = try query(rendered, sql: sql)
+        try Task.checkCancellation()
+        let rows: PostgresRowSequence
+        do {
+            rows = try await send(query)
+        } catch let error as PSQLError {
+            throw PostgreSQLError(error, sql: rendered.text, arguments: argumentValues(rendered))
+        }
+        try await read(rows, rendered: rendered, body)
     }
 
     /// Reads every row of `rows`, converting errors.
