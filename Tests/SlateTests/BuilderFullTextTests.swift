@@ -207,4 +207,16 @@ struct PostSearch: Table, Equatable {
         let db = try Self.database()
         #expect(try query.fetchAll(db).map(\.0).sorted() == [1, 4])
     }
+
+    @Test func aSnippetLengthOutsideFTS5sLimitFailsInsteadOfBeingClamped() throws {
+        let db = try Self.database()
+        for tokens in [0, 65] {
+            let query = PostSearch.where { $0.match("code") }.select { $0.snippet(open: "*", close: "*", tokens: tokens) }
+            let error = #expect(throws: DatabaseError.self) { try query.fetchAll(db) }
+            #expect(error?.resultCode == .misuse)
+        }
+        let fine = try PostSearch.where { $0.match("code") }.select { $0.snippet(open: "*", close: "*", tokens: 64) }.fetchAll(db)
+        #expect(!fine.isEmpty)
+    }
+
 }

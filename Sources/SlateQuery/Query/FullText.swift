@@ -121,6 +121,18 @@ extension FullTextColumns {
     }
 }
 
+/// The snippet's length, bound; outside FTS5's 1...64 the statement fails with `misuse` instead of
+/// returning a snippet of another length than asked.
+private func snippetLength(_ tokens: Int) -> SQL {
+    guard (1...64).contains(tokens) else {
+        return SQL(
+            sql: "NULL",
+            failing: DatabaseError(
+                resultCode: .misuse, message: "a snippet's length must be 1 to 64 tokens (FTS5's limit), not \(tokens)"))
+    }
+    return SQL(sql: "?", arguments: [Int64(tokens)])
+}
+
 /// `snippet(table, column, ?, ?, ?, ?)`.
 func fullTextSnippet(
     _ table: SQL, column: SQL, open: String, close: String, ellipsis: String, tokens: Int
@@ -128,7 +140,7 @@ func fullTextSnippet(
     sqliteOnly(
         functionCall("snippet", [
             table, column, SQL(sql: "?", arguments: [open]), SQL(sql: "?", arguments: [close]),
-            SQL(sql: "?", arguments: [ellipsis]), SQL(sql: "?", arguments: [Int64(max(1, min(64, tokens)))]),
+            SQL(sql: "?", arguments: [ellipsis]), snippetLength(tokens),
         ]), fullTextReason)
 }
 
