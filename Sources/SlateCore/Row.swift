@@ -19,46 +19,53 @@ import Foundation
 ///
 /// Reading a live row goes straight to `sqlite3_column_*`: no value is copied until you ask for it.
 public struct Row: ~Copyable {
+    // Every stored property is a plain pointer or integer: a row is trivially destroyed, so lending
+    // one per result row costs no reference counting. The values of a copied row and the source of
+    // a foreign row are reached through pointers that are valid while the row is lent (see
+    // `CopiedRow.withRow(_:)` and `Row.withForeign(_:_:)`), which the row cannot outlive.
+
     /// The live statement's `sqlite3_stmt *`, or `nil` for a row over copied values.
     @usableFromInline package let sqliteStatement: OpaquePointer?
     /// The live statement, unretained: the row is borrowed only while the statement is on it.
     @usableFromInline package let statementReference: Unmanaged<Statement>?
-    /// The values of a row read from a ``CopiedRow``.
-    @usableFromInline package let copied: CopiedRow?
+    /// The copied row this row reads, for the duration of the call that lent it, or `nil`.
+    @usableFromInline package let copiedRow: UnsafePointer<CopiedRow>?
+    /// The current row of another engine's result (a PostgreSQL row, in SlatePostgres), for the
+    /// duration of the call that lent it, or `nil`.
+    @usableFromInline package let foreignSource: UnsafePointer<any ForeignRowSource>?
     /// Where this row's column 0 is in the underlying result: non-zero for the columns of one
     /// table in a join.
     @usableFromInline package let columnOffset: Int32
-    /// The current row of another engine's result (a PostgreSQL row, in SlatePostgres), or `nil`.
-    @usableFromInline package let foreign: (any ForeignRowSource)?
 
     /// A row reading the current row of `statement`.
     @inlinable
     package init(statement: Statement) {
         self.sqliteStatement = statement.handle
         self.statementReference = Unmanaged.passUnretained(statement)
-        self.copied = nil
+        self.copiedRow = nil
+        self.foreignSource = nil
         self.columnOffset = 0
-        self.foreign = nil
     }
 
-    /// A row reading the current row of another engine's result.
+    /// A row reading copied values, valid while `copied` is.
     @inlinable
-    package init(foreign: any ForeignRowSource) {
+    package init(copied: UnsafePointer<CopiedRow>) {
         self.sqliteStatement = nil
         self.statementReference = nil
-        self.copied = nil
+        self.copiedRow = copied
+        self.foreignSource = nil
         self.columnOffset = 0
-        self.foreign = foreign
     }
 
-    /// A row reading copied values.
+    /// Lends a row reading the current row of another engine's result to `body`.
     @inlinable
-    package init(copied: CopiedRow) {
-        self.sqliteStatement = nil
-        self.statementReference = nil
-        self.copied = copied
-        self.columnOffset = 0
-        self.foreign = nil
+    package static func withForeign<Result>(
+        _ source: any ForeignRowSource, _ body: (borrowing Row) throws -> Result
+    ) rethrows -> Result {
+        try withUnsafePointer(to: source) { source in
+            try body(
+                Row(sqliteStatement: nil, statementReference: nil, copiedRow: nil, foreignSource: source, columnOffset: 0))
+        }
     }
 
     /// A row reading the current row of a live statement, from its parts: building it involves no
@@ -68,30 +75,38 @@ public struct Row: ~Copyable {
     package init(sqliteStatement: OpaquePointer, statementReference: Unmanaged<Statement>?, columnOffset: Int32) {
         self.sqliteStatement = sqliteStatement
         self.statementReference = statementReference
-        self.copied = nil
+        self.copiedRow = nil
+        self.foreignSource = nil
         self.columnOffset = columnOffset
-        self.foreign = nil
     }
 
     @inlinable
     package init(
-        sqliteStatement: OpaquePointer?, statementReference: Unmanaged<Statement>?, copied: CopiedRow?, columnOffset: Int32,
-        foreign: (any ForeignRowSource)? = nil
+        sqliteStatement: OpaquePointer?, statementReference: Unmanaged<Statement>?, copiedRow: UnsafePointer<CopiedRow>?,
+        foreignSource: UnsafePointer<any ForeignRowSource>?, columnOffset: Int32
     ) {
         self.sqliteStatement = sqliteStatement
         self.statementReference = statementReference
-        self.copied = copied
+        self.copiedRow = copiedRow
+        self.foreignSource = foreignSource
         self.columnOffset = columnOffset
-        self.foreign = foreign
     }
+
+    /// The values of a row read from a ``CopiedRow``.
+    @usableFromInline
+    package var copied: CopiedRow? { copiedRow?.pointee }
+
+    /// The current row of another engine's result, or `nil`.
+    @usableFromInline
+    package var foreign: (any ForeignRowSource)? { foreignSource?.pointee }
 
     /// A view of the same row whose column 0 is column `offset` of this row: joins decode each
     /// table's record from position 0. The view is as short-lived as this row.
     @inlinable
     package func shifted(by offset: Int) -> Row {
         Row(
-            sqliteStatement: sqliteStatement, statementReference: statementReference, copied: copied,
-            columnOffset: columnOffset &+ Int32(clamping: offset), foreign: foreign)
+            sqliteStatement: sqliteStatement, statementReference: statementReference, copiedRow: copiedRow,
+            foreignSource: foreignSource, columnOffset: columnOffset &+ Int32(clamping: offset))
     }
 
     /// An unretained view of this row for a decoder that must store it during the call that lent
@@ -99,8 +114,8 @@ public struct Row: ~Copyable {
     @inlinable
     package func unsafeView() -> Row {
         Row(
-            sqliteStatement: sqliteStatement, statementReference: statementReference, copied: copied, columnOffset: columnOffset,
-            foreign: foreign)
+            sqliteStatement: sqliteStatement, statementReference: statementReference, copiedRow: copiedRow,
+            foreignSource: foreignSource, columnOffset: columnOffset)
     }
 
     /// The live statement, while the row is lent.
@@ -351,13 +366,13 @@ public struct CopiedRow: Sendable {
     /// Lends the copy as a ``Row``, for code written against rows.
     @inlinable
     public func withRow<Result>(_ body: (borrowing Row) throws -> Result) rethrows -> Result {
-        try body(Row(copied: self))
+        try withUnsafePointer(to: self) { try body(Row(copied: $0)) }
     }
 
     /// Decodes a record from the copy, as ``RowDecodable/init(row:)`` does from a live row.
     @inlinable
     public func decode<Record: RowDecodable>(_ type: Record.Type) throws -> Record {
-        try Record(row: Row(copied: self))
+        try withRow { try Record(row: $0) }
     }
 
     /// The index of the first column called `name`, or `nil`.
@@ -382,25 +397,25 @@ public struct CopiedRow: Sendable {
     /// Reads column `index` as `Value`.
     @inlinable
     public subscript<Value: SQLExtractable>(_ index: Int) -> Value {
-        get throws { try Row(copied: self).decode(at: index) }
+        get throws { try withRow { try $0.decode(at: index) } }
     }
 
     /// Reads the column called `name` as `Value`.
     @inlinable
     public subscript<Value: SQLExtractable>(_ name: String) -> Value {
-        get throws { try Row(copied: self).decode(named: name) }
+        get throws { try withRow { try $0.decode(named: name) } }
     }
 
     /// Reads column `index` as `type`.
     @inlinable
     public func decode<Value: SQLExtractable>(_ type: Value.Type = Value.self, at index: Int) throws -> Value {
-        try Row(copied: self).decode(at: index)
+        try withRow { try $0.decode(at: index) }
     }
 
     /// Reads the column called `name` as `type`.
     @inlinable
     public func decode<Value: SQLExtractable>(_ type: Value.Type = Value.self, named name: String) throws -> Value {
-        try Row(copied: self).decode(named: name)
+        try withRow { try $0.decode(named: name) }
     }
 }
 

@@ -226,7 +226,7 @@ enum PostgresStatementRunner {
             for try await row in rows {
                 try Task.checkCancellation()
                 try source.load(row)
-                try body(Row(foreign: source))
+                try Row.withForeign(source, body)
             }
         } catch let error as PSQLError {
             throw PostgreSQLError(error, sql: rendered.text, arguments: argumentValues(rendered))
