@@ -132,9 +132,17 @@ public struct Row: ~Copyable {
     }
 
     /// Whether `index` is a column of this row.
+    ///
+    /// An optional read of a live row asks this for every `NULL` it reads (SQLite answers an
+    /// out-of-range column with `NULL` too), so the live case is one `sqlite3_column_count` call.
     @inlinable
     public func isInRange(_ index: Int) -> Bool {
-        index >= 0 && index < count
+        if let sqliteStatement {
+            // `position(index)` wraps below `columnOffset` only for an index past any real column.
+            let position = position(index)
+            return index >= 0 && position >= columnOffset && position < sqlite3_column_count(sqliteStatement)
+        }
+        return index >= 0 && index < count
     }
 
     /// The number of columns.
