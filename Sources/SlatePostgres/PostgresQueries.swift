@@ -106,6 +106,18 @@ extension Delete {
     }
 }
 
+extension InsertSelect {
+    /// Inserts the rows the query selects, on PostgreSQL, and returns how many it inserted.
+    ///
+    /// - Throws: ``SlateCore/DatabaseError`` with ``SlateCore/ResultCode/misuse`` for
+    ///   `INSERT OR …` (SQLite's conflict clauses), before anything runs: write PostgreSQL's
+    ///   `ON CONFLICT` in raw SQL.
+    @discardableResult
+    public func execute(_ db: some PostgreSQLQueryable) async throws -> Int {
+        try await countingChanges(of: sql, db)
+    }
+}
+
 /// Runs a data-changing statement and counts the rows it changed:
 /// `WITH "changed" AS (… RETURNING 1) SELECT count(*) FROM "changed"`.
 private func countingChanges(of statement: SQL, _ db: some PostgreSQLQueryable) async throws -> Int {
