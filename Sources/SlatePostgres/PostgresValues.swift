@@ -126,7 +126,7 @@ struct JSONBText: PostgresNonThrowingEncodable {
 final class PostgresRowSource: ForeignRowSource {
     let sql: String?
     // One source is read by one task, a row at a time: no dynamic exclusivity checks on the
-    // per-cell reads and writes (they were a tenth of the client's instructions, slate-pg-bench).
+    // per-cell reads and writes (swift_beginAccess was a tenth of a fetch's instructions).
     @exclusivity(unchecked) private(set) var columnCount = 0
     @exclusivity(unchecked) private var values: [SQLValue] = []
     /// The instant of each date or timestamp cell; empty when the row has none.
@@ -146,8 +146,7 @@ final class PostgresRowSource: ForeignRowSource {
     func load(_ row: PostgresRow) throws {
         values.removeAll(keepingCapacity: true)
         dates.removeAll(keepingCapacity: true)
-        // By index through a random-access row, which copies the cells out once: reading them
-        // through the row's iterator took about twice the client instructions (slate-pg-bench).
+        // By index through a random-access row, which copies the cells out once.
         let cells = PostgresRandomAccessRow(row)
         for index in cells.indices {
             let (value, date) = try Self.convert(cells[index], sql: sql)

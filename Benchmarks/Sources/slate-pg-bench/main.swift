@@ -7,12 +7,12 @@
 // trust authentication; as the `postgres` user when run as root) and stops it at the end. Without
 // PostgreSQL's server binaries it prints "skipped: no PostgreSQL server" and exits 0.
 //
-// `--instructions`: after the timed rounds, the contenders run once more in a child process of this
-// executable under `valgrind --tool=callgrind --instr-atstart=no`, connected to the same server:
-// one untimed warm-up round, then one counted round, each contender's region between callgrind
-// client requests (`CallgrindControl`). The server is another process, which callgrind does not
-// see, so the counts are the client's work only (Slate or the hand-written code, postgres-nio,
-// SwiftNIO, in every thread of the process).
+// `--instructions`: after the timed rounds, each contender runs again in child processes of this
+// executable under `valgrind --tool=callgrind`, connected to the same server: one process with a
+// warm-up and 1 iteration, one with a warm-up and 3; half the difference of their totals is one
+// iteration. The server is another process, which callgrind does not see, so the counts are the
+// client's work only (Slate or the hand-written code, postgres-nio, SwiftNIO, in every thread of
+// the process).
 import CallgrindControl
 import Foundation
 import Logging
@@ -152,10 +152,13 @@ struct Contender {
     }
 }
 
-/// A scenario: its contenders, the hand-written code first (the baseline of the ratios).
+/// A scenario: its contenders, the hand-written code first (the baseline of the ratios), and what
+/// runs after each contender's iteration, untimed and uncounted, so that every iteration starts
+/// from the same table.
 struct Scenario {
     let name: String
     let contenders: [Contender]
+    var reset: () async throws -> Void = {}
 }
 
 /// Times `scenario`'s contenders in alternating order, round after round, and returns each one's
@@ -167,26 +170,29 @@ func time(_ scenario: Scenario, rounds: Int) async throws -> [(median: Double, m
         let order = round % 2 == 0 ? Array(contenders.indices) : Array(contenders.indices.reversed())
         for index in order {
             let elapsed = try await seconds(contenders[index].body)
+            try await scenario.reset()
             if round > 0 { times[index].append(elapsed) }  // round 0 warms up
         }
     }
     return times.map { (median($0), $0.min() ?? 0) }
 }
 
-/// In the callgrind child: one untimed warm-up round, then one counted round, each contender's
-/// region dumped under the label `scenario|contender`.
-func count(_ scenario: Scenario) async throws {
-    for contender in scenario.contenders { try await contender.body() }
-    for contender in scenario.contenders {
-        slate_bench_callgrind_begin()
+/// In a callgrind child: one warm-up iteration of `contender`, then `iterations` more, each
+/// followed by the scenario's reset.
+func repeatIterations(of contender: Contender, in scenario: Scenario, iterations: Int) async throws {
+    for _ in 0...iterations {
         try await contender.body()
-        "\(scenario.name)|\(contender.name)".withCString { slate_bench_callgrind_end($0) }
+        try await scenario.reset()
     }
 }
 
-/// Runs this executable under callgrind as a client of the server in `socketDirectory`, and returns
-/// the instructions of each `scenario|contender` region.
-func countInstructions(socketDirectory: String) throws -> [String: Int] {
+/// Runs this executable under callgrind, once per contender and iteration count, as a client of
+/// the server in `socketDirectory`, and returns each `scenario|contender`'s instructions for one
+/// iteration: the difference between a process that runs 3 iterations and one that runs 1 (each
+/// after a warm-up), halved. Whole-process counts, because callgrind's per-region counts
+/// (client requests that start and stop instrumentation and dump) came out inconsistent, even
+/// negative, for regions where several threads take turns (the insert's round trips).
+func countInstructions(_ scenarios: [Scenario], socketDirectory: String) throws -> [String: Int] {
     guard slate_bench_callgrind_available() != 0 else {
         throw CommandFailure(description: "--instructions: slate-pg-bench was built without valgrind/callgrind.h (apt-get install valgrind)")
     }
@@ -199,27 +205,31 @@ func countInstructions(socketDirectory: String) throws -> [String: Int] {
     // callgrind_annotate still names functions).
     let executable = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])).path
     try spawn("/usr/bin/env", ["objcopy", "--strip-debug", executable, directory + "/slate-pg-bench"], log: directory + "/objcopy.log")
-    var childArguments = [
-        ProcessInfo.processInfo.environment["VALGRIND"] ?? "valgrind", "--tool=callgrind", "--instr-atstart=no",
-        "--callgrind-out-file=\(directory)/cg.out", directory + "/slate-pg-bench", "--callgrind-child", socketDirectory,
-    ]
-    if quick { childArguments.append("--quick") }
-    try spawn("/usr/bin/env", childArguments, log: directory + "/child.log")
-    // cg.out.1, cg.out.2, …: `desc: Trigger: Client Request: <label>` and `totals: <Ir>`.
-    let prefix = "desc: Trigger: Client Request: "
     var counts: [String: Int] = [:]
-    for name in try FileManager.default.contentsOfDirectory(atPath: directory) where name.hasPrefix("cg.out") {
-        let text = try String(contentsOfFile: directory + "/" + name, encoding: .utf8)
-        var label: String?
-        var total: Int?
-        for line in text.split(separator: "\n") {
-            if line.hasPrefix(prefix) {
-                label = String(line.dropFirst(prefix.count))
-            } else if line.hasPrefix("totals:") || (total == nil && line.hasPrefix("summary:")) {
-                total = line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+    for scenario in scenarios {
+        for contender in scenario.contenders {
+            var totals: [Int] = []
+            for iterations in [1, 3] {
+                let output = "\(directory)/cg.out"
+                try? FileManager.default.removeItem(atPath: output)
+                var childArguments = [
+                    ProcessInfo.processInfo.environment["VALGRIND"] ?? "valgrind", "--tool=callgrind", "--callgrind-out-file=\(output)",
+                    directory + "/slate-pg-bench", "--callgrind-child", socketDirectory, "--child-contender",
+                    "\(scenario.name)|\(contender.name)", "--child-iterations", String(iterations),
+                ]
+                if quick { childArguments.append("--quick") }
+                try spawn("/usr/bin/env", childArguments, log: directory + "/child.log")
+                // `summary: <Ir>`: the whole process's instructions, every thread.
+                let text = try String(contentsOfFile: output, encoding: .utf8)
+                guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("summary:") }),
+                    let total = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+                else {
+                    throw CommandFailure(description: "callgrind wrote no summary for \(scenario.name)|\(contender.name)")
+                }
+                totals.append(total)
             }
+            counts["\(scenario.name)|\(contender.name)"] = (totals[1] - totals[0]) / 2
         }
-        if let label, let total { counts[label, default: 0] += total }
     }
     return counts
 }
@@ -237,8 +247,8 @@ func scenarios(client: PostgresClient, pg: PostgreSQLDatabase, logger: Logger, r
         Scenario(
             name: "fetch-all-\(rowCount)",
             contenders: [
-                // The fastest hand-written reading found: each row's cells in order through the
-                // row's iterator, each decoded with `PostgresCell.decode`.
+                // Hand-written the way postgres-nio's row API reads: each row's cells in order
+                // through the row's iterator, each decoded with `PostgresCell.decode`.
                 Contender("postgres-nio-cells") {
                     let rows = try await client.query("SELECT id, name, score, count FROM item", logger: logger)
                     var items: [Item] = []
@@ -300,7 +310,10 @@ func scenarios(client: PostgresClient, pg: PostgreSQLDatabase, logger: Logger, r
                 Contender("slate-postgres") {
                     checksum.add(try await insertThroughSlate(pg, count: insertCount))
                 },
-            ]),
+            ],
+            // The fetched rows have ids 1...rowCount: the inserted ones go, so that fetch-all
+            // always reads rowCount rows (also in the callgrind child, which runs after).
+            reset: { try await pg.execute("DELETE FROM item WHERE id > \(Int64(rowCount))") }),
     ]
 }
 
@@ -333,6 +346,8 @@ let rounds = arguments.firstIndex(of: "--rounds").flatMap { arguments.indices.co
 let rowCount = quick ? 2_000 : 20_000
 let insertCount = quick ? 500 : 5_000
 let childSocketDirectory = arguments.firstIndex(of: "--callgrind-child").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+let childContender = arguments.firstIndex(of: "--child-contender").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+let childIterations = arguments.firstIndex(of: "--child-iterations").flatMap { arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil } ?? 1
 let countsInstructions = arguments.contains("--instructions")
 let logger = Logger(label: "slate-pg-bench", factory: { _ in SwiftLogNoOpLogHandler() })
 
@@ -347,7 +362,9 @@ func benchmark() async throws {
         let runner = Task { await client.run() }
         let pg = PostgreSQLDatabase(client: client)
         for scenario in scenarios(client: client, pg: pg, logger: logger, rowCount: rowCount, insertCount: insertCount) {
-            try await count(scenario)
+            for contender in scenario.contenders where "\(scenario.name)|\(contender.name)" == childContender {
+                try await repeatIterations(of: contender, in: scenario, iterations: childIterations)
+            }
         }
         runner.cancel()
         return
@@ -378,7 +395,7 @@ func benchmark() async throws {
 
     print(
         "PostgreSQL \(bin); \(rowCount) rows fetched, \(insertCount) rows inserted per iteration; \(rounds) rounds after 1 warm-up, alternating order"
-            + (countsInstructions ? "; instructions: client process under callgrind, 1 iteration after 1 warm-up" : ""))
+            + (countsInstructions ? "; instructions: client process under callgrind, per iteration, (3 iterations - 1 iteration) / 2, each process after 1 warm-up" : ""))
     try await pg.createTable(for: Item.self)
     try await pg.transaction { tx in
         for index in 0..<rowCount {
@@ -391,7 +408,7 @@ func benchmark() async throws {
     for scenario in all {
         timings.append(try await time(scenario, rounds: rounds))
     }
-    let instructions = countsInstructions ? try countInstructions(socketDirectory: directory) : [:]
+    let instructions = countsInstructions ? try countInstructions(all, socketDirectory: directory) : [:]
     for (scenario, times) in zip(all, timings) {
         let baseline = times[0].median
         let baselineInstructions = instructions["\(scenario.name)|\(scenario.contenders[0].name)"]
