@@ -53,6 +53,7 @@ let package = Package(
                 .product(name: "Slate", package: "Slate"),
                 .product(name: "SlatePostgres", package: "Slate"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                "CallgrindControl",
             ]
         ),
     ],

@@ -216,12 +216,15 @@ enum PostgresStatementRunner {
         } catch let error as PSQLError {
             throw PostgreSQLError(error, sql: rendered.text, arguments: argumentValues(rendered))
         }
-        try await read(rows, rendered: rendered, body)
+        try await read(rows, text: rendered.text, arguments: { rendered }, body)
     }
 
-    /// Reads every row of `rows`, converting errors.
-    static func read(_ rows: PostgresRowSequence, rendered: RenderedSQL, _ body: (borrowing Row) throws -> Void) async throws {
-        let source = PostgresRowSource(sql: rendered.text)
+    /// Reads every row of `rows` of the statement `text`, converting errors (with the arguments
+    /// `arguments` gives).
+    static func read(
+        _ rows: PostgresRowSequence, text: String, arguments: () -> RenderedSQL, _ body: (borrowing Row) throws -> Void
+    ) async throws {
+        let source = PostgresRowSource(sql: text)
         do {
             for try await row in rows {
                 try Task.checkCancellation()
@@ -229,7 +232,7 @@ enum PostgresStatementRunner {
                 try Row.withForeign(source, body)
             }
         } catch let error as PSQLError {
-            throw PostgreSQLError(error, sql: rendered.text, arguments: argumentValues(rendered))
+            throw PostgreSQLError(error, sql: text, arguments: argumentValues(arguments()))
         }
     }
 }

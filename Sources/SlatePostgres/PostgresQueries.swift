@@ -1,4 +1,5 @@
 import Foundation
+import PostgresNIO
 import SlateCore
 import SlateQuery
 
@@ -76,6 +77,7 @@ extension Returning {
     /// The rows returned: for an insert, one entry per record (`nil` when the record was
     /// skipped); else one per returned row.
     func postgresRun(_ db: some PostgreSQLQueryable) async throws -> [Output?] {
+        if let insert, let results = try await postgresRunInsert(insert, db) { return results }
         let statements = statementsPerRecord(alsoOmitting: Root.postgreSQLIdentityColumn.map { [$0] } ?? [])
         var results: [Output?] = []
         for statement in statements {
@@ -90,6 +92,175 @@ extension Returning {
     }
 }
 
+extension Returning {
+    /// An insert's statements on PostgreSQL without building each record's SQL: the text is
+    /// rendered once per shape (the columns left out for their defaults; cached across calls for
+    /// an insert that is not an upsert) and each record's values are bound straight from
+    /// `encode(to:)`. The statements, values, results and errors are those of the general path;
+    /// `nil` for a queryable other than ``PostgreSQLDatabase`` and ``PostgreSQLTransaction``.
+    private func postgresRunInsert(_ insert: Insert<Root>, _ db: some PostgreSQLQueryable) async throws -> [Output?]? {
+        let send: (PostgresQuery) async throws -> PostgresRowSequence
+        if let transaction = db as? PostgreSQLTransaction {
+            send = { try await transaction.connection.query($0, logger: transaction.logger) }
+        } else if let database = db as? PostgreSQLDatabase {
+            send = { try await database.client.query($0, logger: database.logger) }
+        } else {
+            return nil
+        }
+        let (columnCount, omittable) = PostgresInsertShapes.shared.columns(of: Root.self)
+        let cacheKey: PostgresInsertShapes.Key? =
+            insert.isUpsert || !returning.arguments.isEmpty || !(returning.dialectSpans ?? []).isEmpty
+            ? nil
+            : PostgresInsertShapes.Key(
+                table: ObjectIdentifier(Root.self), conflict: insert.conflictResolution, omitted: [], returning: returning.text)
+        var shapes: [[Int]: RenderedSQL] = [:]
+        var results: [Output?] = []
+        results.reserveCapacity(insert.records.count)
+        for record in insert.records {
+            var encoder = PostgresInsertEncoder(columnCount: columnCount, omittable: omittable)
+            // The values first: the shape depends on which are nil.
+            var bindError: (any Error)?
+            do {
+                try record.encode(to: &encoder)
+            } catch {
+                bindError = error
+            }
+            let omitted = encoder.omitted
+            let rendered: RenderedSQL
+            if let cached = shapes[omitted] {
+                rendered = cached
+            } else {
+                var key = cacheKey
+                key?.omitted = omitted
+                if let key, let cached = PostgresInsertShapes.shared[key] {
+                    rendered = cached
+                } else {
+                    let kept = columnCount - omitted.count
+                    var statement = insert.statement(values: Array(repeating: nil, count: kept), omitting: omitted)
+                    statement.append(" RETURNING ")
+                    statement.append(returning)
+                    var template = try statement.rendered(for: .postgreSQL)
+                    // The values' placeholders come first (VALUES precedes ON CONFLICT and
+                    // RETURNING): keep only the arguments that follow them.
+                    template.arguments.removeFirst(min(kept, template.arguments.count))
+                    rendered = template
+                    if let key { PostgresInsertShapes.shared[key] = rendered }
+                }
+                shapes[omitted] = rendered
+            }
+            // Errors exactly as the general path reports them (values, then the arguments after).
+            func allArguments() -> RenderedSQL {
+                let values = record.columnValues
+                let kept: [(any SQLBindable)?] = values.indices.filter { !omitted.contains($0) }.map { values[$0] }
+                return RenderedSQL(text: rendered.text, arguments: kept + rendered.arguments)
+            }
+            if bindError == nil && encoder.column != columnCount {
+                bindError = DatabaseError(
+                    resultCode: .misuse,
+                    message: "\(Root.self).encode(to:) handed out \(encoder.column) value(s) for \(columnCount) column(s)")
+            }
+            if bindError == nil {
+                for argument in rendered.arguments {
+                    do {
+                        try encoder.encoder.bind(argument)
+                    } catch {
+                        bindError = error
+                        break
+                    }
+                }
+            }
+            if let bindError {
+                if var error = bindError as? DatabaseError {
+                    if error.sql == nil { error.sql = rendered.text }
+                    throw error
+                }
+                throw DatabaseError(resultCode: .mismatch, message: "\(bindError)".truncatedForMessages, sql: rendered.text)
+            }
+            try Task.checkCancellation()
+            let rows: PostgresRowSequence
+            do {
+                rows = try await send(PostgresQuery(unsafeSQL: rendered.text, binds: encoder.encoder.bindings))
+            } catch let error as PSQLError {
+                throw PostgreSQLError(error, sql: rendered.text, arguments: PostgresStatementRunner.argumentValues(allArguments()))
+            }
+            var returned = false
+            try await PostgresStatementRunner.read(rows, text: rendered.text, arguments: allArguments) { row in
+                returned = true
+                results.append(try decode(row: row))
+            }
+            if !returned { results.append(nil) }
+        }
+        return results
+    }
+}
+
+/// Binds a record's values as an insert's parameters on PostgreSQL, leaving out the `nil` values
+/// of the columns that then take their defaults (`omitted`).
+struct PostgresInsertEncoder: ColumnEncoder {
+    var encoder: PostgreSQLColumnEncoder
+    /// The record columns left out when their value is `nil`, in order.
+    let omittable: [Int]
+    /// The record column the next value belongs to.
+    var column = 0
+    /// The columns left out so far, in order.
+    var omitted: [Int] = []
+
+    init(columnCount: Int, omittable: [Int]) {
+        encoder = PostgreSQLColumnEncoder(capacity: columnCount)
+        self.omittable = omittable
+    }
+
+    mutating func encode<Value: SQLBindable>(_ value: Value) throws(any Error) {
+        defer { column += 1 }
+        if omittable.contains(column) && isNullArgument(value) {
+            omitted.append(column)
+            return
+        }
+        try encoder.bind(value)
+    }
+}
+
+/// The rendered text of an insert on PostgreSQL per shape, shared by every call: what a shape's
+/// SQL renders to depends only on the key.
+final class PostgresInsertShapes: @unchecked Sendable {
+    struct Key: Hashable {
+        var table: ObjectIdentifier
+        var conflict: ConflictResolution?
+        var omitted: [Int]
+        var returning: String
+    }
+
+    static let shared = PostgresInsertShapes()
+    /// At most this many shapes are kept; past it the cache starts again.
+    static let capacity = 1_000
+
+    private let lock = NSLock()
+    private var shapes: [Key: RenderedSQL] = [:]
+    private var tables: [ObjectIdentifier: (columnCount: Int, omittable: [Int])] = [:]
+
+    /// The number of record columns of `table` and, in order, those left out of an insert when
+    /// their value is `nil`: the columns with a default and the identity column.
+    func columns<Root: Table>(of table: Root.Type) -> (columnCount: Int, omittable: [Int]) {
+        if let known = lock.withLock({ tables[ObjectIdentifier(table)] }) { return known }
+        var omittable = Insert<Root>.defaultedColumns
+        if let identity = Root.postgreSQLIdentityColumn, !omittable.contains(identity) { omittable.append(identity) }
+        omittable.sort()
+        let columns = (columnCount: Root.schema.recordColumns.count, omittable: omittable)
+        lock.withLock { tables[ObjectIdentifier(table)] = columns }
+        return columns
+    }
+
+    subscript(key: Key) -> RenderedSQL? {
+        get { lock.withLock { shapes[key] } }
+        set {
+            lock.withLock {
+                if shapes.count >= Self.capacity { shapes.removeAll() }
+                shapes[key] = newValue
+            }
+        }
+    }
+}
+
 extension Update {
     /// Runs the update on PostgreSQL and returns the number of rows changed.
     @discardableResult
@@ -100,6 +271,18 @@ extension Update {
 
 extension Delete {
     /// Runs the deletion on PostgreSQL and returns the number of rows deleted.
+    @discardableResult
+    public func execute(_ db: some PostgreSQLQueryable) async throws -> Int {
+        try await countingChanges(of: sql, db)
+    }
+}
+
+extension InsertSelect {
+    /// Inserts the rows the query selects, on PostgreSQL, and returns how many it inserted.
+    ///
+    /// - Throws: ``SlateCore/DatabaseError`` with ``SlateCore/ResultCode/misuse`` for
+    ///   `INSERT OR …` (SQLite's conflict clauses), before anything runs: write PostgreSQL's
+    ///   `ON CONFLICT` in raw SQL.
     @discardableResult
     public func execute(_ db: some PostgreSQLQueryable) async throws -> Int {
         try await countingChanges(of: sql, db)

@@ -1,11 +1,19 @@
 // slate-pg-bench: typed fetch and typed insert through SlatePostgres against hand-written
 // postgres-nio code, on the same PostgreSQL server in the same run.
 //
-//     swift run -c release --package-path Benchmarks slate-pg-bench [--quick] [--rounds N]
+//     swift run -c release --package-path Benchmarks slate-pg-bench [--quick] [--rounds N] [--instructions]
 //
 // It starts its own server as the tests do (initdb + pg_ctl on a temporary directory, a Unix socket,
 // trust authentication; as the `postgres` user when run as root) and stops it at the end. Without
 // PostgreSQL's server binaries it prints "skipped: no PostgreSQL server" and exits 0.
+//
+// `--instructions`: after the timed rounds, each contender runs again in child processes of this
+// executable under `valgrind --tool=callgrind`, connected to the same server: one process with a
+// warm-up and 1 iteration, one with a warm-up and 3; half the difference of their totals is one
+// iteration. The server is another process, which callgrind does not see, so the counts are the
+// client's work only (Slate or the hand-written code, postgres-nio, SwiftNIO, in every thread of
+// the process).
+import CallgrindControl
 import Foundation
 import Logging
 import PostgresNIO
@@ -94,13 +102,19 @@ func run(_ executable: String, _ arguments: [String], asServerUser: Bool) throws
     // server may inherit.
     let log = FileManager.default.temporaryDirectory.appendingPathComponent("slate-pg-bench-command-\(getpid()).log").path
     defer { try? FileManager.default.removeItem(atPath: log) }
+    try spawn(command, all, log: log)
+}
+
+/// Runs `command` with `arguments`, its output in `log`, and waits for it; throws when it fails.
+func spawn(_ command: String, _ arguments: [String], log: String) throws {
+    let executable = command
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     posix_spawn_file_actions_adddup2(&actions, 1, 2)
-    let argv: [UnsafeMutablePointer<CChar>?] = ([command] + all).map { strdup($0) } + [nil]
+    let argv: [UnsafeMutablePointer<CChar>?] = ([command] + arguments).map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     var pid = pid_t()
     guard posix_spawn(&pid, command, &actions, nil, argv, environ) == 0 else {
@@ -128,115 +142,180 @@ func seconds(_ body: () async throws -> Void) async rethrows -> Double {
     return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
 }
 
-/// Times `contenders` in alternating order, round after round, and prints each one's median and
-/// its ratio to the first (the hand-written code).
-func compare(_ scenario: String, rounds: Int, _ contenders: [(String, () async throws -> Void)]) async throws {
+/// One way of doing a scenario's work.
+struct Contender {
+    let name: String
+    let body: () async throws -> Void
+    init(_ name: String, _ body: @escaping () async throws -> Void) {
+        self.name = name
+        self.body = body
+    }
+}
+
+/// A scenario: its contenders, the hand-written code first (the baseline of the ratios), and what
+/// runs after each contender's iteration, untimed and uncounted, so that every iteration starts
+/// from the same table.
+struct Scenario {
+    let name: String
+    let contenders: [Contender]
+    var reset: () async throws -> Void = {}
+}
+
+/// Times `scenario`'s contenders in alternating order, round after round, and returns each one's
+/// median and minimum, in seconds.
+func time(_ scenario: Scenario, rounds: Int) async throws -> [(median: Double, minimum: Double)] {
+    let contenders = scenario.contenders
     var times = Array(repeating: [Double](), count: contenders.count)
     for round in 0..<(rounds + 1) {
         let order = round % 2 == 0 ? Array(contenders.indices) : Array(contenders.indices.reversed())
         for index in order {
-            let elapsed = try await seconds(contenders[index].1)
+            let elapsed = try await seconds(contenders[index].body)
+            try await scenario.reset()
             if round > 0 { times[index].append(elapsed) }  // round 0 warms up
         }
     }
-    let baseline = median(times[0])
-    for (index, contender) in contenders.enumerated() {
-        let value = median(times[index])
-        print(
-            String(
-                format: "%-22@ %-22@ median %9.2f ms   min %9.2f ms   ratio %.3f", scenario as NSString,
-                contender.0 as NSString, value * 1000, (times[index].min() ?? 0) * 1000, value / baseline))
+    return times.map { (median($0), $0.min() ?? 0) }
+}
+
+/// In a callgrind child: one warm-up iteration of `contender`, then `iterations` more, each
+/// followed by the scenario's reset.
+func repeatIterations(of contender: Contender, in scenario: Scenario, iterations: Int) async throws {
+    for _ in 0...iterations {
+        try await contender.body()
+        try await scenario.reset()
     }
 }
 
-// MARK: Main
-
-let arguments = CommandLine.arguments
-let quick = arguments.contains("--quick")
-let rounds = arguments.firstIndex(of: "--rounds").flatMap { arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil } ?? (quick ? 3 : 10)
-let rowCount = quick ? 2_000 : 20_000
-let insertCount = quick ? 500 : 5_000
-
-guard let bin = serverBinaries() else {
-    print("skipped: no PostgreSQL server (initdb not found in /usr/lib/postgresql/*/bin or on PATH)")
-    exit(0)
-}
-
-let directory = FileManager.default.temporaryDirectory.appendingPathComponent("slate-pg-bench-\(getpid())").path
-try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-if getuid() == 0 { try run("/bin/chown", ["postgres:postgres", directory], asServerUser: false) }
-try run(bin + "/initdb", ["-D", directory + "/data", "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8", "--locale=C"], asServerUser: true)
-try run(
-    bin + "/pg_ctl",
-    ["-D", directory + "/data", "-l", directory + "/server.log", "-w", "-o", "-k \(directory) -c listen_addresses='' -F", "start"],
-    asServerUser: true)
-defer {
-    try? run(bin + "/pg_ctl", ["-D", directory + "/data", "-m", "immediate", "-w", "stop"], asServerUser: true)
+/// Runs this executable under callgrind, once per contender and iteration count, as a client of
+/// the server in `socketDirectory`, and returns each `scenario|contender`'s instructions for one
+/// iteration: the difference between a process that runs 3 iterations and one that runs 1 (each
+/// after a warm-up), halved. Whole-process counts, because callgrind's per-region counts
+/// (client requests that start and stop instrumentation and dump) came out inconsistent, even
+/// negative, for regions where several threads take turns (the insert's round trips).
+func countInstructions(_ scenarios: [Scenario], socketDirectory: String) throws -> [String: Int] {
+    guard slate_bench_callgrind_available() != 0 else {
+        throw CommandFailure(description: "--instructions: slate-pg-bench was built without valgrind/callgrind.h (apt-get install valgrind)")
+    }
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("slate-pg-bench-callgrind-\(getpid())").path
     try? FileManager.default.removeItem(atPath: directory)
-}
-
-let client = PostgresClient(
-    configuration: .init(unixSocketPath: directory + "/.s.PGSQL.5432", username: "postgres", password: nil, database: "postgres"))
-let logger = Logger(label: "slate-pg-bench", factory: { _ in SwiftLogNoOpLogHandler() })
-let runner = Task { await client.run() }
-let pg = PostgreSQLDatabase(client: client)
-
-print("PostgreSQL \(bin); \(rowCount) rows fetched, \(insertCount) rows inserted per iteration; \(rounds) rounds after 1 warm-up, alternating order")
-try await pg.createTable(for: Item.self)
-try await pg.transaction { tx in
-    for index in 0..<rowCount {
-        try await tx.insert(Item(name: "item \(index)", score: Double(index) / 4, count: Int64(index)))
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    // Valgrind 3.19 cannot read the DWARF 5 debug information of the C modules (BoringSSL, …) and
+    // gives up: the child is a copy without debug information (the symbol table stays, so
+    // callgrind_annotate still names functions).
+    let executable = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])).path
+    try spawn("/usr/bin/env", ["objcopy", "--strip-debug", executable, directory + "/slate-pg-bench"], log: directory + "/objcopy.log")
+    var counts: [String: Int] = [:]
+    for scenario in scenarios {
+        for contender in scenario.contenders {
+            var totals: [Int] = []
+            for iterations in [1, 3] {
+                let output = "\(directory)/cg.out"
+                try? FileManager.default.removeItem(atPath: output)
+                var childArguments = [
+                    ProcessInfo.processInfo.environment["VALGRIND"] ?? "valgrind", "--tool=callgrind", "--callgrind-out-file=\(output)",
+                    directory + "/slate-pg-bench", "--callgrind-child", socketDirectory, "--child-contender",
+                    "\(scenario.name)|\(contender.name)", "--child-iterations", String(iterations),
+                ]
+                if quick { childArguments.append("--quick") }
+                try spawn("/usr/bin/env", childArguments, log: directory + "/child.log")
+                // `summary: <Ir>`: the whole process's instructions, every thread.
+                let text = try String(contentsOfFile: output, encoding: .utf8)
+                guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("summary:") }),
+                    let total = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+                else {
+                    throw CommandFailure(description: "callgrind wrote no summary for \(scenario.name)|\(contender.name)")
+                }
+                totals.append(total)
+            }
+            counts["\(scenario.name)|\(contender.name)"] = (totals[1] - totals[0]) / 2
+        }
     }
+    return counts
 }
 
-// Typed fetch: every row into a struct.
-var checksum = 0
-try await compare(
-    "fetch-all-\(rowCount)", rounds: rounds,
-    [
-        (
-            "postgres-nio", {
-                let rows = try await client.query("SELECT id, name, score, count FROM item", logger: logger)
-                var items: [Item] = []
-                for try await (id, name, score, count) in rows.decode((Int64, String, Double, Int64).self) {
-                    items.append(Item(id: id, name: name, score: score, count: count))
-                }
-                checksum &+= items.count
-            }
-        ),
-        (
-            "slate-postgres", {
-                let items = try await Item.all().fetchAll(pg)
-                checksum &+= items.count
-            }
-        ),
-    ])
+// MARK: The contenders
 
-// Typed insert: one statement per record, in a transaction, reading back the key.
-try await compare(
-    "insert-\(insertCount)", rounds: rounds,
+enum BenchFailure: Error {
+    case missingColumn
+}
+
+/// The scenarios, on `client`/`pg`; `checksum` accumulates what each contender produced.
+func scenarios(client: PostgresClient, pg: PostgreSQLDatabase, logger: Logger, rowCount: Int, insertCount: Int) -> [Scenario] {
     [
-        (
-            "postgres-nio", {
-                try await client.withTransaction(logger: logger) { connection in
-                    for index in 0..<insertCount {
-                        var item = Item(name: "new \(index)", score: 1.5, count: Int64(index))
-                        let rows = try await connection.query(
-                            "INSERT INTO item (name, score, count) VALUES (\(item.name), \(item.score), \(item.count)) RETURNING id",
-                            logger: logger)
-                        for try await id in rows.decode(Int64.self) { item.id = id }
-                        checksum &+= Int(item.id ?? 0)
+        // Typed fetch: every row into a struct.
+        Scenario(
+            name: "fetch-all-\(rowCount)",
+            contenders: [
+                // Hand-written the way postgres-nio's row API reads: each row's cells in order
+                // through the row's iterator, each decoded with `PostgresCell.decode`.
+                Contender("postgres-nio-cells") {
+                    let rows = try await client.query("SELECT id, name, score, count FROM item", logger: logger)
+                    var items: [Item] = []
+                    for try await row in rows {
+                        var cells = row.makeIterator()
+                        guard let id = cells.next(), let name = cells.next(), let score = cells.next(), let count = cells.next() else {
+                            throw BenchFailure.missingColumn
+                        }
+                        items.append(
+                            Item(
+                                id: try id.decode(Int64.self), name: try name.decode(String.self), score: try score.decode(Double.self),
+                                count: try count.decode(Int64.self)))
                     }
-                }
-            }
-        ),
-        (
-            "slate-postgres", {
-                checksum &+= try await insertThroughSlate(pg, count: insertCount)
-            }
-        ),
-    ])
-print("checksum \(checksum)")
+                    checksum.add(items.count)
+                },
+                // The same through `PostgresRandomAccessRow` (cells by index).
+                Contender("postgres-nio-random") {
+                    let rows = try await client.query("SELECT id, name, score, count FROM item", logger: logger)
+                    var items: [Item] = []
+                    for try await row in rows {
+                        let cells = PostgresRandomAccessRow(row)
+                        items.append(
+                            Item(
+                                id: try cells[0].decode(Int64.self), name: try cells[1].decode(String.self),
+                                score: try cells[2].decode(Double.self), count: try cells[3].decode(Int64.self)))
+                    }
+                    checksum.add(items.count)
+                },
+                // postgres-nio's documented typed decode of whole rows (variadic tuples).
+                Contender("postgres-nio-tuples") {
+                    let rows = try await client.query("SELECT id, name, score, count FROM item", logger: logger)
+                    var items: [Item] = []
+                    for try await (id, name, score, count) in rows.decode((Int64, String, Double, Int64).self) {
+                        items.append(Item(id: id, name: name, score: score, count: count))
+                    }
+                    checksum.add(items.count)
+                },
+                Contender("slate-postgres") {
+                    let items = try await Item.all().fetchAll(pg)
+                    checksum.add(items.count)
+                },
+            ]),
+        // Typed insert: one statement per record, in a transaction, reading back the key.
+        Scenario(
+            name: "insert-\(insertCount)",
+            contenders: [
+                Contender("postgres-nio") {
+                    try await client.withTransaction(logger: logger) { connection in
+                        for index in 0..<insertCount {
+                            var item = Item(name: "new \(index)", score: 1.5, count: Int64(index))
+                            let rows = try await connection.query(
+                                "INSERT INTO item (name, score, count) VALUES (\(item.name), \(item.score), \(item.count)) RETURNING id",
+                                logger: logger)
+                            for try await id in rows.decode(Int64.self) { item.id = id }
+                            checksum.add(Int(item.id ?? 0))
+                        }
+                    }
+                },
+                Contender("slate-postgres") {
+                    checksum.add(try await insertThroughSlate(pg, count: insertCount))
+                },
+            ],
+            // The fetched rows have ids 1...rowCount: the inserted ones go, so that fetch-all
+            // always reads rowCount rows (also in the callgrind child, which runs after).
+            reset: { try await pg.execute("DELETE FROM item WHERE id > \(Int64(rowCount))") }),
+    ]
+}
 
 /// The Slate contender of insert-N, outside the main actor: its transaction body captures only locals.
 func insertThroughSlate(_ pg: PostgreSQLDatabase, count: Int) async throws -> Int {
@@ -249,4 +328,115 @@ func insertThroughSlate(_ pg: PostgreSQLDatabase, count: Int) async throws -> In
         return sum
     }
 }
-runner.cancel()
+
+/// What the contenders produced, so that the optimizer cannot drop their work.
+final class Checksum: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    func add(_ amount: Int) { lock.withLock { value &+= amount } }
+    var total: Int { lock.withLock { value } }
+}
+let checksum = Checksum()
+
+// MARK: Main
+
+let arguments = CommandLine.arguments
+let quick = arguments.contains("--quick")
+let rounds = arguments.firstIndex(of: "--rounds").flatMap { arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil } ?? (quick ? 3 : 10)
+let rowCount = quick ? 2_000 : 20_000
+let insertCount = quick ? 500 : 5_000
+let childSocketDirectory = arguments.firstIndex(of: "--callgrind-child").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+let childContender = arguments.firstIndex(of: "--child-contender").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+let childIterations = arguments.firstIndex(of: "--child-iterations").flatMap { arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil } ?? 1
+let countsInstructions = arguments.contains("--instructions")
+let logger = Logger(label: "slate-pg-bench", factory: { _ in SwiftLogNoOpLogHandler() })
+
+/// The benchmark, or the callgrind child. The top-level code is synchronous and waits for it on
+/// a semaphore: an `async` top-level makes the main thread `dispatch_main`, whose thread exit and
+/// `sigsuspend` crash valgrind 3.19.
+func benchmark() async throws {
+    if let childSocketDirectory {
+        // The callgrind child: the server and its rows are the parent's.
+        let client = PostgresClient(
+            configuration: .init(unixSocketPath: childSocketDirectory + "/.s.PGSQL.5432", username: "postgres", password: nil, database: "postgres"))
+        let runner = Task { await client.run() }
+        let pg = PostgreSQLDatabase(client: client)
+        for scenario in scenarios(client: client, pg: pg, logger: logger, rowCount: rowCount, insertCount: insertCount) {
+            for contender in scenario.contenders where "\(scenario.name)|\(contender.name)" == childContender {
+                try await repeatIterations(of: contender, in: scenario, iterations: childIterations)
+            }
+        }
+        runner.cancel()
+        return
+    }
+
+    guard let bin = serverBinaries() else {
+        print("skipped: no PostgreSQL server (initdb not found in /usr/lib/postgresql/*/bin or on PATH)")
+        return
+    }
+
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("slate-pg-bench-\(getpid())").path
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    if getuid() == 0 { try run("/bin/chown", ["postgres:postgres", directory], asServerUser: false) }
+    try run(bin + "/initdb", ["-D", directory + "/data", "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8", "--locale=C"], asServerUser: true)
+    try run(
+        bin + "/pg_ctl",
+        ["-D", directory + "/data", "-l", directory + "/server.log", "-w", "-o", "-k \(directory) -c listen_addresses='' -F", "start"],
+        asServerUser: true)
+    defer {
+        try? run(bin + "/pg_ctl", ["-D", directory + "/data", "-m", "immediate", "-w", "stop"], asServerUser: true)
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    let client = PostgresClient(
+        configuration: .init(unixSocketPath: directory + "/.s.PGSQL.5432", username: "postgres", password: nil, database: "postgres"))
+    let runner = Task { await client.run() }
+    let pg = PostgreSQLDatabase(client: client)
+
+    print(
+        "PostgreSQL \(bin); \(rowCount) rows fetched, \(insertCount) rows inserted per iteration; \(rounds) rounds after 1 warm-up, alternating order"
+            + (countsInstructions ? "; instructions: client process under callgrind, per iteration, (3 iterations - 1 iteration) / 2, each process after 1 warm-up" : ""))
+    try await pg.createTable(for: Item.self)
+    try await pg.transaction { tx in
+        for index in 0..<rowCount {
+            try await tx.insert(Item(name: "item \(index)", score: Double(index) / 4, count: Int64(index)))
+        }
+    }
+
+    let all = scenarios(client: client, pg: pg, logger: logger, rowCount: rowCount, insertCount: insertCount)
+    var timings: [[(median: Double, minimum: Double)]] = []
+    for scenario in all {
+        timings.append(try await time(scenario, rounds: rounds))
+    }
+    let instructions = countsInstructions ? try countInstructions(all, socketDirectory: directory) : [:]
+    for (scenario, times) in zip(all, timings) {
+        let baseline = times[0].median
+        let baselineInstructions = instructions["\(scenario.name)|\(scenario.contenders[0].name)"]
+        for (contender, time) in zip(scenario.contenders, times) {
+            var line = String(
+                format: "%-18@ %-20@ median %9.2f ms   min %9.2f ms   ratio %.3f", scenario.name as NSString,
+                contender.name as NSString, time.median * 1000, time.minimum * 1000, time.median / baseline)
+            if let count = instructions["\(scenario.name)|\(contender.name)"], let baselineInstructions {
+                line += String(format: "   instr %8.1f M   x instr %.3f", Double(count) / 1e6, Double(count) / Double(baselineInstructions))
+            }
+            print(line)
+        }
+    }
+    print("checksum \(checksum.total)")
+    runner.cancel()
+}
+
+final class Outcome: @unchecked Sendable {
+    var error: (any Error)?
+}
+let outcome = Outcome()
+let finished = DispatchSemaphore(value: 0)
+Task.detached {
+    do { try await benchmark() } catch { outcome.error = error }
+    finished.signal()
+}
+finished.wait()
+if let error = outcome.error {
+    print("error: \(error)")
+    exit(1)
+}

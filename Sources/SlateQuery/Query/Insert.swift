@@ -55,6 +55,8 @@ public struct Insert<Root: Table>: QueryStatement {
     public var conflictResolution: ConflictResolution?
     /// The `ON CONFLICT` clause of an upsert.
     var upsert: UpsertClause?
+    /// Whether the insert is an upsert (has an `ON CONFLICT` clause).
+    package var isUpsert: Bool { upsert != nil }
 
     /// An insert of `records`.
     public init(_ records: [Root], or conflictResolution: ConflictResolution? = nil) {
@@ -114,7 +116,7 @@ public struct Insert<Root: Table>: QueryStatement {
     }
 
     /// The indices of the record columns that have an SQL `DEFAULT`.
-    static var defaultedColumns: [Int] {
+    package static var defaultedColumns: [Int] {
         let columns = Root.schema.recordColumns
         return columns.indices.filter { columns[$0].defaultSQL != nil }
     }

@@ -17,7 +17,8 @@ public struct Returning<Root: Table, Output>: QueryStatement {
     }
 
     let base: Base
-    let returning: SQL
+    /// The `RETURNING` clause, without the keyword.
+    package let returning: SQL
     let decoder: @Sendable (borrowing Row) throws -> Output
     init(base: Base, returning: SQL, decoder: @escaping @Sendable (borrowing Row) throws -> Output) {
         self.base = base
@@ -45,6 +46,12 @@ public struct Returning<Root: Table, Output>: QueryStatement {
         case .statement(let sql):
             return [sqlConcat(sql, " RETURNING ", returning)]
         }
+    }
+
+    /// The insert, when the statement is one (run once per record).
+    package var insert: Insert<Root>? {
+        if case .insert(let insert) = base { return insert }
+        return nil
     }
 
     /// Whether the statement is an insert (run once per record).

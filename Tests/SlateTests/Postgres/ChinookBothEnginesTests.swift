@@ -89,6 +89,13 @@ enum Engine {
         case .postgreSQL(let pg): try await delete.execute(pg)
         }
     }
+
+    func execute<Root: Table>(_ insert: InsertSelect<Root>) async throws -> Int {
+        switch self {
+        case .sqlite(let db): try insert.execute(db)
+        case .postgreSQL(let pg): try await insert.execute(pg)
+        }
+    }
 }
 
 enum ChinookCorpus {
@@ -316,6 +323,12 @@ enum ChinookCorpus {
             let ids = try await db.all(Genre.insert(Genre(name: "Vaporwave")).returning { ($0.genreId, $0.name.upper()) })
             let after = try await db.all(Genre.all().order(by: \.genreId))
             return describe(inserted) + describe(upserted) + describe(conflicting) + describe(skipped) + describe(ids) + describe(after)
+        },
+        Query(name: "insert select") { db in
+            let copied = try await db.execute(Playlist.insert { $0.name } select: { Genre.where { $0.genreId > 20 }.select { $0.name } })
+            let none = try await db.execute(Playlist.insert { $0.name } select: { Genre.where { $0.genreId > 1_000 }.select { $0.name } })
+            let playlists = try await db.all(Playlist.where { $0.playlistId > 18 }.order { $0.name }.select { $0.name })
+            return describe([copied, none]) + describe(playlists)
         },
         Query(name: "update and delete returning") { db in
             let raised = try await db.all(

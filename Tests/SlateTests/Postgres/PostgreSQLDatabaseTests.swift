@@ -93,6 +93,28 @@ struct PostgreSQLDatabaseTests {
         #expect(try await Appliance.all().select { $0.price }.fetchAll(pg) == [10])
     }
 
+    @Test func insertsRecordsOfEveryShapeWithOneRenderingEach() async throws {
+        let pg = try await appliances()
+        var chosen = appliance("chosen")
+        chosen.id = 100
+        // One insert whose records take two shapes (the identity column left out, then kept), run
+        // twice so the second call reuses the rendered text.
+        let first = try await pg.insert(contentsOf: [appliance("a"), chosen, appliance("bb")])
+        #expect(first.map(\.id) == [1, 100, 2])
+        #expect(first.map(\.name) == ["a", "chosen", "bb"])
+        chosen.id = 200
+        chosen.name = "chosen again"
+        let second = try await pg.insert(contentsOf: [chosen, appliance("c")])
+        #expect(second.map(\.id) == [200, 3])
+        let names = try await Appliance.insert(appliance("d", rank: nil)).returning { ($0.name, $0.rank) }.fetchAll(pg)
+        #expect(names.map(\.0) == ["d"])
+        #expect(names.map(\.1) == [nil])
+        let stored = try await Appliance.all().order { $0.name }.fetchAll(pg)
+        #expect(stored.map(\.name) == ["a", "bb", "c", "chosen", "chosen again", "d"])
+        #expect(stored.map(\.isActive) == [false, true, false, true, true, false])  // "chosen again" keeps isActive
+        #expect(Set(stored.map(\.rank)) == [3, nil])
+    }
+
     @Test func mapsErrorsWithSQLState() async throws {
         let pg = try await appliances()
         try await pg.insert(appliance("lamp"))

@@ -10,6 +10,11 @@ import Testing
 /// temporary data directory (initdb + pg_ctl, trust authentication, a Unix socket in the data
 /// directory and no TCP port), stopped and deleted when the process exits.
 ///
+/// A server whose test process died without running its exit handler (SIGKILL, a crash) is
+/// stopped and deleted by the next test process that starts one: the directory's name,
+/// `slate-postgres-<pid>-<random>`, names the process that owns it (see
+/// ``removeAbandonedServers(in:)``).
+///
 /// PostgreSQL refuses to run as root; under root (CI) the server runs as the `postgres` user
 /// through `runuser`. Without server binaries (`initdb` in `/usr/lib/postgresql/*/bin` or on the
 /// `PATH`), ``isAvailable`` is false and the PostgreSQL suites are skipped with ``skipComment``.
@@ -55,6 +60,7 @@ enum PostgresTestServer {
 
     private static func start() throws -> Instance {
         guard let bin = binDirectory else { throw ServerError(message: "no PostgreSQL server binaries") }
+        removeAbandonedServers(in: FileManager.default.temporaryDirectory.path)
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("slate-postgres-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -78,6 +84,32 @@ enum PostgresTestServer {
         return Instance(directory: directory)
     }
 
+    /// Stops and deletes the servers in `parent` whose test process is gone: every directory
+    /// `slate-postgres-<pid>-<number>` whose process `pid` no longer exists. A server still runs
+    /// there when its process was killed before its exit handler ran. Directories of live
+    /// processes (other test runs) and of processes this one may not signal are left alone.
+    /// Returns the directories deleted.
+    @discardableResult
+    static func removeAbandonedServers(in parent: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? []
+        var removed: [String] = []
+        for name in names {
+            let parts = name.split(separator: "-")
+            guard parts.count == 4, parts[0] == "slate", parts[1] == "postgres", let owner = pid_t(parts[2]), owner > 0,
+                UInt32(parts[3]) != nil
+            else { continue }
+            // kill(pid, 0): ESRCH means no such process; EPERM means it lives under another user.
+            guard kill(owner, 0) == -1, errno == ESRCH else { continue }
+            let directory = parent + "/" + name
+            if let bin = binDirectory, FileManager.default.fileExists(atPath: directory + "/data/postmaster.pid") {
+                // Fails when the server is gone too (a stale postmaster.pid): deleted all the same.
+                try? runAsServerUser(bin + "/pg_ctl", ["-D", directory + "/data", "-m", "immediate", "-w", "stop"])
+            }
+            if (try? FileManager.default.removeItem(atPath: directory)) != nil { removed.append(directory) }
+        }
+        return removed
+    }
+
     /// A fresh, empty database on the server, and a database value on it whose pool runs for the
     /// rest of the process.
     static func makeDatabase(named prefix: String) async throws -> PostgreSQLDatabase {
@@ -98,7 +130,7 @@ enum PostgresTestServer {
         return client
     }
 
-    private static func runAsServerUser(_ executable: String, _ arguments: [String]) throws {
+    static func runAsServerUser(_ executable: String, _ arguments: [String]) throws {
         if runsAsPostgresUser {
             try run("/usr/sbin/runuser", ["-u", "postgres", "--", executable] + arguments)
         } else {
@@ -106,7 +138,7 @@ enum PostgresTestServer {
         }
     }
 
-    private static func run(_ executable: String, _ arguments: [String]) throws {
+    static func run(_ executable: String, _ arguments: [String]) throws {
         // posix_spawn and waitpid rather than Foundation's Process, whose waitUntilExit can miss
         // the exit of a child (pg_ctl) whose own child (the server) lives on. Output goes to a file,
         // which the server inherits too, so nothing waits for a pipe to close.
