@@ -125,4 +125,16 @@ static inline int slate_disable_double_quoted_strings(sqlite3 *db) {
 #endif
 }
 
+// MARK: - A per-thread counter for the query builder
+//
+// Swift has no thread-local storage of its own. The query builder counts, per thread, the clause
+// closures running on it (`QueryNesting.with`), so that building a query outside any of them skips
+// reading a task-local value. Defined in shim.c: one counter per thread for the whole process.
+
+/// The number of query-builder clause closures running on the calling thread.
+long slate_query_nesting_depth(void);
+
+/// Sets the calling thread's count of running query-builder clause closures.
+void slate_set_query_nesting_depth(long depth);
+
 #endif

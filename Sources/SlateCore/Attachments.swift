@@ -4,25 +4,44 @@
 ///
 /// The core knows nothing of what is stored: each object is found by its class, the type it
 /// serves (a record type) and a variant number.
+@usableFromInline
 package struct Attachments {
     /// Identifies an attachment.
+    @usableFromInline
     struct Key: Hashable {
-        let kind: ObjectIdentifier
-        let subject: ObjectIdentifier
-        let variant: Int
+        @usableFromInline let kind: ObjectIdentifier
+        @usableFromInline let subject: ObjectIdentifier
+        @usableFromInline let variant: Int
+
+        @usableFromInline
+        init(kind: ObjectIdentifier, subject: ObjectIdentifier, variant: Int) {
+            self.kind = kind
+            self.subject = subject
+            self.variant = variant
+        }
     }
 
     private var objects: [Key: AnyObject] = [:]
     /// The attachment used last: most owners serve one record type, so most lookups end here
     /// without hashing.
-    private var last: (key: Key, object: AnyObject)?
+    @usableFromInline private(set) var last: (key: Key, object: AnyObject)?
 
     package init() {}
 
     /// The key of the `Object` attached for `subject` and `variant`.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func key<Object: AnyObject>(_ type: Object.Type, for subject: Any.Type, variant: Int) -> Key {
         Key(kind: ObjectIdentifier(type), subject: ObjectIdentifier(subject), variant: variant)
+    }
+
+    /// The object attached under `key` when it is the one used last: the lookup inlined into
+    /// callers, which neither hashes nor writes.
+    @inlinable @inline(__always)
+    func lastObject(for key: Key) -> AnyObject? {
+        guard let last, last.key.kind == key.kind, last.key.subject == key.subject, last.key.variant == key.variant else {
+            return nil
+        }
+        return last.object
     }
 
     /// The object attached under `key`, if any.
@@ -79,11 +98,22 @@ extension Statement {
 extension Database {
     /// The `Object` attached to this connection for `subject` and `variant`; `make` builds it the
     /// first time. Attachments live as long as the connection.
+    ///
+    /// Inlined: finding the attachment used last is a few comparisons in the caller.
+    @inlinable
     package func attachment<Object: AnyObject>(
         _ type: Object.Type, for subject: Any.Type, variant: Int = 0, make: () throws -> Object
     ) rethrows -> Object {
         let key = Attachments.key(type, for: subject, variant: variant)
-        return try Attachments.object(
+        // The key holds the object's class, so the downcast cannot fail.
+        if let known = attachments.lastObject(for: key) { return unsafeDowncast(known, to: Object.self) }
+        return try attachment(type, key: key, make: make)
+    }
+
+    /// ``attachment(_:for:variant:make:)`` beyond the attachment used last.
+    @usableFromInline
+    func attachment<Object: AnyObject>(_ type: Object.Type, key: Attachments.Key, make: () throws -> Object) rethrows -> Object {
+        try Attachments.object(
             type, key: key, existing: { attachments.existing(key) }, insert: { attachments.insert($0, for: key) }, make: make)
     }
 }

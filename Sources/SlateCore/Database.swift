@@ -28,7 +28,7 @@ public final class Database {
     @exclusivity(unchecked) @usableFromInline package var statementCacheGeneration = 0
     /// What higher layers keep per connection, such as the SQL the query layer renders once per
     /// table type (a find by primary key), so repeated one-record calls skip rendering.
-    @exclusivity(unchecked) package var attachments = Attachments()
+    @exclusivity(unchecked) @usableFromInline package var attachments = Attachments()
     /// Observers installed through the hook APIs, kept alive for the C callbacks.
     let hooks = HookRegistry()
     /// Trace observers, kept alive for the C callback.

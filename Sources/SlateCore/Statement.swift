@@ -27,7 +27,16 @@ public final class Statement {
     /// Arguments bound through ``bind(_:)-(StatementArguments)``, kept for error reports.
     @usableFromInline package var lastArguments: StatementArguments?
     /// Set while a cursor or fetch owns the statement, so the cache hands out another one.
-    @exclusivity(unchecked) @usableFromInline package var isCheckedOut = false
+    ///
+    /// The accessors are inlinable so that other modules reach the storage through them: a
+    /// module that writes a stored property of this module's class directly checks exclusivity
+    /// dynamically (a `swift_beginAccess` per write), which `@exclusivity(unchecked)` on the
+    /// storage only skips in code compiled here, such as these accessors.
+    @inlinable package var isCheckedOut: Bool {
+        get { checkedOutStorage }
+        set { checkedOutStorage = newValue }
+    }
+    @exclusivity(unchecked) @usableFromInline var checkedOutStorage = false
     /// Whether the statement is an `EXPLAIN` or `EXPLAIN QUERY PLAN`: SQLite leaves such a
     /// statement active after `SQLITE_DONE`, so ``step()`` resets it then.
     @usableFromInline package let isExplain: Bool

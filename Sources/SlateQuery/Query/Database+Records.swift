@@ -151,22 +151,19 @@ extension Database {
     /// The record whose primary key has `keyValues`, through the statement kept for `Record`'s key
     /// lookups (a connection attachment): rendered once per record type and connection, found
     /// again without hashing its text, the key bound by position, the row decoded by position.
-    /// The fast path of `Record.find(key).fetchOne(db)`.
-    ///
-    /// Returns `nil` when `select` is not a plain `find(key)`; the client's inlined `fetchOne`
-    /// passes the statement itself, so that it never copies the key values.
+    /// The fast path of `Record.find(key).fetchOne(db)`, which passes the key values alone, so
+    /// that the query itself is never copied.
     ///
     /// Inlined into the client, so that the record decodes through its own specialized
     /// `init(row:)`; ``findStatement(_:keyValues:)`` does the rest.
     @inlinable
-    package func findRecord<Record: PrimaryKeyedTable>(_ select: Select<Record>) throws -> Record?? {
-        guard select.storedClauses == nil, let keyValues = select.primaryKeyLookup else { return .none }
-        guard let statement = try findStatement(Record.self, keyValues: keyValues) else { return .some(nil) }
+    package func findRecord<Record: PrimaryKeyedTable>(_ type: Record.Type, keyValues: PrimaryKeyValues) throws -> Record? {
+        guard let statement = try findStatement(Record.self, keyValues: keyValues) else { return nil }
         defer {
             statement.isCheckedOut = false
             statement.resetQuietly()
         }
-        return .some(try Record(row: Row(statement: statement)))
+        return try Record(row: Row(statement: statement))
     }
 
     /// The statement kept for `Record`'s key lookups, with `keyValues` bound and stepped to the
@@ -304,42 +301,38 @@ package final class RecordSQL {
     }
 }
 
-/// The values of a primary key, in key order, kept without an array for a single-column key and
-/// without an existential for a single `Int` or `Int64` key (so copying and binding it involves no
-/// value-witness calls): what `Record.find(key)` holds until `fetchOne` binds them.
+/// The values of a primary key, in key order, kept without an existential for a leading `Int` or
+/// `Int64` value: what `Record.find(key)` holds until `fetchOne` binds them. An integer key is
+/// plain data beside an empty array, so copying and destroying it takes no value-witness call.
 @usableFromInline
 package struct PrimaryKeyValues: Sendable {
-    /// The first value when it is an integer key (`first` is then `nil`).
-    @usableFromInline var firstInteger: Int64?
-    /// The first value, when it is not an integer key.
-    @usableFromInline var first: (any SQLBindable)?
-    /// The values after the first (composite keys).
-    @usableFromInline var rest: [any SQLBindable] = []
+    /// The first value, when it is an integer (`hasFirstInteger`).
+    @usableFromInline var firstInteger: Int64 = 0
+    /// Whether the first value is `firstInteger` rather than `others[0]`.
+    @usableFromInline var hasFirstInteger = false
+    /// The values after `firstInteger`, or all of them when the first is not an integer.
+    @usableFromInline var others: [any SQLBindable] = []
 
     /// No values.
     @usableFromInline
     init() {}
 
     /// The number of values.
-    var count: Int { firstInteger == nil && first == nil ? 0 : 1 + rest.count }
+    var count: Int { (hasFirstInteger ? 1 : 0) + others.count }
 
     /// The values, in key order (an integer key as `Int64`).
     var array: [any SQLBindable] {
-        if let firstInteger { return [firstInteger] + rest }
-        return first.map { [$0] + rest } ?? []
+        hasFirstInteger ? [firstInteger] + others : others
     }
 
     /// Binds the values to parameters 1, 2, …; returns the next parameter.
     func bind(to statement: Statement) throws -> Int {
-        if let firstInteger {
+        var index = 1
+        if hasFirstInteger {
             try statement.bindInt64(firstInteger, at: 1)
-        } else if let first {
-            try first.bind(to: statement, at: 1)
-        } else {
-            return 1
+            index = 2
         }
-        var index = 2
-        for value in rest {
+        for value in others {
             try value.bind(to: statement, at: index)
             index += 1
         }
@@ -357,18 +350,20 @@ package struct PrimaryKeyValues: Sendable {
 
         @inlinable
         mutating func encode<Value: SQLBindable>(_ value: Value) {
-            if values.firstInteger == nil, values.first == nil {
+            if !values.hasFirstInteger && values.others.isEmpty {
                 // Comparing metadata is cheap, even in unspecialized code; specialized, it folds.
                 if Value.self == Int.self {
                     values.firstInteger = Int64(unsafeBitCast(value, to: Int.self))
-                } else if Value.self == Int64.self {
-                    values.firstInteger = unsafeBitCast(value, to: Int64.self)
-                } else {
-                    values.first = value
+                    values.hasFirstInteger = true
+                    return
                 }
-            } else {
-                values.rest.append(value)
+                if Value.self == Int64.self {
+                    values.firstInteger = unsafeBitCast(value, to: Int64.self)
+                    values.hasFirstInteger = true
+                    return
+                }
             }
+            values.others.append(value)
         }
     }
 }

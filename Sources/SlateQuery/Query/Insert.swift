@@ -151,35 +151,42 @@ public struct Insert<Root: Table>: QueryStatement {
             }
             return results
         }
-        let receivesRowID = Root.schema.rowIDAlias != nil
-        return try withEachRecord(db) { statement, record in
+        guard Root.schema.rowIDAlias != nil else {
+            // Without a rowid alias, every record is stored as it is: return them, uncopied.
+            try forEachRecord(db) { statement, _ in try statement.run() }
+            return records
+        }
+        var results: [Root] = []
+        results.reserveCapacity(records.count)
+        try forEachRecord(db) { statement, record in
             var record = record
             try statement.run()
-            if receivesRowID && db.changesCount > 0 {
+            if db.changesCount > 0 {
                 try record.didInsert(rowID: db.lastInsertedRowID)
             }
-            return record
+            results.append(record)
         }
+        return results
     }
 
     /// Runs `body` with the statement bound to each record in turn: the insert followed by
     /// `suffix` (a `RETURNING` clause), with placeholders for the record's columns first, then for
     /// the template's and the suffix's arguments. Several records run inside a savepoint.
-    func withEachRecord<Result>(
+    func forEachRecord(
         _ db: Database, suffix: SQL? = nil,
-        _ body: (Statement, Root) throws -> Result
-    ) throws -> [Result] {
+        _ body: (Statement, Root) throws -> Void
+    ) throws {
         let defaulted = Self.defaultedColumns
         if !defaulted.isEmpty {
             return try records.count == 1
-                ? withEachRecord(db, suffix: suffix, defaulted: defaulted, body)
-                : db.savepoint(nil) { try withEachRecord(db, suffix: suffix, defaulted: defaulted, body) }
+                ? forEachRecord(db, suffix: suffix, defaulted: defaulted, body)
+                : db.savepoint(nil) { try forEachRecord(db, suffix: suffix, defaulted: defaulted, body) }
         }
         let template = self.template()
         let text = template.text + (suffix?.text ?? "")
         var extra = template.arguments
         if let suffix { extra.append(contentsOf: suffix.arguments) }
-        func run() throws -> [Result] {
+        func run() throws {
             let statement = try db.cachedStatement(sql: text)
             statement.isCheckedOut = true
             defer {
@@ -190,26 +197,21 @@ public struct Insert<Root: Table>: QueryStatement {
             for (offset, value) in extra.positional.enumerated() {
                 try bindArgument(value, to: statement, at: columnCount + 1 + offset)
             }
-            var results: [Result] = []
-            results.reserveCapacity(records.count)
             for record in records {
                 statement.resetQuietly()
                 try record.bindColumns(to: statement, startingAt: 1)
-                results.append(try body(statement, record))
+                try body(statement, record)
             }
-            return results
         }
-        return records.count == 1 ? try run() : try db.savepoint(nil) { try run() }
+        if records.count == 1 { try run() } else { try db.savepoint(nil) { try run() } }
     }
 
-    /// ``withEachRecord(_:suffix:_:)`` for a table with defaults: each record's statement leaves
+    /// ``forEachRecord(_:suffix:_:)`` for a table with defaults: each record's statement leaves
     /// out the defaulted columns whose value is nil.
-    private func withEachRecord<Result>(
-        _ db: Database, suffix: SQL?, defaulted: [Int], _ body: (Statement, Root) throws -> Result
-    ) throws -> [Result] {
+    private func forEachRecord(
+        _ db: Database, suffix: SQL?, defaulted: [Int], _ body: (Statement, Root) throws -> Void
+    ) throws {
         let columnCount = Root.schema.recordColumns.count
-        var results: [Result] = []
-        results.reserveCapacity(records.count)
         for record in records {
             let values = record.columnValues
             guard values.count == columnCount else {
@@ -236,9 +238,8 @@ public struct Insert<Root: Table>: QueryStatement {
             for (offset, value) in arguments.enumerated() {
                 try bindArgument(value, to: statement, at: 1 + offset)
             }
-            results.append(try body(statement, record))
+            try body(statement, record)
         }
-        return results
     }
 }
 

@@ -88,7 +88,7 @@ public struct Returning<Root: Table, Output>: QueryStatement {
         switch base {
         case .insert(let insert):
             var index = 0
-            _ = try insert.withEachRecord(db, suffix: sqlConcat(" RETURNING ", returning)) { statement, _ in
+            try insert.forEachRecord(db, suffix: sqlConcat(" RETURNING ", returning)) { statement, _ in
                 var returned = false
                 while try statement.step() {
                     returned = true

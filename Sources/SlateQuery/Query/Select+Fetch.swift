@@ -65,8 +65,8 @@ extension Select where Root: PrimaryKeyedTable {
     /// once per record type and connection runs, with the key bound by position.
     @inlinable
     public func fetchOne(_ db: Database) throws -> Root? {
-        if storedClauses == nil, let found = try db.findRecord(self) {
-            return found
+        if storedClauses == nil, let keyValues = primaryKeyLookup {
+            return try db.findRecord(Root.self, keyValues: keyValues)
         }
         return try db.withStatement(clauses.renderForOne()) { statement in
             guard try statement.step() else { return nil }

@@ -363,6 +363,17 @@ func extractNext<Value: SQLExtractable>(_ type: Value.Type, from row: borrowing 
     return value
 }
 
+/// The clauses a ``Select`` stores once a builder method changed them, behind one reference.
+/// Immutable: a change stores a new box.
+@usableFromInline
+package final class StoredSelectClauses: Sendable {
+    let clauses: SelectClauses
+
+    init(_ clauses: SelectClauses) {
+        self.clauses = clauses
+    }
+}
+
 /// The records of one table: `SELECT <every column> FROM "Table" …`.
 ///
 /// Start one from the table type: `Person.all()`, `Person.where { … }`, `Person.order(by: \.name)`.
@@ -380,19 +391,20 @@ public struct Select<Root: Table>: SelectStatement {
     /// that `Root.find(key).fetchOne(db)` renders nothing and runs the statement prepared once per
     /// record type.
     public var clauses: SelectClauses {
-        get { storedClauses ?? initialClauses() }
+        get { storedClauses?.clauses ?? initialClauses() }
         set {
-            storedClauses = newValue
+            storedClauses = StoredSelectClauses(newValue)
             primaryKeyLookup = nil
         }
     }
 
-    /// The clauses, once a builder method changed them.
-    @usableFromInline package var storedClauses: SelectClauses?
+    /// The clauses, once a builder method changed them. Boxed, so that a query is a few words:
+    /// `Root.find(key).fetchOne(db)` moves it around without copying a whole `SelectClauses`.
+    @usableFromInline package var storedClauses: StoredSelectClauses?
     /// The key values of `Root.find(key)`, while nothing else was added.
     @usableFromInline package var primaryKeyLookup: PrimaryKeyValues?
     /// The alias qualifying the columns, when not the table name.
-    let alias: String?
+    @usableFromInline let alias: String?
     /// The table name or alias qualifying the columns.
     var qualifier: String { alias ?? Root.tableName }
 
@@ -403,12 +415,17 @@ public struct Select<Root: Table>: SelectStatement {
         self.alias = qualifier == Root.tableName ? nil : qualifier
     }
 
-    /// Selects the record of `Root` whose primary key columns hold `keyValues`.
-    @usableFromInline
+    /// Selects the record of `Root` whose primary key columns hold `keyValues`. Inlinable, so
+    /// that `find(key)` builds it specialized in the client.
+    @inlinable
     init(primaryKeyValues keyValues: PrimaryKeyValues) {
-        let tableName = Root.tableName
-        let qualifier = QueryNesting.qualifier(for: tableName)
-        self.alias = qualifier == tableName ? nil : qualifier
+        if QueryNesting.isActive {
+            let tableName = Root.tableName
+            let qualifier = QueryNesting.qualifier(for: tableName)
+            self.alias = qualifier == tableName ? nil : qualifier
+        } else {
+            self.alias = nil  // no enclosing statement: the table name qualifies the columns
+        }
         self.primaryKeyLookup = keyValues
     }
 
