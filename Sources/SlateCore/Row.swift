@@ -226,13 +226,23 @@ public struct Row: ~Copyable {
     }
 
     /// The index of column `name`, or a ``ResultCode/range`` error listing the row's columns.
-    @inlinable
+    ///
+    /// Always inlined, so that a read by name costs one comparison beside the read by position:
+    /// only the statement's expected read is checked here, everything else is out of line.
+    @inlinable @inline(__always)
     package func columnIndex(named name: String) throws -> Int {
         if columnOffset == 0, let statementReference,
             let index = statementReference._withUnsafeGuaranteedRef({ $0.expectedNamedRead(name) })
         {
             return index
         }
+        return try columnIndexLookingUp(named: name)
+    }
+
+    /// The index of column `name` found by ``index(ofColumn:)``, or a ``ResultCode/range`` error
+    /// listing the row's columns: the slow path of ``columnIndex(named:)``.
+    @usableFromInline
+    package func columnIndexLookingUp(named name: String) throws -> Int {
         guard let index = index(ofColumn: name) else { throw missingColumn(name) }
         return index
     }

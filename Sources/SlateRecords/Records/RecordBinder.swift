@@ -16,10 +16,10 @@ final class RecordBinder {
         case unbound, null, value
     }
 
-    /// The statement, unowned: the statement keeps its binders, not the reverse, and a binder is
+    /// The statement, unretained: the statement keeps its binders, not the reverse, and a binder is
     /// reached only through its statement (``Statement/attachment(_:for:variant:make:)``), so the
     /// statement outlives every use.
-    private unowned(unsafe) let statement: Statement
+    private let statement: Unmanaged<Statement>
     private let columnNames: [String: String]
     /// The parameter of the first column.
     let firstIndex: Int
@@ -29,12 +29,19 @@ final class RecordBinder {
     // and no access to them ever overlaps another.
     /// The parameter of each coding key.
     @exclusivity(unchecked) private var keyOrder = CodingKeyOrder()
-    /// What each parameter (index `position - 1`) received for the current record.
-    @exclusivity(unchecked) private(set) var bindings: [Binding]
+    /// What each parameter (index `position - firstIndex`) received for the current record: a
+    /// buffer the binder owns (one per column, freed in `deinit`), so marking a parameter bound
+    /// costs no copy-on-write check. Every index written comes from `positions`, so it is in range.
+    private let bindings: UnsafeMutableBufferPointer<Binding>
+    /// The keyed container handed out last (a `KeyedEncodingSlot<Key>`), and its key type: every
+    /// record asks for the same one, and building it (its box and the generic metadata it needs)
+    /// costs more than binding the record's values. It refers to this binder, so the binder's
+    /// owner (``RecordBinderOwner``) drops it to break the cycle.
+    @exclusivity(unchecked) private var keyedContainer: (keyType: ObjectIdentifier, slot: AnyObject)?
 
     /// A binder for `statement`, whose parameters from `firstIndex` on are `columns` in order.
     init(statement: Statement, columns: [String], columnNames: [String: String], firstIndex: Int = 1) {
-        self.statement = statement
+        self.statement = Unmanaged.passUnretained(statement)
         self.columnNames = columnNames
         self.firstIndex = firstIndex
         var positions: [String: Int] = [:]
@@ -42,7 +49,28 @@ final class RecordBinder {
             positions[column] = index + firstIndex
         }
         self.positions = positions
-        self.bindings = Array(repeating: .unbound, count: columns.count)
+        self.bindings = .allocate(capacity: columns.count)
+        self.bindings.initialize(repeating: .unbound)
+    }
+
+    deinit {
+        bindings.deallocate()
+    }
+
+    /// The keyed container for `Key` over this binder: the kept one when it has that key type.
+    func keyedContainer<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        if let keyedContainer, keyedContainer.keyType == ObjectIdentifier(Key.self) {
+            // The slot was made for `Key` (its key type is checked above), so the cast cannot fail.
+            return unsafeDowncast(keyedContainer.slot, to: KeyedEncodingSlot<Key>.self).container
+        }
+        let container = KeyedEncodingContainer(RecordBindingContainer<Key>(binder: self))
+        keyedContainer = (ObjectIdentifier(Key.self), KeyedEncodingSlot(container))
+        return container
+    }
+
+    /// Drops the kept keyed container, which refers to this binder.
+    func forgetKeyedContainer() {
+        keyedContainer = nil
     }
 
     /// Binds every column of `record`; columns it did not encode are bound as `NULL`.
@@ -52,7 +80,7 @@ final class RecordBinder {
         try record.encode(to: RecordBindingEncoder(binder: self))
         keyOrder.finish()
         for index in bindings.indices where bindings[index] == .unbound {
-            try statement.bindNull(at: index + firstIndex)
+            try statement._withUnsafeGuaranteedRef { try $0.bindNull(at: index + firstIndex) }
             bindings[index] = .null
         }
     }
@@ -72,17 +100,17 @@ final class RecordBinder {
     @inline(__always)
     func bind<Value: SQLBindable>(_ value: Value, forKey key: String) throws {
         guard let position = position(ofKey: key) else { return }
-        try value.bind(to: statement, at: position)
+        try statement._withUnsafeGuaranteedRef { try value.bind(to: $0, at: position) }
         bindings[position - firstIndex] = .value
     }
 
     func bind(_ value: (any SQLBindable)?, forKey key: String) throws {
         guard let position = position(ofKey: key) else { return }
         if let value {
-            try value.bind(to: statement, at: position)
+            try statement._withUnsafeGuaranteedRef { try value.bind(to: $0, at: position) }
             bindings[position - firstIndex] = .value
         } else {
-            try statement.bindNull(at: position)
+            try statement._withUnsafeGuaranteedRef { try $0.bindNull(at: position) }
             bindings[position - firstIndex] = .null
         }
     }
@@ -95,7 +123,7 @@ struct RecordBindingEncoder: Encoder {
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        KeyedEncodingContainer(RecordBindingContainer<Key>(binder: binder))
+        binder.keyedContainer(keyedBy: type)
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -104,6 +132,29 @@ struct RecordBindingEncoder: Encoder {
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
         InvalidRowEncoding<AnyCodingKey>(codingPath: codingPath)
+    }
+}
+
+/// Keeps a keyed container of one key type (see ``RecordBinder/keyedContainer(keyedBy:)``).
+final class KeyedEncodingSlot<Key: CodingKey> {
+    let container: KeyedEncodingContainer<Key>
+
+    init(_ container: KeyedEncodingContainer<Key>) {
+        self.container = container
+    }
+}
+
+/// What a statement keeps for a record type: its binder, whose kept keyed container refers back to
+/// the binder. When the statement lets the owner go, the owner breaks that cycle.
+final class RecordBinderOwner {
+    let binder: RecordBinder
+
+    init(_ binder: RecordBinder) {
+        self.binder = binder
+    }
+
+    deinit {
+        binder.forgetKeyedContainer()
     }
 }
 
@@ -148,6 +199,6 @@ extension Statement {
     /// The record binder attached to this statement for `Record`, binding from parameter `index`;
     /// `make` builds it the first time.
     func cachedRecordBinder<Record>(for type: Record.Type, startingAt index: Int, _ make: () throws -> RecordBinder) rethrows -> RecordBinder {
-        try attachment(RecordBinder.self, for: Record.self, variant: index, make: make)
+        try attachment(RecordBinderOwner.self, for: Record.self, variant: index) { RecordBinderOwner(try make()) }.binder
     }
 }

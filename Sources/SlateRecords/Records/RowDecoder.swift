@@ -26,11 +26,17 @@ public final class RowDecoder {
         didSet { state = nil }
     }
     /// The lookups of the statement decoded last.
-    private var state: RowDecodingState?
+    private(set) var state: RowDecodingState? {
+        willSet { state?.forgetKeyedContainer() }
+    }
 
     /// A decoder; `columnNames` maps coding keys to the columns that hold them.
     public init(columnNames: [String: String] = [:]) {
         self.columnNames = columnNames
+    }
+
+    deinit {
+        state?.forgetKeyedContainer()
     }
 
     /// Decodes `type` from `row`.
@@ -40,7 +46,7 @@ public final class RowDecoder {
         if let current = self.state, sql != nil, current.sql == sql {
             state = current
         } else {
-            state = RowDecodingState(row: row, sql: sql, columnNames: columnNames)
+            state = RowDecodingState(row: row, sql: sql, columnNames: columnNames, keepsKeyedContainer: sql != nil)
             self.state = sql == nil ? nil : state
         }
         state.begin(row)
@@ -68,11 +74,38 @@ final class RowDecodingState {
     /// The column of each coding key. (Like the properties above, it skips dynamic exclusivity
     /// checks.)
     @exclusivity(unchecked) private var keyOrder = CodingKeyOrder()
+    /// Whether the keyed container is kept for the next rows: only by a state its decoder keeps,
+    /// which breaks the cycle (state → container → state) in ``forgetKeyedContainer()``.
+    private let keepsKeyedContainer: Bool
+    /// The keyed container handed out last (a `KeyedContainerSlot<Key>`), and its key type. Every
+    /// row of a statement asks for the same one, and building it (its box and the generic
+    /// metadata it needs) costs more than decoding the row's values.
+    @exclusivity(unchecked) private var keyedContainer: (keyType: ObjectIdentifier, slot: AnyObject)?
 
-    init(row: borrowing Row, sql: String?, columnNames: [String: String]) {
+    init(row: borrowing Row, sql: String?, columnNames: [String: String], keepsKeyedContainer: Bool) {
         self.row = row.unsafeView()
         self.sql = sql
         self.columnNames = columnNames
+        self.keepsKeyedContainer = keepsKeyedContainer
+    }
+
+    /// The keyed container for `Key` over this state: the kept one when it has that key type.
+    func keyedContainer<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedDecodingContainer<Key> {
+        if let keyedContainer, keyedContainer.keyType == ObjectIdentifier(Key.self) {
+            // The slot was made for `Key` (its key type is checked above), so the cast cannot fail.
+            return unsafeDowncast(keyedContainer.slot, to: KeyedContainerSlot<Key>.self).container
+        }
+        let container = KeyedDecodingContainer(RowKeyedDecodingContainer<Key>(state: self))
+        if keepsKeyedContainer {
+            keyedContainer = (ObjectIdentifier(Key.self), KeyedContainerSlot(container))
+        }
+        return container
+    }
+
+    /// Drops the kept keyed container (which refers to this state), when the decoder lets the
+    /// state go.
+    func forgetKeyedContainer() {
+        keyedContainer = nil
     }
 
     func begin(_ row: borrowing Row) {
@@ -104,7 +137,7 @@ struct RowValueDecoder: Decoder {
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(RowKeyedDecodingContainer<Key>(state: state))
+        state.keyedContainer(keyedBy: type)
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -120,6 +153,15 @@ struct RowValueDecoder: Decoder {
     }
 }
 
+/// Keeps a keyed container of one key type (see ``RowDecodingState/keyedContainer(keyedBy:)``).
+final class KeyedContainerSlot<Key: CodingKey> {
+    let container: KeyedDecodingContainer<Key>
+
+    init(_ container: KeyedDecodingContainer<Key>) {
+        self.container = container
+    }
+}
+
 struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let state: RowDecodingState
     var codingPath: [any CodingKey] { [] }
@@ -129,15 +171,20 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
         return state.row.columnNames.compactMap { Key(stringValue: reverse[$0.lowercased()] ?? $0) }
     }
 
+    @inline(__always)
     func requireIndex(_ key: Key) throws -> Int {
-        guard let index = state.index(ofKey: key.stringValue) else {
-            throw DecodingError.keyNotFound(
-                key,
-                DecodingError.Context(
-                    codingPath: codingPath,
-                    debugDescription: "the row has no column \(state.columnName(ofKey: key.stringValue)); it has \(state.row.columnNames.joined(separator: ", "))"))
-        }
+        guard let index = state.index(ofKey: key.stringValue) else { throw missingColumn(key) }
         return index
+    }
+
+    /// The error for a key whose column the row lacks (out of line: the hot path only finds keys).
+    @inline(never)
+    func missingColumn(_ key: Key) -> DecodingError {
+        DecodingError.keyNotFound(
+            key,
+            DecodingError.Context(
+                codingPath: codingPath,
+                debugDescription: "the row has no column \(state.columnName(ofKey: key.stringValue)); it has \(state.row.columnNames.joined(separator: ", "))"))
     }
 
     func contains(_ key: Key) -> Bool { state.index(ofKey: key.stringValue) != nil }
