@@ -112,7 +112,8 @@ struct PostgreSQLDatabaseTests {
         let stored = try await Appliance.all().order { $0.name }.fetchAll(pg)
         #expect(stored.map(\.name) == ["a", "bb", "c", "chosen", "chosen again", "d"])
         #expect(stored.map(\.isActive) == [false, true, false, true, true, false])  // "chosen again" keeps isActive
-        #expect(Set(stored.map(\.rank)) == [3, nil])
+        let expectedRanks: Set<Int32?> = [3, nil]
+        #expect(Set(stored.map(\.rank)) == expectedRanks)
     }
 
     @Test func mapsErrorsWithSQLState() async throws {
