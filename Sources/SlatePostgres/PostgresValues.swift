@@ -107,9 +107,9 @@ struct JSONBText: PostgresNonThrowingEncodable {
     }
 }
 
-/// The current row of a PostgreSQL result, read by position: what a ``Row`` made with
-/// `Row(foreign:)` asks for each value. One source serves every row of a result: ``load(_:)``
-/// converts the next row's binary cells into SQLite's storage classes, in one pass, into buffers
+/// The current row of a PostgreSQL result, read by position: what a ``Row`` lent by
+/// `Row.withForeign(_:_:)` asks for each value. One source serves every row of a result:
+/// ``load(_:)`` converts the next row's binary cells into SQLite's storage classes, in one pass, into buffers
 /// reused from row to row, and throws for a cell it cannot convert exactly.
 ///
 /// | PostgreSQL | value read |
