@@ -27,7 +27,9 @@ extension Database {
     @inlinable
     package func cachedStatement(_ reference: CachedStatementReference) throws -> Statement {
         if reference.generation == statementCacheGeneration, let statement = reference.statement, !statement.isCheckedOut, !isClosed {
-            statement.resetQuietly()
+            // Statements handed out here are reset after use; one stepped by other code (the public
+            // `cachedStatement(sql:)` shares it) is reset now.
+            if statement.needsReset { statement.resetQuietly() }
             return statement
         }
         return try lookUpCachedStatement(reference)
