@@ -54,8 +54,12 @@ extension Insert {
     /// the defaults it applied, and for an upsert the row as inserted or updated. A record that
     /// `ON CONFLICT DO NOTHING` (or `.ignore`) skipped is returned unchanged.
     ///
-    /// Several records run one statement each; run them in a ``PostgreSQLDatabase/transaction(isolation:_:)``
-    /// to insert all or none.
+    /// Several records insert all or none, as on SQLite: one statement each, on one connection of
+    /// the pool in a transaction, or inside a ``PostgreSQLTransaction`` in a savepoint (so a
+    /// failed batch undoes only its own rows and the transaction goes on). When a record fails (a
+    /// constraint, a value that does not bind) or the task is cancelled, the records before it are
+    /// rolled back and the error is rethrown. A single record runs its one statement as it is. (A
+    /// ``PostgreSQLQueryable`` of your own runs the statements one by one, as it runs any.)
     @discardableResult
     public func execute(_ db: some PostgreSQLQueryable) async throws -> [Root] {
         let stored = try await returningRecords.postgresRun(db)
@@ -77,6 +81,22 @@ extension Returning {
     /// The rows returned: for an insert, one entry per record (`nil` when the record was
     /// skipped); else one per returned row.
     func postgresRun(_ db: some PostgreSQLQueryable) async throws -> [Output?] {
+        // Several records: all or none, in a transaction of their own or a savepoint of the
+        // caller's transaction (PostgreSQL does not promise that a multi-row VALUES returns its
+        // rows in input order, so it stays one statement per record).
+        if let insert, insert.records.count > 1 {
+            if let database = db as? PostgreSQLDatabase {
+                return try await database.transaction { transaction in try await postgresRunStatements(transaction) }
+            }
+            if let transaction = db as? PostgreSQLTransaction {
+                return try await transaction.savepoint { savepoint in try await postgresRunStatements(savepoint) }
+            }
+        }
+        return try await postgresRunStatements(db)
+    }
+
+    /// The statements of ``postgresRun(_:)``, run on `db` as they come.
+    private func postgresRunStatements(_ db: some PostgreSQLQueryable) async throws -> [Output?] {
         if let insert, let results = try await postgresRunInsert(insert, db) { return results }
         let statements = statementsPerRecord(alsoOmitting: Root.postgreSQLIdentityColumn.map { [$0] } ?? [])
         var results: [Output?] = []
@@ -311,8 +331,9 @@ extension PostgreSQLQueryable {
         try await Insert([record]).execute(self).first ?? record
     }
 
-    /// Inserts every record, one statement each, and returns them as stored. Run it in a
-    /// transaction to insert all or none.
+    /// Inserts every record, one statement each, and returns them as stored, in order. All or
+    /// none: several records run in a transaction on one connection of the pool, or in a savepoint
+    /// of a ``PostgreSQLTransaction``; a failed or cancelled batch leaves the table as it was.
     @discardableResult
     public func insert<Records: Sequence>(contentsOf records: Records) async throws -> [Records.Element]
     where Records.Element: Table {

@@ -185,6 +185,88 @@ struct PostgreSQLDatabaseTests {
         #expect(try await Appliance.where { $0.name == "d" }.fetchCount(pg) == 0)
     }
 
+    @Test func insertsSeveralRecordsAllOrNone() async throws {
+        let pg = try await appliances()
+        // The happy path: the records come back in order with the keys PostgreSQL chose.
+        let stored = try await pg.insert(contentsOf: [appliance("a"), appliance("bb")])
+        #expect(stored.map(\.id) == [1, 2])
+        #expect(stored.map(\.name) == ["a", "bb"])
+        // The third record violates the unique name: the two before it are rolled back.
+        let batch = [appliance("c"), appliance("dd"), appliance("a"), appliance("e")]
+        do {
+            try await pg.insert(contentsOf: batch)
+            Issue.record("a duplicate name was inserted")
+        } catch let error as PostgreSQLError {
+            #expect(error.sqlState == "23505")
+            #expect(error.sql?.hasPrefix(#"INSERT INTO "appliance" ("name", "#) == true)
+            #expect(error.arguments?.first == .text("a"))
+        }
+        do {
+            try await Appliance.insert(batch).execute(pg)
+            Issue.record("a duplicate name was inserted")
+        } catch let error as PostgreSQLError {
+            #expect(error.sqlState == "23505")
+        }
+        let names = try await Appliance.all().order { $0.name }.select { $0.name }.fetchAll(pg)
+        #expect(names == ["a", "bb"])
+        // An insert with a conflict clause is atomic too: "f" inserted, "bb" skipped, then a name
+        // too long for VARCHAR(40) fails.
+        let tooLong = String(repeating: "x", count: 41)
+        do {
+            try await Appliance.insert([appliance("f"), appliance("bb"), appliance(tooLong)]).onConflictDoNothing(\.name).execute(pg)
+            Issue.record("a name longer than VARCHAR(40) was inserted")
+        } catch let error as PostgreSQLError {
+            #expect(error.sqlState == "22001")
+        }
+        let afterConflicts = try await Appliance.all().order { $0.name }.select { $0.name }.fetchAll(pg)
+        #expect(afterConflicts == ["a", "bb"])
+    }
+
+    @Test func insertsSeveralRecordsInASavepointOfTheTransaction() async throws {
+        let pg = try await appliances()
+        try await pg.transaction { tx in
+            try await tx.insert(appliance("a"))
+            do {
+                try await tx.insert(contentsOf: [appliance("b"), appliance("cc"), appliance("a")])
+                Issue.record("a duplicate name was inserted")
+            } catch let error as PostgreSQLError {
+                #expect(error.sqlState == "23505")
+                #expect(error.sql?.hasPrefix(#"INSERT INTO "appliance" ("name", "#) == true)
+            }
+            // The transaction goes on: only the batch was undone.
+            let inside = try await Appliance.all().select { $0.name }.fetchAll(tx)
+            #expect(inside == ["a"])
+            let more = try await tx.insert(contentsOf: [appliance("d"), appliance("ee")])
+            #expect(more.map(\.name) == ["d", "ee"])
+            #expect(more.allSatisfy { $0.id != nil })
+        }
+        let names = try await Appliance.all().order { $0.name }.select { $0.name }.fetchAll(pg)
+        #expect(names == ["a", "d", "ee"])
+    }
+
+    @Test func rollsBackACancelledBatch() async throws {
+        let pg = try await appliances()
+        // The third record cancels the task while it is encoded: the two before it are inserted
+        // by then, and rolled back.
+        let batch = ["a", "b", CancellingTicket.cancelling, "d"].map { CancellingTicket(name: $0) }
+        try await pg.createTable(for: CancellingTicket.self)
+        let onPool = Task { try await pg.insert(contentsOf: batch) }
+        await #expect(throws: CancellationError.self) { try await onPool.value }
+        #expect(try await pg.fetchValue(Int.self, #"SELECT count(*) FROM "ticket""#) == 0)
+        let inTransaction = Task {
+            try await pg.transaction { tx in
+                try await tx.insert(CancellingTicket(name: "kept until the cancellation"))
+                try await tx.insert(contentsOf: batch)
+            }
+        }
+        await #expect(throws: CancellationError.self) { try await inTransaction.value }
+        #expect(try await pg.fetchValue(Int.self, #"SELECT count(*) FROM "ticket""#) == 0)
+        // The pool's connections are usable afterwards.
+        let stored = try await pg.insert(contentsOf: [CancellingTicket(name: "x"), CancellingTicket(name: "y")])
+        #expect(stored.map(\.name) == ["x", "y"])
+        #expect(try await pg.fetchValue(Int.self, #"SELECT count(*) FROM "ticket""#) == 2)
+    }
+
     @Test func stopsWhenCancelled() async throws {
         let pg = try await appliances()
         try await pg.insert(appliance("a"))
@@ -193,6 +275,45 @@ struct PostgreSQLDatabaseTests {
             return try await Appliance.all().fetchAll(pg)
         }
         await #expect(throws: CancellationError.self) { try await task.value }
+    }
+}
+
+/// A record that cancels the task encoding it when its name is ``cancelling``.
+struct CancellingTicket: Table, Sendable {
+    static let cancelling = "cancel while encoding"
+    var id: Int64?
+    var name: String
+
+    static let schema = TableSchema(
+        name: "ticket",
+        columns: [
+            .init(name: "id", type: "INTEGER", primaryKeyPosition: 1),
+            .init(name: "name", type: "TEXT", isNotNull: true),
+        ])
+
+    struct Columns: TableColumns {
+        let id: Column<CancellingTicket, Int64?>
+        let name: Column<CancellingTicket, String>
+        init(qualifier: String) {
+            id = Column(qualifier, "id")
+            name = Column(qualifier, "name")
+        }
+    }
+
+    init(id: Int64? = nil, name: String) {
+        self.id = id
+        self.name = name
+    }
+
+    init(row: borrowing Row) throws {
+        id = try row.decode(at: 0)
+        name = try row.decode(at: 1)
+    }
+
+    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+        if name == Self.cancelling { withUnsafeCurrentTask { $0?.cancel() } }
+        try encoder.encode(id)
+        try encoder.encode(name)
     }
 }
 #endif
