@@ -2,7 +2,7 @@ import Foundation
 
 /// The current row of another database engine's result, read by position: what lets a record's
 /// ``RowDecodable/init(row:)`` decode a PostgreSQL row (in SlatePostgres) exactly as it decodes
-/// an SQLite row. A ``Row`` made with ``Row/init(foreign:)`` asks its source for each value it
+/// an SQLite row. A ``Row`` lent by `Row.withForeign(_:_:)` asks its source for each value it
 /// reads; every check of Slate's value conversions (exact integers, no NULL in a non-optional)
 /// applies unchanged.
 @usableFromInline
@@ -22,4 +22,39 @@ package protocol ForeignRowSource: AnyObject {
     /// The value of column `index` when the engine stores it as a date or timestamp, else `nil`
     /// (the row then reads the value with the column's date strategy).
     func date(at index: Int) -> Date?
+    /// The typed reads' fast path, straight from the engine's value: column `index` (0-based; any
+    /// `index`, `nil` when out of range) when the engine stores an integer there (a boolean as 0
+    /// or 1), else `nil`, and the row reads ``value(at:)`` under the exact rules.
+    func integer(at index: Int) -> Int64?
+    /// Column `index` when the engine stores a floating-point number there, else `nil` (see
+    /// ``integer(at:)``).
+    func real(at index: Int) -> Double?
+    /// Column `index` when the engine stores text there, else `nil` (see ``integer(at:)``).
+    func text(at index: Int) -> String?
+}
+
+extension Row {
+    // The foreign fast paths of the typed reads: `nil` for a row of SQLite (or a copied row), or
+    // when the engine holds another kind of value, which the exact rules then read.
+
+    /// Column `index` of a foreign row as an integer, when its engine stores one there.
+    @inlinable
+    package func foreignInteger(at index: Int) -> Int64? {
+        guard let foreignSource else { return nil }
+        return foreignSource.pointee.integer(at: Int(position(index)))
+    }
+
+    /// Column `index` of a foreign row as a double, when its engine stores one there.
+    @inlinable
+    package func foreignReal(at index: Int) -> Double? {
+        guard let foreignSource else { return nil }
+        return foreignSource.pointee.real(at: Int(position(index)))
+    }
+
+    /// Column `index` of a foreign row as text, when its engine stores text there.
+    @inlinable
+    package func foreignText(at index: Int) -> String? {
+        guard let foreignSource else { return nil }
+        return foreignSource.pointee.text(at: Int(position(index)))
+    }
 }

@@ -108,9 +108,17 @@ struct JSONBText: PostgresNonThrowingEncodable {
 }
 
 /// The current row of a PostgreSQL result, read by position: what a ``Row`` lent by
-/// `Row.withForeign(_:_:)` asks for each value. One source serves every row of a result:
-/// ``load(_:)`` converts the next row's binary cells into SQLite's storage classes, in one pass, into buffers
-/// reused from row to row, and throws for a cell it cannot convert exactly.
+/// `Row.withForeign(_:_:)` asks for each value. One source serves every row of a result.
+///
+/// The cells of the common types (`int2`, `int4`, `int8`, `bool`, `float4`, `float8`, `text`,
+/// `varchar`, `bpchar`, `name` in binary format) are decoded by ``load(_:)`` straight from their
+/// bytes into plain numbers (text cells keep their bytes, made a `String` when read), and a
+/// typed read (`Int64`, `Int32`, `Double`, `String`, `Bool`, …) takes them through
+/// ``integer(at:)``, ``real(at:)`` or ``text(at:)``, with no ``SQLValue`` in between. The row's
+/// exact rules apply to what they return (an `int8` read into an `Int32` must fit) and to every
+/// other read, which goes through ``value(at:)``. The cells of every other type are converted by
+/// ``load(_:)`` into SQLite's storage classes. It throws for a cell it cannot decode or convert
+/// exactly.
 ///
 /// | PostgreSQL | value read |
 /// | --- | --- |
@@ -124,14 +132,82 @@ struct JSONBText: PostgresNonThrowingEncodable {
 /// | `timestamptz`, `timestamp`, `date` | ISO-8601 text; a `Date` reads the exact instant |
 /// | anything else | an error naming the type (cast it in SQL: `CAST(x AS text)`) |
 final class PostgresRowSource: ForeignRowSource {
+    /// How the cells of a column are read.
+    enum Kind {
+        case int16, int32, int64, bool, float32, float64, text
+        /// Converted by `load(_:)` into `converted` (and `dates`).
+        case converted
+
+        init(_ type: PostgresDataType, format: PostgresFormat) {
+            guard format == .binary else {
+                self = .converted
+                return
+            }
+            switch type {
+            case .int2: self = .int16
+            case .int4: self = .int32
+            case .int8: self = .int64
+            case .bool: self = .bool
+            case .float4: self = .float32
+            case .float8: self = .float64
+            case .text, .varchar, .bpchar, .name: self = .text
+            default: self = .converted
+            }
+        }
+
+        /// The number a cell of this kind holds (an integer, or a `Double`'s bit pattern), 0
+        /// for text, or `nil` when `bytes` are not a valid cell of this kind (the length of its
+        /// binary format; 0 or 1 for a boolean). Text is taken as PostgreSQL sends it, as
+        /// postgres-nio does.
+        func number(_ bytes: ByteBuffer) -> UInt64? {
+            let start = bytes.readerIndex
+            switch self {
+            case .int16:
+                guard bytes.readableBytes == 2, let value = bytes.getInteger(at: start, as: Int16.self) else { return nil }
+                return UInt64(bitPattern: Int64(value))
+            case .int32:
+                guard bytes.readableBytes == 4, let value = bytes.getInteger(at: start, as: Int32.self) else { return nil }
+                return UInt64(bitPattern: Int64(value))
+            case .int64:
+                guard bytes.readableBytes == 8, let value = bytes.getInteger(at: start, as: Int64.self) else { return nil }
+                return UInt64(bitPattern: value)
+            case .bool:
+                guard bytes.readableBytes == 1, let value = bytes.getInteger(at: start, as: UInt8.self), value <= 1 else { return nil }
+                return UInt64(value)
+            case .float32:
+                guard bytes.readableBytes == 4, let value = bytes.getInteger(at: start, as: UInt32.self) else { return nil }
+                return Double(Float(bitPattern: value)).bitPattern
+            case .float64:
+                guard bytes.readableBytes == 8, let value = bytes.getInteger(at: start, as: UInt64.self) else { return nil }
+                return value
+            case .text, .converted:
+                return 0
+            }
+        }
+    }
+
     let sql: String?
     // One source is read by one task, a row at a time: no dynamic exclusivity checks on the
     // per-cell reads and writes (swift_beginAccess was a tenth of a fetch's instructions).
     @exclusivity(unchecked) private(set) var columnCount = 0
-    @exclusivity(unchecked) private var values: [SQLValue] = []
+    /// How each column is read, from the first row (every row of a result has the same columns).
+    @exclusivity(unchecked) private var kinds: [Kind] = []
+    /// Whether each cell of the current row is `NULL`.
+    @exclusivity(unchecked) private var nulls: [Bool] = []
+    /// The value of each integer or boolean cell, and the bit pattern of each floating-point one
+    /// (as a `Double`); 0 for the other columns.
+    @exclusivity(unchecked) private var numbers: [UInt64] = []
+    /// The bytes of each text cell; `nil` for the other columns.
+    @exclusivity(unchecked) private var texts: [ByteBuffer?] = []
+    /// Whether some column is read as `.converted`.
+    @exclusivity(unchecked) private var convertsSome = false
+    /// The value of each `.converted` cell (`.null` for the other columns); empty when none is.
+    @exclusivity(unchecked) private var converted: [SQLValue] = []
     /// The instant of each date or timestamp cell; empty when the row has none.
     @exclusivity(unchecked) private var dates: [Date?] = []
     private var names: [String]?
+    /// Whether ``kinds`` and the per-cell buffers are set up (from the first row).
+    @exclusivity(unchecked) private var hasColumns = false
     /// The first row, for its column names.
     private var firstRow: PostgresRow?
 
@@ -139,25 +215,54 @@ final class PostgresRowSource: ForeignRowSource {
         self.sql = sql
     }
 
-    /// Moves to `row`.
+    /// Moves to `row`, decoding each of its cells once.
     ///
     /// - Throws: ``DatabaseError`` with ``ResultCode/mismatch`` for a cell of a type Slate does
     ///   not convert, or whose bytes are not a valid value of its type.
     func load(_ row: PostgresRow) throws {
-        values.removeAll(keepingCapacity: true)
-        dates.removeAll(keepingCapacity: true)
-        // By index through a random-access row, which copies the cells out once.
-        let cells = PostgresRandomAccessRow(row)
-        for index in cells.indices {
-            let (value, date) = try Self.convert(cells[index], sql: sql)
-            values.append(value)
-            if let date {
-                while dates.count < index { dates.append(nil) }
-                dates.append(date)
+        if !hasColumns {
+            hasColumns = true
+            firstRow = row
+            for cell in row { kinds.append(Kind(cell.dataType, format: cell.format)) }
+            convertsSome = kinds.contains { if case .converted = $0 { true } else { false } }
+            nulls = Array(repeating: true, count: kinds.count)
+            numbers = Array(repeating: 0, count: kinds.count)
+            texts = Array(repeating: nil, count: kinds.count)
+            columnCount = kinds.count
+        }
+        if convertsSome {
+            converted.removeAll(keepingCapacity: true)
+            dates.removeAll(keepingCapacity: true)
+        }
+        // Every row of a result has its columns (postgres-nio checks each row's count).
+        var cells = row.makeIterator()
+        for index in kinds.indices {
+            guard let cell = cells.next() else {
+                throw DatabaseError(
+                    resultCode: .mismatch, message: "a PostgreSQL row has \(index) columns, its result \(kinds.count)", sql: sql)
+            }
+            let kind = kinds[index]
+            if case .converted = kind {
+                let (value, date) = try Self.convert(cell, sql: sql)
+                while converted.count < index { converted.append(.null) }
+                converted.append(value)
+                if let date {
+                    while dates.count < index { dates.append(nil) }
+                    dates.append(date)
+                }
+                nulls[index] = value.isNull
+            } else if let bytes = cell.bytes {
+                guard let number = kind.number(bytes) else {
+                    throw Self.failure(cell, "not a valid \(cell.dataType) value", sql: sql)
+                }
+                nulls[index] = false
+                numbers[index] = number
+                if case .text = kind { texts[index] = bytes }
+            } else {
+                nulls[index] = true
+                if case .text = kind { texts[index] = nil }
             }
         }
-        columnCount = cells.count
-        if firstRow == nil { firstRow = row }
     }
 
     var columnNames: [String] {
@@ -171,27 +276,71 @@ final class PostgresRowSource: ForeignRowSource {
     var dateStrategy: DateStrategy { .iso8601 }
 
     func isNull(at index: Int) -> Bool {
-        guard values.indices.contains(index) else { return true }
-        return values[index].isNull
+        guard nulls.indices.contains(index) else { return true }
+        return nulls[index]
     }
 
     func date(at index: Int) -> Date? {
         dates.indices.contains(index) ? dates[index] : nil
     }
 
+    func integer(at index: Int) -> Int64? {
+        guard nulls.indices.contains(index), !nulls[index] else { return nil }
+        switch kinds[index] {
+        case .int16, .int32, .int64, .bool: return Int64(bitPattern: numbers[index])
+        case .converted:
+            if case .integer(let integer) = converted[index] { return integer }
+            return nil
+        case .float32, .float64, .text: return nil
+        }
+    }
+
+    func real(at index: Int) -> Double? {
+        guard nulls.indices.contains(index), !nulls[index] else { return nil }
+        switch kinds[index] {
+        case .float32, .float64: return Double(bitPattern: numbers[index])
+        case .converted:
+            if case .real(let real) = converted[index] { return real }
+            return nil
+        case .int16, .int32, .int64, .bool, .text: return nil
+        }
+    }
+
+    func text(at index: Int) -> String? {
+        guard nulls.indices.contains(index), !nulls[index] else { return nil }
+        switch kinds[index] {
+        case .text:
+            guard let bytes = texts[index] else { return nil }
+            return bytes.getString(at: bytes.readerIndex, length: bytes.readableBytes)
+        case .converted:
+            if case .text(let text) = converted[index] { return text }
+            return nil
+        case .int16, .int32, .int64, .bool, .float32, .float64: return nil
+        }
+    }
+
     func value(at index: Int) -> SQLValue {
-        values.indices.contains(index) ? values[index] : .null
+        guard nulls.indices.contains(index), !nulls[index] else { return .null }
+        switch kinds[index] {
+        case .int16, .int32, .int64, .bool: return integer(at: index).map { .integer($0) } ?? .null
+        case .float32, .float64: return real(at: index).map { .real($0) } ?? .null
+        case .text: return text(at: index).map { .text($0) } ?? .null
+        case .converted: return converted[index]
+        }
+    }
+
+    /// The error for `cell`.
+    static func failure(_ cell: PostgresCell, _ reason: String, sql: String?) -> DatabaseError {
+        DatabaseError(
+            resultCode: .mismatch,
+            message: "column \(cell.columnIndex) (\(cell.columnName.truncatedForMessages)) of PostgreSQL type \(cell.dataType): \(reason)",
+            sql: sql)
     }
 
     /// The value of one cell, and its instant for a date or timestamp.
     static func convert(_ cell: PostgresCell, sql: String?) throws -> (SQLValue, Date?) {
         guard var bytes = cell.bytes else { return (.null, nil) }
-        func failure(_ reason: String) -> DatabaseError {
-            DatabaseError(
-                resultCode: .mismatch,
-                message: "column \(cell.columnIndex) (\(cell.columnName.truncatedForMessages)) of PostgreSQL type \(cell.dataType): \(reason)",
-                sql: sql)
-        }
+        func failure(_ reason: String) -> DatabaseError { Self.failure(cell, reason, sql: sql) }
         do {
             switch cell.dataType {
             case .int2, .int4, .int8, .oid:

@@ -20,6 +20,8 @@ extension Row {
         if let sqliteStatement {
             let value = sqlite3_column_value(sqliteStatement, position(index))
             if sqlite3_value_type(value) == SQLITE_INTEGER { return sqlite3_value_int64(value) }
+        } else if let integer = foreignInteger(at: index) {
+            return integer
         }
         return try exactInteger(at: index, as: Int64.self)
     }
@@ -32,7 +34,9 @@ extension Row {
             let type = sqlite3_value_type(value)
             if type == SQLITE_INTEGER { return sqlite3_value_int64(value) }
             if type == SQLITE_NULL { return nil }
-        } else if value(at: index).isNull {
+        } else if let integer = foreignInteger(at: index) {
+            return integer
+        } else if isNull(at: index) {
             return nil
         }
         return try exactInteger(at: index, as: Int64.self)
@@ -47,6 +51,8 @@ extension Row {
             let type = sqlite3_value_type(value)
             if type == SQLITE_FLOAT { return sqlite3_value_double(value) }
             if type == SQLITE_INTEGER, let real = Double(exactly: sqlite3_value_int64(value)) { return real }
+        } else if let real = foreignReal(at: index) {
+            return real
         }
         return try exactDouble(at: index)
     }
@@ -60,7 +66,9 @@ extension Row {
             if type == SQLITE_FLOAT { return sqlite3_value_double(value) }
             if type == SQLITE_INTEGER, let real = Double(exactly: sqlite3_value_int64(value)) { return real }
             if type == SQLITE_NULL { return nil }
-        } else if value(at: index).isNull {
+        } else if let real = foreignReal(at: index) {
+            return real
+        } else if isNull(at: index) {
             return nil
         }
         return try exactDouble(at: index)
@@ -77,6 +85,8 @@ extension Row {
                 // Invalid UTF-8 is refused by exactString(at:) rather than repaired.
                 if let string = String(exactUTF8: text, count: count) { return string }
             }
+        } else if let text = foreignText(at: index) {
+            return text
         }
         return try exactString(at: index)
     }
@@ -93,7 +103,9 @@ extension Row {
                 if let string = String(exactUTF8: text, count: count) { return string }
             }
             if type == SQLITE_NULL { return nil }
-        } else if value(at: index).isNull {
+        } else if let text = foreignText(at: index) {
+            return text
+        } else if isNull(at: index) {
             return nil
         }
         return try exactString(at: index)
@@ -156,6 +168,8 @@ extension SQLExtractable where Self: FixedWidthInteger {
             if sqlite3_value_type(value) == SQLITE_INTEGER, let integer = Self(exactly: sqlite3_value_int64(value)) {
                 return integer
             }
+        } else if let integer = row.foreignInteger(at: index), let value = Self(exactly: integer) {
+            return value
         }
         return try row.exactInteger(at: index, as: Self.self)
     }
@@ -167,7 +181,9 @@ extension SQLExtractable where Self: FixedWidthInteger {
             let type = sqlite3_value_type(value)
             if type == SQLITE_INTEGER, let integer = Self(exactly: sqlite3_value_int64(value)) { return integer }
             if type == SQLITE_NULL { return nil }
-        } else if row.value(at: index).isNull {
+        } else if let integer = row.foreignInteger(at: index), let value = Self(exactly: integer) {
+            return value
+        } else if row.isNull(at: index) {
             return nil
         }
         return try row.exactInteger(at: index, as: Self.self)
@@ -227,6 +243,8 @@ extension Bool: SQLBindable, SQLExtractable {
         if let statement = row.sqliteStatement {
             let value = sqlite3_column_value(statement, row.position(index))
             if sqlite3_value_type(value) == SQLITE_INTEGER { return sqlite3_value_int64(value) != 0 }
+        } else if let integer = row.foreignInteger(at: index) {
+            return integer != 0
         }
         return try row.exactInteger(at: index, as: Int64.self, reportedAs: Bool.self) != 0
     }
@@ -238,7 +256,9 @@ extension Bool: SQLBindable, SQLExtractable {
             let type = sqlite3_value_type(value)
             if type == SQLITE_INTEGER { return sqlite3_value_int64(value) != 0 }
             if type == SQLITE_NULL { return nil }
-        } else if row.value(at: index).isNull {
+        } else if let integer = row.foreignInteger(at: index) {
+            return integer != 0
+        } else if row.isNull(at: index) {
             return nil
         }
         return try row.exactInteger(at: index, as: Int64.self, reportedAs: Bool.self) != 0

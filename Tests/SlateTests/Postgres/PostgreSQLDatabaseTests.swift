@@ -157,6 +157,69 @@ struct PostgreSQLDatabaseTests {
         await #expect(throws: DatabaseError.self) { try await pg.fetchValue(String.self, "SELECT point(1, 2)") }
     }
 
+    @Test func readsEachCellTypeExactly() async throws {
+        let pg = try await PostgresTestServer.makeDatabase(named: "typed")
+        // Integers of every width, into every integer type that holds them.
+        #expect(try await pg.fetchValue(Int16.self, "SELECT CAST(-300 AS smallint)") == -300)
+        #expect(try await pg.fetchValue(Int32.self, "SELECT CAST(70000 AS integer)") == 70000)
+        #expect(try await pg.fetchValue(Int64.self, "SELECT CAST(-9223372036854775808 AS bigint)") == .min)
+        #expect(try await pg.fetchValue(UInt8.self, "SELECT CAST(255 AS bigint)") == 255)
+        #expect(try await pg.fetchValue(Int.self, "SELECT CAST(42 AS smallint)") == 42)
+        #expect(try await pg.fetchValue(Int64?.self, "SELECT CAST(NULL AS bigint)") == .some(nil))
+        #expect(try await pg.fetchValue(Int32?.self, "SELECT CAST(7 AS integer)") == 7)
+        // Booleans, floating point, text.
+        #expect(try await pg.fetchValue(Bool.self, "SELECT false") == false)
+        #expect(try await pg.fetchValue(Bool?.self, "SELECT true") == true)
+        #expect(try await pg.fetchValue(Int.self, "SELECT true") == 1)
+        #expect(try await pg.fetchValue(Bool.self, "SELECT CAST(5 AS bigint)") == true)
+        #expect(try await pg.fetchValue(Double.self, "SELECT CAST(0.1 AS float8)") == 0.1)
+        #expect(try await pg.fetchValue(Double.self, "SELECT CAST(0.5 AS real)") == 0.5)
+        #expect(try await pg.fetchValue(Float.self, "SELECT CAST(0.25 AS real)") == 0.25)
+        #expect(try await pg.fetchValue(Double?.self, "SELECT CAST(NULL AS float8)") == .some(nil))
+        #expect(try await pg.fetchValue(Double.self, "SELECT CAST(3 AS integer)") == 3)
+        #expect(try await pg.fetchValue(Int.self, "SELECT CAST(2 AS float8)") == 2)
+        #expect(try await pg.fetchValue(String.self, "SELECT CAST('héllo' AS text)") == "héllo")
+        #expect(try await pg.fetchValue(String.self, "SELECT CAST('ab' AS char(4))") == "ab  ")
+        #expect(try await pg.fetchValue(String.self, "SELECT CAST('v' AS varchar(3))") == "v")
+        #expect(try await pg.fetchValue(String?.self, "SELECT CAST(NULL AS text)") == .some(nil))
+        #expect(try await pg.fetchValue(String.self, "SELECT CAST(12 AS bigint)") == "12")
+        #expect(try await pg.fetchValue(Int.self, "SELECT CAST(' 42 ' AS text)") == 42)
+        #expect(try await pg.fetchValue(Double.self, "SELECT CAST('2.5' AS text)") == 2.5)
+        // A lossy read throws mismatch with the SQL, as on SQLite.
+        for sql: SQL in [
+            "SELECT CAST(3000000000 AS bigint)", "SELECT CAST(1.5 AS float8)", "SELECT CAST('abc' AS text)", "SELECT CAST(NULL AS integer)",
+        ] {
+            do {
+                _ = try await pg.fetchValue(Int32.self, sql)
+                Issue.record("read \(sql.text) into an Int32")
+            } catch let error as DatabaseError {
+                #expect(error.resultCode == .mismatch)
+                #expect(error.sql == (try sql.rendered(for: .postgreSQL)).text)
+            }
+        }
+        await #expect(throws: DatabaseError.self) { try await pg.fetchValue(Int8.self, "SELECT CAST(300 AS smallint)") }
+        await #expect(throws: DatabaseError.self) { try await pg.fetchValue(Double.self, "SELECT CAST(9007199254740993 AS bigint)") }
+        await #expect(throws: DatabaseError.self) { try await pg.fetchValue(Float.self, "SELECT CAST(0.1 AS float8)") }
+        await #expect(throws: DatabaseError.self) { try await pg.fetchValue(Bool.self, "SELECT CAST(0.5 AS float8)") }
+        await #expect(throws: DatabaseError.self) { try await pg.fetchValue(String.self, "SELECT CAST(NULL AS text)") }
+        // A record whose columns take every path, by position, with NULLs.
+        let rows = try await pg.fetchAll(
+            "SELECT CAST(1 AS smallint), CAST(NULL AS bigint), CAST(2.5 AS real), CAST(NULL AS text), CAST('x' AS text), true"
+        ) { row in
+            (try row.decode(Int8.self, at: 0), try row.decode(Int?.self, at: 1), try row.decode(Double.self, at: 2),
+             try row.decode(String?.self, at: 3), try row.decode(String.self, at: 4), try row.decode(Bool.self, at: 5))
+        }
+        let row = try #require(rows.first)
+        #expect(row.0 == 1)
+        #expect(row.1 == nil)
+        #expect(row.2 == 2.5)
+        #expect(row.3 == nil)
+        #expect(row.4 == "x")
+        #expect(row.5)
+        // Out of range: an error, not NULL.
+        await #expect(throws: DatabaseError.self) { try await pg.fetchAll("SELECT 1") { try $0.decode(Int?.self, at: 1) } }
+    }
+
     @Test func commitsAndRollsBackTransactionsAndSavepoints() async throws {
         let pg = try await appliances()
         try await pg.transaction { tx in
