@@ -236,7 +236,7 @@ struct PostgresInsertEncoder: ColumnEncoder {
             omitted.append(column)
             return
         }
-        try encoder.bind(value)
+        try encoder.encode(value)
     }
 }
 

@@ -37,8 +37,34 @@ public struct PostgreSQLColumnEncoder: ColumnEncoder {
     }
 
     /// Binds `value` as the next parameter.
+    ///
+    /// The common types (`Int64`, `Int`, `String`, `Double`, `Bool`, `Date`, `UUID`, `Data` and
+    /// their optionals) bind as themselves, recognised by comparing `Value` with each (no boxing,
+    /// no dynamic cast); any other value binds through ``bind(_:)``.
     public mutating func encode<Value: SQLBindable>(_ value: Value) throws(any Error) {
+        if let value = Self.exactly(value, Int64.self) { return bindings.append(value) }
+        if let value = Self.exactly(value, String.self) { return bindings.append(value) }
+        if let value = Self.exactly(value, Double.self) { return bindings.append(value) }
+        if let value = Self.exactly(value, Int.self) { return bindings.append(Int64(value)) }
+        if let value = Self.exactly(value, Int64?.self) { return value.map { bindings.append($0) } ?? bindings.appendNull() }
+        if let value = Self.exactly(value, String?.self) { return value.map { bindings.append($0) } ?? bindings.appendNull() }
+        if let value = Self.exactly(value, Double?.self) { return value.map { bindings.append($0) } ?? bindings.appendNull() }
+        if let value = Self.exactly(value, Int?.self) { return value.map { bindings.append(Int64($0)) } ?? bindings.appendNull() }
+        if let value = Self.exactly(value, Bool.self) { return bindings.append(value) }
+        if let value = Self.exactly(value, Bool?.self) { return value.map { bindings.append($0) } ?? bindings.appendNull() }
+        if let value = Self.exactly(value, Date.self) { return bindings.append(value) }
+        if let value = Self.exactly(value, Date?.self) { return value.map { bindings.append($0) } ?? bindings.appendNull() }
+        if let value = Self.exactly(value, UUID.self) { return bindings.append(value) }
+        if let value = Self.exactly(value, UUID?.self) { return value.map { bindings.append($0) } ?? bindings.appendNull() }
         try bind(value)
+    }
+
+    /// `value` as a `Target` when `Value` is `Target` itself, else `nil`: a comparison of the two
+    /// types' metadata, then the value as it is (the same type, so the same bits).
+    @inline(__always)
+    private static func exactly<Value, Target>(_ value: Value, _ target: Target.Type) -> Target? {
+        guard Value.self == Target.self else { return nil }
+        return unsafeBitCast(value, to: Target.self)
     }
 
     /// Binds a boxed value, `NULL` for `nil`.

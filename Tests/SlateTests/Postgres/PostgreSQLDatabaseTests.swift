@@ -157,6 +157,23 @@ struct PostgreSQLDatabaseTests {
         await #expect(throws: DatabaseError.self) { try await pg.fetchValue(String.self, "SELECT point(1, 2)") }
     }
 
+    @Test func bindsEachCommonTypeAndItsOptional() async throws {
+        let pg = try await PostgresTestServer.makeDatabase(named: "optionals")
+        try await pg.createTable(for: Reading.self)
+        let full = Reading(
+            id: nil, count: -7, label: "ünï", ratio: 0.1, flag: false, at: Date(timeIntervalSince1970: 1_700_000_000.25),
+            tag: UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"), small: 12)
+        let empty = Reading(id: nil, count: nil, label: nil, ratio: nil, flag: nil, at: nil, tag: nil, small: nil)
+        let stored = try await pg.insert(contentsOf: [full, empty])
+        #expect(stored.map(\.id) == [1, 2])
+        let fetched = try await Reading.all().order { $0.id }.fetchAll(pg)
+        var expected = [full, empty]
+        expected[0].id = 1
+        expected[1].id = 2
+        #expect(fetched == expected)
+        #expect(stored == expected)
+    }
+
     @Test func readsEachCellTypeExactly() async throws {
         let pg = try await PostgresTestServer.makeDatabase(named: "typed")
         // Integers of every width, into every integer type that holds them.
@@ -339,6 +356,88 @@ struct PostgreSQLDatabaseTests {
         }
         await #expect(throws: CancellationError.self) { try await task.value }
     }
+}
+
+/// A record of optional columns of the types the PostgreSQL encoder binds directly (and one,
+/// `Int16?`, that it binds through the general path).
+struct Reading: Table, Equatable, Sendable {
+    var id: Int64?
+    var count: Int?
+    var label: String?
+    var ratio: Double?
+    var flag: Bool?
+    var at: Date?
+    var tag: UUID?
+    var small: Int16?
+
+    static let schema = TableSchema(
+        name: "reading",
+        columns: [
+            .init(name: "id", type: "INTEGER", primaryKeyPosition: 1),
+            .init(name: "count", type: "INTEGER"),
+            .init(name: "label", type: "TEXT"),
+            .init(name: "ratio", type: "REAL"),
+            .init(name: "flag", type: "BOOLEAN"),
+            .init(name: "at", type: "DATETIME"),
+            .init(name: "tag", type: "BLOB"),
+            .init(name: "small", type: "INTEGER"),
+        ])
+
+    struct Columns: TableColumns {
+        let id: Column<Reading, Int64?>
+        let count: Column<Reading, Int?>
+        let label: Column<Reading, String?>
+        let ratio: Column<Reading, Double?>
+        let flag: Column<Reading, Bool?>
+        let at: Column<Reading, Date?>
+        let tag: Column<Reading, UUID?>
+        let small: Column<Reading, Int16?>
+        init(qualifier: String) {
+            id = Column(qualifier, "id")
+            count = Column(qualifier, "count")
+            label = Column(qualifier, "label")
+            ratio = Column(qualifier, "ratio")
+            flag = Column(qualifier, "flag")
+            at = Column(qualifier, "at")
+            tag = Column(qualifier, "tag")
+            small = Column(qualifier, "small")
+        }
+    }
+
+    init(id: Int64?, count: Int?, label: String?, ratio: Double?, flag: Bool?, at: Date?, tag: UUID?, small: Int16?) {
+        self.id = id
+        self.count = count
+        self.label = label
+        self.ratio = ratio
+        self.flag = flag
+        self.at = at
+        self.tag = tag
+        self.small = small
+    }
+
+    init(row: borrowing Row) throws {
+        id = try row.decode(at: 0)
+        count = try row.decode(at: 1)
+        label = try row.decode(at: 2)
+        ratio = try row.decode(at: 3)
+        flag = try row.decode(at: 4)
+        at = try row.decode(at: 5)
+        tag = try row.decode(at: 6)
+        small = try row.decode(at: 7)
+    }
+
+    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+        try encoder.encode(id)
+        try encoder.encode(count)
+        try encoder.encode(label)
+        try encoder.encode(ratio)
+        try encoder.encode(flag)
+        try encoder.encode(at)
+        try encoder.encode(tag)
+        try encoder.encode(small)
+    }
+
+    mutating func didInsert(rowID: Int64) { id = rowID }
 }
 
 /// A record that cancels the task encoding it when its name is ``cancelling``.
