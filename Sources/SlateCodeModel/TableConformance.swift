@@ -256,13 +256,18 @@ public struct TableConformance: Sendable {
     // MARK: - Writing
 
     /// Writes the conformance's members at the writer's current indentation.
-    public func writeMembers(to out: inout SourceWriter) {
+    ///
+    /// Without `decoding`, `init(row:)` is left out: a writer puts it in an extension with
+    /// ``writeDecoding(to:)``, so that the struct keeps its synthesized memberwise initializer.
+    public func writeMembers(to out: inout SourceWriter, decoding: Bool = true) {
         writeSchema(to: &out)
         out.line()
         writeColumns(to: &out)
         out.line()
-        writeDecoding(to: &out)
-        out.line()
+        if decoding {
+            writeDecoding(to: &out)
+            out.line()
+        }
         writeEncoding(to: &out)
         if let property = rowIDProperty {
             out.line()
@@ -465,7 +470,8 @@ public struct TableConformance: Sendable {
         return arguments
     }
 
-    func writeDecoding(to out: inout SourceWriter) {
+    /// Writes `init(row:)`.
+    public func writeDecoding(to out: inout SourceWriter) {
         out.doc("Decodes a record from the row's columns 0, 1, 2 …, in schema order.")
         out.block("\(access)init(row: borrowing \(qualifier)Row) throws") { out in
             // After a column group, positions count its columns.
