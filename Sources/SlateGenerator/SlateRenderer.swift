@@ -150,15 +150,18 @@ struct SlateRenderer {
             model.writeProperties(of: record, withDefaults: usesMemberwise, to: &out)
             out.line()
             if usesMemberwise {
-                let signature = "init(" + record.properties.map { $0.swiftName + ":" }.joined() + ")"
-                var paragraphs = model.initializerDocumentation(of: record).joined().components(separatedBy: "\n\n")
-                paragraphs[0] = "`\(signature)`, the memberwise initializer Swift synthesizes, creates a record in memory;"
-                    + " nothing is written to the database."
-                for paragraph in paragraphs { out.line("// " + paragraph) }
+                if out.documents {
+                    let signature = "init(" + record.properties.map { $0.swiftName + ":" }.joined() + ")"
+                    var paragraphs = model.initializerDocumentation(of: record).joined().components(separatedBy: "\n\n")
+                    paragraphs[0] = "`\(signature)`, the memberwise initializer Swift synthesizes, creates a record in memory;"
+                        + " nothing is written to the database."
+                    for paragraph in paragraphs { out.line("// " + paragraph) }
+                    out.line()
+                }
             } else {
                 model.writeInitializer(of: record, to: &out)
+                out.line()
             }
-            out.line()
             conformance.writeMembers(to: &out, decoding: !usesMemberwise)
             if record.canBeIdentifiable { model.writeIdentity(of: record, to: &out) }
         }
