@@ -62,8 +62,14 @@ extension Insert {
     /// ``PostgreSQLQueryable`` of your own runs the statements one by one, as it runs any.)
     @discardableResult
     public func execute(_ db: some PostgreSQLQueryable) async throws -> [Root] {
-        let stored = try await returningRecords.postgresRun(db)
-        return zip(records, stored).map { original, stored in stored ?? original }
+        var stored = try await returningRecords.postgresRun(db)
+        // A skipped record comes back as given. (An index loop: zip and map instantiate their
+        // generic types at run time on every call, since Root is not known here.)
+        var results = records
+        for index in results.indices where index < stored.count {
+            if let record = stored[index].take() { results[index] = record }
+        }
+        return results
     }
 }
 
