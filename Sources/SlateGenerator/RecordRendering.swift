@@ -93,11 +93,14 @@ extension GenerationModel {
         }
     }
 
-    /// Writes the stored properties.
-    func writeProperties(of record: RecordModel, to out: inout SourceWriter) {
+    /// Writes the stored properties; `withDefaults`, with the defaults of
+    /// ``PropertyModel/swiftDefault`` as initial values (an optional's `nil` is implicit), which the
+    /// synthesized memberwise initializer then takes.
+    func writeProperties(of record: RecordModel, withDefaults: Bool = false, to out: inout SourceWriter) {
         for property in record.properties {
             out.doc(documentation(of: property, in: record))
-            out.line("\(access)var \(property.escapedName): \(property.typeText)")
+            let initialValue = withDefaults ? property.swiftDefault.flatMap { $0 == "nil" ? nil : " = " + $0 } ?? "" : ""
+            out.line("\(access)var \(property.escapedName): \(property.typeText)\(initialValue)")
         }
         if !record.omittedColumns.isEmpty {
             out.line("// Generated columns, which cannot be inserted or updated, are not part of the record: "
@@ -108,27 +111,7 @@ extension GenerationModel {
     /// Writes the memberwise initializer with the defaults of ``PropertyModel/swiftDefault``.
     func writeInitializer(of record: RecordModel, to out: inout SourceWriter) {
         if out.documents {
-            var lines = ["Creates a record in memory; nothing is written to the database."]
-            let required = record.properties.filter { $0.swiftDefault == nil }
-            if required.isEmpty {
-                lines.append("\n\nEvery parameter has a default.")
-            } else {
-                lines.append("\n\nRequired: " + required.map { "`\($0.swiftName)`" }.joined(separator: ", ") + ".")
-            }
-            let defaulted = record.properties.filter { $0.swiftDefault != nil }
-            if !defaulted.isEmpty {
-                var text = "Defaults: " + defaulted.map { property -> String in
-                    var text = "`\(property.swiftName)` = `\(property.swiftDefault ?? "")`"
-                    if property.isRowIDAlias { text += " (SQLite assigns the key on insert)" }
-                    return text
-                }.joined(separator: ", ") + "."
-                if defaulted.contains(where: { $0.defaultSQL != nil && $0.swiftDefault != "nil" && !$0.isRowIDAlias }) {
-                    text += " Non-`nil` defaults mirror the columns' SQL defaults; a value the record holds is"
-                        + " written as it is."
-                }
-                lines.append("\n\n" + text)
-            }
-            out.doc(lines.joined())
+            out.doc(initializerDocumentation(of: record).joined())
         }
         if record.properties.isEmpty {
             out.line("\(access)init() {}")
@@ -147,6 +130,32 @@ extension GenerationModel {
                 out.line("self.\(property.swiftName) = \(property.escapedName)")
             }
         }
+    }
+
+    /// The paragraphs documenting the memberwise initializer: what it does, the required
+    /// parameters and the defaults.
+    func initializerDocumentation(of record: RecordModel) -> [String] {
+        var lines = ["Creates a record in memory; nothing is written to the database."]
+        let required = record.properties.filter { $0.swiftDefault == nil }
+        if required.isEmpty {
+            lines.append("\n\nEvery parameter has a default.")
+        } else {
+            lines.append("\n\nRequired: " + required.map { "`\($0.swiftName)`" }.joined(separator: ", ") + ".")
+        }
+        let defaulted = record.properties.filter { $0.swiftDefault != nil }
+        if !defaulted.isEmpty {
+            var text = "Defaults: " + defaulted.map { property -> String in
+                var text = "`\(property.swiftName)` = `\(property.swiftDefault ?? "")`"
+                if property.isRowIDAlias { text += " (SQLite assigns the key on insert)" }
+                return text
+            }.joined(separator: ", ") + "."
+            if defaulted.contains(where: { $0.defaultSQL != nil && $0.swiftDefault != "nil" && !$0.isRowIDAlias }) {
+                text += " Non-`nil` defaults mirror the columns' SQL defaults; a value the record holds is"
+                    + " written as it is."
+            }
+            lines.append("\n\n" + text)
+        }
+        return lines
     }
 
     /// `(Int64, Int64)` or `Int64?`: the primary key's Swift type.

@@ -137,18 +137,43 @@ struct SlateRenderer {
             out.line("extension \(databaseType) {")
             out.indent()
         }
+        // An internal record keeps the memberwise initializer Swift synthesizes (its stored
+        // properties carry the defaults), and `init(row:)`, in an extension, decodes through it:
+        // an initializer that assigns the properties itself makes Swift 6.3 copy the whole struct
+        // once more per row (see `TableConformance.decodesThroughMemberwiseInitializer`). A public
+        // or package record needs an initializer of that access, which Swift does not synthesize.
+        let usesMemberwise = access.isEmpty
+        var conformance = conformance(of: record)
+        conformance.decodesThroughMemberwiseInitializer = usesMemberwise
         out.doc(model.summary(of: record))
         out.block("\(access)struct \(record.typeName): \(conformances(of: record).joined(separator: ", "))") { out in
-            model.writeProperties(of: record, to: &out)
+            model.writeProperties(of: record, withDefaults: usesMemberwise, to: &out)
             out.line()
-            model.writeInitializer(of: record, to: &out)
-            out.line()
-            conformance(of: record).writeMembers(to: &out)
+            if usesMemberwise {
+                if out.documents {
+                    let signature = "init(" + record.properties.map { $0.swiftName + ":" }.joined() + ")"
+                    var paragraphs = model.initializerDocumentation(of: record).joined().components(separatedBy: "\n\n")
+                    paragraphs[0] = "`\(signature)`, the memberwise initializer Swift synthesizes, creates a record in memory;"
+                        + " nothing is written to the database."
+                    for paragraph in paragraphs { out.line("// " + paragraph) }
+                    out.line()
+                }
+            } else {
+                model.writeInitializer(of: record, to: &out)
+                out.line()
+            }
+            conformance.writeMembers(to: &out, decoding: !usesMemberwise)
             if record.canBeIdentifiable { model.writeIdentity(of: record, to: &out) }
         }
         if nested {
             out.outdent()
             out.line("}")
+        }
+        if usesMemberwise {
+            out.line()
+            out.block("extension \(record.qualifiedTypeName)") { out in
+                conformance.writeDecoding(to: &out)
+            }
         }
         if record.needsCustomCodable {
             out.line()

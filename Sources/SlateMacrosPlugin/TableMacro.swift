@@ -95,9 +95,11 @@ struct TableCodeGenerator {
         let indexes = model.columns.filter(\.isIndexed).map { column in
             TableConformance.Index(name: model.tableName + "_" + column.columnName, columns: [column.columnName])
         }
-        return TableConformance(
+        var conformance = TableConformance(
             typeName: model.typeName, tableName: model.tableName, access: access, qualifier: "Slate.", columns: columns,
             foreignKeys: foreignKeys, indexes: indexes, isWithoutRowID: model.isWithoutRowID)
+        conformance.decodesThroughMemberwiseInitializer = model.hasMemberwiseInitializer
+        return conformance
     }
 
     /// An FTS5 table: its columns hold text, without types, constraints or key; the module's
@@ -112,9 +114,11 @@ struct TableCodeGenerator {
         let names = model.columns.map { Self.fullTextColumnName($0.columnName) }
         let trimmed = String(String(options.drop(while: \.isWhitespace).reversed()).drop(while: \.isWhitespace).reversed())
         let arguments = (names + (trimmed.isEmpty ? [] : [trimmed])).joined(separator: ", ")
-        return TableConformance(
+        var conformance = TableConformance(
             typeName: model.typeName, tableName: model.tableName, kind: .virtual(module: "fts5", arguments: arguments),
             access: access, qualifier: "Slate.", columns: columns)
+        conformance.decodesThroughMemberwiseInitializer = model.hasMemberwiseInitializer
+        return conformance
     }
 
     /// A column name in FTS5's arguments: bare when it is a plain identifier, else double-quoted.

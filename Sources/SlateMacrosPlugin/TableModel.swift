@@ -59,6 +59,10 @@ struct TableModel {
     var fullTextOptions: String?
     var accessModifier: String
     var columns: [ColumnModel]
+    /// Whether the struct surely has the memberwise initializer Swift synthesizes, taking the
+    /// columns' properties in order with every other stored property defaulted: `init(row:)`
+    /// then decodes through it (see `TableConformance.decodesThroughMemberwiseInitializer`).
+    var hasMemberwiseInitializer = false
 
     var primaryKeyColumns: [ColumnModel] { columns.filter(\.isPrimaryKey) }
 }
@@ -134,6 +138,7 @@ struct TableParser {
             error(.noStoredProperties(typeName: structDecl.name.text), at: structDecl.name)
         }
         if hasErrors { return nil }
+        model.hasMemberwiseInitializer = Self.hasMemberwiseInitializer(structDecl, columns: model.columns)
 
         // A full-text table has no key, and holds text.
         if model.fullTextOptions != nil {
@@ -309,6 +314,40 @@ struct TableParser {
             }
         }
         return columns
+    }
+
+    /// Whether Swift synthesizes the memberwise initializer `init(row:)` can call: the body
+    /// declares no initializer (nor anything the macro cannot see through: `#if`, property wrappers
+    /// or other attributes on the struct or its stored properties, `lazy`), no stored property is
+    /// private (which would make the initializer private too), and every column's name can be an
+    /// argument label. Any doubt answers `false`: `init(row:)` then assigns field by field, which
+    /// is correct, only slower for large records.
+    static func hasMemberwiseInitializer(_ structDecl: StructDeclSyntax, columns: [ColumnModel]) -> Bool {
+        let slateAttributes: Set<String> = ["Table", "Slate.Table", "ColumnGroup", "Slate.ColumnGroup"]
+        for element in structDecl.attributes {
+            guard let attribute = element.as(AttributeSyntax.self), slateAttributes.contains(attribute.attributeName.trimmedDescription)
+            else { return false }
+        }
+        for member in structDecl.memberBlock.members {
+            if member.decl.is(InitializerDeclSyntax.self) || member.decl.is(IfConfigDeclSyntax.self)
+                || member.decl.is(MacroExpansionDeclSyntax.self)
+            {
+                return false
+            }
+            guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
+            if variable.modifiers.contains(where: { [.keyword(.static), .keyword(.class)].contains($0.name.tokenKind) }) { continue }
+            guard variable.bindings.contains(where: isStored) else { continue }
+            for modifier in variable.modifiers {
+                switch modifier.name.tokenKind {
+                case .keyword(.lazy), .keyword(.private), .keyword(.fileprivate): return false
+                default: continue
+                }
+            }
+            for element in variable.attributes {
+                guard let attribute = element.as(AttributeSyntax.self), PropertyAttribute(attribute) != nil else { return false }
+            }
+        }
+        return !columns.contains { ["inout", "var", "let"].contains($0.propertyName) }
     }
 
     static func isStored(_ binding: PatternBindingSyntax) -> Bool {

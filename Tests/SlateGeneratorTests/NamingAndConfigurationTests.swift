@@ -175,7 +175,7 @@ struct ConfigurationTests {
     @Test func storageStylesForDatesAndUUIDs() throws {
         let sql = "CREATE TABLE event (id UUID PRIMARY KEY NOT NULL, at DATETIME NOT NULL, other UUID);"
         let slate = try Self.generate(sql, #"{"dateStorage": "unixSeconds", "uuidStorage": "blob"}"#)
-        #expect(slate.contains("self.at = try row.date(at: 1, strategy: .unixSeconds)"))
+        #expect(slate.contains("at: try row.date(at: 1, strategy: .unixSeconds)"))
         #expect(slate.contains("try encoder.encode(EncodedDate(self.at, strategy: DateStrategy.unixSeconds))"))
         #expect(slate.contains("try encoder.encode(UUIDStorage.blob.sqlValue(for: self.id))"))
         #expect(slate.contains("try encoder.encode(UUIDStorage.blob.sqlValue(for: key))"))
@@ -192,7 +192,7 @@ struct ConfigurationTests {
 
         // One column can be stored differently ("table.column", case-insensitive).
         let mixed = #"{"dateStorage": "julianDay", "columnDateStorage": {"EVENT.At": "unixMilliseconds"}}"#
-        #expect(try Self.generate(sql, mixed).contains("self.at = try row.date(at: 1, strategy: .unixMilliseconds)"))
+        #expect(try Self.generate(sql, mixed).contains("at: try row.date(at: 1, strategy: .unixMilliseconds)"))
         let mixedRaw = try Self.generate(sql, #"{"style": "raw", "columnDateStorage": {"event.at": "unixMilliseconds"}}"#)
         #expect(mixedRaw.contains("slateRawBind(statement, index + 1, self.at, .unixMilliseconds)"))
         #expect(mixedRaw.contains(#"THEN "at" / 1000.0 WHEN"#))

@@ -37,13 +37,130 @@ import Testing
                 }
 
                 init(row: borrowing Slate.Row) throws {
-                    self.id = try row.decode(at: 0)
-                    self.name = try row.decode(at: 1)
+                    self.init(
+                        id: try row.decode(at: 0),
+                        name: try row.decode(at: 1))
                 }
 
                 func encode<Encoder: Slate.ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
                     try encoder.encode(self.id)
                     try encoder.encode(self.name)
+                }
+
+                mutating func didInsert(rowID: Int64) throws {
+                    self.id = rowID
+                }
+
+                var primaryKey: Int64? {
+                    self.id
+                }
+            }
+            """#)
+    }
+
+    /// `init(row:)` calls the synthesized memberwise initializer only when the struct surely has
+    /// one: a declared initializer (or a property wrapper, `lazy`, a private property, `#if`) keeps
+    /// the field-by-field assignments.
+    @Test func declaredInitializerKeepsFieldByFieldDecoding() {
+        assertTableExpansion(
+            """
+            @Table
+            struct Note {
+                var id: Int64?
+                var text: String
+                init(text: String) {
+                    self.id = nil
+                    self.text = text
+                }
+            }
+            """,
+            expandedSource: #"""
+            struct Note {
+                var id: Int64?
+                var text: String
+                init(text: String) {
+                    self.id = nil
+                    self.text = text
+                }
+            }
+
+            extension Note: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
+                static let schema = Slate.TableSchema(
+                    name: "Note",
+                    columns: [
+                        .init(name: "id", type: "INTEGER", primaryKeyPosition: 1),
+                        .init(name: "text", type: "TEXT", isNotNull: true),
+                    ])
+
+                struct Columns: Slate.TableColumns {
+                    let id: Slate.Column<Note, Int64?>
+                    let text: Slate.Column<Note, String>
+
+                    init(qualifier: String) {
+                        self.id = Slate.Column(qualifier, "id")
+                        self.text = Slate.Column(qualifier, "text")
+                    }
+                }
+
+                init(row: borrowing Slate.Row) throws {
+                    self.id = try row.decode(at: 0)
+                    self.text = try row.decode(at: 1)
+                }
+
+                func encode<Encoder: Slate.ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+                    try encoder.encode(self.id)
+                    try encoder.encode(self.text)
+                }
+
+                mutating func didInsert(rowID: Int64) throws {
+                    self.id = rowID
+                }
+
+                var primaryKey: Int64? {
+                    self.id
+                }
+            }
+            """#)
+        assertTableExpansion(
+            """
+            @Table
+            struct Tag {
+                var id: Int64?
+                private var label: String
+            }
+            """,
+            expandedSource: #"""
+            struct Tag {
+                var id: Int64?
+                private var label: String
+            }
+
+            extension Tag: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
+                static let schema = Slate.TableSchema(
+                    name: "Tag",
+                    columns: [
+                        .init(name: "id", type: "INTEGER", primaryKeyPosition: 1),
+                        .init(name: "label", type: "TEXT", isNotNull: true),
+                    ])
+
+                struct Columns: Slate.TableColumns {
+                    let id: Slate.Column<Tag, Int64?>
+                    let label: Slate.Column<Tag, String>
+
+                    init(qualifier: String) {
+                        self.id = Slate.Column(qualifier, "id")
+                        self.label = Slate.Column(qualifier, "label")
+                    }
+                }
+
+                init(row: borrowing Slate.Row) throws {
+                    self.id = try row.decode(at: 0)
+                    self.label = try row.decode(at: 1)
+                }
+
+                func encode<Encoder: Slate.ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+                    try encoder.encode(self.id)
+                    try encoder.encode(self.label)
                 }
 
                 mutating func didInsert(rowID: Int64) throws {
@@ -91,8 +208,9 @@ import Testing
                 }
 
                 init(row: borrowing Slate.Row) throws {
-                    self.id = try row.decode(at: 0)
-                    self.addedAt = try row.decode(at: 1)
+                    self.init(
+                        id: try row.decode(at: 0),
+                        addedAt: try row.decode(at: 1))
                 }
 
                 func encode<Encoder: Slate.ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
@@ -147,8 +265,9 @@ import Testing
                 }
 
                 init(row: borrowing Slate.Row) throws {
-                    self.title = try row.decode(at: 0)
-                    self.body = try row.decode(at: 1)
+                    self.init(
+                        title: try row.decode(at: 0),
+                        body: try row.decode(at: 1))
                 }
 
                 func encode<Encoder: Slate.ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
@@ -191,8 +310,9 @@ import Testing
                 }
 
                 init(row: borrowing Slate.Row, startingAt index: Int) throws {
-                    self.street = try row.decode(at: index)
-                    self.city = try row.decode(at: index + 1)
+                    self.init(
+                        street: try row.decode(at: index),
+                        city: try row.decode(at: index + 1))
                 }
 
                 func encode<Encoder: Slate.ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
@@ -239,9 +359,10 @@ import Testing
                 }
 
                 init(row: borrowing Slate.Row) throws {
-                    self.id = try row.decode(at: 0)
-                    self.address = try Address(row: row, startingAt: 1)
-                    self.name = try row.decode(at: 1 + Address.groupColumns.count)
+                    self.init(
+                        id: try row.decode(at: 0),
+                        address: try Address(row: row, startingAt: 1),
+                        name: try row.decode(at: 1 + Address.groupColumns.count))
                 }
 
                 func encode<Encoder: Slate.ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
@@ -325,14 +446,15 @@ import Testing
                 }
 
                 init(row: borrowing Slate.Row) throws {
-                    self.personID = try row.decode(at: 0)
-                    self.name = try row.decode(at: 1)
-                    self.nickname = try row.decode(at: 2)
-                    self.score = try row.decode(at: 3)
-                    self.ratio = try row.decode(at: 4)
-                    self.status = try row.decode(at: 5)
-                    self.isActive = try row.decode(at: 6)
-                    self.createdAt = try row.decode(at: 7)
+                    self.init(
+                        personID: try row.decode(at: 0),
+                        name: try row.decode(at: 1),
+                        nickname: try row.decode(at: 2),
+                        score: try row.decode(at: 3),
+                        ratio: try row.decode(at: 4),
+                        status: try row.decode(at: 5),
+                        isActive: try row.decode(at: 6),
+                        createdAt: try row.decode(at: 7))
                 }
 
                 func encode<Encoder: Slate.ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
@@ -446,19 +568,20 @@ import Testing
                 }
 
                 init(row: borrowing Slate.Row) throws {
-                    self.id = try row.decode(at: 0)
-                    self.count = try row.decode(at: 1)
-                    self.small = try row.decode(at: 2)
-                    self.price = try row.decode(at: 3)
-                    self.ratio = try row.decode(at: 4)
-                    self.link = try row.decode(at: 5)
-                    self.token = try row.decode(at: 6)
-                    self.payload = try row.decode(at: 7)
-                    self.bytes = try row.decode(at: 8)
-                    self.when = try row.decode(at: 9)
-                    self.maybe = try row.decode(at: 10)
-                    self.kind = try row.decode(at: 11)
-                    self.email = try row.decode(at: 12)
+                    self.init(
+                        id: try row.decode(at: 0),
+                        count: try row.decode(at: 1),
+                        small: try row.decode(at: 2),
+                        price: try row.decode(at: 3),
+                        ratio: try row.decode(at: 4),
+                        link: try row.decode(at: 5),
+                        token: try row.decode(at: 6),
+                        payload: try row.decode(at: 7),
+                        bytes: try row.decode(at: 8),
+                        when: try row.decode(at: 9),
+                        maybe: try row.decode(at: 10),
+                        kind: try row.decode(at: 11),
+                        email: try row.decode(at: 12))
                 }
 
                 func encode<Encoder: Slate.ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
@@ -538,12 +661,13 @@ import Testing
                 }
 
                 init(row: borrowing Slate.Row) throws {
-                    self.id = try row.decode(at: 0)
-                    self.tags = try row.decode(Slate.JSONEncoded<[String]>.self, at: 1).value
-                    self.details = try row.decode(Slate.JSONEncoded<Details>?.self, at: 2)?.value
-                    self.startsAt = try row.date(at: 3, strategy: .unixSeconds)
-                    self.endsAt = try row.date(at: 4, strategy: .julianDay)
-                    self.ticket = try row.decode(at: 5)
+                    self.init(
+                        id: try row.decode(at: 0),
+                        tags: try row.decode(Slate.JSONEncoded<[String]>.self, at: 1).value,
+                        details: try row.decode(Slate.JSONEncoded<Details>?.self, at: 2)?.value,
+                        startsAt: try row.date(at: 3, strategy: .unixSeconds),
+                        endsAt: try row.date(at: 4, strategy: .julianDay),
+                        ticket: try row.decode(at: 5))
                 }
 
                 func encode<Encoder: Slate.ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
@@ -607,9 +731,10 @@ import Testing
                 }
 
                 init(row: borrowing Slate.Row) throws {
-                    self.playlistId = try row.decode(at: 0)
-                    self.trackId = try row.decode(at: 1)
-                    self.position = try row.decode(at: 2)
+                    self.init(
+                        playlistId: try row.decode(at: 0),
+                        trackId: try row.decode(at: 1),
+                        position: try row.decode(at: 2))
                 }
 
                 func encode<Encoder: Slate.ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
@@ -665,8 +790,9 @@ import Testing
                 }
 
                 init(row: borrowing Slate.Row) throws {
-                    self.token = try row.decode(at: 0)
-                    self.user = try row.decode(at: 1)
+                    self.init(
+                        token: try row.decode(at: 0),
+                        user: try row.decode(at: 1))
                 }
 
                 func encode<Encoder: Slate.ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
@@ -719,8 +845,9 @@ import Testing
                 }
 
                 init(row: borrowing Slate.Row) throws {
-                    self.message = try row.decode(at: 0)
-                    self.level = try row.decode(at: 1)
+                    self.init(
+                        message: try row.decode(at: 0),
+                        level: try row.decode(at: 1))
                 }
 
                 func encode<Encoder: Slate.ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
@@ -779,8 +906,9 @@ import Testing
                 }
 
                 init(row: borrowing Slate.Row) throws {
-                    self.id = try row.decode(at: 0)
-                    self.text = try row.decode(at: 1)
+                    self.init(
+                        id: try row.decode(at: 0),
+                        text: try row.decode(at: 1))
                 }
 
                 func encode<Encoder: Slate.ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
@@ -855,11 +983,12 @@ import Testing
                 }
 
                 init(row: borrowing Slate.Row) throws {
-                    self.id = try row.decode(at: 0)
-                    self.code = try row.decode(at: 1)
-                    self.title = try row.decode(at: 2)
-                    self.artistId = try row.decode(at: 3)
-                    self.labelCode = try row.decode(at: 4)
+                    self.init(
+                        id: try row.decode(at: 0),
+                        code: try row.decode(at: 1),
+                        title: try row.decode(at: 2),
+                        artistId: try row.decode(at: 3),
+                        labelCode: try row.decode(at: 4))
                 }
 
                 func encode<Encoder: Slate.ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
@@ -915,8 +1044,9 @@ import Testing
                 }
 
                 init(row: borrowing Slate.Row) throws {
-                    self.id = try row.decode(at: 0)
-                    self.body = try row.decode(at: 1)
+                    self.init(
+                        id: try row.decode(at: 0),
+                        body: try row.decode(at: 1))
                 }
 
                 func encode<Encoder: Slate.ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
@@ -973,8 +1103,9 @@ import Testing
                 }
 
                 public init(row: borrowing Slate.Row) throws {
-                    self.id = try row.decode(at: 0)
-                    self.`default` = try row.decode(at: 1)
+                    self.init(
+                        id: try row.decode(at: 0),
+                        default: try row.decode(at: 1))
                 }
 
                 public func encode<Encoder: Slate.ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
@@ -1036,8 +1167,9 @@ import Testing
                 }
 
                 init(row: borrowing Slate.Row) throws {
-                    self.id = try row.decode(at: 0)
-                    self.value = try row.decode(at: 1)
+                    self.init(
+                        id: try row.decode(at: 0),
+                        value: try row.decode(at: 1))
                 }
 
                 func encode<Encoder: Slate.ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
@@ -1073,8 +1205,9 @@ import Testing
                 }
 
                 init(row: borrowing Slate.Row) throws {
-                    self.id = try row.decode(at: 0)
-                    self.value = try row.decode(at: 1)
+                    self.init(
+                        id: try row.decode(at: 0),
+                        value: try row.decode(at: 1))
                 }
 
                 func encode<Encoder: Slate.ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {

@@ -224,21 +224,14 @@ extension Order: Checksummable {
 }
 
 extension Order: Slate.RowDecodable {
+    // Through the synthesized memberwise initializer, like `MixedItem`'s (see *Defining tables*).
     init(row: borrowing Slate.Row) throws {
-        orderID = try row.decode(at: 0)
-        customerID = try row.decode(at: 1)
-        employeeID = try row.decode(at: 2)
-        orderDate = try row.decode(at: 3)
-        requiredDate = try row.decode(at: 4)
-        shippedDate = try row.decode(at: 5)
-        shipVia = try row.decode(at: 6)
-        freight = try row.decode(at: 7)
-        shipName = try row.decode(at: 8)
-        shipAddress = try row.decode(at: 9)
-        shipCity = try row.decode(at: 10)
-        shipRegion = try row.decode(at: 11)
-        shipPostalCode = try row.decode(at: 12)
-        shipCountry = try row.decode(at: 13)
+        self.init(
+            orderID: try row.decode(at: 0), customerID: try row.decode(at: 1), employeeID: try row.decode(at: 2),
+            orderDate: try row.decode(at: 3), requiredDate: try row.decode(at: 4), shippedDate: try row.decode(at: 5),
+            shipVia: try row.decode(at: 6), freight: try row.decode(at: 7), shipName: try row.decode(at: 8),
+            shipAddress: try row.decode(at: 9), shipCity: try row.decode(at: 10), shipRegion: try row.decode(at: 11),
+            shipPostalCode: try row.decode(at: 12), shipCountry: try row.decode(at: 13))
     }
 }
 

@@ -147,15 +147,14 @@ extension MixedItem: Checksummable {
 }
 
 extension MixedItem: Slate.RowDecodable {
+    // Through the memberwise initializer Swift synthesizes, as *Defining tables* recommends for a
+    // record of many reference-counted fields: assigning `self.x = try …` one by one makes Swift 6.3
+    // copy the whole struct once more per row.
     init(row: borrowing Slate.Row) throws {
-        id = try row.decode(at: 0)
-        name = try row.decode(at: 1)
-        price = try row.decode(at: 2)
-        quantity = try row.decode(at: 3)
-        note = try row.decode(at: 4)
-        discount = try row.decode(at: 5)
-        category = try row.decode(at: 6)
-        rating = try row.decode(at: 7)
+        self.init(
+            id: try row.decode(at: 0), name: try row.decode(at: 1), price: try row.decode(at: 2),
+            quantity: try row.decode(at: 3), note: try row.decode(at: 4), discount: try row.decode(at: 5),
+            category: try row.decode(at: 6), rating: try row.decode(at: 7))
     }
 }
 
