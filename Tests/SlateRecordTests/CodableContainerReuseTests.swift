@@ -3,9 +3,9 @@ import Slate
 @testable import SlateRecords
 import Testing
 
-/// Decoders and binders keep one keyed container per statement and reuse it for every row; these
-/// tests pin down that the reuse never carries one type's keys or one row's values over, and that
-/// the kept container (which refers back to its decoder's state) is released with its owner.
+/// Decoders keep their key lookups per statement, and binders keep one keyed container per
+/// statement for every record; these tests pin down that the reuse never carries one type's keys or
+/// one row's values over, and that what is kept is released with its owner.
 @Suite struct CodableContainerReuseTests {
     struct KindOnly: Decodable, Equatable {
         var kind: String

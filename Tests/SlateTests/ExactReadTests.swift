@@ -208,6 +208,18 @@ enum ExactRead {
             ("3.5", .value("3.5")),
             ("x'41'", .mismatch),
             ("NULL", .mismatch),
+            // Non-ASCII, short (stored inline by String) and long.
+            ("'Münster'", .value("Münster")),
+            ("'Toms Spezialitäten, Luisenstraße 48 — 東京'", .value("Toms Spezialitäten, Luisenstraße 48 — 東京")),
+            // A zero byte inside the text is kept, whole: the text is not cut at it.
+            ("'a' || char(0) || 'b'", .value("a\u{0}b")),
+            ("char(0)", .value("\u{0}")),
+            ("'Münster' || char(0) || 'ö' || char(0)", .value("Münster\u{0}ö\u{0}")),
+            // Bytes that are not UTF-8, cast to TEXT, are refused rather than repaired.
+            ("CAST(x'61ff62' AS TEXT)", .mismatch),
+            ("CAST(x'c328' AS TEXT)", .mismatch),
+            ("CAST(x'00ff' AS TEXT)", .mismatch),
+            ("CAST(x'eda080' AS TEXT)", .mismatch),
         ], kind)
         // A REAL's text reads back as the same number.
         let db = try Database.memory()

@@ -20,6 +20,10 @@ import SlateQuery
 /// first row records which column each coding key reads, in the order the type asks for them, and
 /// later rows follow that order without hashing a key. A decoder is not thread-safe; use one per
 /// fetch.
+///
+/// The `Decoder` and containers handed to `init(from:)` read the row only during that call: a
+/// decoder or container kept and used afterwards (after `init(from:)` returns or throws, or while a
+/// later row is decoded) throws a ``ResultCode/misuse`` error instead of reading a row that is gone.
 public final class RowDecoder {
     /// Column names for coding keys stored under another name.
     public var columnNames: [String: String] {
@@ -49,8 +53,9 @@ public final class RowDecoder {
             state = RowDecodingState(row: row, sql: sql, columnNames: columnNames, keepsKeyedContainer: sql != nil)
             self.state = sql == nil ? nil : state
         }
-        state.begin(row)
-        let value = try Value(from: RowValueDecoder(state: state))
+        let outer = state.begin(row)
+        defer { state.end(restoring: outer) }
+        let value = try Value(from: RowValueDecoder(state: state, generation: state.generation))
         state.finish()
         return value
     }
@@ -63,12 +68,26 @@ public final class RowDecoder {
 
 /// What decoding the rows of one statement shares: the current row, and which column each coding
 /// key reads.
+///
+/// Each decode gets a new ``generation``, and the decoder and keyed containers it hands out carry
+/// it: they read only while it is the state's current generation, which ends when the decode
+/// returns or throws. So a decoder or container that `init(from:)` kept cannot read the row after
+/// the call that lent it (for a copied row, freed memory), nor the row of a later decode.
+///
+/// The keyed container is reused from row to row (building one costs its box and three generic
+/// metadata lookups, more than decoding a row of ten integers), but only when nobody kept the one
+/// handed out last: see ``keyedContainer(keyedBy:generation:)``.
 final class RowDecodingState {
     // The hot properties skip dynamic exclusivity checks: the state belongs to one decoder, which is
     // used by one thread at a time, and no access to them ever overlaps another.
     /// A view of the row being decoded, valid from `begin(_:)` until the decode that lent the row
-    /// returns (a `Decoder` must hold what it reads, and a `Row` is only borrowed).
-    @exclusivity(unchecked) var row: Row
+    /// returns (a `Decoder` must hold what it reads, and a `Row` is only borrowed); read only
+    /// through a decoder or container whose generation is ``generation``.
+    @exclusivity(unchecked) private(set) var row: Row
+    /// The decode in progress; `0` when none is (a kept decoder or container never matches it).
+    @exclusivity(unchecked) private(set) var generation: UInt = 0
+    /// The generation the next decode gets: every decode of this state gets its own.
+    @exclusivity(unchecked) private var nextGeneration: UInt = 1
     let sql: String?
     let columnNames: [String: String]
     /// The column of each coding key. (Like the properties above, it skips dynamic exclusivity
@@ -77,10 +96,11 @@ final class RowDecodingState {
     /// Whether the keyed container is kept for the next rows: only by a state its decoder keeps,
     /// which breaks the cycle (state → container → state) in ``forgetKeyedContainer()``.
     private let keepsKeyedContainer: Bool
-    /// The keyed container handed out last (a `KeyedContainerSlot<Key>`), and its key type. Every
-    /// row of a statement asks for the same one, and building it (its box and the generic
-    /// metadata it needs) costs more than decoding the row's values.
+    /// The keyed container handed out last (a `KeyedContainerSlot<Key>`), and its key type.
     @exclusivity(unchecked) private var keyedContainer: (keyType: ObjectIdentifier, slot: AnyObject)?
+    /// How many keyed containers this state made (for tests: one per statement and key type when
+    /// no `init(from:)` keeps its container).
+    @exclusivity(unchecked) private(set) var containersMade = 0
 
     init(row: borrowing Row, sql: String?, columnNames: [String: String], keepsKeyedContainer: Bool) {
         self.row = row.unsafeView()
@@ -89,15 +109,25 @@ final class RowDecodingState {
         self.keepsKeyedContainer = keepsKeyedContainer
     }
 
-    /// The keyed container for `Key` over this state: the kept one when it has that key type.
-    func keyedContainer<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedDecodingContainer<Key> {
+    /// The keyed container for `Key` of the decode `generation`.
+    ///
+    /// The container handed out last is handed out again when nothing but this state holds it: its
+    /// lease moves to `generation`. One that `init(from:)` kept (or still holds, as a decode nested
+    /// in it does) keeps its lease, so it stays tied to its own decode, and a new container is made.
+    func keyedContainer<Key: CodingKey>(keyedBy type: Key.Type, generation: UInt) -> KeyedDecodingContainer<Key> {
         if let keyedContainer, keyedContainer.keyType == ObjectIdentifier(Key.self) {
             // The slot was made for `Key` (its key type is checked above), so the cast cannot fail.
-            return unsafeDowncast(keyedContainer.slot, to: KeyedContainerSlot<Key>.self).container
+            let slot = unsafeDowncast(keyedContainer.slot, to: KeyedContainerSlot<Key>.self)
+            if slot.isHeldOnlyHere() {
+                slot.lease.generation = generation
+                return slot.container
+            }
         }
-        let container = KeyedDecodingContainer(RowKeyedDecodingContainer<Key>(state: self))
-        if keepsKeyedContainer {
-            keyedContainer = (ObjectIdentifier(Key.self), KeyedContainerSlot(container))
+        let lease = ContainerLease(state: self, generation: generation)
+        containersMade &+= 1
+        let container = KeyedDecodingContainer(RowKeyedDecodingContainer<Key>(lease: lease))
+        if keepsKeyedContainer, let slot = KeyedContainerSlot(container, lease: lease) {
+            keyedContainer = (ObjectIdentifier(Key.self), slot)
         }
         return container
     }
@@ -108,13 +138,50 @@ final class RowDecodingState {
         keyedContainer = nil
     }
 
-    func begin(_ row: borrowing Row) {
+    /// Starts decoding `row` under a new generation; returns what a decode already in progress (a
+    /// decode nested in `init(from:)`) had, for ``end(restoring:)``.
+    func begin(_ row: borrowing Row) -> OuterDecode {
+        let outer = OuterDecode(row: self.row.unsafeView(), generation: generation)
         self.row = row.unsafeView()
+        generation = nextGeneration
+        // Wrapping takes 2^64 decodes; it skips 0, the generation of no decode.
+        nextGeneration = nextGeneration == .max ? 1 : nextGeneration &+ 1
         keyOrder.begin()
+        return outer
     }
 
+    /// Ends the current decode, returned or thrown: its decoder and containers stop reading.
+    func end(restoring outer: borrowing OuterDecode) {
+        row = outer.row.unsafeView()
+        generation = outer.generation
+    }
+
+    /// What a decode replaced when it began: restored when it ends.
+    struct OuterDecode: ~Copyable {
+        let row: Row
+        let generation: UInt
+    }
+
+    /// Marks the key order of the first complete record as the one later records follow.
     func finish() {
         keyOrder.finish()
+    }
+
+    /// Throws unless `generation` is the decode in progress: one comparison per read. (A kept
+    /// container's generation is a past one, and the generation is `0` between decodes.)
+    @inline(__always)
+    func check(_ generation: UInt) throws {
+        guard generation == self.generation else { throw staleUse() }
+    }
+
+    /// The error for a decoder or container used after its decode ended (out of line).
+    @inline(never)
+    func staleUse() -> DatabaseError {
+        DatabaseError(
+            resultCode: .misuse,
+            message: "a Decoder or decoding container of a row was used after the init(from:) it was made for returned; "
+                + "a row is read only during that call: keep the decoded values, not the decoder",
+            sql: sql)
     }
 
     /// The column of the coding key `key`, or `nil` when the row has none.
@@ -133,11 +200,14 @@ final class RowDecodingState {
 /// The `Decoder` for one row: a single reference, so it is passed around without allocating.
 struct RowValueDecoder: Decoder {
     let state: RowDecodingState
+    /// The decode this decoder was made for (see ``RowDecodingState/generation``).
+    let generation: UInt
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        state.keyedContainer(keyedBy: type)
+        try state.check(generation)
+        return state.keyedContainer(keyedBy: type, generation: generation)
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -153,26 +223,91 @@ struct RowValueDecoder: Decoder {
     }
 }
 
-/// Keeps a keyed container of one key type (see ``RowDecodingState/keyedContainer(keyedBy:)``).
-final class KeyedContainerSlot<Key: CodingKey> {
-    let container: KeyedDecodingContainer<Key>
+/// The decode a keyed container is handed out for (see ``RowDecodingState/generation``): the
+/// container reads only while that decode is in progress. A reused container's lease moves to the
+/// next decode; a kept one's never does. It also holds the state, so that the container stores a
+/// single reference (the standard library's box copies the container, retaining each reference
+/// it holds, for every value it decodes).
+final class ContainerLease {
+    let state: RowDecodingState
+    @exclusivity(unchecked) var generation: UInt
 
-    init(_ container: KeyedDecodingContainer<Key>) {
-        self.container = container
+    init(state: RowDecodingState, generation: UInt) {
+        self.state = state
+        self.generation = generation
     }
 }
 
+/// Keeps the keyed container of one key type handed out last (see
+/// ``RowDecodingState/keyedContainer(keyedBy:generation:)``), with its lease, and tells whether
+/// anyone else holds it.
+final class KeyedContainerSlot<Key: CodingKey> {
+    let container: KeyedDecodingContainer<Key>
+    let lease: ContainerLease
+    /// The container's box (the one reference it stores), unretained: `container` holds it.
+    private let box: UnsafeRawPointer
+    /// The class of the box.
+    private let boxType: AnyObject.Type
+
+    /// A slot for `container`, or `nil` (the container is then not reused) unless the container is
+    /// stored as exactly one reference to its box, as the standard library defines it: checked from
+    /// its size and its reflected storage, whose one child is the box at the stored address.
+    init?(_ container: KeyedDecodingContainer<Key>, lease: ContainerLease) {
+        guard MemoryLayout<KeyedDecodingContainer<Key>>.size == MemoryLayout<AnyObject>.size,
+            MemoryLayout<KeyedDecodingContainer<Key>>.alignment == MemoryLayout<AnyObject>.alignment
+        else { return nil }
+        let children = Array(Mirror(reflecting: container).children)
+        guard children.count == 1, let boxType = type(of: children[0].value) as? AnyObject.Type else { return nil }
+        let box = UnsafeRawPointer(Unmanaged.passUnretained(children[0].value as AnyObject).toOpaque())
+        guard withUnsafeBytes(of: container, { $0.load(as: UnsafeRawPointer.self) }) == box else { return nil }
+        self.container = container
+        self.lease = lease
+        self.box = box
+        self.boxType = boxType
+    }
+
+    /// Whether no copy of the container exists but this one: no `init(from:)` kept it or is still
+    /// using it, so it can be handed out for another decode. Only the box's reference count is
+    /// read; it stays alive as long as the slot.
+    func isHeldOnlyHere() -> Bool {
+        isUniquelyReferenced(boxType, box)
+    }
+}
+
+/// Whether the object of class `Box` at `address` (kept alive by its holder) has one strong
+/// reference. The address is viewed in place as a `Box` reference, so no reference is added.
+private func isUniquelyReferenced<Box: AnyObject>(_ type: Box.Type, _ address: UnsafeRawPointer) -> Bool {
+    var reference = address
+    return withUnsafeMutablePointer(to: &reference) { pointer in
+        pointer.withMemoryRebound(to: Box.self, capacity: 1) { isKnownUniquelyReferenced(&$0.pointee) }
+    }
+}
+
+/// The keyed container of a decode: it reads only while its lease's decode is in progress.
 struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let state: RowDecodingState
+    let lease: ContainerLease
     var codingPath: [any CodingKey] { [] }
 
+    @inline(__always)
+    var state: RowDecodingState { lease.state }
+
+    /// The decode this container reads for.
+    @inline(__always)
+    private var generation: UInt { lease.generation }
+
+    /// Whether this container's decode is in progress (`contains` and `allKeys` cannot throw: a
+    /// kept container answers them with "no key" instead of reading).
+    private var isCurrent: Bool { generation == state.generation }
+
     var allKeys: [Key] {
+        guard isCurrent else { return [] }
         let reverse = Dictionary(state.columnNames.map { ($0.value.lowercased(), $0.key) }, uniquingKeysWith: { first, _ in first })
         return state.row.columnNames.compactMap { Key(stringValue: reverse[$0.lowercased()] ?? $0) }
     }
 
     @inline(__always)
     func requireIndex(_ key: Key) throws -> Int {
+        try state.check(generation)
         guard let index = state.index(ofKey: key.stringValue) else { throw missingColumn(key) }
         return index
     }
@@ -187,7 +322,7 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
                 debugDescription: "the row has no column \(state.columnName(ofKey: key.stringValue)); it has \(state.row.columnNames.joined(separator: ", "))"))
     }
 
-    func contains(_ key: Key) -> Bool { state.index(ofKey: key.stringValue) != nil }
+    func contains(_ key: Key) -> Bool { isCurrent && state.index(ofKey: key.stringValue) != nil }
 
     func decodeNil(forKey key: Key) throws -> Bool {
         state.row.isNull(at: try requireIndex(key))
@@ -202,6 +337,7 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
     /// One lookup for `decodeIfPresent`: `nil` for a missing column or `NULL`.
     @inline(__always)
     func readIfPresent<Value: SQLExtractable>(_ type: Value.Type, _ key: Key) throws -> Value? {
+        try state.check(generation)
         guard let index = state.index(ofKey: key.stringValue) else { return nil }
         return try Value.extractIfPresent(from: state.row, at: index)
     }
@@ -242,6 +378,7 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
     }
 
     func decodeIfPresent<Value: Decodable>(_ type: Value.Type, forKey key: Key) throws -> Value? {
+        try state.check(generation)
         guard let index = state.index(ofKey: key.stringValue), !state.row.isNull(at: index) else { return nil }
         return try ColumnValueDecoding.decode(type, from: state.row, at: index, codingPath: codingPath + [key])
     }
@@ -256,7 +393,10 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
             [Any].self, DecodingError.Context(codingPath: codingPath + [key], debugDescription: "nested containers of a row are not supported: decode a nested Decodable value, which is read from the column's JSON"))
     }
 
-    func superDecoder() throws -> any Decoder { RowValueDecoder(state: state) }
+    func superDecoder() throws -> any Decoder {
+        try state.check(generation)
+        return RowValueDecoder(state: state, generation: generation)
+    }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
         throw DecodingError.typeMismatch(
