@@ -98,7 +98,8 @@ import Testing
         for value in ["007", "00", "-0", "+1", " 1", "0x10", "1 000"] {
             let (columns, rows) = try inferred("a\n1\n\"\(value)\"\n3\n")
             #expect(columns == ["a TEXT"], "\(value.debugDescription)")
-            #expect(rows == [["1"], [.text(value)], ["3"]], "\(value.debugDescription) is stored as written")
+            let expected: [[SQLValue]] = [[.text("1")], [.text(value)], [.text("3")]]
+            #expect(rows == expected, "\(value.debugDescription) is stored as written")
         }
     }
 

@@ -278,8 +278,10 @@ struct PostgreSQLDatabaseTests {
             Issue.record("a duplicate name was inserted")
         } catch let error as PostgreSQLError {
             #expect(error.sqlState == "23505")
-            #expect(error.sql?.hasPrefix(#"INSERT INTO "appliance" ("name", "#) == true)
-            #expect(error.arguments?.first == .text("a"))
+            let sql: String = error.sql ?? ""
+            #expect(sql.hasPrefix(#"INSERT INTO "appliance" ("name", "#))
+            let firstArgument: SQLValue? = error.arguments?.first
+            #expect(firstArgument == .text("a"))
         }
         do {
             try await Appliance.insert(batch).execute(pg)
@@ -304,22 +306,27 @@ struct PostgreSQLDatabaseTests {
 
     @Test func insertsSeveralRecordsInASavepointOfTheTransaction() async throws {
         let pg = try await appliances()
-        try await pg.transaction { tx in
+        let more = try await pg.transaction { (tx: PostgreSQLTransaction) -> [Appliance] in
             try await tx.insert(appliance("a"))
             do {
                 try await tx.insert(contentsOf: [appliance("b"), appliance("cc"), appliance("a")])
                 Issue.record("a duplicate name was inserted")
             } catch let error as PostgreSQLError {
+                let sql: String = error.sql ?? ""
                 #expect(error.sqlState == "23505")
-                #expect(error.sql?.hasPrefix(#"INSERT INTO "appliance" ("name", "#) == true)
+                #expect(sql.hasPrefix(#"INSERT INTO "appliance" ("name", "#))
             }
             // The transaction goes on: only the batch was undone.
             let inside = try await Appliance.all().select { $0.name }.fetchAll(tx)
             #expect(inside == ["a"])
-            let more = try await tx.insert(contentsOf: [appliance("d"), appliance("ee")])
-            #expect(more.map(\.name) == ["d", "ee"])
-            #expect(more.allSatisfy { $0.id != nil })
+            let batch: [Appliance] = [appliance("d"), appliance("ee")]
+            let stored: [Appliance] = try await tx.insert(contentsOf: batch)
+            return stored
         }
+        let moreNames: [String] = more.map(\.name)
+        #expect(moreNames == ["d", "ee"])
+        let allKeyed: Bool = more.allSatisfy { $0.id != nil }
+        #expect(allKeyed)
         let names = try await Appliance.all().order { $0.name }.select { $0.name }.fetchAll(pg)
         #expect(names == ["a", "d", "ee"])
     }
