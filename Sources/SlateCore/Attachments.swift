@@ -95,6 +95,17 @@ extension Statement {
     }
 }
 
+extension Statement {
+    /// The `Object` attached to this statement for `subject` and `variant` when it is the
+    /// attachment used last, else `nil`: the lookup of a caller that asks for the same attachment
+    /// for every record, inlined into it, without hashing or writing.
+    @inlinable
+    package func lastAttachment<Object: AnyObject>(_ type: Object.Type, for subject: Any.Type, variant: Int = 0) -> Object? {
+        // The key holds the object's class, so the downcast cannot fail.
+        attachments.lastObject(for: Attachments.key(type, for: subject, variant: variant)).map { unsafeDowncast($0, to: Object.self) }
+    }
+}
+
 extension Database {
     /// The `Object` attached to this connection for `subject` and `variant`; `make` builds it the
     /// first time. Attachments live as long as the connection.

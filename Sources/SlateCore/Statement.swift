@@ -62,7 +62,7 @@ public final class Statement {
     private var cachedRowLayout: RowLayout?
     /// Objects that higher layers attach to this statement: a Codable record's decoder, which
     /// learns the key order of the statement's rows; its binder.
-    @exclusivity(unchecked) package var attachments = Attachments()
+    @exclusivity(unchecked) @usableFromInline package var attachments = Attachments()
     /// The live-query tracker that keeps this statement's footprint, told when it is finalized.
     var tracker: RegionTracker?
 

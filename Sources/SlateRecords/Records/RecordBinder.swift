@@ -5,15 +5,24 @@ import SlateQuery
 /// Encodes `Encodable` records straight into a prepared statement's parameters, by column name:
 /// the bulk-save path of ``CodableRecord``, with no dictionary and no boxing per value.
 ///
-/// The statement's parameters are the columns in `columns` order (`?1` is `columns[0]`). The first
-/// record records which parameter each coding key binds, in the order the type encodes its keys;
-/// later records follow that order without hashing a key. A column the record did not encode (a
-/// `nil` optional, which synthesized `Codable` skips) is bound as `NULL`. Keys that are not
-/// columns are ignored, like ``RowEncoder``'s extra entries.
+/// The statement's parameters are the columns in `columns` order (`?1` is `columns[0]`). A column
+/// the record did not encode (a `nil` optional, which synthesized `Codable` skips) is bound as
+/// `NULL`. Keys that are not columns are ignored, like ``RowEncoder``'s extra entries.
+///
+/// The first record records which parameter each coding key binds, in the order the type encodes
+/// its keys. When the key type is plain data of at most 8 bytes (a synthesized `CodingKeys` enum is
+/// one byte), later records that ask for the same keys in the same order are bound by comparing
+/// each key's bits with the recorded one: no `stringValue`, no string comparison, no hashing, and
+/// no per-parameter bookkeeping (the parameters such a record leaves out are known from the
+/// recorded order). Equal bits of one plain-data type are the same key, so a match is exact; a key
+/// that does not match (a skipped optional, another order, another key type) sends the rest of
+/// that record through the tracked path, which finds each key by name and binds `NULL` to every
+/// parameter the record did not bind.
 final class RecordBinder {
-    /// The value a parameter received for the current record.
-    enum Binding: UInt8 {
-        case unbound, null, value
+    /// A recorded request: a key's bits and the parameter it binds (`-1`: not a column).
+    struct Request {
+        var bits: UInt64
+        var position: Int
     }
 
     /// The statement, unretained: the statement keeps its binders, not the reverse, and a binder is
@@ -27,12 +36,33 @@ final class RecordBinder {
     private let positions: [String: Int]
     // The hot properties skip dynamic exclusivity checks: a binder is used by one thread at a time,
     // and no access to them ever overlaps another.
-    /// The parameter of each coding key.
+    /// The parameter of each coding key, by name: the tracked path.
     @exclusivity(unchecked) private var keyOrder = CodingKeyOrder()
-    /// What each parameter (index `position - firstIndex`) received for the current record: a
-    /// buffer the binder owns (one per column, freed in `deinit`), so marking a parameter bound
-    /// costs no copy-on-write check. Every index written comes from `positions`, so it is in range.
-    private let bindings: UnsafeMutableBufferPointer<Binding>
+    /// The first complete record's requests, in order, when its keys can be compared by their bits.
+    @exclusivity(unchecked) private var order: [Request] = []
+    /// The key type whose bits `order` holds, once recorded; `nil` while recording, and for good
+    /// when the keys cannot be compared by bits.
+    @exclusivity(unchecked) private var orderKeyType: ObjectIdentifier?
+    /// The key type of the first request recorded.
+    @exclusivity(unchecked) private var recordedKeyType: ObjectIdentifier?
+    /// The size of that key type: 0, 1, 2, 4 or 8 bytes.
+    @exclusivity(unchecked) private var keyWidth = 0
+    /// Whether the requests recorded so far can all be compared by bits.
+    @exclusivity(unchecked) private var isOrderComparable = true
+    /// Parameters that no request of `order` binds: a record that follows the order binds them `NULL`.
+    @exclusivity(unchecked) private var uncovered: [Int] = []
+    /// Whether the first record is being encoded.
+    @exclusivity(unchecked) private var isRecording = true
+    /// `orderKeyType` while the current record follows `order` untracked; `nil` while it is tracked
+    /// parameter by parameter in `bound` (the first record, and any record from the first key that
+    /// does not follow `order`).
+    @exclusivity(unchecked) private var followedKeyType: ObjectIdentifier?
+    /// The next request of `order` the current record is expected to make.
+    @exclusivity(unchecked) private var cursor = 0
+    /// Whether each parameter (index `position - firstIndex`) was bound by the current record,
+    /// while it is tracked: a buffer the binder owns (one per column, freed in `deinit`). Every
+    /// index written comes from `positions`, so it is in range.
+    private let bound: UnsafeMutableBufferPointer<Bool>
     /// The keyed container handed out last (a `KeyedEncodingSlot<Key>`), and its key type: every
     /// record asks for the same one, and building it (its box and the generic metadata it needs)
     /// costs more than binding the record's values. It refers to this binder, so the binder's
@@ -49,12 +79,12 @@ final class RecordBinder {
             positions[column] = index + firstIndex
         }
         self.positions = positions
-        self.bindings = .allocate(capacity: columns.count)
-        self.bindings.initialize(repeating: .unbound)
+        self.bound = .allocate(capacity: columns.count)
+        self.bound.initialize(repeating: false)
     }
 
     deinit {
-        bindings.deallocate()
+        bound.deallocate()
     }
 
     /// The keyed container for `Key` over this binder: the kept one when it has that key type.
@@ -75,43 +105,150 @@ final class RecordBinder {
 
     /// Binds every column of `record`; columns it did not encode are bound as `NULL`.
     func bind<Record: Encodable>(_ record: Record) throws {
-        keyOrder.begin()
-        for index in bindings.indices { bindings[index] = .unbound }
+        begin()
         try record.encode(to: RecordBindingEncoder(binder: self))
-        keyOrder.finish()
-        for index in bindings.indices where bindings[index] == .unbound {
-            try statement._withUnsafeGuaranteedRef { try $0.bindNull(at: index + firstIndex) }
-            bindings[index] = .null
+        try finish()
+    }
+
+    /// Starts a record: it follows the recorded order untracked once there is one.
+    @inline(__always)
+    private func begin() {
+        cursor = 0
+        keyOrder.begin()
+        followedKeyType = orderKeyType
+        if orderKeyType == nil {
+            startTracking()
+            if isRecording {
+                order.removeAll(keepingCapacity: true)
+                isOrderComparable = true
+            }
         }
     }
 
-    /// Whether the current record bound a non-`NULL` value to `column`.
-    func hasValue(forColumn column: String) -> Bool {
-        guard let position = positions[column] else { return false }
-        return bindings[position - firstIndex] == .value
+    /// Tracks the rest of the record parameter by parameter: the requests it made so far followed
+    /// `order`, so their parameters are the bound ones.
+    private func startTracking() {
+        followedKeyType = nil
+        for index in bound.indices { bound[index] = false }
+        for request in order[..<cursor] where request.position >= 0 {
+            bound[request.position - firstIndex] = true
+        }
     }
 
-    /// The parameter for coding key `key`, or `nil` when it is not a column.
+    /// Ends a record: binds `NULL` to every parameter it did not bind, and after the first
+    /// record, keeps its order.
+    private func finish() throws {
+        let statement = self.statement
+        if followedKeyType == nil {
+            for index in bound.indices where !bound[index] {
+                try statement._withUnsafeGuaranteedRef { try $0.bindNull(at: index + firstIndex) }
+            }
+            if isRecording { finishRecording() }
+        } else {
+            // The record bound exactly the parameters of `order[..<cursor]`, which holds each
+            // parameter once.
+            for request in order[cursor...] where request.position >= 0 {
+                try statement._withUnsafeGuaranteedRef { try $0.bindNull(at: request.position) }
+            }
+            for position in uncovered {
+                try statement._withUnsafeGuaranteedRef { try $0.bindNull(at: position) }
+            }
+        }
+    }
+
+    /// Keeps the first record's order when its keys compare by bits and bind distinct parameters;
+    /// otherwise every record is tracked.
+    private func finishRecording() {
+        isRecording = false
+        keyOrder.finish()
+        var covered = Array(repeating: false, count: bound.count)
+        var distinct = true
+        for request in order where request.position >= 0 {
+            let index = request.position - firstIndex
+            if covered[index] { distinct = false }
+            covered[index] = true
+        }
+        guard isOrderComparable, distinct, let keyType = recordedKeyType else {
+            order = []
+            return
+        }
+        uncovered = covered.indices.filter { !covered[$0] }.map { $0 + firstIndex }
+        orderKeyType = keyType
+    }
+
+    /// The parameter for `key`, or `nil` when it is not a column.
     @inline(__always)
-    private func position(ofKey key: String) -> Int? {
-        keyOrder.slot(forKey: key) { key in positions[columnNames[key] ?? key] ?? -1 }
+    private func position<Key: CodingKey>(of key: Key) -> Int? {
+        if ObjectIdentifier(Key.self) == followedKeyType, cursor < order.count {
+            let request = order[cursor]
+            // A synthesized `CodingKeys` enum is one byte wide.
+            if keyWidth == 1 ? request.bits == UInt64(unsafeBitCast(key, to: UInt8.self)) : request.bits == Self.bits(of: key, width: keyWidth) {
+                cursor &+= 1
+                return request.position >= 0 ? request.position : nil
+            }
+        }
+        return trackedPosition(of: key)
+    }
+
+    /// ``position(of:)`` by name, with the parameter marked as bound; while recording, the request
+    /// is recorded.
+    @inline(never)
+    private func trackedPosition<Key: CodingKey>(of key: Key) -> Int? {
+        if followedKeyType != nil { startTracking() }
+        let position = keyOrder.slot(forKey: key.stringValue) { key in positions[columnNames[key] ?? key] ?? -1 }
+        if isRecording { record(key, position: position ?? -1) }
+        if let position { bound[position - firstIndex] = true }
+        return position
+    }
+
+    /// Records a request of the first record.
+    private func record<Key: CodingKey>(_ key: Key, position: Int) {
+        guard isOrderComparable else { return }
+        let keyType = ObjectIdentifier(Key.self)
+        if order.isEmpty {
+            guard _isPOD(Key.self), [0, 1, 2, 4, 8].contains(MemoryLayout<Key>.size) else {
+                isOrderComparable = false
+                return
+            }
+            recordedKeyType = keyType
+            keyWidth = MemoryLayout<Key>.size
+        } else if recordedKeyType != keyType {
+            isOrderComparable = false
+            return
+        }
+        order.append(Request(bits: Self.bits(of: key, width: keyWidth), position: position))
+    }
+
+    /// The bits of `key`, a value of plain data `width` bytes wide (`MemoryLayout<Key>.size`, which
+    /// the casts check).
+    @inline(__always)
+    private static func bits<Key>(of key: Key, width: Int) -> UInt64 {
+        switch width {
+        case 1: return UInt64(unsafeBitCast(key, to: UInt8.self))
+        case 2: return UInt64(unsafeBitCast(key, to: UInt16.self))
+        case 4: return UInt64(unsafeBitCast(key, to: UInt32.self))
+        case 8: return unsafeBitCast(key, to: UInt64.self)
+        default: return 0
+        }
     }
 
     @inline(__always)
-    func bind<Value: SQLBindable>(_ value: Value, forKey key: String) throws {
-        guard let position = position(ofKey: key) else { return }
+    func bind<Value: SQLBindable, Key: CodingKey>(_ value: Value, forKey key: Key) throws {
+        guard let position = position(of: key) else { return }
         try statement._withUnsafeGuaranteedRef { try value.bind(to: $0, at: position) }
-        bindings[position - firstIndex] = .value
     }
 
-    func bind(_ value: (any SQLBindable)?, forKey key: String) throws {
-        guard let position = position(ofKey: key) else { return }
+    func bindNull<Key: CodingKey>(forKey key: Key) throws {
+        guard let position = position(of: key) else { return }
+        try statement._withUnsafeGuaranteedRef { try $0.bindNull(at: position) }
+    }
+
+    func bind<Key: CodingKey>(_ value: (any SQLBindable)?, forKey key: Key) throws {
+        guard let position = position(of: key) else { return }
         if let value {
             try statement._withUnsafeGuaranteedRef { try value.bind(to: $0, at: position) }
-            bindings[position - firstIndex] = .value
         } else {
             try statement._withUnsafeGuaranteedRef { try $0.bindNull(at: position) }
-            bindings[position - firstIndex] = .null
         }
     }
 }
@@ -162,24 +299,24 @@ struct RecordBindingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let binder: RecordBinder
     var codingPath: [any CodingKey] { [] }
 
-    mutating func encodeNil(forKey key: Key) throws { try binder.bind(nil, forKey: key.stringValue) }
-    mutating func encode(_ value: Bool, forKey key: Key) throws { try binder.bind(value, forKey: key.stringValue) }
-    mutating func encode(_ value: String, forKey key: Key) throws { try binder.bind(value, forKey: key.stringValue) }
-    mutating func encode(_ value: Double, forKey key: Key) throws { try binder.bind(value, forKey: key.stringValue) }
-    mutating func encode(_ value: Float, forKey key: Key) throws { try binder.bind(value, forKey: key.stringValue) }
-    mutating func encode(_ value: Int, forKey key: Key) throws { try binder.bind(value, forKey: key.stringValue) }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { try binder.bind(value, forKey: key.stringValue) }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { try binder.bind(value, forKey: key.stringValue) }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { try binder.bind(value, forKey: key.stringValue) }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { try binder.bind(value, forKey: key.stringValue) }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { try binder.bind(value, forKey: key.stringValue) }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { try binder.bind(value, forKey: key.stringValue) }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { try binder.bind(value, forKey: key.stringValue) }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { try binder.bind(value, forKey: key.stringValue) }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { try binder.bind(value, forKey: key.stringValue) }
+    mutating func encodeNil(forKey key: Key) throws { try binder.bindNull(forKey: key) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { try binder.bind(value, forKey: key) }
+    mutating func encode(_ value: String, forKey key: Key) throws { try binder.bind(value, forKey: key) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { try binder.bind(value, forKey: key) }
+    mutating func encode(_ value: Float, forKey key: Key) throws { try binder.bind(value, forKey: key) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { try binder.bind(value, forKey: key) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { try binder.bind(value, forKey: key) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { try binder.bind(value, forKey: key) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { try binder.bind(value, forKey: key) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { try binder.bind(value, forKey: key) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { try binder.bind(value, forKey: key) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { try binder.bind(value, forKey: key) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { try binder.bind(value, forKey: key) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { try binder.bind(value, forKey: key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { try binder.bind(value, forKey: key) }
 
     mutating func encode<Value: Encodable>(_ value: Value, forKey key: Key) throws {
-        try binder.bind(try ColumnValueEncoding.bindable(value, codingPath: codingPath + [key]), forKey: key.stringValue)
+        try binder.bind(try ColumnValueEncoding.bindable(value, codingPath: codingPath + [key]), forKey: key)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
@@ -199,6 +336,8 @@ extension Statement {
     /// The record binder attached to this statement for `Record`, binding from parameter `index`;
     /// `make` builds it the first time.
     func cachedRecordBinder<Record>(for type: Record.Type, startingAt index: Int, _ make: () throws -> RecordBinder) rethrows -> RecordBinder {
-        try attachment(RecordBinderOwner.self, for: Record.self, variant: index) { RecordBinderOwner(try make()) }.binder
+        // Every record of a bulk insert asks for the same binder: found without hashing.
+        if let owner = lastAttachment(RecordBinderOwner.self, for: Record.self, variant: index) { return owner.binder }
+        return try attachment(RecordBinderOwner.self, for: Record.self, variant: index) { RecordBinderOwner(try make()) }.binder
     }
 }
