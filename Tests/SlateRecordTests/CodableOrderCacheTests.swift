@@ -134,6 +134,41 @@ struct Reading: CodableRecord, Equatable {
         ])
     }
 
+    /// Two key types whose cases have the same bits (`Forward.a` and `Backward.b` are both case 0),
+    /// decoded alternately by one decoder from one statement: each key is found by its own name.
+    @Test func keyTypesWithTheSameBitsDoNotShareAnOrder() throws {
+        struct Forward: Decodable, Equatable {
+            enum CodingKeys: String, CodingKey { case a, b }
+            var a: Int
+            var b: Int
+        }
+        struct Backward: Decodable, Equatable {
+            enum CodingKeys: String, CodingKey { case b, a }
+            var b: Int
+            var a: Int
+        }
+        let db = try Database()
+        try db.execute(sql: "CREATE TABLE t(a INTEGER, b INTEGER); INSERT INTO t VALUES (1, 10), (2, 20), (3, 30), (4, 40)")
+        let decoder = RowDecoder()
+        var forward: [Forward] = []
+        var backward: [Backward] = []
+        var isForward = true
+        let decoded: [Int] = try db.fetchAll("SELECT a, b FROM t ORDER BY a") { row -> Int in
+            if isForward {
+                forward.append(try decoder.decode(Forward.self, from: row))
+            } else {
+                backward.append(try decoder.decode(Backward.self, from: row))
+            }
+            isForward.toggle()
+            return 0
+        }
+        #expect(decoded.count == 4)
+        let expectedForward: [Forward] = [Forward(a: 1, b: 10), Forward(a: 3, b: 30)]
+        let expectedBackward: [Backward] = [Backward(b: 20, a: 2), Backward(b: 40, a: 4)]
+        #expect(forward == expectedForward)
+        #expect(backward == expectedBackward)
+    }
+
     @Test func quotedIdentifiersDoubleEmbeddedQuotes() {
         #expect("player".quotedIdentifier == #""player""#)
         #expect(#"say "hi""#.quotedIdentifier == #""say ""hi""""#)

@@ -6,7 +6,8 @@ import SlateQuery
 /// records of one statement that are decoded or encoded by coding key.
 ///
 /// The first record records its keys in the order the type asks for them; later records follow
-/// that order, comparing each key with the recorded one instead of hashing it. A record that asks
+/// that order, comparing each key with the recorded one (its bits when the key type is plain data,
+/// else its name) instead of hashing it. A record that asks
 /// for other keys, or in another order, falls back to the dictionary for the rest of that record.
 struct CodingKeyOrder {
     /// The slot of every key seen so far; `-1` for a key that has none.
@@ -17,6 +18,17 @@ struct CodingKeyOrder {
     private var isRecording = true
     /// The next expected request.
     private var cursor = 0
+    /// The bits of each request's key, beside `requests`, while its key type is plain data of at
+    /// most 8 bytes (a synthesized `CodingKeys` enum is one byte).
+    private var requestBits: [UInt64] = []
+    /// The key type of the first request, and its size.
+    private var recordedKeyType: ObjectIdentifier?
+    private var keyWidth = 0
+    /// Whether every recorded request has its bits.
+    private var isComparable = true
+    /// The key type whose bits later records compare, once the first record is complete; `nil`
+    /// when they compare names. Equal bits of one plain-data type are the same key.
+    private var comparedKeyType: ObjectIdentifier?
 
     /// Starts a record.
     mutating func begin() {
@@ -26,7 +38,60 @@ struct CodingKeyOrder {
     /// Ends a record that was decoded or encoded in full; after the first one, requests are
     /// expected in its order.
     mutating func finish() {
+        if isRecording, isComparable, requestBits.count == requests.count {
+            comparedKeyType = recordedKeyType
+        }
         isRecording = false
+    }
+
+    /// The slot of `key`, or `nil` when it has none: the expected request is recognized by its
+    /// key's bits when the key type is plain data, by its name otherwise.
+    @inline(__always)
+    mutating func slot<Key: CodingKey>(for key: Key, resolve: (String) -> Int) -> Int? {
+        if ObjectIdentifier(Key.self) == comparedKeyType, cursor < requestBits.count,
+            requestBits[cursor] == (keyWidth == 1 ? UInt64(unsafeBitCast(key, to: UInt8.self)) : Self.bits(of: key, width: keyWidth))
+        {
+            let slot = requests[cursor].slot
+            cursor &+= 1
+            return slot >= 0 ? slot : nil
+        }
+        return slot(named: key, resolve: resolve)
+    }
+
+    /// ``slot(for:resolve:)`` by the key's name; while recording, keeps the key's bits.
+    @inline(never)
+    private mutating func slot<Key: CodingKey>(named key: Key, resolve: (String) -> Int) -> Int? {
+        let recorded = requests.count
+        let slot = slot(forKey: key.stringValue, resolve: resolve)
+        if isRecording, isComparable, requests.count > recorded {
+            let keyType = ObjectIdentifier(Key.self)
+            if requestBits.isEmpty {
+                let width = MemoryLayout<Key>.size
+                if _isPOD(Key.self), width == 0 || width == 1 || width == 2 || width == 4 || width == 8 {
+                    recordedKeyType = keyType
+                    keyWidth = width
+                } else {
+                    isComparable = false
+                }
+            } else if recordedKeyType != keyType {
+                isComparable = false
+            }
+            if isComparable { requestBits.append(Self.bits(of: key, width: keyWidth)) }
+        }
+        return slot
+    }
+
+    /// The bits of `key`, a value of plain data `width` bytes wide (`MemoryLayout<Key>.size`,
+    /// which the casts check).
+    @inline(__always)
+    private static func bits<Key>(of key: Key, width: Int) -> UInt64 {
+        switch width {
+        case 1: return UInt64(unsafeBitCast(key, to: UInt8.self))
+        case 2: return UInt64(unsafeBitCast(key, to: UInt16.self))
+        case 4: return UInt64(unsafeBitCast(key, to: UInt32.self))
+        case 8: return unsafeBitCast(key, to: UInt64.self)
+        default: return 0
+        }
     }
 
     /// The slot of `key`, or `nil` when it has none. `resolve` finds it (or returns `-1`) the first

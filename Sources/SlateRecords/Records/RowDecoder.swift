@@ -186,8 +186,8 @@ final class RowDecodingState {
 
     /// The column of the coding key `key`, or `nil` when the row has none.
     @inline(__always)
-    func index(ofKey key: String) -> Int? {
-        keyOrder.slot(forKey: key) { key in
+    func index<Key: CodingKey>(ofKey key: Key) -> Int? {
+        keyOrder.slot(for: key) { key in
             row.index(ofColumn: columnName(ofKey: key)) ?? -1
         }
     }
@@ -308,7 +308,7 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
     @inline(__always)
     func requireIndex(_ key: Key) throws -> Int {
         try state.check(generation)
-        guard let index = state.index(ofKey: key.stringValue) else { throw missingColumn(key) }
+        guard let index = state.index(ofKey: key) else { throw missingColumn(key) }
         return index
     }
 
@@ -322,7 +322,7 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
                 debugDescription: "the row has no column \(state.columnName(ofKey: key.stringValue)); it has \(state.row.columnNames.joined(separator: ", "))"))
     }
 
-    func contains(_ key: Key) -> Bool { isCurrent && state.index(ofKey: key.stringValue) != nil }
+    func contains(_ key: Key) -> Bool { isCurrent && state.index(ofKey: key) != nil }
 
     func decodeNil(forKey key: Key) throws -> Bool {
         state.row.isNull(at: try requireIndex(key))
@@ -338,7 +338,7 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
     @inline(__always)
     func readIfPresent<Value: SQLExtractable>(_ type: Value.Type, _ key: Key) throws -> Value? {
         try state.check(generation)
-        guard let index = state.index(ofKey: key.stringValue) else { return nil }
+        guard let index = state.index(ofKey: key) else { return nil }
         return try Value.extractIfPresent(from: state.row, at: index)
     }
 
@@ -379,7 +379,7 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
 
     func decodeIfPresent<Value: Decodable>(_ type: Value.Type, forKey key: Key) throws -> Value? {
         try state.check(generation)
-        guard let index = state.index(ofKey: key.stringValue), !state.row.isNull(at: index) else { return nil }
+        guard let index = state.index(ofKey: key), !state.row.isNull(at: index) else { return nil }
         return try ColumnValueDecoding.decode(type, from: state.row, at: index, codingPath: codingPath + [key])
     }
 
