@@ -46,16 +46,16 @@ public struct PostgreSQLColumnEncoder: ColumnEncoder {
         if let value = Self.exactly(value, String.self) { return bindings.append(value) }
         if let value = Self.exactly(value, Double.self) { return bindings.append(value) }
         if let value = Self.exactly(value, Int.self) { return bindings.append(Int64(value)) }
-        if let value = Self.exactly(value, Int64?.self) { return value.map { bindings.append($0) } ?? bindings.appendNull() }
-        if let value = Self.exactly(value, String?.self) { return value.map { bindings.append($0) } ?? bindings.appendNull() }
-        if let value = Self.exactly(value, Double?.self) { return value.map { bindings.append($0) } ?? bindings.appendNull() }
-        if let value = Self.exactly(value, Int?.self) { return value.map { bindings.append(Int64($0)) } ?? bindings.appendNull() }
+        if let value = Self.exactly(value, Int64?.self, Self.optionalInt64) { return value.map { bindings.append($0) } ?? bindings.appendNull() }
+        if let value = Self.exactly(value, String?.self, Self.optionalString) { return value.map { bindings.append($0) } ?? bindings.appendNull() }
+        if let value = Self.exactly(value, Double?.self, Self.optionalDouble) { return value.map { bindings.append($0) } ?? bindings.appendNull() }
+        if let value = Self.exactly(value, Int?.self, Self.optionalInt) { return value.map { bindings.append(Int64($0)) } ?? bindings.appendNull() }
         if let value = Self.exactly(value, Bool.self) { return bindings.append(value) }
-        if let value = Self.exactly(value, Bool?.self) { return value.map { bindings.append($0) } ?? bindings.appendNull() }
+        if let value = Self.exactly(value, Bool?.self, Self.optionalBool) { return value.map { bindings.append($0) } ?? bindings.appendNull() }
         if let value = Self.exactly(value, Date.self) { return bindings.append(value) }
-        if let value = Self.exactly(value, Date?.self) { return value.map { bindings.append($0) } ?? bindings.appendNull() }
+        if let value = Self.exactly(value, Date?.self, Self.optionalDate) { return value.map { bindings.append($0) } ?? bindings.appendNull() }
         if let value = Self.exactly(value, UUID.self) { return bindings.append(value) }
-        if let value = Self.exactly(value, UUID?.self) { return value.map { bindings.append($0) } ?? bindings.appendNull() }
+        if let value = Self.exactly(value, UUID?.self, Self.optionalUUID) { return value.map { bindings.append($0) } ?? bindings.appendNull() }
         try bind(value)
     }
 
@@ -65,6 +65,38 @@ public struct PostgreSQLColumnEncoder: ColumnEncoder {
     private static func exactly<Value, Target>(_ value: Value, _ target: Target.Type) -> Target? {
         guard Value.self == Target.self else { return nil }
         return unsafeBitCast(value, to: Target.self)
+    }
+
+    /// `value` as a `Target` when `Value` is `Target`, whose metadata is `identity` (one of the
+    /// `Optional` identities below): an `Optional`'s metadata is looked up in the runtime's
+    /// table each time it is named in code that is not specialized (~450 instructions), a
+    /// stored identity is read once.
+    @inline(__always)
+    private static func exactly<Value, Target>(_ value: Value, _ target: Target.Type, _ identity: ObjectIdentifier) -> Target? {
+        guard ObjectIdentifier(Value.self) == identity else { return nil }
+        return unsafeBitCast(value, to: Target.self)
+    }
+
+    static let optionalInt64 = ObjectIdentifier(Int64?.self)
+    static let optionalString = ObjectIdentifier(String?.self)
+    static let optionalDouble = ObjectIdentifier(Double?.self)
+    static let optionalInt = ObjectIdentifier(Int?.self)
+    static let optionalBool = ObjectIdentifier(Bool?.self)
+    static let optionalDate = ObjectIdentifier(Date?.self)
+    static let optionalUUID = ObjectIdentifier(UUID?.self)
+
+    /// Whether `value` is `nil`, when `Value` is one of the common optionals (without boxing
+    /// it); else `nil`.
+    static func isNone<Value>(_ value: Value) -> Bool? {
+        let type = ObjectIdentifier(Value.self)
+        if type == optionalInt64 { return unsafeBitCast(value, to: Int64?.self) == nil }
+        if type == optionalString { return unsafeBitCast(value, to: String?.self) == nil }
+        if type == optionalDouble { return unsafeBitCast(value, to: Double?.self) == nil }
+        if type == optionalInt { return unsafeBitCast(value, to: Int?.self) == nil }
+        if type == optionalBool { return unsafeBitCast(value, to: Bool?.self) == nil }
+        if type == optionalDate { return unsafeBitCast(value, to: Date?.self) == nil }
+        if type == optionalUUID { return unsafeBitCast(value, to: UUID?.self) == nil }
+        return nil
     }
 
     /// Binds a boxed value, `NULL` for `nil`.
@@ -253,29 +285,36 @@ final class PostgresRowSource: ForeignRowSource {
     /// - Throws: ``DatabaseError`` with ``ResultCode/mismatch`` for a cell of a type Slate does
     ///   not convert, or whose bytes are not a valid value of its type.
     func load(_ row: PostgresRow) throws {
-        if !hasColumns {
+        // The first row sets the columns up as its cells are read (one pass over them: each
+        // step of the row's iterator makes a cell, ~600 instructions, which counts for a
+        // statement that returns one row, as an insert's `RETURNING` does).
+        let isFirst = !hasColumns
+        if isFirst {
             hasColumns = true
             firstRow = row
-            for cell in row {
-                kinds.append(Kind(cell.dataType, format: cell.format))
-                textColumns.append(Self.isTextType(cell.dataType))
-            }
-            convertsSome = kinds.contains { if case .converted = $0 { true } else { false } }
-            nulls = Array(repeating: true, count: kinds.count)
-            numbers = Array(repeating: 0, count: kinds.count)
-            texts = Array(repeating: nil, count: kinds.count)
-            columnCount = kinds.count
-        }
-        if convertsSome {
+            let count = row.count
+            kinds.reserveCapacity(count)
+            textColumns.reserveCapacity(count)
+            nulls = Array(repeating: true, count: count)
+            numbers = Array(repeating: 0, count: count)
+            texts = Array(repeating: nil, count: count)
+            columnCount = count
+        } else if convertsSome {
             converted.removeAll(keepingCapacity: true)
             dates.removeAll(keepingCapacity: true)
         }
         // Every row of a result has its columns (postgres-nio checks each row's count).
         var cells = row.makeIterator()
-        for index in kinds.indices {
+        for index in 0..<columnCount {
             guard let cell = cells.next() else {
                 throw DatabaseError(
-                    resultCode: .mismatch, message: "a PostgreSQL row has \(index) columns, its result \(kinds.count)", sql: sql)
+                    resultCode: .mismatch, message: "a PostgreSQL row has \(index) columns, its result \(columnCount)", sql: sql)
+            }
+            if isFirst {
+                let kind = Kind(cell.dataType, format: cell.format)
+                kinds.append(kind)
+                textColumns.append(Self.isTextType(cell.dataType))
+                if case .converted = kind { convertsSome = true }
             }
             let kind = kinds[index]
             if case .converted = kind {
