@@ -62,14 +62,14 @@ extension Insert {
     /// ``PostgreSQLQueryable`` of your own runs the statements one by one, as it runs any.)
     @discardableResult
     public func execute(_ db: some PostgreSQLQueryable) async throws -> [Root] {
-        var stored: [Root?]
         if records.count == 1, let one = try await postgresRunInsert(db, returning: .recordColumns, decode: { try Root(row: $0) }) {
             // One record: no transaction, and no `Returning` (whose column list would be built
-            // on every call; the statement's text is cached per shape).
-            stored = one
-        } else {
-            stored = try await returningRecords.postgresRun(db)
+            // on every call; the statement's text is cached per shape). Indexing rather than
+            // `first` and the loop below, whose generic code runs unspecialized here.
+            if !one.isEmpty, let record = one[0] { return [record] }
+            return records
         }
+        var stored = try await returningRecords.postgresRun(db)
         // A skipped record comes back as given. (An index loop: zip and map instantiate their
         // generic types at run time on every call, since Root is not known here.)
         var results = records
@@ -172,7 +172,7 @@ extension Insert {
         // The shapes of this call, when they are not cached across calls.
         var shapes: [[Int]: RenderedSQL] = [:]
         var results: [Output?] = []
-        results.reserveCapacity(insert.records.count)
+        if insert.records.count > 1 { results.reserveCapacity(insert.records.count) }
         for record in insert.records {
             var encoder = PostgresInsertEncoder(columnCount: columnCount, omittable: omittable)
             // The values first: the shape depends on which are nil.
@@ -366,7 +366,8 @@ extension PostgreSQLQueryable {
     /// `nil`).
     @discardableResult
     public func insert<Record: Table>(_ record: Record) async throws -> Record {
-        try await Insert([record]).execute(self).first ?? record
+        let stored = try await Insert([record]).execute(self)
+        return stored.isEmpty ? record : stored[0]
     }
 
     /// Inserts every record, one statement each, and returns them as stored, in order. All or

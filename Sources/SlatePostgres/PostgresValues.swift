@@ -293,8 +293,9 @@ final class PostgresRowSource: ForeignRowSource {
             hasColumns = true
             firstRow = row
             let count = row.count
-            kinds.reserveCapacity(count)
-            textColumns.reserveCapacity(count)
+            // Array(repeating:count:) is specialized here; reserveCapacity ran as generic code.
+            kinds = Array(repeating: .converted, count: count)
+            textColumns = Array(repeating: false, count: count)
             nulls = Array(repeating: true, count: count)
             numbers = Array(repeating: 0, count: count)
             texts = Array(repeating: nil, count: count)
@@ -312,8 +313,8 @@ final class PostgresRowSource: ForeignRowSource {
             }
             if isFirst {
                 let kind = Kind(cell.dataType, format: cell.format)
-                kinds.append(kind)
-                textColumns.append(Self.isTextType(cell.dataType))
+                kinds[index] = kind
+                textColumns[index] = Self.isTextType(cell.dataType)
                 if case .converted = kind { convertsSome = true }
             }
             let kind = kinds[index]
