@@ -29,8 +29,14 @@ package protocol ForeignRowSource: AnyObject {
     /// Column `index` when the engine stores a floating-point number there, else `nil` (see
     /// ``integer(at:)``).
     func real(at index: Int) -> Double?
-    /// Column `index` when the engine stores text there, else `nil` (see ``integer(at:)``).
+    /// Column `index` when the engine stores text there, else `nil` (see ``integer(at:)``). Text
+    /// whose bytes are not valid UTF-8 is `nil` here and a blob of its exact bytes in
+    /// ``value(at:)``, as SQLite's is: never a repaired `String`.
     func text(at index: Int) -> String?
+    /// Whether the engine stores text in column `index` (0-based; any `index`, `false` when out of
+    /// range), valid UTF-8 or not:
+    /// a `String` read of text that ``value(at:)`` returns as a blob says that it is not UTF-8.
+    func isText(at index: Int) -> Bool
 }
 
 extension Row {

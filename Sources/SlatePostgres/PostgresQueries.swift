@@ -62,6 +62,13 @@ extension Insert {
     /// ``PostgreSQLQueryable`` of your own runs the statements one by one, as it runs any.)
     @discardableResult
     public func execute(_ db: some PostgreSQLQueryable) async throws -> [Root] {
+        if records.count == 1, let one = try await postgresRunInsert(db, returning: .recordColumns, decode: { try Root(row: $0) }) {
+            // One record: no transaction, and no `Returning` (whose column list would be built
+            // on every call; the statement's text is cached per shape). Indexing rather than
+            // `first` and the loop below, whose generic code runs unspecialized here.
+            if !one.isEmpty, let record = one[0] { return [record] }
+            return records
+        }
         var stored = try await returningRecords.postgresRun(db)
         // A skipped record comes back as given. (An index loop: zip and map instantiate their
         // generic types at run time on every call, since Root is not known here.)
@@ -103,7 +110,9 @@ extension Returning {
 
     /// The statements of ``postgresRun(_:)``, run on `db` as they come.
     private func postgresRunStatements(_ db: some PostgreSQLQueryable) async throws -> [Output?] {
-        if let insert, let results = try await postgresRunInsert(insert, db) { return results }
+        if let insert, let results = try await insert.postgresRunInsert(db, returning: .clause(returning), decode: { try decode(row: $0) }) {
+            return results
+        }
         let statements = statementsPerRecord(alsoOmitting: Root.postgreSQLIdentityColumn.map { [$0] } ?? [])
         var results: [Output?] = []
         for statement in statements {
@@ -118,13 +127,25 @@ extension Returning {
     }
 }
 
-extension Returning {
-    /// An insert's statements on PostgreSQL without building each record's SQL: the text is
+/// What an insert returns on PostgreSQL: every record column (the stored records), or a
+/// `RETURNING` clause of the caller's.
+enum PostgresReturningClause {
+    case recordColumns
+    case clause(SQL)
+}
+
+extension Insert {
+    /// The insert's statements on PostgreSQL without building each record's SQL: the text is
     /// rendered once per shape (the columns left out for their defaults; cached across calls for
     /// an insert that is not an upsert) and each record's values are bound straight from
-    /// `encode(to:)`. The statements, values, results and errors are those of the general path;
-    /// `nil` for a queryable other than ``PostgreSQLDatabase`` and ``PostgreSQLTransaction``.
-    private func postgresRunInsert(_ insert: Insert<Root>, _ db: some PostgreSQLQueryable) async throws -> [Output?]? {
+    /// `encode(to:)`. The statements, values, results and errors are those of the general path
+    /// (``SlateQuery/Returning/statementsPerRecord(alsoOmitting:)``); `nil` for a queryable other
+    /// than ``PostgreSQLDatabase`` and ``PostgreSQLTransaction``. Runs the statements as they
+    /// come: the caller makes several records all or none.
+    func postgresRunInsert<Output>(
+        _ db: some PostgreSQLQueryable, returning returningClause: PostgresReturningClause, decode: (borrowing Row) throws -> Output
+    ) async throws -> [Output?]? {
+        let insert = self
         let send: (PostgresQuery) async throws -> PostgresRowSequence
         if let transaction = db as? PostgreSQLTransaction {
             send = { try await transaction.connection.query($0, logger: transaction.logger) }
@@ -134,14 +155,24 @@ extension Returning {
             return nil
         }
         let (columnCount, omittable) = PostgresInsertShapes.shared.columns(of: Root.self)
-        let cacheKey: PostgresInsertShapes.Key? =
-            insert.isUpsert || !returning.arguments.isEmpty || !(returning.dialectSpans ?? []).isEmpty
-            ? nil
-            : PostgresInsertShapes.Key(
-                table: ObjectIdentifier(Root.self), conflict: insert.conflictResolution, omitted: [], returning: returning.text)
+        let cacheKey: PostgresInsertShapes.Key?
+        switch returningClause {
+        case _ where insert.isUpsert:
+            cacheKey = nil
+        case .recordColumns:
+            cacheKey = PostgresInsertShapes.Key(
+                table: ObjectIdentifier(Root.self), conflict: insert.conflictResolution, omitted: [], returning: nil)
+        case .clause(let returning):
+            cacheKey =
+                !returning.arguments.isEmpty || !(returning.dialectSpans ?? []).isEmpty
+                ? nil
+                : PostgresInsertShapes.Key(
+                    table: ObjectIdentifier(Root.self), conflict: insert.conflictResolution, omitted: [], returning: returning.text)
+        }
+        // The shapes of this call, when they are not cached across calls.
         var shapes: [[Int]: RenderedSQL] = [:]
         var results: [Output?] = []
-        results.reserveCapacity(insert.records.count)
+        if insert.records.count > 1 { results.reserveCapacity(insert.records.count) }
         for record in insert.records {
             var encoder = PostgresInsertEncoder(columnCount: columnCount, omittable: omittable)
             // The values first: the shape depends on which are nil.
@@ -153,26 +184,26 @@ extension Returning {
             }
             let omitted = encoder.omitted
             let rendered: RenderedSQL
-            if let cached = shapes[omitted] {
+            var key = cacheKey
+            key?.omitted = omitted
+            if let key, let cached = PostgresInsertShapes.shared[key] {
+                rendered = cached
+            } else if key == nil, let cached = shapes[omitted] {
                 rendered = cached
             } else {
-                var key = cacheKey
-                key?.omitted = omitted
-                if let key, let cached = PostgresInsertShapes.shared[key] {
-                    rendered = cached
-                } else {
-                    let kept = columnCount - omitted.count
-                    var statement = insert.statement(values: Array(repeating: nil, count: kept), omitting: omitted)
-                    statement.append(" RETURNING ")
-                    statement.append(returning)
-                    var template = try statement.rendered(for: .postgreSQL)
-                    // The values' placeholders come first (VALUES precedes ON CONFLICT and
-                    // RETURNING): keep only the arguments that follow them.
-                    template.arguments.removeFirst(min(kept, template.arguments.count))
-                    rendered = template
-                    if let key { PostgresInsertShapes.shared[key] = rendered }
+                let kept = columnCount - omitted.count
+                var statement = insert.statement(values: Array(repeating: nil, count: kept), omitting: omitted)
+                statement.append(" RETURNING ")
+                switch returningClause {
+                case .recordColumns: statement.append(insert.returningRecords.returning)
+                case .clause(let returning): statement.append(returning)
                 }
-                shapes[omitted] = rendered
+                var template = try statement.rendered(for: .postgreSQL)
+                // The values' placeholders come first (VALUES precedes ON CONFLICT and
+                // RETURNING): keep only the arguments that follow them.
+                template.arguments.removeFirst(min(kept, template.arguments.count))
+                rendered = template
+                if let key { PostgresInsertShapes.shared[key] = rendered } else { shapes[omitted] = rendered }
             }
             // Errors exactly as the general path reports them (values, then the arguments after).
             func allArguments() -> RenderedSQL {
@@ -212,7 +243,7 @@ extension Returning {
             var returned = false
             try await PostgresStatementRunner.read(rows, text: rendered.text, arguments: allArguments) { row in
                 returned = true
-                results.append(try decode(row: row))
+                results.append(try decode(row))
             }
             if !returned { results.append(nil) }
         }
@@ -238,7 +269,7 @@ struct PostgresInsertEncoder: ColumnEncoder {
 
     mutating func encode<Value: SQLBindable>(_ value: Value) throws(any Error) {
         defer { column += 1 }
-        if omittable.contains(column) && isNullArgument(value) {
+        if omittable.contains(column) && (PostgreSQLColumnEncoder.isNone(value) ?? isNullArgument(value)) {
             omitted.append(column)
             return
         }
@@ -253,7 +284,8 @@ final class PostgresInsertShapes: @unchecked Sendable {
         var table: ObjectIdentifier
         var conflict: ConflictResolution?
         var omitted: [Int]
-        var returning: String
+        /// The `RETURNING` clause's text; `nil` for every record column.
+        var returning: String?
     }
 
     static let shared = PostgresInsertShapes()
@@ -334,7 +366,8 @@ extension PostgreSQLQueryable {
     /// `nil`).
     @discardableResult
     public func insert<Record: Table>(_ record: Record) async throws -> Record {
-        try await Insert([record]).execute(self).first ?? record
+        let stored = try await Insert([record]).execute(self)
+        return stored.isEmpty ? record : stored[0]
     }
 
     /// Inserts every record, one statement each, and returns them as stored, in order. All or

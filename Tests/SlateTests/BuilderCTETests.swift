@@ -70,7 +70,8 @@ struct Level: Table, Equatable {
             SQL(sql: Self.handWrittenLevels + " SELECT employeeId, depth FROM level ORDER BY depth, employeeId")
         ) { row in Level(employeeId: try row.decode(at: 0), depth: try row.decode(at: 1)) }
         #expect(levels == expected)
-        #expect(levels.map(\.depth) == [0, 1, 1, 2, 2, 2, 2, 2])
+        let depths: [Int64] = levels.map(\.depth)
+        #expect(depths == [0, 1, 1, 2, 2, 2, 2, 2])
         // Joined back to the table, and counted.
         let deepest: [(String, Int64)] = try Employee.join(Level.self, on: { $0.employeeId == $1.employeeId })
             .with(Level.self, recursive: true, as: Self.levels)

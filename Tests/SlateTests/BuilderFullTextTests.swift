@@ -130,11 +130,13 @@ struct PostSearch: Table, Equatable {
         let titled = try PostSearch.where { $0.title.match("sqlite") }.order { $0.rowid }.select { $0.rowid }.fetchAll(db)
         #expect(titled == [2, 4])
         let both = try PostSearch.matching(.all("swift", .prefix("compil"))).select { $0.rowid }.fetchAll(db)
-        #expect(Set(both) == [1, 4])
+        let expectedBoth: Set<Int64> = [1, 4]
+        #expect(Set(both) == expectedBoth)
         let notCode = try PostSearch.matching(FullTextQuery("code").excluding("swift")).select { $0.rowid }.fetchAll(db)
         #expect(notCode == [3])
         let either = try PostSearch.matching(.any("bread", "macros")).select { $0.rowid }.fetchAll(db)
-        #expect(Set(either) == [1, 3])
+        let expectedEither: Set<Int64> = [1, 3]
+        #expect(Set(either) == expectedEither)
     }
 
     @Test func phrasesAreSafeForAnyText() throws {
@@ -160,7 +162,8 @@ struct PostSearch: Table, Equatable {
             [.text("["), .text("]"), .text("<"), .text(">"), .text("…"), .integer(4), .text("sqlite")])
         let db = try Self.database()
         let rows = try select.fetchAll(db)
-        #expect(rows.map(\.0).sorted() == [2, 4])
+        let rowids: [Int64] = rows.map(\.0).sorted()
+        #expect(rowids == [2, 4])
         #expect(rows.allSatisfy { $0.2 < 0 })
         #expect(rows.map(\.2) == rows.map(\.2).sorted())
         let titles = Dictionary(uniqueKeysWithValues: rows.map { ($0.0, $0.1) })

@@ -110,7 +110,8 @@ struct ArtistSummary: Codable, Equatable, Sendable {
         #expect(colors == [3])
         let elements = try JSONEach<String>.of(array: ["a", "b"]).fetchAll(db)
         #expect(elements.map(\.value) == ["a", "b"])
-        #expect(elements.map(\.key) == [.integer(0), .integer(1)])
+        let keys: [SQLValue] = elements.map(\.key)
+        #expect(keys == [.integer(0), .integer(1)])
         #expect(elements.map(\.type) == ["text", "text"])
         #expect(elements.map(\.fullKey) == ["$[0]", "$[1]"])
         // A Swift array bound as one value, for IN.
@@ -125,7 +126,8 @@ struct ArtistSummary: Codable, Equatable, Sendable {
         let nested = try JSONEach<String>.of(array: ["x"]).where { outer in
             exists(JSONEach<String>.of(array: ["x", "y"]).where { $0.value == outer.value })
         }.fetchAll(db)
-        #expect(nested.map(\.value) == ["x"])
+        let nestedValues: [String] = nested.map(\.value)
+        #expect(nestedValues == ["x"])
     }
 
     @Test func groupArraysAndObjects() throws {
@@ -150,8 +152,10 @@ struct ArtistSummary: Codable, Equatable, Sendable {
         let grouped = try Album.where { $0.artistId <= 2 }.group(by: \.artistId).order(by: \.artistId)
             .select { ($0.artistId, jsonObject(as: ArtistSummary.self, ["id": $0.albumId, "name": $0.title]).jsonGroupArray()) }
             .fetchAll(db)
-        #expect(grouped.map(\.0) == [1, 2])
-        #expect(grouped[0].1.value.map(\.id).sorted() == [1, 4])
+        let artistIDs: [Int64] = grouped.map(\.0)
+        #expect(artistIDs == [1, 2])
+        let albumIDs: [Int64] = grouped[0].1.value.map(\.id).sorted()
+        #expect(albumIDs == [1, 4])
         #expect(grouped[1].1.value.map(\.name) == ["Balls to the Wall", "Restless and Wild"])
         // No rows: an empty array.
         #expect(try Track.where { $0.albumId == -1 }.select { $0.name.jsonGroupArray() }.fetchOne(db)?.value == [])

@@ -106,14 +106,16 @@ import Testing
     @Test func integersBeyondInt64StayTextAndSoDoTheirColumns() throws {
         let (columns, rows) = try inferred("card,n\n12345678901234567890,1\n1,2\n")
         #expect(columns == ["card TEXT", "n INTEGER"])
-        #expect(rows == [["12345678901234567890", 1], ["1", 2]])
+        let expectedRows: [[SQLValue]] = [["12345678901234567890", 1], ["1", 2]]
+        #expect(rows == expectedRows)
     }
 
     @Test func integersThatARealCannotHoldExactlyKeepAMixedColumnText() throws {
         // 2^53 + 1 is exact as an integer but not as a REAL: a REAL column would change it.
         let (columns, rows) = try inferred("a,b\n9007199254740993,9007199254740993\n0.5,7\n")
         #expect(columns == ["a TEXT", "b INTEGER"])
-        #expect(rows == [["9007199254740993", 9_007_199_254_740_993], ["0.5", 7]])
+        let expectedRows: [[SQLValue]] = [["9007199254740993", 9_007_199_254_740_993], ["0.5", 7]]
+        #expect(rows == expectedRows)
     }
 
     @Test func namesAreMadeSafeAndUnique() throws {
@@ -122,9 +124,11 @@ import Testing
             "id INTEGER", "column_2 INTEGER", "Name INTEGER", "name_2 INTEGER", "NAME_3 INTEGER", "we\"ird INTEGER",
             "tab_here INTEGER", "x INTEGER",
         ])
-        #expect(CSVColumnNaming.safeNames(from: ["a", "a_2", "a", "A"]) == ["a", "a_2", "a_3", "A_4"])
+        let safeNames: [String] = CSVColumnNaming.safeNames(from: ["a", "a_2", "a", "A"])
+        #expect(safeNames == ["a", "a_2", "a_3", "A_4"])
         let longName: [String] = CSVColumnNaming.safeNames(from: [String(repeating: "é", count: 300)])
-        #expect(longName.first?.count == 128)
+        let longNameLength: Int = longName.first?.count ?? 0
+        #expect(longNameLength == 128)
     }
 
     @Test func oddTableNamesAreQuotedNotSpliced() throws {
@@ -156,11 +160,13 @@ import Testing
         }
         // A later real in an INTEGER column keeps its value: SQLite stores it as REAL.
         let (_, rows) = try inferred("a\n1\n2\n2.5\n", sampleSize: 2)
-        #expect(rows == [[1], [2], [2.5]])
+        let expectedRows: [[SQLValue]] = [[1], [2], [2.5]]
+        #expect(rows == expectedRows)
         // The whole file as the sample: no contradiction is possible.
         let (columns, whole) = try inferred("a\n1\n2\n007\n", sampleSize: nil)
         #expect(columns == ["a TEXT"])
-        #expect(whole == [["1"], ["2"], ["007"]])
+        let expectedWhole: [[SQLValue]] = [["1"], ["2"], ["007"]]
+        #expect(whole == expectedWhole)
     }
 
     @Test func aTypeConflictInsideABatchIsFoundAndTheOtherRowsKeepTheirOrder() throws {

@@ -91,7 +91,9 @@ import Testing
             [capturedDatabaseError { try pool.write { _ in 1 } }, capturedDatabaseError { try pool.barrierWrite { _ in 1 } },
              capturedDatabaseError { try pool.read { _ in 1 } }]
         }
-        #expect(errors.map(\.?.resultCode) == [.misuse, .misuse, .misuse])
+        let codes: [ResultCode?] = errors.map(\.?.resultCode)
+        let misuse: [ResultCode?] = [.misuse, .misuse, .misuse]
+        #expect(codes == misuse)
     }
 
     @Test func readSeesOneSnapshotWhileAWriteCommits() throws {
@@ -266,7 +268,8 @@ import Testing
             }
             return try await group.reduce(into: [Int]()) { $0.append($1) }
         }
-        #expect(counts == Array(repeating: 2, count: 20))
+        let expectedCounts: [Int] = Array(repeating: 2, count: 20)
+        #expect(counts == expectedCounts)
         #expect(pool.readerCount <= 5)
     }
 

@@ -132,6 +132,7 @@ import Testing
 
         let final = try await pool.read { db in try db.fetchAll(Int.self, "SELECT balance FROM account ORDER BY id") }
         #expect(final == written.balances)
-        #expect(final.reduce(0, +) == total)
+        let finalTotal: Int = final.reduce(0, +)
+        #expect(finalTotal == total)
     }
 }

@@ -44,11 +44,13 @@ import Testing
     }
 
     @Test func insertManyUsesOneStatementInOneSavepoint() throws {
-        let people = (1...50).map { Person(name: "P\($0)", age: Int64($0)) }
+        let numbers: [Int64] = Array(1...50)
+        let people: [Person] = numbers.map { (number: Int64) -> Person in Person(name: "P\(number)", age: number) }
         let before = db.cachedStatementCount
         let inserted = try db.insert(contentsOf: people)
         #expect(db.cachedStatementCount == before + 1)
-        #expect(inserted.compactMap(\.id) == Array(1...50))
+        let insertedIDs: [Int64] = inserted.compactMap(\.id)
+        #expect(insertedIDs == numbers)
         #expect(try Person.all().fetchCount(db) == 50)
         #expect(!db.isInTransaction)
     }
@@ -138,7 +140,8 @@ import Testing
         let row = try Person.insert(Person(name: "Ford", age: 7)).returning { ($0.id, $0.name.upper(), $0.age + 1) }.fetchOne(db)
         #expect(row?.0 == 2 && row?.1 == "FORD" && row?.2 == 8)
         let records = try Person.insert([Person(name: "A"), Person(name: "B")]).returning().fetchAll(db)
-        #expect(records.map(\.id) == [3, 4])
+        let recordIDs: [Int64?] = records.map(\.id)
+        #expect(recordIDs == [3, 4])
 
         let renamed = try Person.update { $0.name.set(to: $0.name.lower()) }
             .where { $0.id <= 2 }
@@ -196,8 +199,10 @@ import Testing
     }
 
     @Test func deletesWithPredicate() throws {
-        try db.insert(contentsOf: (1...10).map { Person(name: "P\($0)", age: Int64($0)) })
-        #expect(try Person.delete().where { $0.age > 7 || $0.name == "P1" }.execute(db) == 4)
+        let ten: [Person] = (Int64(1)...Int64(10)).map { (number: Int64) -> Person in Person(name: "P\(number)", age: number) }
+        try db.insert(contentsOf: ten)
+        let deleted: Int = try Person.delete().where { $0.age > 7 || $0.name == "P1" }.execute(db)
+        #expect(deleted == 4)
         #expect(try Person.all().fetchCount(db) == 6)
         #expect(try Person.delete().execute(db) == 6)
     }

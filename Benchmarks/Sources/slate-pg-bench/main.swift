@@ -2,6 +2,12 @@
 // postgres-nio code, on the same PostgreSQL server in the same run.
 //
 //     swift run -c release --package-path Benchmarks slate-pg-bench [--quick] [--rounds N] [--instructions]
+//         [--scenario PREFIX] [--keep-callgrind DIRECTORY]
+//
+// `--scenario fetch` / `--scenario insert`: only the scenarios whose name starts with PREFIX (each
+// with all its contenders, so the hand-written code is still measured in the same run).
+// `--keep-callgrind DIRECTORY`: with `--instructions`, keeps each child's callgrind output there
+// (`<scenario>_<contender>-<iterations>.out`, for `callgrind_annotate --inclusive=yes`).
 //
 // It starts its own server as the tests do (initdb + pg_ctl on a temporary directory, a Unix socket,
 // trust authentication; as the `postgres` user when run as root) and stops it at the end. Without
@@ -219,6 +225,12 @@ func countInstructions(_ scenarios: [Scenario], socketDirectory: String) throws 
                 ]
                 if quick { childArguments.append("--quick") }
                 try spawn("/usr/bin/env", childArguments, log: directory + "/child.log")
+                if let keptCallgrindDirectory {
+                    try? FileManager.default.createDirectory(atPath: keptCallgrindDirectory, withIntermediateDirectories: true)
+                    let kept = "\(keptCallgrindDirectory)/\(scenario.name)_\(contender.name)-\(iterations).out"
+                    try? FileManager.default.removeItem(atPath: kept)
+                    try FileManager.default.copyItem(atPath: output, toPath: kept)
+                }
                 // `summary: <Ir>`: the whole process's instructions, every thread.
                 let text = try String(contentsOfFile: output, encoding: .utf8)
                 guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("summary:") }),
@@ -349,6 +361,8 @@ let childSocketDirectory = arguments.firstIndex(of: "--callgrind-child").flatMap
 let childContender = arguments.firstIndex(of: "--child-contender").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
 let childIterations = arguments.firstIndex(of: "--child-iterations").flatMap { arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil } ?? 1
 let countsInstructions = arguments.contains("--instructions")
+let scenarioPrefix = arguments.firstIndex(of: "--scenario").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+let keptCallgrindDirectory = arguments.firstIndex(of: "--keep-callgrind").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
 let logger = Logger(label: "slate-pg-bench", factory: { _ in SwiftLogNoOpLogHandler() })
 
 /// The benchmark, or the callgrind child. The top-level code is synchronous and waits for it on
@@ -404,6 +418,7 @@ func benchmark() async throws {
     }
 
     let all = scenarios(client: client, pg: pg, logger: logger, rowCount: rowCount, insertCount: insertCount)
+        .filter { scenario in scenarioPrefix.map { scenario.name.hasPrefix($0) } ?? true }
     var timings: [[(median: Double, minimum: Double)]] = []
     for scenario in all {
         timings.append(try await time(scenario, rounds: rounds))

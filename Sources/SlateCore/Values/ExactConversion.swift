@@ -244,9 +244,16 @@ extension Row {
     @usableFromInline
     package func exactString(at index: Int) throws -> String {
         let value = value(at: index)
-        if case .blob = value, let sqliteStatement, sqlite3_column_type(sqliteStatement, position(index)) == SQLITE_TEXT {
-            // TEXT that is not valid UTF-8 reads as its bytes (SQLValue.text(bytes:count:)).
-            throw conversionFailure(at: index, to: String.self, reason: "the TEXT is not valid UTF-8")
+        if case .blob = value {
+            // TEXT that is not valid UTF-8 reads as its bytes (SQLValue.text(bytes:count:)), on
+            // SQLite as on a foreign engine.
+            let isText: Bool
+            if let sqliteStatement {
+                isText = sqlite3_column_type(sqliteStatement, position(index)) == SQLITE_TEXT
+            } else {
+                isText = foreign?.isText(at: Int(position(index))) ?? false
+            }
+            if isText { throw conversionFailure(at: index, to: String.self, reason: "the TEXT is not valid UTF-8") }
         }
         do {
             return try value.exactString()

@@ -127,7 +127,8 @@ struct PostgreSQLDatabaseTests {
             #expect(error.resultCode == .constraintUnique)
             #expect(error.detail == "Key (name)=(lamp) already exists.")
             #expect(error.constraintName == "appliance_name_key")
-            #expect(error.sql?.hasPrefix(#"INSERT INTO "appliance" ("name", "#) == true)
+            let sql: String = error.sql ?? ""
+            #expect(sql.hasPrefix(#"INSERT INTO "appliance" ("name", "#))
             #expect(error.arguments?.first == .text("lamp"))
         }
         await #expect(throws: DatabaseError.self) {
@@ -165,7 +166,8 @@ struct PostgreSQLDatabaseTests {
             tag: UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"), small: 12)
         let empty = Reading(id: nil, count: nil, label: nil, ratio: nil, flag: nil, at: nil, tag: nil, small: nil)
         let stored = try await pg.insert(contentsOf: [full, empty])
-        #expect(stored.map(\.id) == [1, 2])
+        let storedIDs: [Int64?] = stored.map(\.id)
+        #expect(storedIDs == [1, 2])
         let fetched = try await Reading.all().order { $0.id }.fetchAll(pg)
         var expected = [full, empty]
         expected[0].id = 1
@@ -268,8 +270,9 @@ struct PostgreSQLDatabaseTests {
     @Test func insertsSeveralRecordsAllOrNone() async throws {
         let pg = try await appliances()
         // The happy path: the records come back in order with the keys PostgreSQL chose.
-        let stored = try await pg.insert(contentsOf: [appliance("a"), appliance("bb")])
-        #expect(stored.map(\.id) == [1, 2])
+        let stored: [Appliance] = try await pg.insert(contentsOf: [appliance("a"), appliance("bb")])
+        let storedIDs: [Int64?] = stored.map(\.id)
+        #expect(storedIDs == [1, 2])
         #expect(stored.map(\.name) == ["a", "bb"])
         // The third record violates the unique name: the two before it are rolled back.
         let batch = [appliance("c"), appliance("dd"), appliance("a"), appliance("e")]
@@ -306,22 +309,8 @@ struct PostgreSQLDatabaseTests {
 
     @Test func insertsSeveralRecordsInASavepointOfTheTransaction() async throws {
         let pg = try await appliances()
-        let more = try await pg.transaction { (tx: PostgreSQLTransaction) -> [Appliance] in
-            try await tx.insert(appliance("a"))
-            do {
-                try await tx.insert(contentsOf: [appliance("b"), appliance("cc"), appliance("a")])
-                Issue.record("a duplicate name was inserted")
-            } catch let error as PostgreSQLError {
-                let sql: String = error.sql ?? ""
-                #expect(error.sqlState == "23505")
-                #expect(sql.hasPrefix(#"INSERT INTO "appliance" ("name", "#))
-            }
-            // The transaction goes on: only the batch was undone.
-            let inside = try await Appliance.all().select { $0.name }.fetchAll(tx)
-            #expect(inside == ["a"])
-            let batch: [Appliance] = [appliance("d"), appliance("ee")]
-            let stored: [Appliance] = try await tx.insert(contentsOf: batch)
-            return stored
+        let more: [Appliance] = try await pg.transaction { (tx: PostgreSQLTransaction) -> [Appliance] in
+            try await insertBatchesInside(tx)
         }
         let moreNames: [String] = more.map(\.name)
         #expect(moreNames == ["d", "ee"])
@@ -329,6 +318,26 @@ struct PostgreSQLDatabaseTests {
         #expect(allKeyed)
         let names = try await Appliance.all().order { $0.name }.select { $0.name }.fetchAll(pg)
         #expect(names == ["a", "d", "ee"])
+    }
+
+    /// The body of the transaction above, as a function: a failing batch, then one that succeeds.
+    private func insertBatchesInside(_ tx: PostgreSQLTransaction) async throws -> [Appliance] {
+        try await tx.insert(appliance("a"))
+        do {
+            try await tx.insert(contentsOf: [appliance("b"), appliance("cc"), appliance("a")])
+            Issue.record("a duplicate name was inserted")
+        } catch let error as PostgreSQLError {
+            let sql: String = error.sql ?? ""
+            #expect(error.sqlState == "23505")
+            #expect(sql.hasPrefix(#"INSERT INTO "appliance" ("name", "#))
+        }
+        // The transaction goes on: only the batch was undone.
+        let inside: [String] = try await Appliance.all().select { $0.name }.fetchAll(tx)
+        let expectedInside: [String] = ["a"]
+        #expect(inside == expectedInside)
+        let batch: [Appliance] = [appliance("d"), appliance("ee")]
+        let stored: [Appliance] = try await tx.insert(contentsOf: batch)
+        return stored
     }
 
     @Test func rollsBackACancelledBatch() async throws {

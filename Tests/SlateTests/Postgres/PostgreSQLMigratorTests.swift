@@ -32,7 +32,8 @@ struct PostgreSQLMigratorTests {
         let columns = try await pg.fetchAll(
             String.self, "SELECT column_name FROM information_schema.columns WHERE table_name = \("appliance") ORDER BY ordinal_position")
         #expect(columns.last == "note")
-        #expect(columns.filter { $0 == "note" }.count == 1)
+        let noteColumns: [String] = columns.filter { (name: String) -> Bool in name == "note" }
+        #expect(noteColumns.count == 1)
     }
 
     @Test func aFailingMigrationLeavesNothingBehind() async throws {

@@ -111,12 +111,14 @@ enum PostgresTestServer {
     }
 
     /// A fresh, empty database on the server, and a database value on it whose pool runs for the
-    /// rest of the process.
-    static func makeDatabase(named prefix: String) async throws -> PostgreSQLDatabase {
+    /// rest of the process. `options` (SQL text, written by the tests) follow `CREATE DATABASE
+    /// name`: `TEMPLATE template0 ENCODING 'SQL_ASCII' …`.
+    static func makeDatabase(named prefix: String, options: String = "") async throws -> PostgreSQLDatabase {
         let instance = try await shared.value
         let name = "\(prefix)_\(UInt32.random(in: 0...UInt32.max))".lowercased()
         let admin = client(instance, database: "postgres")
-        try await PostgreSQLDatabase(client: admin).execute(SQL(sql: "CREATE DATABASE " + name.quotedIdentifier))
+        let create = "CREATE DATABASE " + name.quotedIdentifier + (options.isEmpty ? "" : " " + options)
+        try await PostgreSQLDatabase(client: admin).execute(SQL(sql: create))
         return PostgreSQLDatabase(client: client(instance, database: name))
     }
 
