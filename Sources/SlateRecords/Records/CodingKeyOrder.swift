@@ -49,7 +49,7 @@ struct CodingKeyOrder {
     @inline(__always)
     mutating func slot<Key: CodingKey>(for key: Key, resolve: (String) -> Int) -> Int? {
         if ObjectIdentifier(Key.self) == comparedKeyType, cursor < requestBits.count,
-            requestBits[cursor] == (keyWidth == 1 ? UInt64(unsafeBitCast(key, to: UInt8.self)) : Self.bits(of: key, width: keyWidth))
+            requestBits[cursor] == PlainKeyBits.bits(of: key, width: keyWidth)
         {
             let slot = requests[cursor].slot
             cursor &+= 1
@@ -66,8 +66,7 @@ struct CodingKeyOrder {
         if isRecording, isComparable, requests.count > recorded {
             let keyType = ObjectIdentifier(Key.self)
             if requestBits.isEmpty {
-                let width = MemoryLayout<Key>.size
-                if _isPOD(Key.self), width == 0 || width == 1 || width == 2 || width == 4 || width == 8 {
+                if let width = PlainKeyBits.width(of: Key.self) {
                     recordedKeyType = keyType
                     keyWidth = width
                 } else {
@@ -76,23 +75,11 @@ struct CodingKeyOrder {
             } else if recordedKeyType != keyType {
                 isComparable = false
             }
-            if isComparable { requestBits.append(Self.bits(of: key, width: keyWidth)) }
+            if isComparable { requestBits.append(PlainKeyBits.bits(of: key, width: keyWidth)) }
         }
         return slot
     }
 
-    /// The bits of `key`, a value of plain data `width` bytes wide (`MemoryLayout<Key>.size`,
-    /// which the casts check).
-    @inline(__always)
-    private static func bits<Key>(of key: Key, width: Int) -> UInt64 {
-        switch width {
-        case 1: return UInt64(unsafeBitCast(key, to: UInt8.self))
-        case 2: return UInt64(unsafeBitCast(key, to: UInt16.self))
-        case 4: return UInt64(unsafeBitCast(key, to: UInt32.self))
-        case 8: return unsafeBitCast(key, to: UInt64.self)
-        default: return 0
-        }
-    }
 
     /// The slot of `key`, or `nil` when it has none. `resolve` finds it (or returns `-1`) the first
     /// time the key is seen.
@@ -116,5 +103,30 @@ struct CodingKeyOrder {
         }
         if isRecording { requests.append((key, slot)) }
         return slot >= 0 ? slot : nil
+    }
+}
+
+/// Coding keys recognized by their bits: a key type that is plain data of 0, 1, 2, 4 or 8 bytes (a
+/// synthesized `CodingKeys` enum is one byte), whose equal bits are the same key. What
+/// ``CodingKeyOrder`` and `RecordBinder` compare instead of key names.
+enum PlainKeyBits {
+    /// The size of `Key` in bytes when its values can be compared by their bits, else `nil`.
+    static func width<Key>(of type: Key.Type) -> Int? {
+        let width = MemoryLayout<Key>.size
+        return _isPOD(Key.self) && (width == 0 || width == 1 || width == 2 || width == 4 || width == 8) ? width : nil
+    }
+
+    /// The bits of `key`, a value of a type whose ``width(of:)`` is `width` (which the casts check).
+    @inline(__always)
+    static func bits<Key>(of key: Key, width: Int) -> UInt64 {
+        // A synthesized `CodingKeys` enum is one byte wide: tested first, before the switch.
+        if width == 1 { return UInt64(unsafeBitCast(key, to: UInt8.self)) }
+        switch width {
+        case 1: return UInt64(unsafeBitCast(key, to: UInt8.self))
+        case 2: return UInt64(unsafeBitCast(key, to: UInt16.self))
+        case 4: return UInt64(unsafeBitCast(key, to: UInt32.self))
+        case 8: return unsafeBitCast(key, to: UInt64.self)
+        default: return 0
+        }
     }
 }

@@ -181,8 +181,7 @@ final class RecordBinder {
     private func position<Key: CodingKey>(of key: Key) -> Int? {
         if ObjectIdentifier(Key.self) == followedKeyType, cursor < order.count {
             let request = order[cursor]
-            // A synthesized `CodingKeys` enum is one byte wide.
-            if keyWidth == 1 ? request.bits == UInt64(unsafeBitCast(key, to: UInt8.self)) : request.bits == Self.bits(of: key, width: keyWidth) {
+            if request.bits == PlainKeyBits.bits(of: key, width: keyWidth) {
                 cursor &+= 1
                 return request.position >= 0 ? request.position : nil
             }
@@ -206,31 +205,19 @@ final class RecordBinder {
         guard isOrderComparable else { return }
         let keyType = ObjectIdentifier(Key.self)
         if order.isEmpty {
-            guard _isPOD(Key.self), [0, 1, 2, 4, 8].contains(MemoryLayout<Key>.size) else {
+            guard let width = PlainKeyBits.width(of: Key.self) else {
                 isOrderComparable = false
                 return
             }
             recordedKeyType = keyType
-            keyWidth = MemoryLayout<Key>.size
+            keyWidth = width
         } else if recordedKeyType != keyType {
             isOrderComparable = false
             return
         }
-        order.append(Request(bits: Self.bits(of: key, width: keyWidth), position: position))
+        order.append(Request(bits: PlainKeyBits.bits(of: key, width: keyWidth), position: position))
     }
 
-    /// The bits of `key`, a value of plain data `width` bytes wide (`MemoryLayout<Key>.size`, which
-    /// the casts check).
-    @inline(__always)
-    private static func bits<Key>(of key: Key, width: Int) -> UInt64 {
-        switch width {
-        case 1: return UInt64(unsafeBitCast(key, to: UInt8.self))
-        case 2: return UInt64(unsafeBitCast(key, to: UInt16.self))
-        case 4: return UInt64(unsafeBitCast(key, to: UInt32.self))
-        case 8: return unsafeBitCast(key, to: UInt64.self)
-        default: return 0
-        }
-    }
 
     @inline(__always)
     func bind<Value: SQLBindable, Key: CodingKey>(_ value: Value, forKey key: Key) throws {
