@@ -10,6 +10,7 @@ import SlateQuery
 
 extension SelectStatement {
     /// Every row, on PostgreSQL.
+    @inlinable  // specialized for the caller's `Output` (see `PostgreSQLQueryable.fetchAll(_:_:)`)
     public func fetchAll(_ db: some PostgreSQLQueryable) async throws -> [Output] {
         try await db.fetchAll(sql) { try decode(row: $0) }
     }
