@@ -63,7 +63,8 @@ struct PostgresSingleInsertTests {
         let sql: String = error.sql ?? ""
         #expect(sql == #"INSERT INTO "gadget" ("name", "price", "note") VALUES ($1, $2, $3) RETURNING "gadget"."id", "gadget"."name", "gadget"."price", "gadget"."note""#)
         let arguments: [SQLValue] = error.arguments ?? []
-        #expect(arguments == [.text("a"), .real(3), .null])
+        let expectedArguments: [SQLValue] = [SQLValue.text("a"), SQLValue.real(3), SQLValue.null]
+        #expect(arguments == expectedArguments)
         let count: Int = try await PgGadget.all().fetchCount(pg)
         #expect(count == 1)
     }
