@@ -45,8 +45,6 @@ final class RecordBinder {
     @exclusivity(unchecked) private var orderKeyType: ObjectIdentifier?
     /// The key type of the first request recorded.
     @exclusivity(unchecked) private var recordedKeyType: ObjectIdentifier?
-    /// The size of that key type: 0, 1, 2, 4 or 8 bytes.
-    @exclusivity(unchecked) private var keyWidth = 0
     /// Whether the requests recorded so far can all be compared by bits.
     @exclusivity(unchecked) private var isOrderComparable = true
     /// Parameters that no request of `order` binds: a record that follows the order binds them `NULL`.
@@ -183,7 +181,7 @@ final class RecordBinder {
     private func position<Key: CodingKey>(of key: Key) -> Int? {
         if UInt(bitPattern: ObjectIdentifier(Key.self)) == followedKeyType, cursor < order.count {
             let request = order[cursor]
-            if request.bits == PlainKeyBits.bits(of: key, width: keyWidth) {
+            if request.bits == PlainKeyBits.bits(of: key) {
                 cursor &+= 1
                 return request.position >= 0 ? request.position : nil
             }
@@ -207,17 +205,16 @@ final class RecordBinder {
         guard isOrderComparable else { return }
         let keyType = ObjectIdentifier(Key.self)
         if order.isEmpty {
-            guard let width = PlainKeyBits.width(of: Key.self) else {
+            guard PlainKeyBits.isPlain(Key.self) else {
                 isOrderComparable = false
                 return
             }
             recordedKeyType = keyType
-            keyWidth = width
         } else if recordedKeyType != keyType {
             isOrderComparable = false
             return
         }
-        order.append(Request(bits: PlainKeyBits.bits(of: key, width: keyWidth), position: position))
+        order.append(Request(bits: PlainKeyBits.bits(of: key), position: position))
     }
 
 
