@@ -21,9 +21,8 @@ struct CodingKeyOrder {
     /// The bits of each request's key, beside `requests`, while its key type is plain data of at
     /// most 8 bytes (a synthesized `CodingKeys` enum is one byte).
     private var requestBits: [UInt64] = []
-    /// The key type of the first request, and its size.
+    /// The key type of the first request.
     private var recordedKeyType: ObjectIdentifier?
-    private var keyWidth = 0
     /// Whether every recorded request has its bits.
     private var isComparable = true
     /// The key type whose bits later records compare, once the first record is complete; `nil`
@@ -49,7 +48,7 @@ struct CodingKeyOrder {
     @inline(__always)
     mutating func slot<Key: CodingKey>(for key: Key, resolve: (String) -> Int) -> Int? {
         if ObjectIdentifier(Key.self) == comparedKeyType, cursor < requestBits.count,
-            requestBits[cursor] == PlainKeyBits.bits(of: key, width: keyWidth)
+            requestBits[cursor] == PlainKeyBits.bits(of: key)
         {
             let slot = requests[cursor].slot
             cursor &+= 1
@@ -66,16 +65,15 @@ struct CodingKeyOrder {
         if isRecording, isComparable, requests.count > recorded {
             let keyType = ObjectIdentifier(Key.self)
             if requestBits.isEmpty {
-                if let width = PlainKeyBits.width(of: Key.self) {
+                if PlainKeyBits.isPlain(Key.self) {
                     recordedKeyType = keyType
-                    keyWidth = width
                 } else {
                     isComparable = false
                 }
             } else if recordedKeyType != keyType {
                 isComparable = false
             }
-            if isComparable { requestBits.append(PlainKeyBits.bits(of: key, width: keyWidth)) }
+            if isComparable { requestBits.append(PlainKeyBits.bits(of: key)) }
         }
         return slot
     }
@@ -110,18 +108,17 @@ struct CodingKeyOrder {
 /// synthesized `CodingKeys` enum is one byte), whose equal bits are the same key. What
 /// ``CodingKeyOrder`` and `RecordBinder` compare instead of key names.
 enum PlainKeyBits {
-    /// The size of `Key` in bytes when its values can be compared by their bits, else `nil`.
-    static func width<Key>(of type: Key.Type) -> Int? {
+    /// Whether values of `Key` can be compared by their bits: plain data of 0, 1, 2, 4 or 8 bytes.
+    static func isPlain<Key>(_ type: Key.Type) -> Bool {
         let width = MemoryLayout<Key>.size
-        return _isPOD(Key.self) && (width == 0 || width == 1 || width == 2 || width == 4 || width == 8) ? width : nil
+        return _isPOD(Key.self) && (width == 0 || width == 1 || width == 2 || width == 4 || width == 8)
     }
 
-    /// The bits of `key`, a value of a type whose ``width(of:)`` is `width` (which the casts check).
+    /// The bits of `key`, a value of a type for which ``isPlain(_:)`` holds. The switch is on the
+    /// type's size, which the casts check anyway, so a one-byte key costs one size comparison.
     @inline(__always)
-    static func bits<Key>(of key: Key, width: Int) -> UInt64 {
-        // A synthesized `CodingKeys` enum is one byte wide: tested first, before the switch.
-        if width == 1 { return UInt64(unsafeBitCast(key, to: UInt8.self)) }
-        switch width {
+    static func bits<Key>(of key: Key) -> UInt64 {
+        switch MemoryLayout<Key>.size {
         case 1: return UInt64(unsafeBitCast(key, to: UInt8.self))
         case 2: return UInt64(unsafeBitCast(key, to: UInt16.self))
         case 4: return UInt64(unsafeBitCast(key, to: UInt32.self))

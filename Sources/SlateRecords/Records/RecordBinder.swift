@@ -45,18 +45,17 @@ final class RecordBinder {
     @exclusivity(unchecked) private var orderKeyType: ObjectIdentifier?
     /// The key type of the first request recorded.
     @exclusivity(unchecked) private var recordedKeyType: ObjectIdentifier?
-    /// The size of that key type: 0, 1, 2, 4 or 8 bytes.
-    @exclusivity(unchecked) private var keyWidth = 0
     /// Whether the requests recorded so far can all be compared by bits.
     @exclusivity(unchecked) private var isOrderComparable = true
     /// Parameters that no request of `order` binds: a record that follows the order binds them `NULL`.
     @exclusivity(unchecked) private var uncovered: [Int] = []
     /// Whether the first record is being encoded.
     @exclusivity(unchecked) private var isRecording = true
-    /// `orderKeyType` while the current record follows `order` untracked; `nil` while it is tracked
-    /// parameter by parameter in `bound` (the first record, and any record from the first key that
-    /// does not follow `order`).
-    @exclusivity(unchecked) private var followedKeyType: ObjectIdentifier?
+    /// The bits of `orderKeyType` while the current record follows `order` untracked; 0 (no type's
+    /// identifier) while it is tracked parameter by parameter in `bound` (the first record, and any
+    /// record from the first key that does not follow `order`). Plain bits, so that the check each
+    /// key makes is one comparison.
+    @exclusivity(unchecked) private var followedKeyType: UInt = 0
     /// The next request of `order` the current record is expected to make.
     @exclusivity(unchecked) private var cursor = 0
     /// Whether each parameter (index `position - firstIndex`) was bound by the current record,
@@ -115,7 +114,7 @@ final class RecordBinder {
     private func begin() {
         cursor = 0
         keyOrder.begin()
-        followedKeyType = orderKeyType
+        followedKeyType = orderKeyType.map { UInt(bitPattern: $0) } ?? 0
         if orderKeyType == nil {
             startTracking()
             if isRecording {
@@ -128,7 +127,7 @@ final class RecordBinder {
     /// Tracks the rest of the record parameter by parameter: the requests it made so far followed
     /// `order`, so their parameters are the bound ones.
     private func startTracking() {
-        followedKeyType = nil
+        followedKeyType = 0
         for index in bound.indices { bound[index] = false }
         for request in order[..<cursor] where request.position >= 0 {
             bound[request.position - firstIndex] = true
@@ -139,14 +138,15 @@ final class RecordBinder {
     /// record, keeps its order.
     private func finish() throws {
         let statement = self.statement
-        if followedKeyType == nil {
+        if followedKeyType == 0 {
             for index in bound.indices where !bound[index] {
                 try statement._withUnsafeGuaranteedRef { try $0.bindNull(at: index + firstIndex) }
             }
             if isRecording { finishRecording() }
-        } else {
+        } else if cursor != order.count || !uncovered.isEmpty {
             // The record bound exactly the parameters of `order[..<cursor]`, which holds each
-            // parameter once.
+            // parameter once. (A record that made every request of a complete order bound every
+            // parameter: nothing to do.)
             for request in order[cursor...] where request.position >= 0 {
                 try statement._withUnsafeGuaranteedRef { try $0.bindNull(at: request.position) }
             }
@@ -179,9 +179,9 @@ final class RecordBinder {
     /// The parameter for `key`, or `nil` when it is not a column.
     @inline(__always)
     private func position<Key: CodingKey>(of key: Key) -> Int? {
-        if ObjectIdentifier(Key.self) == followedKeyType, cursor < order.count {
+        if UInt(bitPattern: ObjectIdentifier(Key.self)) == followedKeyType, cursor < order.count {
             let request = order[cursor]
-            if request.bits == PlainKeyBits.bits(of: key, width: keyWidth) {
+            if request.bits == PlainKeyBits.bits(of: key) {
                 cursor &+= 1
                 return request.position >= 0 ? request.position : nil
             }
@@ -193,7 +193,7 @@ final class RecordBinder {
     /// is recorded.
     @inline(never)
     private func trackedPosition<Key: CodingKey>(of key: Key) -> Int? {
-        if followedKeyType != nil { startTracking() }
+        if followedKeyType != 0 { startTracking() }
         let position = keyOrder.slot(forKey: key.stringValue) { key in positions[columnNames[key] ?? key] ?? -1 }
         if isRecording { record(key, position: position ?? -1) }
         if let position { bound[position - firstIndex] = true }
@@ -205,17 +205,16 @@ final class RecordBinder {
         guard isOrderComparable else { return }
         let keyType = ObjectIdentifier(Key.self)
         if order.isEmpty {
-            guard let width = PlainKeyBits.width(of: Key.self) else {
+            guard PlainKeyBits.isPlain(Key.self) else {
                 isOrderComparable = false
                 return
             }
             recordedKeyType = keyType
-            keyWidth = width
         } else if recordedKeyType != keyType {
             isOrderComparable = false
             return
         }
-        order.append(Request(bits: PlainKeyBits.bits(of: key, width: keyWidth), position: position))
+        order.append(Request(bits: PlainKeyBits.bits(of: key), position: position))
     }
 
 
