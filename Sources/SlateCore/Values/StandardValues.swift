@@ -21,7 +21,7 @@ extension Row {
     public func int64(at index: Int) throws -> Int64 {
         if let sqliteStatement {
             let value = slate_column_value(sqliteStatement, position(index))
-            if slate_value_type(value) == SQLITE_INTEGER { return slate_value_int64(value) }
+            if _fastPath(slate_value_type(value) == SQLITE_INTEGER) { return slate_value_int64(value) }
         } else if let integer = foreignInteger(at: index) {
             return integer
         }
@@ -34,7 +34,7 @@ extension Row {
         if let sqliteStatement {
             let value = slate_column_value(sqliteStatement, position(index))
             let type = slate_value_type(value)
-            if type == SQLITE_INTEGER { return slate_value_int64(value) }
+            if _fastPath(type == SQLITE_INTEGER) { return slate_value_int64(value) }
             if type == SQLITE_NULL { return nil }
         } else if let integer = foreignInteger(at: index) {
             return integer
@@ -51,7 +51,7 @@ extension Row {
         if let sqliteStatement {
             let value = slate_column_value(sqliteStatement, position(index))
             let type = slate_value_type(value)
-            if type == SQLITE_FLOAT { return slate_value_double(value) }
+            if _fastPath(type == SQLITE_FLOAT) { return slate_value_double(value) }
             if type == SQLITE_INTEGER, let real = Double(exactly: slate_value_int64(value)) { return real }
         } else if let real = foreignReal(at: index) {
             return real
@@ -65,7 +65,7 @@ extension Row {
         if let sqliteStatement {
             let value = slate_column_value(sqliteStatement, position(index))
             let type = slate_value_type(value)
-            if type == SQLITE_FLOAT { return slate_value_double(value) }
+            if _fastPath(type == SQLITE_FLOAT) { return slate_value_double(value) }
             if type == SQLITE_INTEGER, let real = Double(exactly: slate_value_int64(value)) { return real }
             if type == SQLITE_NULL { return nil }
         } else if let real = foreignReal(at: index) {
@@ -82,7 +82,7 @@ extension Row {
     public func string(at index: Int) throws -> String {
         if let sqliteStatement {
             let value = slate_column_value(sqliteStatement, position(index))
-            if slate_value_type(value) == SQLITE_TEXT, let text = slate_value_text(value) {
+            if _fastPath(slate_value_type(value) == SQLITE_TEXT), let text = slate_value_text(value) {
                 let count = Int(slate_value_bytes(value))
                 // Invalid UTF-8 is refused by exactString(at:) rather than repaired.
                 if let string = String(exactUTF8: text, count: count) { return string }
@@ -99,7 +99,7 @@ extension Row {
         if let sqliteStatement {
             let value = slate_column_value(sqliteStatement, position(index))
             let type = slate_value_type(value)
-            if type == SQLITE_TEXT, let text = slate_value_text(value) {
+            if _fastPath(type == SQLITE_TEXT), let text = slate_value_text(value) {
                 let count = Int(slate_value_bytes(value))
                 // Invalid UTF-8 is refused by exactString(at:) rather than repaired.
                 if let string = String(exactUTF8: text, count: count) { return string }
@@ -167,7 +167,7 @@ extension SQLExtractable where Self: FixedWidthInteger {
     public static func extract(from row: borrowing Row, at index: Int) throws -> Self {
         if let statement = row.sqliteStatement {
             let value = slate_column_value(statement, row.position(index))
-            if slate_value_type(value) == SQLITE_INTEGER, let integer = Self(exactly: slate_value_int64(value)) {
+            if _fastPath(slate_value_type(value) == SQLITE_INTEGER), let integer = Self(exactly: slate_value_int64(value)) {
                 return integer
             }
         } else if let integer = row.foreignInteger(at: index), let value = Self(exactly: integer) {
@@ -181,7 +181,7 @@ extension SQLExtractable where Self: FixedWidthInteger {
         if let statement = row.sqliteStatement {
             let value = slate_column_value(statement, row.position(index))
             let type = slate_value_type(value)
-            if type == SQLITE_INTEGER, let integer = Self(exactly: slate_value_int64(value)) { return integer }
+            if _fastPath(type == SQLITE_INTEGER), let integer = Self(exactly: slate_value_int64(value)) { return integer }
             if type == SQLITE_NULL { return nil }
         } else if let integer = row.foreignInteger(at: index), let value = Self(exactly: integer) {
             return value
@@ -244,7 +244,7 @@ extension Bool: SQLBindable, SQLExtractable {
     public static func extract(from row: borrowing Row, at index: Int) throws -> Bool {
         if let statement = row.sqliteStatement {
             let value = slate_column_value(statement, row.position(index))
-            if slate_value_type(value) == SQLITE_INTEGER { return slate_value_int64(value) != 0 }
+            if _fastPath(slate_value_type(value) == SQLITE_INTEGER) { return slate_value_int64(value) != 0 }
         } else if let integer = row.foreignInteger(at: index) {
             return integer != 0
         }
@@ -256,7 +256,7 @@ extension Bool: SQLBindable, SQLExtractable {
         if let statement = row.sqliteStatement {
             let value = slate_column_value(statement, row.position(index))
             let type = slate_value_type(value)
-            if type == SQLITE_INTEGER { return slate_value_int64(value) != 0 }
+            if _fastPath(type == SQLITE_INTEGER) { return slate_value_int64(value) != 0 }
             if type == SQLITE_NULL { return nil }
         } else if let integer = row.foreignInteger(at: index) {
             return integer != 0
