@@ -10,6 +10,7 @@ import SlateQuery
 
 extension SelectStatement {
     /// Every row, on PostgreSQL.
+    @inlinable  // specialized for the caller's `Output` (see `PostgreSQLQueryable.fetchAll(_:_:)`)
     public func fetchAll(_ db: some PostgreSQLQueryable) async throws -> [Output] {
         try await db.fetchAll(sql) { try decode(row: $0) }
     }
@@ -62,6 +63,10 @@ extension Insert {
     /// ``PostgreSQLQueryable`` of your own runs the statements one by one, as it runs any.)
     @discardableResult
     public func execute(_ db: some PostgreSQLQueryable) async throws -> [Root] {
+        if records.count == 1, conflictResolution == nil, !isUpsert {
+            var record = records[0]
+            if try await PostgresSingleInsert.run(&record, db) { return [record] }
+        }
         if records.count == 1, let one = try await postgresRunInsert(db, returning: .recordColumns, decode: { try Root(row: $0) }) {
             // One record: no transaction, and no `Returning` (whose column list would be built
             // on every call; the statement's text is cached per shape). Indexing rather than
@@ -259,26 +264,154 @@ struct PostgresInsertEncoder: ColumnEncoder {
     let omittable: [Int]
     /// The record column the next value belongs to.
     var column = 0
-    /// The columns left out so far, in order.
-    var omitted: [Int] = []
+    /// The position in `omittable` of the next omittable column.
+    private var nextOmittable = 0
+    /// The columns left out so far, as bits: bit `i` for `omittable[i]` (the first 64).
+    private(set) var omittedMask: UInt64 = 0
+    /// The columns left out so far past the first 64 omittable ones, in order.
+    private var omittedPast64: [Int] = []
 
     init(columnCount: Int, omittable: [Int]) {
         encoder = PostgreSQLColumnEncoder(capacity: columnCount)
         self.omittable = omittable
     }
 
+    /// The columns left out so far, in order.
+    var omitted: [Int] {
+        var columns: [Int] = []
+        for position in omittable.indices.prefix(64) where omittedMask & (1 << UInt64(position)) != 0 {
+            columns.append(omittable[position])
+        }
+        return columns + omittedPast64
+    }
+
     mutating func encode<Value: SQLBindable>(_ value: Value) throws(any Error) {
         defer { column += 1 }
-        if omittable.contains(column) && (PostgreSQLColumnEncoder.isNone(value) ?? isNullArgument(value)) {
-            omitted.append(column)
-            return
+        // `omittable` is in order: the next omittable column is the only one that can be this one.
+        if nextOmittable < omittable.count, omittable[nextOmittable] == column {
+            let position = nextOmittable
+            nextOmittable += 1
+            if PostgreSQLColumnEncoder.isNone(value) ?? isNullArgument(value) {
+                if position < 64 { omittedMask |= 1 << UInt64(position) } else { omittedPast64.append(column) }
+                return
+            }
         }
         try encoder.encode(value)
     }
 }
 
+/// What SlatePostgres keeps about a record type to insert its records: its column count, the
+/// columns left out of an insert when `nil` and the text of a plain insert (no conflict clause,
+/// `RETURNING` every record column) for each set of them. Immutable once made.
+final class PostgresInsertPlan: Sendable {
+    /// The number of record columns.
+    let columnCount: Int
+    /// In order, the record columns left out of an insert when their value is `nil`: the columns
+    /// with a default and the identity column.
+    let omittable: [Int]
+    /// The text of a plain insert returning every record column, at the bit mask of the omittable
+    /// columns left out (bit `i` for `omittable[i]`); empty when there are more than
+    /// ``maximumPlainOmittable`` omittable columns (their inserts take the general path).
+    let plainTexts: [String]
+
+    /// Up to this many omittable columns, the plain texts of every combination are rendered
+    /// up front (at most 16).
+    static let maximumPlainOmittable = 4
+
+    init<Root: Table>(_ root: Root.Type) {
+        var omittable = Insert<Root>.defaultedColumns
+        if let identity = Root.postgreSQLIdentityColumn, !omittable.contains(identity) { omittable.append(identity) }
+        omittable.sort()
+        let columnCount = Root.schema.recordColumns.count
+        self.columnCount = columnCount
+        self.omittable = omittable
+        var texts: [String] = []
+        if omittable.count <= Self.maximumPlainOmittable {
+            let insert = Insert<Root>([])
+            let returning = insert.returningRecords.returning
+            for mask in 0..<(1 << omittable.count) {
+                let omitted = omittable.indices.filter { mask & (1 << $0) != 0 }.map { omittable[$0] }
+                let kept = columnCount - omitted.count
+                var statement = insert.statement(values: Array(repeating: nil, count: kept), omitting: omitted)
+                statement.append(" RETURNING ")
+                statement.append(returning)
+                // Only the values' placeholders: a text with other arguments (or none) is not kept.
+                guard let rendered = try? statement.rendered(for: .postgreSQL), rendered.arguments.count == kept else {
+                    texts = []
+                    break
+                }
+                texts.append(rendered.text)
+            }
+        }
+        plainTexts = texts
+    }
+}
+
+/// A single record's plain insert (no conflict clause, not an upsert) on a ``PostgreSQLDatabase``
+/// or ``PostgreSQLTransaction``: the statement, values, results and errors of the general path
+/// (``SlateQuery/Insert/postgresRunInsert(_:returning:decode:)``), with one cache look-up (the
+/// record type's ``PostgresInsertPlan``) and no array or optional of the record type, whose
+/// metadata unspecialized code looks up in the runtime's tables each time it names one.
+enum PostgresSingleInsert {
+    /// Inserts `record` and sets it to the row as stored; `false` (and nothing run) when this
+    /// path does not apply: another queryable, or a table with many omittable columns.
+    static func run<Record: Table>(_ record: inout Record, _ db: some PostgreSQLQueryable) async throws -> Bool {
+        let transaction = db as? PostgreSQLTransaction
+        let database = transaction == nil ? db as? PostgreSQLDatabase : nil
+        guard transaction != nil || database != nil else { return false }
+        let plan = PostgresInsertShapes.shared.plan(of: Record.self)
+        guard !plan.plainTexts.isEmpty else { return false }
+        var encoder = PostgresInsertEncoder(columnCount: plan.columnCount, omittable: plan.omittable)
+        var bindError: (any Error)?
+        do {
+            try record.encode(to: &encoder)
+        } catch {
+            bindError = error
+        }
+        let text = plan.plainTexts[Int(encoder.omittedMask & UInt64(plan.plainTexts.count - 1))]
+        let given = record
+        // Errors exactly as the general path reports them (the values of the columns kept).
+        func allArguments() -> RenderedSQL {
+            let omitted = encoder.omitted
+            let values = given.columnValues
+            let kept: [(any SQLBindable)?] = values.indices.filter { !omitted.contains($0) }.map { values[$0] }
+            return RenderedSQL(text: text, arguments: kept)
+        }
+        if bindError == nil && encoder.column != plan.columnCount {
+            bindError = DatabaseError(
+                resultCode: .misuse, message: "\(Record.self).encode(to:) handed out \(encoder.column) value(s) for \(plan.columnCount) column(s)")
+        }
+        if let bindError {
+            if var error = bindError as? DatabaseError {
+                if error.sql == nil { error.sql = text }
+                throw error
+            }
+            throw DatabaseError(resultCode: .mismatch, message: "\(bindError)".truncatedForMessages, sql: text)
+        }
+        try Task.checkCancellation()
+        let query = PostgresQuery(unsafeSQL: text, binds: encoder.encoder.bindings)
+        let rows: PostgresRowSequence
+        do {
+            if let transaction {
+                rows = try await transaction.connection.query(query, logger: transaction.logger)
+            } else if let database {
+                rows = try await database.client.query(query, logger: database.logger)
+            } else {
+                return false
+            }
+        } catch let error as PSQLError {
+            throw PostgreSQLError(error, sql: text, arguments: PostgresStatementRunner.argumentValues(allArguments()))
+        }
+        // The row as stored (a plain insert returns exactly one).
+        try await PostgresStatementRunner.read(rows, text: text, arguments: allArguments) { row in
+            record = try Record(row: row)
+        }
+        return true
+    }
+}
+
 /// The rendered text of an insert on PostgreSQL per shape, shared by every call: what a shape's
-/// SQL renders to depends only on the key.
+/// SQL renders to depends only on the key; and each record type's ``PostgresInsertPlan``.
 final class PostgresInsertShapes: @unchecked Sendable {
     struct Key: Hashable {
         var table: ObjectIdentifier
@@ -294,18 +427,22 @@ final class PostgresInsertShapes: @unchecked Sendable {
 
     private let lock = NSLock()
     private var shapes: [Key: RenderedSQL] = [:]
-    private var tables: [ObjectIdentifier: (columnCount: Int, omittable: [Int])] = [:]
+    private var plans: [ObjectIdentifier: PostgresInsertPlan] = [:]
+
+    /// The plan of `table`, made on first use.
+    func plan<Root: Table>(of table: Root.Type) -> PostgresInsertPlan {
+        if let known = lock.withLock({ plans[ObjectIdentifier(table)] }) { return known }
+        // Made outside the lock (it renders SQL); two tasks may both make it, with equal results.
+        let plan = PostgresInsertPlan(table)
+        lock.withLock { plans[ObjectIdentifier(table)] = plan }
+        return plan
+    }
 
     /// The number of record columns of `table` and, in order, those left out of an insert when
     /// their value is `nil`: the columns with a default and the identity column.
     func columns<Root: Table>(of table: Root.Type) -> (columnCount: Int, omittable: [Int]) {
-        if let known = lock.withLock({ tables[ObjectIdentifier(table)] }) { return known }
-        var omittable = Insert<Root>.defaultedColumns
-        if let identity = Root.postgreSQLIdentityColumn, !omittable.contains(identity) { omittable.append(identity) }
-        omittable.sort()
-        let columns = (columnCount: Root.schema.recordColumns.count, omittable: omittable)
-        lock.withLock { tables[ObjectIdentifier(table)] = columns }
-        return columns
+        let plan = plan(of: table)
+        return (plan.columnCount, plan.omittable)
     }
 
     subscript(key: Key) -> RenderedSQL? {
@@ -366,8 +503,10 @@ extension PostgreSQLQueryable {
     /// `nil`).
     @discardableResult
     public func insert<Record: Table>(_ record: Record) async throws -> Record {
-        let stored = try await Insert([record]).execute(self)
-        return stored.isEmpty ? record : stored[0]
+        var stored = record
+        if try await PostgresSingleInsert.run(&stored, self) { return stored }
+        let all = try await Insert([record]).execute(self)
+        return all.isEmpty ? record : all[0]
     }
 
     /// Inserts every record, one statement each, and returns them as stored, in order. All or

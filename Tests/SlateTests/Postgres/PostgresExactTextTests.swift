@@ -106,6 +106,31 @@ struct PostgresExactTextTests {
         #expect(codable == [CodableNote(id: 1, body: "fine")])
     }
 
+    /// Text is checked 8 bytes at a time for ASCII, then byte by byte: a byte that is not UTF-8
+    /// is found wherever it is (before, at and after the 8- and 16-byte boundaries; short strings
+    /// are built one way, longer ones another), and ASCII of every length reads exactly.
+    @Test func invalidByteIsFoundAtEveryPosition() async throws {
+        let pg = try await asciiNotes()
+        let lengths: [Int] = [1, 7, 8, 9, 15, 16, 17, 24, 40]
+        for length in lengths {
+            let ascii = String(repeating: "x", count: length)
+            let read: String = try await pg.fetchValue(String.self, "SELECT CAST(\(ascii) AS text)")
+            #expect(read == ascii)
+            for position in 0..<length {
+                // `x…x` with the byte 0xFF at `position`.
+                let sql = "SELECT overlay(CAST('\(ascii)' AS text) placing E'\\377' from \(position + 1) for 1)"
+                var failure: (any Error)?
+                do { _ = try await pg.fetchValue(String.self, SQL(sql: sql)) } catch { failure = error }
+                let code = (failure as? DatabaseError)?.resultCode
+                #expect(code == .mismatch, "length \(length), position \(position)")
+                let bytes: Data = try await pg.fetchValue(Data.self, SQL(sql: sql))
+                var expected = Data(repeating: 0x78, count: length)
+                expected[position] = 0xFF
+                #expect(bytes == expected)
+            }
+        }
+    }
+
     @Test func validTextReadsExactly() async throws {
         let pg = try await PostgresTestServer.makeDatabase(named: "utf8text")
         try await pg.execute("CREATE TABLE note (id bigint PRIMARY KEY, body text, title varchar(80))")
