@@ -125,6 +125,78 @@ static inline int slate_disable_double_quoted_strings(sqlite3 *db) {
 #endif
 }
 
+// MARK: - The calls a row read makes, without the PLT stub
+//
+// Swift calls a C function of a shared library through its PLT stub: `call f@PLT`, then the stub's
+// `jmp *GOT(f)`, two instructions per call (clang's `-fno-plt` would emit `call *GOT(f)` instead,
+// but Swift packages used as versioned dependencies cannot pass flags, and clang ignores the
+// `noplt` attribute). A read of one column makes three calls (`sqlite3_column_value`,
+// `sqlite3_value_type`, `sqlite3_value_int64`), so the stubs are about a tenth of the per-column
+// glue. The functions below call the same SQLite functions through `slate_sqlite_calls`, a
+// constant table defined in shim.c (filled in by the dynamic loader): the table is constant, so
+// the compiler loads each pointer once per function, often out of the loop, and each call is one
+// `call *pointer`. Same functions, same arguments, same results; only the hot read path (the
+// standard value readers, `Row` checks, `Statement.step`) uses them, everything else calls SQLite
+// directly.
+
+/// The SQLite functions of the hot read path (see above).
+struct slate_sqlite_calls {
+    int (*const step)(sqlite3_stmt *);
+    int (*const column_count)(sqlite3_stmt *);
+    int (*const column_type)(sqlite3_stmt *, int);
+    sqlite3_value *(*const column_value)(sqlite3_stmt *, int);
+    int (*const value_type)(sqlite3_value *);
+    sqlite3_int64 (*const value_int64)(sqlite3_value *);
+    double (*const value_double)(sqlite3_value *);
+    const unsigned char *(*const value_text)(sqlite3_value *);
+    const void *(*const value_blob)(sqlite3_value *);
+    int (*const value_bytes)(sqlite3_value *);
+};
+
+/// The table, defined in shim.c.
+extern const struct slate_sqlite_calls slate_sqlite_calls;
+
+/// `sqlite3_step`, through `slate_sqlite_calls`.
+static inline int slate_step(sqlite3_stmt *statement) {
+    return slate_sqlite_calls.step(statement);
+}
+/// `sqlite3_column_count`, through `slate_sqlite_calls`.
+static inline int slate_column_count(sqlite3_stmt *statement) {
+    return slate_sqlite_calls.column_count(statement);
+}
+/// `sqlite3_column_type`, through `slate_sqlite_calls`.
+static inline int slate_column_type(sqlite3_stmt *statement, int column) {
+    return slate_sqlite_calls.column_type(statement, column);
+}
+/// `sqlite3_column_value`, through `slate_sqlite_calls`.
+static inline sqlite3_value *slate_column_value(sqlite3_stmt *statement, int column) {
+    return slate_sqlite_calls.column_value(statement, column);
+}
+/// `sqlite3_value_type`, through `slate_sqlite_calls`.
+static inline int slate_value_type(sqlite3_value *value) {
+    return slate_sqlite_calls.value_type(value);
+}
+/// `sqlite3_value_int64`, through `slate_sqlite_calls`.
+static inline sqlite3_int64 slate_value_int64(sqlite3_value *value) {
+    return slate_sqlite_calls.value_int64(value);
+}
+/// `sqlite3_value_double`, through `slate_sqlite_calls`.
+static inline double slate_value_double(sqlite3_value *value) {
+    return slate_sqlite_calls.value_double(value);
+}
+/// `sqlite3_value_text`, through `slate_sqlite_calls`.
+static inline const unsigned char *slate_value_text(sqlite3_value *value) {
+    return slate_sqlite_calls.value_text(value);
+}
+/// `sqlite3_value_blob`, through `slate_sqlite_calls`.
+static inline const void *slate_value_blob(sqlite3_value *value) {
+    return slate_sqlite_calls.value_blob(value);
+}
+/// `sqlite3_value_bytes`, through `slate_sqlite_calls`.
+static inline int slate_value_bytes(sqlite3_value *value) {
+    return slate_sqlite_calls.value_bytes(value);
+}
+
 // MARK: - A per-thread counter for the query builder
 //
 // Swift has no thread-local storage of its own. The query builder counts, per thread, the clause

@@ -140,7 +140,7 @@ public struct Row: ~Copyable {
         if let sqliteStatement {
             // `position(index)` wraps below `columnOffset` only for an index past any real column.
             let position = position(index)
-            return index >= 0 && position >= columnOffset && position < sqlite3_column_count(sqliteStatement)
+            return index >= 0 && position >= columnOffset && position < slate_column_count(sqliteStatement)
         }
         return index >= 0 && index < count
     }
@@ -185,7 +185,7 @@ public struct Row: ~Copyable {
     /// Whether column `index` holds `NULL` (or does not exist).
     @inlinable
     public func isNull(at index: Int) -> Bool {
-        if let sqliteStatement { return sqlite3_column_type(sqliteStatement, position(index)) == SQLITE_NULL }
+        if let sqliteStatement { return slate_column_type(sqliteStatement, position(index)) == SQLITE_NULL }
         if let foreign {
             let position = position(index)
             return position < 0 || Int(position) >= foreign.columnCount || foreign.isNull(at: Int(position))
@@ -222,25 +222,35 @@ public struct Row: ~Copyable {
     /// Reads the column called `name` as `Value`: `let name: String = try row["name"]`.
     @inlinable
     public subscript<Value: SQLExtractable>(_ name: String) -> Value {
-        get throws { try Value.extract(from: self, at: columnIndex(named: name)) }
+        get throws { try read(Value.self, named: name) }
     }
 
-    /// The index of column `name`, or a ``ResultCode/range`` error listing the row's columns.
+    /// Reads the column called `name`, or throws a ``ResultCode/range`` error listing the row's
+    /// columns.
     ///
     /// Always inlined, so that a read by name costs one comparison beside the read by position:
-    /// only the statement's expected read is checked here, everything else is out of line.
+    /// only the statement's expected read is checked here and reads its column at once (the
+    /// position it finds is known to be in range, so the read needs no range check of its own);
+    /// everything else is out of line, in ``readLookingUp(_:named:)``.
     @inlinable @inline(__always)
-    package func columnIndex(named name: String) throws -> Int {
+    package func read<Value: SQLExtractable>(_ type: Value.Type, named name: String) throws -> Value {
         if columnOffset == 0, let statementReference,
             let index = statementReference._withUnsafeGuaranteedRef({ $0.expectedNamedRead(name) })
         {
-            return index
+            return try Value.extract(from: self, at: index)
         }
-        return try columnIndexLookingUp(named: name)
+        return try readLookingUp(Value.self, named: name)
+    }
+
+    /// The slow path of ``read(_:named:)``: finds the column with ``index(ofColumn:)``. Specialized
+    /// for the caller's type but never inlined, so each read by name adds one call to its code.
+    @inlinable @inline(never)
+    package func readLookingUp<Value: SQLExtractable>(_ type: Value.Type, named name: String) throws -> Value {
+        try Value.extract(from: self, at: columnIndexLookingUp(named: name))
     }
 
     /// The index of column `name` found by ``index(ofColumn:)``, or a ``ResultCode/range`` error
-    /// listing the row's columns: the slow path of ``columnIndex(named:)``.
+    /// listing the row's columns.
     @usableFromInline
     package func columnIndexLookingUp(named name: String) throws -> Int {
         guard let index = index(ofColumn: name) else { throw missingColumn(name) }
@@ -256,7 +266,7 @@ public struct Row: ~Copyable {
     /// Reads the column called `name` as `type`.
     @inlinable
     public func decode<Value: SQLExtractable>(_ type: Value.Type = Value.self, named name: String) throws -> Value {
-        try Value.extract(from: self, at: columnIndex(named: name))
+        try read(Value.self, named: name)
     }
 
     /// A copy of the row's values, which stays valid after the statement moves on.

@@ -55,7 +55,9 @@ public final class Statement {
     /// asked for them, with their positions: later rows, which ask in the same order, find each
     /// name with one comparison. (Like the other per-row state, it skips dynamic exclusivity
     /// checks: a statement is used by one thread at a time, and these accesses never overlap.)
-    @exclusivity(unchecked) @usableFromInline package private(set) var namedReads: [(name: String, index: Int)] = []
+    /// Positions are stored as `Int32` (SQLite's column positions), so that a read by name needs no
+    /// range check between the position found and ``Row/position(_:)``.
+    @exclusivity(unchecked) @usableFromInline package private(set) var namedReads: [(name: String, index: Int32)] = []
     /// The next expected entry of `namedReads`; 0 at each new row (``step()``).
     @exclusivity(unchecked) @usableFromInline package var namedReadCursor = 0
     private var cachedColumnNames: [String]?
@@ -146,7 +148,7 @@ public final class Statement {
     /// the SQL and bound arguments.
     @inlinable
     public func step() throws -> Bool {
-        let code = sqlite3_step(handle)
+        let code = slate_step(handle)  // sqlite3_step without the PLT stub (see CSQLite's shim.h)
         if code == SQLITE_ROW {
             namedReadCursor = 0
             return true
@@ -290,11 +292,13 @@ public final class Statement {
     @inlinable @inline(__always)
     package func expectedNamedRead(_ name: String) -> Int? {
         let cursor = namedReadCursor
-        guard cursor < namedReads.count else { return nil }
-        let entry = namedReads[cursor]
+        // One unsigned comparison is the whole bounds check (an array's count is never negative),
+        // so the element is read without the array subscript's second check.
+        guard UInt(bitPattern: cursor) < UInt(bitPattern: namedReads.count) else { return nil }
+        let entry = namedReads.withUnsafeBufferPointer { $0[cursor] }
         guard entry.index >= 0, entry.name == name else { return nil }
         namedReadCursor = cursor &+ 1
-        return entry.index
+        return Int(entry.index)
     }
 
     /// The index of the column called `name` for a read of the current row by name: the position
@@ -307,7 +311,7 @@ public final class Statement {
             let entry = namedReads[cursor]
             if entry.name == name {
                 namedReadCursor = cursor &+ 1
-                return entry.index >= 0 ? entry.index : nil
+                return entry.index >= 0 ? Int(entry.index) : nil
             }
             return columnIndex(named: name)
         }
@@ -315,7 +319,8 @@ public final class Statement {
         // Record the reads of the first rows; a statement read by name in an unusual pattern stops
         // recording, and its reads look names up.
         if namedReads.count < 256 {
-            namedReads.append((name, index ?? -1))
+            // SQLite's column positions fit an Int32 (at most 32,767 columns).
+            namedReads.append((name, index.map { Int32(truncatingIfNeeded: $0) } ?? -1))
             namedReadCursor = cursor &+ 1
         }
         return index

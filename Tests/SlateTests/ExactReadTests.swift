@@ -342,6 +342,34 @@ enum ExactRead {
         }
         #expect(sums == [123, 456, 789])
     }
+
+    @Test func aMissingNameThrowsOnEveryRowAndTheOtherNamesStillRead() throws {
+        // The first row records a missing name; later rows must throw for it again (not read some
+        // column), and the reads around it keep finding their columns, also after `hasColumn`.
+        let db = try Database.memory()
+        try db.execute(sql: "CREATE TABLE t(a, b, c); INSERT INTO t VALUES (1, 2, 3), (4, 5, 6), (7, 8, 9)")
+        var messages: [String] = []
+        let sums: [Int] = try db.fetchAll("SELECT a, b, c FROM t ORDER BY a") { row -> Int in
+            let a: Int = try row["a"]
+            do {
+                let missing: Int = try row["nope"]
+                Issue.record("read \(missing) from a column that does not exist")
+            } catch let error as DatabaseError {
+                messages.append(error.message)
+            }
+            let hasB: Bool = row.hasColumn("b")
+            let hasNope: Bool = row.hasColumn("nope")
+            let b: Int = try row.decode(Int.self, named: "b")
+            let c: Int = try row["C"]
+            let hundreds: Int = hasB && !hasNope ? a * 100 : -1
+            return hundreds + b * 10 + c
+        }
+        let expectedSums: [Int] = [123, 456, 789]
+        #expect(sums == expectedSums)
+        #expect(messages.count == 3)
+        let namesColumns: Bool = messages.allSatisfy { $0.contains("nope") && $0.contains("a, b, c") }
+        #expect(namesColumns)
+    }
 }
 
 @Suite struct LenientReadTests {
