@@ -246,8 +246,11 @@ import Testing
         await withCheckedContinuation { continuation in
             group.notify(queue: .global()) { continuation.resume() }
         }
-        #expect(order.values == Array(0..<20))
-        let ids = try await queue.read { db in try db.fetchAll(String.self, "SELECT name FROM item ORDER BY id") }
-        #expect(ids == (0..<20).map { "item \($0)" })
+        let expectedOrder: [Int] = Array(0..<20)
+        let values: [Int] = order.values
+        #expect(values == expectedOrder)
+        let ids: [String] = try await queue.read { db in try db.fetchAll(String.self, "SELECT name FROM item ORDER BY id") }
+        let expectedIDs: [String] = (0..<20).map { (index: Int) -> String in "item \(index)" }
+        #expect(ids == expectedIDs)
     }
 }
