@@ -32,6 +32,18 @@ static inline int slate_sqlite_has_codec(void) {
 #endif
 }
 
+/// How many times SQLite re-prepared `statement` after a schema change
+/// (`SQLITE_STMTSTATUS_REPREPARE`, 3.20.0), or -1 when the library cannot say (SQLCipher's
+/// SQLite 3.15.2): the caller then compares the result columns instead.
+static inline int slate_reprepare_count(sqlite3_stmt *statement) {
+#if SQLITE_VERSION_NUMBER >= 3020000
+    return sqlite3_stmt_status(statement, SQLITE_STMTSTATUS_REPREPARE, 0);
+#else
+    (void)statement;
+    return -1;
+#endif
+}
+
 // MARK: - Stand-ins for APIs newer than an old header
 //
 // SQLCipher 3.4.1 (Debian's libsqlcipher-dev) is built on SQLite 3.15.2. Slate's Swift code calls a

@@ -194,17 +194,31 @@ public struct TableConformance: Sendable {
     public var isWithoutRowID: Bool
     /// Whether the table is `STRICT`.
     public var isStrict: Bool
-    /// Whether `init(row:)` (and a column group's `init(row:startingAt:)`) passes its reads to the
-    /// memberwise initializer Swift synthesizes — `self.init(id: try row.decode(at: 0), …)` —
-    /// rather than assigning the properties one by one. Set it only when the struct has that
-    /// initializer, taking the record's properties in order, every other stored property
-    /// defaulted.
+    /// How `init(row:)` (and a column group's `init(row:startingAt:)`) builds the record.
     ///
-    /// Swift 6.3 `-O` copies the whole struct once more at the end of any initializer that assigns
-    /// `self.x = …` itself when the struct holds more than a few reference-counted fields (an
-    /// outlined copy, a retain and a release per `String`): 5–8% of a bulk fetch of such records.
-    /// The synthesized memberwise initializer builds the value whole and avoids the copy.
-    public var decodesThroughMemberwiseInitializer = false
+    /// Swift 6.3 `-O` copies the whole struct once more at the end of an initializer that assigns
+    /// `self.x = …` itself (an outlined copy, a retain and a release per `String`: 5–8% of a bulk
+    /// fetch of a record with several strings) unless both hold: no stored property has an initial
+    /// value — neither `= …` nor the implicit `nil` of a `var` spelled `T?` or `T!` — and no read
+    /// that can throw comes after the first assignment. The synthesized memberwise initializer
+    /// never copies.
+    public enum DecodingShape: Sendable, Hashable {
+        /// `self.init(id: try row.decode(at: 0), …)`: the reads are the arguments of an initializer
+        /// taking every property, in order, with the property names as labels — the memberwise
+        /// initializer Swift synthesizes, or one the writer declares (with no stored property
+        /// holding an initial value, for speed).
+        case throughInitializer
+        /// `let id: Int = try row.decode(at: 0)` … then `self.id = id` …: every read before the
+        /// first assignment, for a struct without that initializer whose stored properties have no
+        /// initial values.
+        case readsThenAssignments
+        /// `self.id = try row.decode(at: 0)` …: one assignment per read. Always correct; the
+        /// struct is copied once more per record when it holds several reference-counted fields.
+        case assignments
+    }
+
+    /// How `init(row:)` builds the record. Default ``DecodingShape/assignments``.
+    public var decodingShape: DecodingShape = .assignments
     /// Whether the record has a primary key (and conforms to `PrimaryKeyedTable`).
     public var isKeyed: Bool { columns.contains { $0.primaryKeyPosition != nil } && kind.isTable }
 
@@ -493,19 +507,40 @@ public struct TableConformance: Sendable {
         }
     }
 
-    /// Writes an initializer's body from its reads: one call of the memberwise initializer when
-    /// ``decodesThroughMemberwiseInitializer``, else one assignment per property.
+    /// Writes an initializer's body from its reads, in the shape ``decodingShape`` names.
     func writeReads(_ reads: [(Property, String)], to out: inout SourceWriter) {
-        guard decodesThroughMemberwiseInitializer, !reads.isEmpty else {
+        switch reads.isEmpty ? .assignments : decodingShape {
+        case .assignments:
             for (property, expression) in reads { out.line("self.\(property.name) = \(expression)") }
-            return
+        case .throughInitializer:
+            out.line("self.init(")
+            out.indent()
+            for (offset, (property, expression)) in reads.enumerated() {
+                out.line("\(property.plainName): \(expression)" + (offset + 1 < reads.count ? "," : ")"))
+            }
+            out.outdent()
+        case .readsThenAssignments:
+            let names = localNames(reads.map(\.0))
+            for ((property, expression), name) in zip(reads, names) {
+                out.line("let \(name): \(property.typeText) = \(expression)")
+            }
+            for ((property, _), name) in zip(reads, names) { out.line("self.\(property.name) = \(name)") }
         }
-        out.line("self.init(")
-        out.indent()
-        for (offset, (property, expression)) in reads.enumerated() {
-            out.line("\(property.plainName): \(expression)" + (offset + 1 < reads.count ? "," : ")"))
+    }
+
+    /// The locals holding the reads of ``DecodingShape/readsThenAssignments``: the property names, but
+    /// `valueN` for a name a later read or type could mean (`row`, `index`, a capitalized name
+    /// that could be a type or the module).
+    func localNames(_ properties: [Property]) -> [String] {
+        let taken = Set(properties.map(\.plainName))
+        return properties.enumerated().map { offset, property in
+            let plain = property.plainName
+            let isSafe = !["row", "index", "self", "Self"].contains(plain) && plain.first.map { $0.isLowercase } == true
+            if isSafe { return property.name }
+            var name = "value\(offset)"
+            while taken.contains(name) { name = "_" + name }
+            return name
         }
-        out.outdent()
     }
 
     func decodeExpression(_ property: Property, index: String) -> String {

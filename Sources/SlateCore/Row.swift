@@ -166,6 +166,16 @@ public struct Row: ~Copyable {
     /// The SQL the row came from, when known.
     public var sql: String? { statement?.sql ?? copied?.sql ?? foreign?.sql }
 
+    /// An object that stands for the row's result columns, or `nil` when nothing does (a row of
+    /// another engine): the live statement's ``Statement/columnsToken``, which changes when SQLite
+    /// re-prepares the statement with other columns, or a copied row's column layout. What is
+    /// learned from one row's columns (a Codable decoder's key order) holds for another row while
+    /// this is the same object.
+    package var columnsIdentity: AnyObject? {
+        if let statementReference { return statementReference._withUnsafeGuaranteedRef { $0.columnsToken } }
+        return copied?.layout
+    }
+
     /// The index of the first column called `name` (exact match first, then case-insensitive), or
     /// `nil`.
     public func index(ofColumn name: String) -> Int? {

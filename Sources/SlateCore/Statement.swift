@@ -62,6 +62,17 @@ public final class Statement {
     @exclusivity(unchecked) @usableFromInline package var namedReadCursor = 0
     private var cachedColumnNames: [String]?
     private var cachedRowLayout: RowLayout?
+    /// Whether something was learned from the result columns (their names, the positions of reads
+    /// by name, a Codable decoder's key order through ``columnsToken``): before it is used, a
+    /// check that SQLite did not re-prepare the statement since (``checkColumnState()``). SQLite
+    /// re-prepares a statement transparently after a schema change, and its columns can change
+    /// with it — `SELECT *` after a dropped column, or a table recreated in another column order —
+    /// so a position learned before would read another column.
+    @exclusivity(unchecked) @usableFromInline package var keepsColumnState = false
+    /// SQLite's count of re-preparations when the column state was learned; -1 when the library
+    /// cannot tell (the column names are compared instead).
+    @exclusivity(unchecked) private var columnStateReprepareCount: Int32 = 0
+    private var columnsTokenStorage: ColumnsToken?
     /// Objects that higher layers attach to this statement: a Codable record's decoder, which
     /// learns the key order of the statement's rows; its binder.
     @exclusivity(unchecked) @usableFromInline package var attachments = Attachments()
@@ -246,15 +257,83 @@ public final class Statement {
 
     /// The result columns' names, in order.
     public var columnNames: [String] {
+        if keepsColumnState { checkColumnState() }
         if let cachedColumnNames { return cachedColumnNames }
-        let names = (0..<Int32(columnCount)).map { columnName(at: Int($0)) }
+        let names = readColumnNames()
         cachedColumnNames = names
+        startKeepingColumnState()
         return names
+    }
+
+    /// The result columns' names, read from SQLite.
+    private func readColumnNames() -> [String] {
+        (0..<Int32(columnCount)).map { columnName(at: Int($0)) }
+    }
+
+    /// An object that stands for the statement's result columns as they are: the same object
+    /// while they stay, another one once SQLite re-prepared the statement (after a schema change).
+    /// What a higher layer learns from the columns of rows, such as a Codable decoder's key order,
+    /// is valid while this is the object it learned it with.
+    package var columnsToken: AnyObject {
+        if keepsColumnState { checkColumnState() }
+        if let columnsTokenStorage { return columnsTokenStorage }
+        startKeepingColumnState()
+        let token = ColumnsToken()
+        columnsTokenStorage = token
+        return token
+    }
+
+    /// Identifies one set of result columns (see ``columnsToken``).
+    private final class ColumnsToken {}
+
+    /// Starts checking for a re-preparation: something is learned from the result columns.
+    private func startKeepingColumnState() {
+        guard !keepsColumnState else { return }
+        keepsColumnState = true
+        columnStateReprepareCount = slate_reprepare_count(handle)
+        // Without SQLite's count, the names are what a check compares.
+        if columnStateReprepareCount < 0, cachedColumnNames == nil { cachedColumnNames = readColumnNames() }
+    }
+
+    /// Checks the column state before a row's first read by name (SQLite re-prepares a statement
+    /// only when a run starts, before its first row, and each row's reads by name start at cursor
+    /// 0). Reads by position never call it.
+    @inlinable @inline(__always)
+    package func checkColumnStateAtRowStart() {
+        if namedReadCursor == 0, keepsColumnState { checkColumnState() }
+    }
+
+    /// Forgets the column state when SQLite re-prepared the statement since it was learned (one
+    /// `sqlite3_stmt_status` call), so that names are looked up again among the columns as they
+    /// are now. Called before the state is used: a row's first read by name, the column names,
+    /// a copied row's layout, a decoder's ``columnsToken``.
+    @usableFromInline
+    package func checkColumnState() {
+        let count = slate_reprepare_count(handle)
+        if count >= 0 {
+            if count == columnStateReprepareCount { return }
+        } else if let names = cachedColumnNames, columnsAreNamed(names) {
+            return
+        }
+        keepsColumnState = false
+        cachedColumnNames = nil
+        cachedRowLayout = nil
+        columnIndexCache = nil
+        namedReads = []
+        namedReadCursor = 0
+        columnsTokenStorage = nil
+    }
+
+    /// Whether the result columns are `names`, in order.
+    private func columnsAreNamed(_ names: [String]) -> Bool {
+        guard columnCount == names.count else { return false }
+        return names.indices.allSatisfy { columnName(at: $0) == names[$0] }
     }
 
     /// The name of result column `index` (0-based): its `AS` alias or SQLite's default name.
     /// The column names and their lookup table, shared by the rows copied from this statement.
     var rowLayout: RowLayout {
+        if keepsColumnState { checkColumnState() }
         if let cachedRowLayout { return cachedRowLayout }
         let layout = RowLayout(columnNames: columnNames)
         cachedRowLayout = layout
@@ -291,6 +370,7 @@ public final class Statement {
     /// ``columnIndexForRead(named:)``.
     @inlinable @inline(__always)
     package func expectedNamedRead(_ name: String) -> Int? {
+        checkColumnStateAtRowStart()
         let cursor = namedReadCursor
         // One unsigned comparison is the whole bounds check (an array's count is never negative),
         // so the element is read without the array subscript's second check.
@@ -306,6 +386,7 @@ public final class Statement {
     /// comparison), else ``columnIndex(named:)``.
     @usableFromInline
     package func columnIndexForRead(named name: String) -> Int? {
+        checkColumnStateAtRowStart()
         let cursor = namedReadCursor
         if cursor < namedReads.count {
             let entry = namedReads[cursor]

@@ -96,11 +96,17 @@ extension GenerationModel {
     /// Writes the stored properties; `withDefaults`, with the defaults of
     /// ``PropertyModel/swiftDefault`` as initial values (an optional's `nil` is implicit), which the
     /// synthesized memberwise initializer then takes.
-    func writeProperties(of record: RecordModel, withDefaults: Bool = false, to out: inout SourceWriter) {
+    ///
+    /// With `optionalsInFull`, an optional property is declared `Optional<T>`, not `T?`: a `var`
+    /// spelled `T?` starts as `nil`, and a struct with a stored property holding an initial value
+    /// is copied once more at the end of every initializer Swift does not synthesize (see
+    /// `TableConformance.DecodingShape`).
+    func writeProperties(of record: RecordModel, withDefaults: Bool = false, optionalsInFull: Bool = false, to out: inout SourceWriter) {
         for property in record.properties {
             out.doc(documentation(of: property, in: record))
             let initialValue = withDefaults ? property.swiftDefault.flatMap { $0 == "nil" ? nil : " = " + $0 } ?? "" : ""
-            out.line("\(access)var \(property.escapedName): \(property.typeText)\(initialValue)")
+            let type = optionalsInFull && property.isOptional ? "Optional<\(property.type.rawValue)>" : property.typeText
+            out.line("\(access)var \(property.escapedName): \(type)\(initialValue)")
         }
         if !record.omittedColumns.isEmpty {
             out.line("// Generated columns, which cannot be inserted or updated, are not part of the record: "

@@ -137,17 +137,18 @@ struct SlateRenderer {
             out.line("extension \(databaseType) {")
             out.indent()
         }
-        // An internal record keeps the memberwise initializer Swift synthesizes (its stored
-        // properties carry the defaults), and `init(row:)`, in an extension, decodes through it:
-        // an initializer that assigns the properties itself makes Swift 6.3 copy the whole struct
-        // once more per row (see `TableConformance.decodesThroughMemberwiseInitializer`). A public
-        // or package record needs an initializer of that access, which Swift does not synthesize.
+        // `init(row:)` passes its reads to a memberwise initializer (see
+        // `TableConformance.DecodingShape`). An internal record keeps the one Swift synthesizes (its
+        // stored properties carry the defaults), and `init(row:)` goes in an extension. A public or
+        // package record needs an initializer of that access, which Swift does not synthesize: the
+        // record declares it, with no initial value on any stored property (optionals spelled
+        // `Optional<T>`), so that Swift 6.3 does not copy the record once more per row.
         let usesMemberwise = access.isEmpty
         var conformance = conformance(of: record)
-        conformance.decodesThroughMemberwiseInitializer = usesMemberwise
+        conformance.decodingShape = .throughInitializer
         out.doc(model.summary(of: record))
         out.block("\(access)struct \(record.typeName): \(conformances(of: record).joined(separator: ", "))") { out in
-            model.writeProperties(of: record, withDefaults: usesMemberwise, to: &out)
+            model.writeProperties(of: record, withDefaults: usesMemberwise, optionalsInFull: !usesMemberwise, to: &out)
             out.line()
             if usesMemberwise {
                 if out.documents {

@@ -98,7 +98,7 @@ struct TableCodeGenerator {
         var conformance = TableConformance(
             typeName: model.typeName, tableName: model.tableName, access: access, qualifier: "Slate.", columns: columns,
             foreignKeys: foreignKeys, indexes: indexes, isWithoutRowID: model.isWithoutRowID)
-        conformance.decodesThroughMemberwiseInitializer = model.hasMemberwiseInitializer
+        conformance.decodingShape = model.decodingShape
         return conformance
     }
 
@@ -117,7 +117,7 @@ struct TableCodeGenerator {
         var conformance = TableConformance(
             typeName: model.typeName, tableName: model.tableName, kind: .virtual(module: "fts5", arguments: arguments),
             access: access, qualifier: "Slate.", columns: columns)
-        conformance.decodesThroughMemberwiseInitializer = model.hasMemberwiseInitializer
+        conformance.decodingShape = model.decodingShape
         return conformance
     }
 

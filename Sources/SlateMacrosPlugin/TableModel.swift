@@ -59,10 +59,12 @@ struct TableModel {
     var fullTextOptions: String?
     var accessModifier: String
     var columns: [ColumnModel]
-    /// Whether the struct surely has the memberwise initializer Swift synthesizes, taking the
-    /// columns' properties in order with every other stored property defaulted: `init(row:)`
-    /// then decodes through it (see `TableConformance.decodesThroughMemberwiseInitializer`).
-    var hasMemberwiseInitializer = false
+    /// How `init(row:)` builds the record (see `TableConformance.DecodingShape`): through the
+    /// memberwise initializer Swift synthesizes when the struct surely has it, taking the columns'
+    /// properties in order with every other stored property defaulted; else every read before the
+    /// first assignment when no stored property surely has an initial value; else one assignment
+    /// per read.
+    var decodingShape = TableConformance.DecodingShape.assignments
 
     var primaryKeyColumns: [ColumnModel] { columns.filter(\.isPrimaryKey) }
 }
@@ -138,7 +140,11 @@ struct TableParser {
             error(.noStoredProperties(typeName: structDecl.name.text), at: structDecl.name)
         }
         if hasErrors { return nil }
-        model.hasMemberwiseInitializer = Self.hasMemberwiseInitializer(structDecl, columns: model.columns)
+        if Self.hasMemberwiseInitializer(structDecl, columns: model.columns) {
+            model.decodingShape = .throughInitializer
+        } else if Self.hasNoInitialValues(structDecl) {
+            model.decodingShape = .readsThenAssignments
+        }
 
         // A full-text table has no key, and holds text.
         if model.fullTextOptions != nil {
@@ -348,6 +354,41 @@ struct TableParser {
             }
         }
         return !columns.contains { ["inout", "var", "let"].contains($0.propertyName) }
+    }
+
+    /// Whether no stored property of the struct has an initial value: none is written with `= …`,
+    /// and no `var` is spelled `T?` or `T!` (which starts as `nil`). Anything the macro cannot see
+    /// through (`#if`, macros, attributes other than Slate's on the struct or a stored property,
+    /// `lazy`) answers `false`.
+    static func hasNoInitialValues(_ structDecl: StructDeclSyntax) -> Bool {
+        let slateAttributes: Set<String> = ["Table", "Slate.Table", "ColumnGroup", "Slate.ColumnGroup"]
+        for element in structDecl.attributes {
+            guard let attribute = element.as(AttributeSyntax.self), slateAttributes.contains(attribute.attributeName.trimmedDescription)
+            else { return false }
+        }
+        for member in structDecl.memberBlock.members {
+            if member.decl.is(IfConfigDeclSyntax.self) || member.decl.is(MacroExpansionDeclSyntax.self) { return false }
+            guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
+            if variable.modifiers.contains(where: { [.keyword(.static), .keyword(.class)].contains($0.name.tokenKind) }) { continue }
+            let stored = variable.bindings.filter(isStored)
+            guard !stored.isEmpty else { continue }
+            if variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.lazy) }) { return false }
+            for element in variable.attributes {
+                guard let attribute = element.as(AttributeSyntax.self), PropertyAttribute(attribute) != nil else { return false }
+            }
+            let isVar = variable.bindingSpecifier.tokenKind == .keyword(.var)
+            for binding in stored {
+                if binding.initializer != nil { return false }
+                // `var a, b: T?` annotates only `b`; any sugared optional in the declaration answers.
+                if isVar, variable.bindings.contains(where: { binding in
+                    guard let type = binding.typeAnnotation?.type else { return false }
+                    return type.is(OptionalTypeSyntax.self) || type.is(ImplicitlyUnwrappedOptionalTypeSyntax.self)
+                }) {
+                    return false
+                }
+            }
+        }
+        return true
     }
 
     static func isStored(_ binding: PatternBindingSyntax) -> Bool {

@@ -433,49 +433,18 @@ final class PostgresRowSource: ForeignRowSource {
     /// `ByteBuffer.getString` and postgres-nio's `String` decoding return). PostgreSQL text never
     /// holds a zero byte, so the bytes are all of the text.
     ///
-    /// ASCII bytes (checked 8 at a time) are text as they are: up to 15 (a small string) copied
-    /// through `String(unsafeUninitializedCapacity:initializingUTF8With:)`, longer ones through
-    /// `UTF8Span(unchecked:isKnownASCII:)` and `String(copying:)` (no second validation). Other
-    /// bytes are validated (`UTF8Span(validating:)`) then copied. Callgrind, 70,000 strings, per
-    /// string against an unchecked `String(decoding:as:)`: ASCII of 10 bytes −25 instructions,
-    /// of 18 bytes +14; the validating path alone +49; `String(validating:as:)` runs its generic
-    /// validation unspecialized, ~+1,000.
+    /// Read by `String(exactUTF8:count:)`, the one exact UTF-8 reader SQLite's text uses too (ASCII
+    /// checked 8 bytes at a time and copied without a second validation, other bytes validated).
+    /// Callgrind, 70,000 strings, per string against an unchecked `String(decoding:as:)`: ASCII of
+    /// 10 bytes −25 instructions, of 18 bytes +14; the validating path alone +49;
+    /// `String(validating:as:)` runs its generic validation unspecialized, ~+1,000.
     static func exactText(_ bytes: ByteBuffer) -> String? {
         bytes.withUnsafeReadableBytes { raw in
             raw.withMemoryRebound(to: UInt8.self) { buffer in
-                if isASCII(buffer) {
-                    if buffer.count <= 15 {
-                        return String(unsafeUninitializedCapacity: buffer.count) { target in
-                            _ = target.initialize(fromContentsOf: buffer)
-                            return buffer.count
-                        }
-                    }
-                    return String(copying: UTF8Span(unchecked: buffer.span, isKnownASCII: true))
-                }
-                // The error says where the bytes stop being UTF-8; nil is all the caller needs.
-                guard let utf8 = try? UTF8Span(validating: buffer.span) else { return nil }
-                return String(copying: utf8)
+                guard let base = buffer.baseAddress else { return "" }
+                return String(exactUTF8: base, count: buffer.count)
             }
         }
-    }
-
-    /// Whether every byte of `buffer` is ASCII (below 0x80), read 8 bytes at a time.
-    @inline(__always)
-    static func isASCII(_ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = buffer.baseAddress else { return true }
-        let raw = UnsafeRawPointer(base)
-        let count = buffer.count
-        var index = 0
-        var bits: UInt64 = 0
-        while index &+ 8 <= count {
-            bits |= raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            index &+= 8
-        }
-        while index < count {
-            bits |= UInt64(base[index])
-            index &+= 1
-        }
-        return bits & 0x8080_8080_8080_8080 == 0
     }
 
     /// A text cell as a value: its text, or a blob of its exact bytes when they are not valid

@@ -39,6 +39,18 @@ struct GoldenTests {
                 {"style": "both", "accessLevel": "public", "uuidStorage": "blob", "dateStorage": "unixSeconds",
                  "columnSuffixes": {"homepage": "URL"}, "recordOperations": false}
                 """),
+        // The benchmark's public generated record (`slate-generated-public` in northwind-orders): the
+        // generator's public output for Northwind's `Orders`, kept in the benchmark package by this test.
+        Case(
+            golden: "../../../Benchmarks/Sources/slate-bench/PublicOrder+Slate.swift", input: "benchmark/public_orders.sql",
+            configuration: """
+                {"accessLevel": "public", "recordNames": {"Orders": "PublicGeneratedOrder"}, "declaredTypes": {"DATETIME": "String"},
+                 "columnTypes": {"Orders.OrderID": "Int", "Orders.EmployeeID": "Int", "Orders.ShipVia": "Int"}}
+                """),
+        // A public generated record that SlateMacroRuntimeTests compiles and decodes.
+        Case(
+            golden: "../../SlateMacroRuntimeTests/PublicShipments+Slate.swift", input: "public/public_shipments.sql",
+            configuration: #"{"accessLevel": "public", "declaredTypes": {"DATETIME": "String"}}"#),
     ]
 
     static func generate(_ testCase: Case) throws -> String {

@@ -210,7 +210,7 @@ struct ConfigurationTests {
             """)
         #expect(source.contains("public struct People: PrimaryKeyedTable"))
         #expect(source.contains("public static let tables: [any Table.Type] = [\n        TestDatabase.People.self,"))
-        #expect(source.contains("public var fullName: String?"))
+        #expect(source.contains("public var fullName: Optional<String>"))
         #expect(source.contains("extension TestDatabase {\n    /// ") == false)
         #expect(!source.contains("///"))
         #expect(!source.contains("struct Name"))

@@ -174,6 +174,84 @@ import Testing
             """#)
     }
 
+    /// Without the synthesized initializer, a struct whose stored properties have no initial value
+    /// (no `= …`, no `var` spelled `T?`) reads every column into a local before the first
+    /// assignment, so that Swift 6.3 does not copy the record once more; a local that could shadow
+    /// `row`, `index` or a type takes another name.
+    @Test func declaredInitializerWithoutInitialValuesReadsBeforeAssigning() {
+        assertTableExpansion(
+            """
+            @Table
+            struct Memo {
+                var id: Optional<Int64>
+                var row: String
+                let body: String
+                init(body: String) {
+                    self.id = nil
+                    self.row = ""
+                    self.body = body
+                }
+            }
+            """,
+            expandedSource: #"""
+            struct Memo {
+                var id: Optional<Int64>
+                var row: String
+                let body: String
+                init(body: String) {
+                    self.id = nil
+                    self.row = ""
+                    self.body = body
+                }
+            }
+
+            extension Memo: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
+                static let schema = Slate.TableSchema(
+                    name: "Memo",
+                    columns: [
+                        .init(name: "id", type: "INTEGER", primaryKeyPosition: 1),
+                        .init(name: "row", type: "TEXT", isNotNull: true),
+                        .init(name: "body", type: "TEXT", isNotNull: true),
+                    ])
+
+                struct Columns: Slate.TableColumns {
+                    let id: Slate.Column<Memo, Int64?>
+                    let row: Slate.Column<Memo, String>
+                    let body: Slate.Column<Memo, String>
+
+                    init(qualifier: String) {
+                        self.id = Slate.Column(qualifier, "id")
+                        self.row = Slate.Column(qualifier, "row")
+                        self.body = Slate.Column(qualifier, "body")
+                    }
+                }
+
+                init(row: borrowing Slate.Row) throws {
+                    let id: Int64? = try row.decode(at: 0)
+                    let value1: String = try row.decode(at: 1)
+                    let body: String = try row.decode(at: 2)
+                    self.id = id
+                    self.row = value1
+                    self.body = body
+                }
+
+                func encode<Encoder: Slate.ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+                    try encoder.encode(self.id)
+                    try encoder.encode(self.row)
+                    try encoder.encode(self.body)
+                }
+
+                mutating func didInsert(rowID: Int64) throws {
+                    self.id = rowID
+                }
+
+                var primaryKey: Int64? {
+                    self.id
+                }
+            }
+            """#)
+    }
+
     @Test func notNullOptionalWithADefaultMeansUseTheDefault() {
         assertTableExpansion(
             """

@@ -78,15 +78,16 @@ import Testing
         weak var released: RecordBinder?
         do {
             let statement = try db.prepare(sql: "INSERT INTO pair(a, b) VALUES (?, ?)")
-            let binder = statement.cachedRecordBinder(for: Pair.self, startingAt: 1) {
-                RecordBinder(statement: statement, columns: ["a", "b"], columnNames: [:])
-            }
-            for pair in [Pair(a: 1, b: "x"), Pair(a: 2, b: nil), Pair(a: 3, b: "z")] {
+            let pairs: [Pair] = [Pair(a: 1, b: "x"), Pair(a: 2, b: nil), Pair(a: 3, b: "z")]
+            for pair in pairs {
+                let binder: RecordBinder = statement.recordBinder(for: Pair.self, startingAt: 1) {
+                    RecordBinder(statement: statement, columns: ["a", "b"], columnNames: [:])
+                }.takeUnretainedValue()
                 try binder.bind(pair)
+                released = binder
                 try statement.run()
                 try statement.reset()
             }
-            released = binder
         }
         let afterwards = released
         #expect(afterwards == nil)

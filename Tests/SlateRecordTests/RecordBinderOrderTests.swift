@@ -177,4 +177,48 @@ import Testing
         #expect(a == 2)
         #expect(b == 4)
     }
+
+    /// Every integer width and `Bool`, at their extremes, through the binder's integer path; a
+    /// `UInt64` too large for SQLite's INTEGER throws and leaves nothing inserted.
+    struct Widths: CodableRecord, Equatable {
+        static let tableName = "widths"
+        var flag: Bool
+        var i8: Int8
+        var i16: Int16
+        var i32: Int32
+        var i64: Int64
+        var int: Int
+        var u8: UInt8
+        var u16: UInt16
+        var u32: UInt32
+        var u64: UInt64
+    }
+
+    @Test func everyIntegerWidthBindsExactly() throws {
+        let db = try Database()
+        let low = Widths(flag: false, i8: .min, i16: .min, i32: .min, i64: .min, int: .min, u8: 0, u16: 0, u32: 0, u64: 0)
+        let high = Widths(flag: true, i8: .max, i16: .max, i32: .max, i64: .max, int: .max, u8: .max, u16: .max, u32: .max, u64: 7)
+        _ = try db.save(contentsOf: [low, high])
+        let stored: [Widths] = try Widths.all().fetchAll(db)
+        let expected: [Widths] = [low, high]
+        #expect(stored == expected)
+        let rows: [CopiedRow] = try db.fetchAll(CopiedRow.self, "SELECT typeof(flag), flag, i8, u32 FROM widths ORDER BY rowid")
+        let raw: [String] = try rows.map { row in
+            "\(try row.decode(String.self, at: 0)) \(try row.decode(Int64.self, at: 1)) \(try row.decode(Int64.self, at: 2)) \(try row.decode(Int64.self, at: 3))"
+        }
+        let expectedRaw: [String] = ["integer 0 -128 0", "integer 1 127 4294967295"]
+        #expect(raw == expectedRaw)
+
+        let tooLarge = Widths(flag: true, i8: 1, i16: 1, i32: 1, i64: 1, int: 1, u8: 1, u16: 1, u32: 1, u64: .max)
+        var failure: DatabaseError?
+        do {
+            _ = try db.save(contentsOf: [high, tooLarge])
+        } catch let error as DatabaseError {
+            failure = error
+        }
+        let code: ResultCode? = failure?.resultCode
+        #expect(code == .mismatch)
+        let count: Int = try Widths.all().fetchCount(db)
+        #expect(count == 2)
+    }
 }

@@ -114,13 +114,14 @@ extension CodableRecord {
     /// Binds the record's columns straight into the statement's parameters, by column name, with
     /// the binder cached on the statement.
     public func bindColumns(to statement: Statement, startingAt index: Int) throws {
-        let binder = try statement.cachedRecordBinder(for: Self.self, startingAt: index) {
+        let binder = try statement.recordBinder(for: Self.self, startingAt: index) {
             let entry = CodableSchemaCache.shared.entry(for: Self.self)
             try entry.check()
             return RecordBinder(
                 statement: statement, columns: entry.schema.recordColumns.map(\.name), columnNames: Self.columnNames, firstIndex: index)
         }
-        try binder.bind(self)
+        // The statement keeps the binder, and the caller keeps the statement for this call.
+        try binder._withUnsafeGuaranteedRef { try $0.bind(self) }
     }
 
     /// Stores the new rowid in the record's `INTEGER PRIMARY KEY` property, when it has one and it

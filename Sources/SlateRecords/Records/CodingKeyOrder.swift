@@ -115,9 +115,11 @@ enum PlainKeyBits {
     }
 
     /// The bits of `key`, a value of a type for which ``isPlain(_:)`` holds. The switch is on the
-    /// type's size, which the casts check anyway, so a one-byte key costs one size comparison.
+    /// type's size, which the casts check anyway; a one-byte key (a synthesized `CodingKeys`) is
+    /// tested first, one size comparison.
     @inline(__always)
     static func bits<Key>(of key: Key) -> UInt64 {
+        if _fastPath(MemoryLayout<Key>.size == 1) { return UInt64(unsafeBitCast(key, to: UInt8.self)) }
         switch MemoryLayout<Key>.size {
         case 1: return UInt64(unsafeBitCast(key, to: UInt8.self))
         case 2: return UInt64(unsafeBitCast(key, to: UInt16.self))

@@ -1,3 +1,4 @@
+import CSQLite
 import SlateConcurrency
 import SlateCore
 import SlateQuery
@@ -38,8 +39,12 @@ final class RecordBinder {
     // and no access to them ever overlaps another.
     /// The parameter of each coding key, by name: the tracked path.
     @exclusivity(unchecked) private var keyOrder = CodingKeyOrder()
-    /// The first complete record's requests, in order, when its keys can be compared by their bits.
+    /// The first record's requests, in order, while it is recorded.
     @exclusivity(unchecked) private var order: [Request] = []
+    /// The first complete record's requests, in order, when its keys can be compared by their bits
+    /// (a copy of `order`, in a buffer the binder owns and frees in `deinit`; empty until then).
+    /// Every index read is below its count.
+    @exclusivity(unchecked) private var followed = UnsafeMutableBufferPointer<Request>(start: nil, count: 0)
     /// The key type whose bits `order` holds, once recorded; `nil` while recording, and for good
     /// when the keys cannot be compared by bits.
     @exclusivity(unchecked) private var orderKeyType: ObjectIdentifier?
@@ -49,6 +54,8 @@ final class RecordBinder {
     @exclusivity(unchecked) private var isOrderComparable = true
     /// Parameters that no request of `order` binds: a record that follows the order binds them `NULL`.
     @exclusivity(unchecked) private var uncovered: [Int] = []
+    /// `!uncovered.isEmpty`.
+    @exclusivity(unchecked) private var hasUncovered = false
     /// Whether the first record is being encoded.
     @exclusivity(unchecked) private var isRecording = true
     /// The bits of `orderKeyType` while the current record follows `order` untracked; 0 (no type's
@@ -84,6 +91,7 @@ final class RecordBinder {
 
     deinit {
         bound.deallocate()
+        followed.deallocate()
     }
 
     /// The keyed container for `Key` over this binder: the kept one when it has that key type.
@@ -103,10 +111,12 @@ final class RecordBinder {
     }
 
     /// Binds every column of `record`; columns it did not encode are bound as `NULL`.
+    @inline(__always)
     func bind<Record: Encodable>(_ record: Record) throws {
         begin()
         try record.encode(to: RecordBindingEncoder(binder: self))
-        try finish()
+        // A record that made every request of a complete order bound every parameter.
+        if followedKeyType == 0 || cursor != followed.count || hasUncovered { try finish() }
     }
 
     /// Starts a record: it follows the recorded order untracked once there is one.
@@ -129,13 +139,14 @@ final class RecordBinder {
     private func startTracking() {
         followedKeyType = 0
         for index in bound.indices { bound[index] = false }
-        for request in order[..<cursor] where request.position >= 0 {
+        for request in followed[..<cursor] where request.position >= 0 {
             bound[request.position - firstIndex] = true
         }
     }
 
     /// Ends a record: binds `NULL` to every parameter it did not bind, and after the first
     /// record, keeps its order.
+    @inline(never)
     private func finish() throws {
         let statement = self.statement
         if followedKeyType == 0 {
@@ -143,11 +154,11 @@ final class RecordBinder {
                 try statement._withUnsafeGuaranteedRef { try $0.bindNull(at: index + firstIndex) }
             }
             if isRecording { finishRecording() }
-        } else if cursor != order.count || !uncovered.isEmpty {
-            // The record bound exactly the parameters of `order[..<cursor]`, which holds each
+        } else if cursor != followed.count || hasUncovered {
+            // The record bound exactly the parameters of `followed[..<cursor]`, which holds each
             // parameter once. (A record that made every request of a complete order bound every
             // parameter: nothing to do.)
-            for request in order[cursor...] where request.position >= 0 {
+            for request in followed[cursor...] where request.position >= 0 {
                 try statement._withUnsafeGuaranteedRef { try $0.bindNull(at: request.position) }
             }
             for position in uncovered {
@@ -173,14 +184,18 @@ final class RecordBinder {
             return
         }
         uncovered = covered.indices.filter { !covered[$0] }.map { $0 + firstIndex }
+        hasUncovered = !uncovered.isEmpty
+        followed = .allocate(capacity: order.count)
+        _ = followed.initialize(fromContentsOf: order)
+        order = []
         orderKeyType = keyType
     }
 
     /// The parameter for `key`, or `nil` when it is not a column.
     @inline(__always)
     private func position<Key: CodingKey>(of key: Key) -> Int? {
-        if UInt(bitPattern: ObjectIdentifier(Key.self)) == followedKeyType, cursor < order.count {
-            let request = order[cursor]
+        if UInt(bitPattern: ObjectIdentifier(Key.self)) == followedKeyType, cursor < followed.count {
+            let request = followed[cursor]
             if request.bits == PlainKeyBits.bits(of: key) {
                 cursor &+= 1
                 return request.position >= 0 ? request.position : nil
@@ -217,6 +232,22 @@ final class RecordBinder {
         order.append(Request(bits: PlainKeyBits.bits(of: key), position: position))
     }
 
+
+    /// Binds an integer that is exactly an `Int64` (every fixed-width integer type but `UInt` and
+    /// `UInt64`, and `Bool` as 0 or 1): what its ``SQLBindable/bind(to:at:)`` does, with the
+    /// throwing path out of line.
+    @inline(__always)
+    func bindInt64<Key: CodingKey>(_ value: Int64, forKey key: Key) throws {
+        guard let position = position(of: key) else { return }
+        let code = statement._withUnsafeGuaranteedRef { sqlite3_bind_int64($0.handle, Statement.parameterPosition(position), value) }
+        if _slowPath(code != SQLITE_OK) { try bindingFailed(code, at: position) }
+    }
+
+    /// Throws the statement's error for a failed bind.
+    @inline(never)
+    private func bindingFailed(_ code: Int32, at position: Int) throws {
+        throw statement._withUnsafeGuaranteedRef { $0.bindingFailure(code, index: position) }
+    }
 
     @inline(__always)
     func bind<Value: SQLBindable, Key: CodingKey>(_ value: Value, forKey key: Key) throws {
@@ -286,19 +317,19 @@ struct RecordBindingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     var codingPath: [any CodingKey] { [] }
 
     mutating func encodeNil(forKey key: Key) throws { try binder.bindNull(forKey: key) }
-    mutating func encode(_ value: Bool, forKey key: Key) throws { try binder.bind(value, forKey: key) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { try binder.bindInt64(value ? 1 : 0, forKey: key) }
     mutating func encode(_ value: String, forKey key: Key) throws { try binder.bind(value, forKey: key) }
     mutating func encode(_ value: Double, forKey key: Key) throws { try binder.bind(value, forKey: key) }
     mutating func encode(_ value: Float, forKey key: Key) throws { try binder.bind(value, forKey: key) }
-    mutating func encode(_ value: Int, forKey key: Key) throws { try binder.bind(value, forKey: key) }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { try binder.bind(value, forKey: key) }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { try binder.bind(value, forKey: key) }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { try binder.bind(value, forKey: key) }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { try binder.bind(value, forKey: key) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { try binder.bindInt64(Int64(value), forKey: key) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { try binder.bindInt64(Int64(value), forKey: key) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { try binder.bindInt64(Int64(value), forKey: key) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { try binder.bindInt64(Int64(value), forKey: key) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { try binder.bindInt64(Int64(value), forKey: key) }
     mutating func encode(_ value: UInt, forKey key: Key) throws { try binder.bind(value, forKey: key) }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { try binder.bind(value, forKey: key) }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { try binder.bind(value, forKey: key) }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { try binder.bind(value, forKey: key) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { try binder.bindInt64(Int64(value), forKey: key) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { try binder.bindInt64(Int64(value), forKey: key) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { try binder.bindInt64(Int64(value), forKey: key) }
     mutating func encode(_ value: UInt64, forKey key: Key) throws { try binder.bind(value, forKey: key) }
 
     mutating func encode<Value: Encodable>(_ value: Value, forKey key: Key) throws {
@@ -321,9 +352,18 @@ struct RecordBindingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 extension Statement {
     /// The record binder attached to this statement for `Record`, binding from parameter `index`;
     /// `make` builds it the first time.
-    func cachedRecordBinder<Record>(for type: Record.Type, startingAt index: Int, _ make: () throws -> RecordBinder) rethrows -> RecordBinder {
+    ///
+    /// Unretained: the statement keeps its attachments for its whole life (nothing removes a
+    /// statement's attachment), so the binder lives as long as the statement. Use it while the
+    /// statement is alive (`_withUnsafeGuaranteedRef`, with the statement held by the caller).
+    @inline(__always)
+    func recordBinder<Record>(
+        for type: Record.Type, startingAt index: Int, _ make: () throws -> RecordBinder
+    ) rethrows -> Unmanaged<RecordBinder> {
         // Every record of a bulk insert asks for the same binder: found without hashing.
-        if let owner = lastAttachment(RecordBinderOwner.self, for: Record.self, variant: index) { return owner.binder }
-        return try attachment(RecordBinderOwner.self, for: Record.self, variant: index) { RecordBinderOwner(try make()) }.binder
+        if let owner = lastAttachment(RecordBinderOwner.self, for: Record.self, variant: index) {
+            return .passUnretained(owner.binder)
+        }
+        return .passUnretained(try attachment(RecordBinderOwner.self, for: Record.self, variant: index) { RecordBinderOwner(try make()) }.binder)
     }
 }

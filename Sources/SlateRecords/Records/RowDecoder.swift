@@ -46,16 +46,39 @@ public final class RowDecoder {
     /// Decodes `type` from `row`.
     public func decode<Value: Decodable>(_ type: Value.Type, from row: borrowing Row) throws -> Value {
         let sql = row.sql
+        let columns = row.columnsIdentity
         let state: RowDecodingState
-        if let current = self.state, sql != nil, current.sql == sql {
+        // The key order learned from earlier rows holds for rows of the same SQL over the same
+        // columns (not after SQLite re-prepared the statement with other columns).
+        if let current = self.state, sql != nil, current.sql == sql, current.columns === columns {
             state = current
         } else {
-            state = RowDecodingState(row: row, sql: sql, columnNames: columnNames, keepsKeyedContainer: sql != nil)
+            state = RowDecodingState(row: row, sql: sql, columns: columns, columnNames: columnNames, keepsKeyedContainer: sql != nil)
             self.state = sql == nil ? nil : state
         }
+        guard state.isDecoding else { return try Self.decodeOutermost(type, from: row, state: state) }
         let outer = state.begin(row)
         defer { state.end(restoring: outer) }
         let value = try Value(from: RowValueDecoder(state: state, generation: state.generation))
+        state.finish()
+        return value
+    }
+
+    /// Decodes `type` from a row of the statement this decoder is attached to (see
+    /// `Row.decodeWithCachedDecoder`): the decoder is used for that statement's rows only, so its
+    /// state, once made, is that statement's, and the statement's SQL is not compared row by row.
+    func decode<Value: Decodable>(_ type: Value.Type, fromRowOfAttachedStatement row: borrowing Row) throws -> Value {
+        guard let state, !state.isDecoding, state.columns === row.columnsIdentity else { return try decode(type, from: row) }
+        return try Self.decodeOutermost(type, from: row, state: state)
+    }
+
+    /// Decodes `type` from `row` when no decode of `state` is in progress (the usual case): nothing
+    /// to restore afterwards.
+    @inline(__always)
+    private static func decodeOutermost<Value: Decodable>(_ type: Value.Type, from row: borrowing Row, state: RowDecodingState) throws -> Value {
+        let generation = state.beginOutermost(row)
+        defer { state.endOutermost() }
+        let value = try Value(from: RowValueDecoder(state: state, generation: generation))
         state.finish()
         return value
     }
@@ -89,6 +112,9 @@ final class RowDecodingState {
     /// The generation the next decode gets: every decode of this state gets its own.
     @exclusivity(unchecked) private var nextGeneration: UInt = 1
     let sql: String?
+    /// The row's ``SlateCore/Row/columnsIdentity`` when the key order was learned: the order holds
+    /// for rows with the same one.
+    let columns: AnyObject?
     let columnNames: [String: String]
     /// The column of each coding key. (Like the properties above, it skips dynamic exclusivity
     /// checks.)
@@ -102,9 +128,10 @@ final class RowDecodingState {
     /// no `init(from:)` keeps its container).
     @exclusivity(unchecked) private(set) var containersMade = 0
 
-    init(row: borrowing Row, sql: String?, columnNames: [String: String], keepsKeyedContainer: Bool) {
+    init(row: borrowing Row, sql: String?, columns: AnyObject?, columnNames: [String: String], keepsKeyedContainer: Bool) {
         self.row = row.unsafeView()
         self.sql = sql
+        self.columns = columns
         self.columnNames = columnNames
         self.keepsKeyedContainer = keepsKeyedContainer
     }
@@ -136,6 +163,29 @@ final class RowDecodingState {
     /// state go.
     func forgetKeyedContainer() {
         keyedContainer = nil
+    }
+
+    /// Whether a decode is in progress (``begin(_:)`` or ``beginOutermost(_:)`` without its end).
+    var isDecoding: Bool { generation != 0 }
+
+    /// Starts decoding `row` under a new generation when no decode is in progress; returns the
+    /// generation. ``endOutermost()`` ends it.
+    @inline(__always)
+    func beginOutermost(_ row: borrowing Row) -> UInt {
+        self.row = row.unsafeView()
+        let generation = nextGeneration
+        self.generation = generation
+        // Wrapping takes 2^64 decodes; it skips 0, the generation of no decode.
+        nextGeneration = generation == .max ? 1 : generation &+ 1
+        keyOrder.begin()
+        return generation
+    }
+
+    /// Ends the decode ``beginOutermost(_:)`` started, returned or thrown: its decoder and
+    /// containers stop reading. (The row view is left as it is: nothing reads it in generation 0.)
+    @inline(__always)
+    func endOutermost() {
+        generation = 0
     }
 
     /// Starts decoding `row` under a new generation; returns what a decode already in progress (a
@@ -488,17 +538,22 @@ extension Row {
     /// Decodes `type` by column name with a decoder attached to the row's statement, so that every
     /// row of a statement follows one key order; a row without statement gets a fresh decoder.
     /// `check` runs when a statement's decoder is made: once per statement, not once per row.
+    /// `columnNames` is evaluated only when a decoder is made, and the statement's decoder is
+    /// found by comparing it with the attachment used last (one type comparison a row).
     package func decodeWithCachedDecoder<Value: Decodable>(
-        _ type: Value.Type, columnNames: [String: String], check: () throws -> Void = {}
+        _ type: Value.Type, columnNames: @autoclosure () -> [String: String], check: () throws -> Void = {}
     ) throws -> Value {
         guard let statement else {
             try check()
-            return try RowDecoder(columnNames: columnNames).decode(type, from: self)
+            return try RowDecoder(columnNames: columnNames()).decode(type, from: self)
+        }
+        if let decoder = statement.lastAttachment(RowDecoder.self, for: Value.self) {
+            return try decoder.decode(type, fromRowOfAttachedStatement: self)
         }
         let decoder = try statement.attachment(RowDecoder.self, for: Value.self) {
             try check()
-            return RowDecoder(columnNames: columnNames)
+            return RowDecoder(columnNames: columnNames())
         }
-        return try decoder.decode(type, from: self)
+        return try decoder.decode(type, fromRowOfAttachedStatement: self)
     }
 }

@@ -82,9 +82,11 @@ struct PostgreSQLDatabaseTests {
         let upserted = try await Appliance.upsert(changed).execute(pg)
         #expect(upserted == [changed])
         #expect(try await Appliance.all().fetchCount(pg) == 1)
-        let updatedPrice = try await Appliance.insert(appliance("lamp", price: 3)).onConflict(\.name) { existing, excluded in
-            existing.price.set(to: existing.price + excluded.price)
-        }.execute(pg)
+        let addingPrices: Insert<Appliance> = Appliance.insert(appliance("lamp", price: 3)).onConflict(\.name) {
+            (existing: Appliance.Columns, excluded: Appliance.Columns) -> [Assignment<Appliance>] in
+            return [existing.price.set(to: existing.price + excluded.price)]
+        }
+        let updatedPrice: [Appliance] = try await addingPrices.execute(pg)
         #expect(updatedPrice.map(\.price) == [10])
         #expect(updatedPrice.map(\.id) == [first.id])
         let skipped = try await Appliance.insert(appliance("lamp", price: 100), or: .ignore).execute(pg)

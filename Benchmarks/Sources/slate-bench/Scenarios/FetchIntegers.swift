@@ -20,6 +20,7 @@ enum FetchIntegers {
             ] + fixture.macroContenders + [
                 Contender("slate-generated", fixture.slateGenerated),
                 Contender("slate-codable", fixture.slateCodable),
+                Contender("codable-floor", fixture.codableFloor),
                 Contender("grdb-row-index", fixture.grdbRowIndex),
                 Contender("grdb-row-name", fixture.grdbRowName),
                 Contender("grdb-record", fixture.grdbRecord),

@@ -19,6 +19,7 @@ enum FetchMixed {
                 Contender("raw", fixture.raw),
                 Contender("slate-record", fixture.slateRecord),
                 Contender("slate-codable", fixture.slateCodable),
+                Contender("codable-floor", fixture.codableFloor),
                 Contender("grdb-record", fixture.grdbRecord),
                 Contender("grdb-codable", fixture.grdbCodable),
             ])

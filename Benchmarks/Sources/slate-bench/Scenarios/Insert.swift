@@ -26,6 +26,7 @@ enum Insert {
                 Contender("slate-record", fixture.slateRecord),
             ] + fixture.macroContenders + [
                 Contender("slate-codable", fixture.slateCodable),
+                Contender("codable-floor", fixture.codableFloor),
                 Contender("grdb-positional", fixture.grdbPositional),
                 Contender("grdb-record", fixture.grdbRecord),
                 Contender("grdb-codable", fixture.grdbCodable),

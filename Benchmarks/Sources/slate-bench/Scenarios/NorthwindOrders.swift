@@ -21,7 +21,9 @@ enum NorthwindOrders {
                 Contender("raw", fixture.raw),
                 Contender("slate-record", fixture.slateRecord),
                 Contender("slate-generated", fixture.slateGenerated),
+                Contender("slate-generated-public", fixture.slateGeneratedPublic),
                 Contender("slate-codable", fixture.slateCodable),
+                Contender("codable-floor", fixture.codableFloor),
                 Contender("grdb-record", fixture.grdbRecord),
                 Contender("grdb-codable", fixture.grdbCodable),
             ])
