@@ -2,10 +2,10 @@
 # Smoke run of the Slate benchmarks, for CI: builds the harness in release, runs every scenario with
 # --quick (small sizes, few rounds, every iteration still verified), writes the JSON report, and
 # checks that the report has the expected shape and every scenario the harness knows: raw first
-# and a slate-*/grdb-* pair for every GRDB contender where the baseline is raw, sqlite3-shell first
-# where it is the baseline (CSV import, which also reports peak memory), and null ratios in the
-# codegen scenarios, which have no baseline. Compiler warnings in the harness's own sources fail it
-# too.
+# and a slate-*/grdb-* pair for every GRDB contender where the baseline is raw (there, and only there,
+# also the `codable-floor` reference), sqlite3-shell first where it is the baseline (CSV import, which
+# also reports peak memory), and null ratios in the codegen scenarios, which have no baseline.
+# Compiler warnings in the harness's own sources fail it too.
 #
 #     bash Benchmarks/run-quick.sh            # from the repository root, or from anywhere
 #
@@ -88,8 +88,13 @@ for scenario in scenarios:
     elif "raw" in contenders:
         errors.append(f"{name}: a raw contender in a scenario whose baseline is null")
     for c in contenders:
-        if c not in ("raw", "sqlite3-shell") and not (c.startswith("slate-") or c.startswith("grdb-")):
-            errors.append(f"{name}: contender {c} is not raw, sqlite3-shell, slate-* or grdb-*")
+        # `codable-floor` is a reference, not a peer: the C API plus the least any Decoder/Encoder
+        # can do (Benchmarks/README.md); it only makes sense beside raw.
+        if c == "codable-floor":
+            if not has_raw:
+                errors.append(f"{name}: codable-floor in a scenario without a raw baseline")
+        elif c not in ("raw", "sqlite3-shell") and not (c.startswith("slate-") or c.startswith("grdb-")):
+            errors.append(f"{name}: contender {c} is not raw, sqlite3-shell, codable-floor, slate-* or grdb-*")
     for result in results:
         keys = ["median_s", "min_s", "max_s", "rows_per_s"]
         if has_raw:
