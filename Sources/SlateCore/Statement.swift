@@ -69,6 +69,11 @@ public final class Statement {
     /// with it — `SELECT *` after a dropped column, or a table recreated in another column order —
     /// so a position learned before would read another column.
     @exclusivity(unchecked) @usableFromInline package var keepsColumnState = false
+    /// Whether a run may have started since the column state was last checked: set when the
+    /// statement is reset, finishes or fails (SQLite re-prepares a statement only in the first
+    /// step of a run), cleared by a check made while the statement is on a row. So the state is
+    /// checked once per run, not once per row: reads by name test this flag and nothing else.
+    @exclusivity(unchecked) @usableFromInline package var columnStateNeedsCheck = true
     /// SQLite's count of re-preparations when the column state was learned; -1 when the library
     /// cannot tell (the column names are compared instead).
     @exclusivity(unchecked) private var columnStateReprepareCount: Int32 = 0
@@ -169,13 +174,17 @@ public final class Statement {
             // run()), it counts as active, and the connection's autocommit read transaction is
             // never closed, which pins a WAL snapshot and blocks a backup into the database.
             if isExplain { sqlite3_reset(handle) } else { finishedWithoutReset = true }
+            columnStateNeedsCheck = true
             return false
         }
         throw failure(code)
     }
 
     /// Runs the statement to completion, discarding any rows.
-    @discardableResult
+    ///
+    /// Inlined, so that a caller running a statement once per record (a bulk insert) steps it
+    /// without a call of its own.
+    @inlinable @inline(__always) @discardableResult
     public func run() throws -> Statement {
         while try step() {}
         return self
@@ -186,6 +195,7 @@ public final class Statement {
     public func reset() throws -> Statement {
         lastArguments = nil
         finishedWithoutReset = false
+        columnStateNeedsCheck = true
         let code = sqlite3_reset(handle)
         guard code == SQLITE_OK else { throw DatabaseError.lastError(of: connection, code: code, sql: sql) }
         return self
@@ -195,6 +205,7 @@ public final class Statement {
     @usableFromInline
     package func resetQuietly() {
         finishedWithoutReset = false
+        columnStateNeedsCheck = true
         sqlite3_reset(handle)
     }
 
@@ -210,6 +221,7 @@ public final class Statement {
     @usableFromInline
     package func failure(_ code: Int32) -> DatabaseError {
         let error = DatabaseError.lastError(of: connection, code: code, sql: sql, arguments: reportedArguments)
+        columnStateNeedsCheck = true
         sqlite3_reset(handle)
         return error
     }
@@ -257,7 +269,7 @@ public final class Statement {
 
     /// The result columns' names, in order.
     public var columnNames: [String] {
-        if keepsColumnState { checkColumnState() }
+        if columnStateNeedsCheck { checkColumnState() }
         if let cachedColumnNames { return cachedColumnNames }
         let names = readColumnNames()
         cachedColumnNames = names
@@ -275,7 +287,7 @@ public final class Statement {
     /// What a higher layer learns from the columns of rows, such as a Codable decoder's key order,
     /// is valid while this is the object it learned it with.
     package var columnsToken: AnyObject {
-        if keepsColumnState { checkColumnState() }
+        if columnStateNeedsCheck { checkColumnState() }
         if let columnsTokenStorage { return columnsTokenStorage }
         startKeepingColumnState()
         let token = ColumnsToken()
@@ -290,25 +302,32 @@ public final class Statement {
     private func startKeepingColumnState() {
         guard !keepsColumnState else { return }
         keepsColumnState = true
+        // Learned now: a run that starts later may re-prepare the statement.
+        columnStateNeedsCheck = true
         columnStateReprepareCount = slate_reprepare_count(handle)
         // Without SQLite's count, the names are what a check compares.
         if columnStateReprepareCount < 0, cachedColumnNames == nil { cachedColumnNames = readColumnNames() }
     }
 
-    /// Checks the column state before a row's first read by name (SQLite re-prepares a statement
-    /// only when a run starts, before its first row, and each row's reads by name start at cursor
-    /// 0). Reads by position never call it.
+    /// Checks the column state before a read by name when a run may have started since the last
+    /// check (``columnStateNeedsCheck``): once per run, at its first read by name. Reads by
+    /// position never call it.
     @inlinable @inline(__always)
-    package func checkColumnStateAtRowStart() {
-        if namedReadCursor == 0, keepsColumnState { checkColumnState() }
+    package func checkColumnStateBeforeNamedRead() {
+        if columnStateNeedsCheck { checkColumnState() }
     }
 
     /// Forgets the column state when SQLite re-prepared the statement since it was learned (one
     /// `sqlite3_stmt_status` call), so that names are looked up again among the columns as they
-    /// are now. Called before the state is used: a row's first read by name, the column names,
-    /// a copied row's layout, a decoder's ``columnsToken``.
+    /// are now. Called before the state is used, when ``columnStateNeedsCheck`` says a run may
+    /// have started since the last check: a read by name, the column names, a copied row's
+    /// layout, a decoder's ``columnsToken``.
     @usableFromInline
     package func checkColumnState() {
+        // On a row, this run's re-preparation (if any) is behind us: no new check until the
+        // statement is reset, finishes or fails. Before the first step, a run is still to come.
+        if sqlite3_stmt_busy(handle) != 0 { columnStateNeedsCheck = false }
+        guard keepsColumnState else { return }
         let count = slate_reprepare_count(handle)
         if count >= 0 {
             if count == columnStateReprepareCount { return }
@@ -333,7 +352,7 @@ public final class Statement {
     /// The name of result column `index` (0-based): its `AS` alias or SQLite's default name.
     /// The column names and their lookup table, shared by the rows copied from this statement.
     var rowLayout: RowLayout {
-        if keepsColumnState { checkColumnState() }
+        if columnStateNeedsCheck { checkColumnState() }
         if let cachedRowLayout { return cachedRowLayout }
         let layout = RowLayout(columnNames: columnNames)
         cachedRowLayout = layout
@@ -370,7 +389,7 @@ public final class Statement {
     /// ``columnIndexForRead(named:)``.
     @inlinable @inline(__always)
     package func expectedNamedRead(_ name: String) -> Int? {
-        checkColumnStateAtRowStart()
+        checkColumnStateBeforeNamedRead()
         let cursor = namedReadCursor
         // One unsigned comparison is the whole bounds check (an array's count is never negative),
         // so the element is read without the array subscript's second check.
@@ -386,7 +405,7 @@ public final class Statement {
     /// comparison), else ``columnIndex(named:)``.
     @usableFromInline
     package func columnIndexForRead(named name: String) -> Int? {
-        checkColumnStateAtRowStart()
+        checkColumnStateBeforeNamedRead()
         let cursor = namedReadCursor
         if cursor < namedReads.count {
             let entry = namedReads[cursor]

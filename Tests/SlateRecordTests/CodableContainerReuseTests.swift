@@ -80,8 +80,8 @@ import Testing
             let statement = try db.prepare(sql: "INSERT INTO pair(a, b) VALUES (?, ?)")
             let pairs: [Pair] = [Pair(a: 1, b: "x"), Pair(a: 2, b: nil), Pair(a: 3, b: "z")]
             for pair in pairs {
-                let binder: RecordBinder = statement.recordBinder(for: Pair.self, startingAt: 1) {
-                    RecordBinder(statement: statement, columns: ["a", "b"], columnNames: [:])
+                let binder: RecordBinder = try statement.recordBinder(for: Pair.self, startingAt: 1) {
+                    try RecordBinder(statement: statement, columns: ["a", "b"], columnNames: [:])
                 }.takeUnretainedValue()
                 try binder.bind(pair)
                 released = binder

@@ -60,7 +60,7 @@ import Testing
         let db = try Database()
         try db.execute(sql: "CREATE TABLE t(a INTEGER, b INTEGER, c INTEGER, d INTEGER)")
         let statement = try db.prepare(sql: "INSERT INTO t(a, b, c, d) VALUES (?, ?, ?, ?)")
-        let binder = RecordBinder(statement: statement, columns: ["a", "b", "c", "d"], columnNames: columnNames)
+        let binder = try RecordBinder(statement: statement, columns: ["a", "b", "c", "d"], columnNames: columnNames)
         for record in records {
             try binder.bind(record)
             try statement.run()
@@ -161,7 +161,7 @@ import Testing
         let db = try Database()
         try db.execute(sql: "CREATE TABLE t(a INTEGER, b INTEGER)")
         let statement = try db.prepare(sql: "INSERT INTO t(a, b) VALUES (?, ?)")
-        let binder = RecordBinder(statement: statement, columns: ["a", "b"], columnNames: [:])
+        let binder = try RecordBinder(statement: statement, columns: ["a", "b"], columnNames: [:])
         #expect(throws: EncodingError.self) { try binder.bind(Failing(fails: true)) }
         try statement.reset()
         for _ in 0..<2 {
@@ -192,6 +192,40 @@ import Testing
         var u16: UInt16
         var u32: UInt32
         var u64: UInt64
+    }
+
+    /// Parameters are `Int32`s to SQLite, and `bindColumns(to:startingAt:)` is public. A binder
+    /// whose columns would lie outside `1...Int32.max` is refused with SQLite's range error (no
+    /// overflow trap, no parameter taken for "not a column"); one whose last column is exactly `Int32.max` throws that error from SQLite
+    /// for every record, the first and the later ones, and binds nothing elsewhere.
+    @Test func parametersBeyondSQLitesRangeThrowInsteadOfTrapping() throws {
+        let db: Database = try Database()
+        try db.execute(sql: "CREATE TABLE t(a INTEGER, b INTEGER, c INTEGER, d INTEGER)")
+        let statement: Statement = try db.prepare(sql: "INSERT INTO t(a, b, c, d) VALUES (?, ?, ?, ?)")
+        var refused: [ResultCode?] = []
+        for firstIndex in [Int(Int32.max) - 2, Int(Int32.max), Int.max - 1, Int.max, 0, -3, Int.min] {
+            do {
+                _ = try RecordBinder(statement: statement, columns: ["a", "b", "c", "d"], columnNames: [:], firstIndex: firstIndex)
+                refused.append(nil)
+            } catch let error as DatabaseError {
+                refused.append(error.resultCode)
+            }
+        }
+        let binder = try RecordBinder(
+            statement: statement, columns: ["a", "b", "c", "d"], columnNames: [:], firstIndex: Int(Int32.max) - 3)
+        var codes: [ResultCode?] = []
+        for value in 1...3 {
+            do {
+                try binder.bind(Flexible(values: [(.a, value), (.b, value), (.c, value), (.d, value)]))
+                codes.append(nil)
+            } catch let error as DatabaseError {
+                codes.append(error.resultCode)
+            }
+        }
+        let expectedRefusals: [ResultCode?] = [.range, .range, .range, .range, .range, .range, .range]
+        let expectedCodes: [ResultCode?] = [.range, .range, .range]
+        #expect(refused == expectedRefusals)
+        #expect(codes == expectedCodes)
     }
 
     @Test func everyIntegerWidthBindsExactly() throws {

@@ -158,8 +158,8 @@ public struct Insert<Root: Table>: QueryStatement {
         }
         var results: [Root] = []
         results.reserveCapacity(records.count)
-        try forEachRecord(db) { statement, record in
-            var record = record
+        try forEachRecord(db) { statement, position in
+            var record = records[position]
             try statement.run()
             if db.changesCount > 0 {
                 try record.didInsert(rowID: db.lastInsertedRowID)
@@ -169,12 +169,14 @@ public struct Insert<Root: Table>: QueryStatement {
         return results
     }
 
-    /// Runs `body` with the statement bound to each record in turn: the insert followed by
-    /// `suffix` (a `RETURNING` clause), with placeholders for the record's columns first, then for
-    /// the template's and the suffix's arguments. Several records run inside a savepoint.
+    /// Runs `body` with the statement bound to each record in turn, and the record's position in
+    /// ``records`` (not the record, which would be a copy per record that most callers do not
+    /// need): the insert followed by `suffix` (a `RETURNING` clause), with placeholders for the
+    /// record's columns first, then for the template's and the suffix's arguments. Several records
+    /// run inside a savepoint.
     func forEachRecord(
         _ db: Database, suffix: SQL? = nil,
-        _ body: (Statement, Root) throws -> Void
+        _ body: (Statement, _ position: Int) throws -> Void
     ) throws {
         let defaulted = Self.defaultedColumns
         if !defaulted.isEmpty {
@@ -197,10 +199,11 @@ public struct Insert<Root: Table>: QueryStatement {
             for (offset, value) in extra.positional.enumerated() {
                 try bindArgument(value, to: statement, at: columnCount + 1 + offset)
             }
-            for record in records {
-                statement.resetQuietly()
-                try record.bindColumns(to: statement, startingAt: 1)
-                try body(statement, record)
+            // One call binds every record (the record type finds what it needs once).
+            try records.withUnsafeBufferPointer { records in
+                try Root.bindEach(of: records, to: statement, startingAt: 1) { position in
+                    try body(statement, position)
+                }
             }
         }
         if records.count == 1 { try run() } else { try db.savepoint(nil) { try run() } }
@@ -209,10 +212,10 @@ public struct Insert<Root: Table>: QueryStatement {
     /// ``forEachRecord(_:suffix:_:)`` for a table with defaults: each record's statement leaves
     /// out the defaulted columns whose value is nil.
     private func forEachRecord(
-        _ db: Database, suffix: SQL?, defaulted: [Int], _ body: (Statement, Root) throws -> Void
+        _ db: Database, suffix: SQL?, defaulted: [Int], _ body: (Statement, _ position: Int) throws -> Void
     ) throws {
         let columnCount = Root.schema.recordColumns.count
-        for record in records {
+        for (position, record) in records.enumerated() {
             let values = record.columnValues
             guard values.count == columnCount else {
                 throw DatabaseError(
@@ -238,7 +241,7 @@ public struct Insert<Root: Table>: QueryStatement {
             for (offset, value) in arguments.enumerated() {
                 try bindArgument(value, to: statement, at: 1 + offset)
             }
-            try body(statement, record)
+            try body(statement, position)
         }
     }
 }

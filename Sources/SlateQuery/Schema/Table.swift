@@ -59,6 +59,16 @@ public protocol Table: RowDecodable, QuerySource, Sendable {
     /// elsewhere (Codable records) provide a faster path.
     func bindColumns(to statement: Statement, startingAt index: Int) throws
 
+    /// Binds each of `records` in turn, as ``bindColumns(to:startingAt:)`` does, to a statement
+    /// reset first, and calls `body` with the record's position once it is bound: the loop of a
+    /// bulk insert, in one call. The default binds every record with
+    /// ``bindColumns(to:startingAt:)``; a type with state to find per statement (a Codable
+    /// record's binder) finds it once for all the records.
+    static func bindEach(
+        of records: UnsafeBufferPointer<Self>, to statement: Statement, startingAt index: Int,
+        _ body: (_ position: Int) throws -> Void
+    ) throws
+
     /// Called after the record was inserted into a table whose schema has a rowid alias (an
     /// `INTEGER PRIMARY KEY`), with the new row's rowid, which is that key: the record stores it.
     /// The default does nothing.
@@ -82,6 +92,19 @@ extension Table {
     public func bindColumns(to statement: Statement, startingAt index: Int) throws {
         var binder = StatementBinder(statement: statement, startingAt: index)
         try encode(to: &binder)
+    }
+
+    /// Binds each record with ``bindColumns(to:startingAt:)``.
+    @inlinable
+    public static func bindEach(
+        of records: UnsafeBufferPointer<Self>, to statement: Statement, startingAt index: Int,
+        _ body: (_ position: Int) throws -> Void
+    ) throws {
+        for position in records.indices {
+            statement.resetQuietly()
+            try records[position].bindColumns(to: statement, startingAt: index)
+            try body(position)
+        }
     }
 
     /// Does nothing.

@@ -260,9 +260,9 @@ final class CSVImporter {
 
     /// Rolls back what the import wrote; throws when SQLite refuses.
     private func rollback() throws {
-        if let insert { sqlite3_reset(insert.handle) }
-        if let batchInsert { sqlite3_reset(batchInsert.handle) }
-        for statement in typeChecks.values { sqlite3_reset(statement.handle) }
+        insert?.resetQuietly()
+        batchInsert?.resetQuietly()
+        for statement in typeChecks.values { statement.resetQuietly() }
         if ownsTransaction {
             try db.rollbackIfNeeded()
         } else if db.isInTransaction {
@@ -694,7 +694,7 @@ final class CSVImporter {
             let check = try typeCheck(for: index)
             try check.bindInt64(rowID, at: 1)
             let kept = try check.step() && sqlite3_column_int64(check.handle, 0) == 1
-            sqlite3_reset(check.handle)
+            check.resetQuietly()
             if !kept {
                 let delete = try db.prepare(sql: "DELETE FROM \(target.table.quotedIdentifier) WHERE rowid = ?")
                 try delete.bindInt64(rowID, at: 1)

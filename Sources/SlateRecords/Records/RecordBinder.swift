@@ -20,10 +20,14 @@ import SlateQuery
 /// that record through the tracked path, which finds each key by name and binds `NULL` to every
 /// parameter the record did not bind.
 final class RecordBinder {
-    /// A recorded request: a key's bits and the parameter it binds (`-1`: not a column).
+    /// A recorded request: a key's bits and the parameter it binds (`-1`: not a column). The
+    /// parameter is an `Int32`, SQLite's own type for it, so that binding needs no conversion.
     struct Request {
         var bits: UInt64
-        var position: Int
+        var parameter: Int32
+
+        /// The parameter as an `Int` (`-1`: not a column).
+        var position: Int { Int(parameter) }
     }
 
     /// The statement, unretained: the statement keeps its binders, not the reverse, and a binder is
@@ -76,7 +80,17 @@ final class RecordBinder {
     @exclusivity(unchecked) private var keyedContainer: (keyType: ObjectIdentifier, slot: AnyObject)?
 
     /// A binder for `statement`, whose parameters from `firstIndex` on are `columns` in order.
-    init(statement: Statement, columns: [String], columnNames: [String: String], firstIndex: Int = 1) {
+    ///
+    /// - Throws: ``ResultCode/range`` when a column's parameter would lie outside
+    ///   `1...Int32.max`, where every parameter SQLite can have lies (positions outside would also
+    ///   collide with `-1`, "not a column").
+    init(statement: Statement, columns: [String], columnNames: [String: String], firstIndex: Int = 1) throws {
+        guard firstIndex >= 1, firstIndex <= Int(Int32.max) - max(columns.count - 1, 0) else {
+            throw DatabaseError(
+                resultCode: .range,
+                message: "\(columns.count) column(s) bound from parameter \(firstIndex) lie outside the parameters SQLite can have (1...\(Int32.max))",
+                sql: statement.sql)
+        }
         self.statement = Unmanaged.passUnretained(statement)
         self.columnNames = columnNames
         self.firstIndex = firstIndex
@@ -194,14 +208,22 @@ final class RecordBinder {
     /// The parameter for `key`, or `nil` when it is not a column.
     @inline(__always)
     private func position<Key: CodingKey>(of key: Key) -> Int? {
+        if let parameter = followedParameter(of: key) { return parameter >= 0 ? Int(parameter) : nil }
+        return trackedPosition(of: key)
+    }
+
+    /// The parameter of `key` when the record follows the recorded order and `key` is the request
+    /// expected next (-1: not a column), else `nil`: the caller takes the tracked path.
+    @inline(__always)
+    private func followedParameter<Key: CodingKey>(of key: Key) -> Int32? {
         if UInt(bitPattern: ObjectIdentifier(Key.self)) == followedKeyType, cursor < followed.count {
             let request = followed[cursor]
             if request.bits == PlainKeyBits.bits(of: key) {
                 cursor &+= 1
-                return request.position >= 0 ? request.position : nil
+                return request.parameter
             }
         }
-        return trackedPosition(of: key)
+        return nil
     }
 
     /// ``position(of:)`` by name, with the parameter marked as bound; while recording, the request
@@ -229,7 +251,12 @@ final class RecordBinder {
             isOrderComparable = false
             return
         }
-        order.append(Request(bits: PlainKeyBits.bits(of: key), position: position))
+        // Every position fits (see `init`); were one not to, its key would be bound by name.
+        guard let parameter = Int32(exactly: position) else {
+            isOrderComparable = false
+            return
+        }
+        order.append(Request(bits: PlainKeyBits.bits(of: key), parameter: parameter))
     }
 
 
@@ -238,9 +265,17 @@ final class RecordBinder {
     /// throwing path out of line.
     @inline(__always)
     func bindInt64<Key: CodingKey>(_ value: Int64, forKey key: Key) throws {
-        guard let position = position(of: key) else { return }
-        let code = statement._withUnsafeGuaranteedRef { sqlite3_bind_int64($0.handle, Statement.parameterPosition(position), value) }
-        if _slowPath(code != SQLITE_OK) { try bindingFailed(code, at: position) }
+        guard let parameter = followedParameter(of: key) else { return try bindInt64Tracked(value, forKey: key) }
+        guard parameter >= 0 else { return }
+        let code = statement._withUnsafeGuaranteedRef { sqlite3_bind_int64($0.handle, parameter, value) }
+        if _slowPath(code != SQLITE_OK) { try bindingFailed(code, at: Int(parameter)) }
+    }
+
+    /// ``bindInt64(_:forKey:)`` for a key found by name.
+    @inline(never)
+    private func bindInt64Tracked<Key: CodingKey>(_ value: Int64, forKey key: Key) throws {
+        guard let position = trackedPosition(of: key) else { return }
+        try statement._withUnsafeGuaranteedRef { try $0.bindInt64(value, at: position) }
     }
 
     /// Throws the statement's error for a failed bind.
@@ -271,13 +306,22 @@ final class RecordBinder {
 }
 
 /// The `Encoder` of one record: a single reference, so it is passed around without allocating.
+///
+/// The reference is unretained, so that the `any Encoder` a record's `encode(to:)` receives is
+/// plain data, made and dropped without reference counting. An encoder is used during that call,
+/// while the caller holds the statement, which keeps its binder (the binder's own reference to the
+/// statement is unretained for the same reason).
 struct RecordBindingEncoder: Encoder {
-    let binder: RecordBinder
+    private let binder: Unmanaged<RecordBinder>
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
+    init(binder: RecordBinder) {
+        self.binder = .passUnretained(binder)
+    }
+
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        binder.keyedContainer(keyedBy: type)
+        binder._withUnsafeGuaranteedRef { $0.keyedContainer(keyedBy: type) }
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -312,24 +356,29 @@ final class RecordBinderOwner {
     }
 }
 
+/// The keyed container of ``RecordBindingEncoder``. The integer `encode`s but `Int64`'s are
+/// inlined into their protocol witnesses. Identical functions are merged, and all but one reached
+/// through one more call: `Int`'s and `Int64`'s bodies are the same, so `Int64`'s (the witness
+/// calls it) differs from `Int`'s witness (which holds the body), and `Int`, the default integer
+/// type, takes no extra call.
 struct RecordBindingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let binder: RecordBinder
     var codingPath: [any CodingKey] { [] }
 
     mutating func encodeNil(forKey key: Key) throws { try binder.bindNull(forKey: key) }
-    mutating func encode(_ value: Bool, forKey key: Key) throws { try binder.bindInt64(value ? 1 : 0, forKey: key) }
+    @inline(__always) mutating func encode(_ value: Bool, forKey key: Key) throws { try binder.bindInt64(value ? 1 : 0, forKey: key) }
     mutating func encode(_ value: String, forKey key: Key) throws { try binder.bind(value, forKey: key) }
     mutating func encode(_ value: Double, forKey key: Key) throws { try binder.bind(value, forKey: key) }
     mutating func encode(_ value: Float, forKey key: Key) throws { try binder.bind(value, forKey: key) }
-    mutating func encode(_ value: Int, forKey key: Key) throws { try binder.bindInt64(Int64(value), forKey: key) }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { try binder.bindInt64(Int64(value), forKey: key) }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { try binder.bindInt64(Int64(value), forKey: key) }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { try binder.bindInt64(Int64(value), forKey: key) }
+    @inline(__always) mutating func encode(_ value: Int, forKey key: Key) throws { try binder.bindInt64(Int64(value), forKey: key) }
+    @inline(__always) mutating func encode(_ value: Int8, forKey key: Key) throws { try binder.bindInt64(Int64(value), forKey: key) }
+    @inline(__always) mutating func encode(_ value: Int16, forKey key: Key) throws { try binder.bindInt64(Int64(value), forKey: key) }
+    @inline(__always) mutating func encode(_ value: Int32, forKey key: Key) throws { try binder.bindInt64(Int64(value), forKey: key) }
     mutating func encode(_ value: Int64, forKey key: Key) throws { try binder.bindInt64(Int64(value), forKey: key) }
     mutating func encode(_ value: UInt, forKey key: Key) throws { try binder.bind(value, forKey: key) }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { try binder.bindInt64(Int64(value), forKey: key) }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { try binder.bindInt64(Int64(value), forKey: key) }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { try binder.bindInt64(Int64(value), forKey: key) }
+    @inline(__always) mutating func encode(_ value: UInt8, forKey key: Key) throws { try binder.bindInt64(Int64(value), forKey: key) }
+    @inline(__always) mutating func encode(_ value: UInt16, forKey key: Key) throws { try binder.bindInt64(Int64(value), forKey: key) }
+    @inline(__always) mutating func encode(_ value: UInt32, forKey key: Key) throws { try binder.bindInt64(Int64(value), forKey: key) }
     mutating func encode(_ value: UInt64, forKey key: Key) throws { try binder.bind(value, forKey: key) }
 
     mutating func encode<Value: Encodable>(_ value: Value, forKey key: Key) throws {
