@@ -302,8 +302,10 @@ public final class Statement {
     private func startKeepingColumnState() {
         guard !keepsColumnState else { return }
         keepsColumnState = true
-        // Learned now: a run that starts later may re-prepare the statement.
-        columnStateNeedsCheck = true
+        // Learned on a row, the state matches this run's statement, which SQLite re-prepares only
+        // when a run starts (and a run's end or reset sets the check up). Learned before the
+        // first step, a run that starts later may re-prepare it.
+        columnStateNeedsCheck = sqlite3_stmt_busy(handle) == 0
         columnStateReprepareCount = slate_reprepare_count(handle)
         // Without SQLite's count, the names are what a check compares.
         if columnStateReprepareCount < 0, cachedColumnNames == nil { cachedColumnNames = readColumnNames() }

@@ -59,9 +59,10 @@ public protocol Table: RowDecodable, QuerySource, Sendable {
     /// elsewhere (Codable records) provide a faster path.
     func bindColumns(to statement: Statement, startingAt index: Int) throws
 
-    /// Binds each of `records` in turn, as ``bindColumns(to:startingAt:)`` does, to a statement
-    /// reset first, and calls `body` with the record's position once it is bound: the loop of a
-    /// bulk insert, in one call. The default binds every record with
+    /// Binds each of `records` in turn, as ``bindColumns(to:startingAt:)`` does, and calls `body`
+    /// with the record's position once it is bound: the loop of a bulk insert, in one call. The
+    /// statement is reset before each record is bound (an implementation of its own calls
+    /// `statement.reset()`), and `body` runs it. The default binds every record with
     /// ``bindColumns(to:startingAt:)``; a type with state to find per statement (a Codable
     /// record's binder) finds it once for all the records.
     static func bindEach(

@@ -356,11 +356,12 @@ final class RecordBinderOwner {
     }
 }
 
-/// The keyed container of ``RecordBindingEncoder``. The integer `encode`s but `Int64`'s are
-/// inlined into their protocol witnesses. Identical functions are merged, and all but one reached
-/// through one more call: `Int`'s and `Int64`'s bodies are the same, so `Int64`'s (the witness
-/// calls it) differs from `Int`'s witness (which holds the body), and `Int`, the default integer
-/// type, takes no extra call.
+/// The keyed container of ``RecordBindingEncoder``.
+///
+/// The integer `encode`s are inlined into their protocol witnesses, except `Int64`'s. The compiler
+/// merges identical functions and reaches all but one of them through an extra call per column,
+/// and `Int`'s and `Int64`'s bodies are identical: with `Int64`'s left a function that its witness
+/// calls, `Int`'s witness (the default integer type's) holds the body and makes no extra call.
 struct RecordBindingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let binder: RecordBinder
     var codingPath: [any CodingKey] { [] }
