@@ -233,7 +233,8 @@ package final class RegionTracker {
     }
 
     private func recompilationCount(_ statement: OpaquePointer) -> Int32 {
-        detectsRecompilation ? sqlite3_stmt_status(statement, 5 /* SQLITE_STMTSTATUS_REPREPARE */, 0) : 0
+        // 5: SQLITE_STMTSTATUS_REPREPARE, which SQLCipher's older header lacks.
+        detectsRecompilation ? sqlite3_stmt_status(statement, 5, 0) : 0
     }
 
     private func isCurrent(_ entry: KnownStatement, _ statement: OpaquePointer) -> Bool {

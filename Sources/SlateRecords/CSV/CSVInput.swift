@@ -147,7 +147,7 @@ final class CSVInput {
         }
         if finished { return 0 }
         while true {
-            let got = Glibc_read(descriptor, buffer, count)
+            let got = systemRead(descriptor, buffer, count)
             if got > 0 {
                 bytesRead += got
                 return got
@@ -270,7 +270,7 @@ final class CSVInput {
 
 /// `read(2)`, named apart from `CSVInput.read(into:capacity:)`.
 @inline(__always)
-private func Glibc_read(_ descriptor: Int32, _ buffer: UnsafeMutablePointer<UInt8>, _ count: Int) -> Int {
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutablePointer<UInt8>, _ count: Int) -> Int {
     #if canImport(Glibc)
     return Glibc.read(descriptor, buffer, count)
     #elseif canImport(Musl)

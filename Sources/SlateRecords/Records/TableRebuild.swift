@@ -252,12 +252,12 @@ struct TableRebuild {
             let classes = accepted.map { "'\($0)'" }.joined(separator: ", ")
             let sql = "SELECT \(label), typeof(\(name)), quote(\(name)) FROM \(temporary.quotedIdentifier) WHERE typeof(\(name)) NOT IN (\(classes)) LIMIT 1"
             if let row = try db.fetchOne(CopiedRow.self, sql: sql) {
-                let where_: String = try row.decode(at: 0)
+                let rowLocation: String = try row.decode(at: 0)
                 let storage: String = try row.decode(at: 1)
                 let value: String = try row.decode(at: 2)
                 throw failure(
                     .mismatch,
-                    "column \(column.name) becomes \(column.declaredType), but the \(storage) value \(value.truncatedForMessages) of \(where_) cannot be converted to it")
+                    "column \(column.name) becomes \(column.declaredType), but the \(storage) value \(value.truncatedForMessages) of \(rowLocation) cannot be converted to it")
             }
         }
     }
