@@ -38,7 +38,7 @@ let package = Package(
     traits: [
         .trait(
             name: "SQLCipher",
-            description: "Link SQLCipher instead of SQLite and enable encrypted databases (Database.Configuration.key)"),
+            description: "Link SQLCipher instead of SQLite and enable encrypted databases (Database.Configuration.key)")
     ],
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
@@ -170,8 +170,11 @@ let package = Package(
             capability: .command(
                 intent: .custom(
                     verb: "slate-generate",
-                    description: "Write Swift code for the SQLite databases and .sql files of targets into their sources"),
-                permissions: [.writeToPackageDirectory(reason: "Writes the generated Swift files into the targets' directories")]
+                    description:
+                        "Write Swift code for the SQLite databases and .sql files of targets into their sources"),
+                permissions: [
+                    .writeToPackageDirectory(reason: "Writes the generated Swift files into the targets' directories")
+                ]
             ),
             dependencies: ["SlateCLI"]
         ),
@@ -184,7 +187,9 @@ let package = Package(
         .testTarget(
             name: "SlateGeneratorTests",
             dependencies: ["SlateGenerator", "SlateSchema", "Slate"],
-            exclude: ["slate.json", "Fixtures", "Queries", "Resources/chinook.schema.sql", "Resources/northwind.schema.sql"],
+            exclude: [
+                "slate.json", "Fixtures", "Queries", "Resources/chinook.schema.sql", "Resources/northwind.schema.sql",
+            ],
             resources: [.copy("Resources/chinook.sqlite"), .copy("Resources/northwind.sqlite")],
             plugins: ["SlateBuildPlugin"]
         ),
@@ -226,7 +231,8 @@ let package = Package(
 // build swift-syntax and swift-argument-parser a second time under TSan. Users never set it.
 if ProcessInfo.processInfo.environment["SLATE_CORE_ONLY"] == "1" {
     let runtime: Set<String> = [
-        "CSQLite", "CSQLiteSystem", "CSQLCipher", "SlateCore", "SlateConcurrency", "SlateQuery", "SlateRecords", "Slate",
+        "CSQLite", "CSQLiteSystem", "CSQLCipher", "SlateCore", "SlateConcurrency", "SlateQuery", "SlateRecords",
+        "Slate",
     ]
     package.targets.removeAll { !runtime.contains($0.name) && $0.name != "SlateTests" }
     for target in package.targets where target.name == "SlateTests" {
@@ -259,7 +265,8 @@ if let budget = ProcessInfo.processInfo.environment["SLATE_TYPECHECK_BUDGET"].fl
     let tests = package.targets.first(where: { $0.name == "SlateTests" })
 {
     let milliseconds = budget == 1 ? 50 : budget
-    tests.swiftSettings = (tests.swiftSettings ?? []) + [
-        .unsafeFlags(["-Xfrontend", "-warn-long-expression-type-checking=\(milliseconds)"])
-    ]
+    tests.swiftSettings =
+        (tests.swiftSettings ?? []) + [
+            .unsafeFlags(["-Xfrontend", "-warn-long-expression-type-checking=\(milliseconds)"])
+        ]
 }

@@ -71,7 +71,8 @@ struct Options {
                     fail("--trait-build wants NAME=MODULES_DIR,BUILD_DESCRIPTION, not \(spec)")
                 }
                 options.traitBuilds[String(spec[..<equals])] = (
-                    String(spec[spec.index(after: equals)..<comma]), String(spec[spec.index(after: comma)...]))
+                    String(spec[spec.index(after: equals)..<comma]), String(spec[spec.index(after: comma)...])
+                )
             case "--allow-missing-traits": options.allowMissingTraits = true
             case "--swiftc": options.swiftc = value(argument)
             case "--jobs": options.jobs = max(1, Int(value(argument)) ?? 1)
@@ -139,8 +140,9 @@ func parseMarkdown(_ text: String, document: String) -> (blocks: [CodeBlock], in
                     let candidate = lines[previous]
                     let range = NSRange(candidate.startIndex..., in: candidate)
                     if let match = directivePattern.firstMatch(in: candidate, range: range),
-                       let nameRange = Range(match.range(at: 1), in: candidate),
-                       let argumentRange = Range(match.range(at: 2), in: candidate) {
+                        let nameRange = Range(match.range(at: 1), in: candidate),
+                        let argumentRange = Range(match.range(at: 2), in: candidate)
+                    {
                         let argument = String(candidate[argumentRange])
                         switch candidate[nameRange] {
                         case "skip": skipReason = argument
@@ -154,18 +156,23 @@ func parseMarkdown(_ text: String, document: String) -> (blocks: [CodeBlock], in
                 while end < lines.count {
                     let closing = lines[end].drop { $0 == " " }
                     if closing.prefix(while: { $0 == fenceCharacter }).count >= fenceLength,
-                       closing.drop(while: { $0 == fenceCharacter }).trimmingCharacters(in: .whitespaces).isEmpty {
+                        closing.drop(while: { $0 == fenceCharacter }).trimmingCharacters(in: .whitespaces).isEmpty
+                    {
                         break
                     }
                     var contentLine = Substring(lines[end])
                     var removed = 0
-                    while removed < indent, contentLine.first == " " { contentLine = contentLine.dropFirst(); removed += 1 }
+                    while removed < indent, contentLine.first == " " {
+                        contentLine = contentLine.dropFirst()
+                        removed += 1
+                    }
                     content.append(String(contentLine))
                     end += 1
                 }
-                blocks.append(CodeBlock(
-                    document: document, language: language, fenceLine: index + 1, lines: content,
-                    skipReason: skipReason, traits: traits, unknownDirective: unknownDirective))
+                blocks.append(
+                    CodeBlock(
+                        document: document, language: language, fenceLine: index + 1, lines: content,
+                        skipReason: skipReason, traits: traits, unknownDirective: unknownDirective))
                 index = end + 1
                 continue
             }
@@ -227,7 +234,9 @@ func scanStructure(_ lines: [String]) -> LineStructure {
             case .code, .interpolation:
                 if byte == UInt8(ascii: "/"), peek(1) == UInt8(ascii: "/") { break scanning }
                 if byte == UInt8(ascii: "/"), peek(1) == UInt8(ascii: "*") {
-                    stack.append(.blockComment(depth: 1)); i += 2; continue
+                    stack.append(.blockComment(depth: 1))
+                    i += 2
+                    continue
                 }
                 if byte == UInt8(ascii: "#") || byte == UInt8(ascii: "\"") {
                     let hashes = countHashes(from: i)
@@ -247,7 +256,11 @@ func scanStructure(_ lines: [String]) -> LineStructure {
                     if byte == UInt8(ascii: "(") {
                         stack[stack.count - 1] = .interpolation(parentheses: parentheses + 1)
                     } else if byte == UInt8(ascii: ")") {
-                        if parentheses == 1 { stack.removeLast() } else { stack[stack.count - 1] = .interpolation(parentheses: parentheses - 1) }
+                        if parentheses == 1 {
+                            stack.removeLast()
+                        } else {
+                            stack[stack.count - 1] = .interpolation(parentheses: parentheses - 1)
+                        }
                     }
                 } else if isOpening {
                     depth += 1
@@ -257,11 +270,18 @@ func scanStructure(_ lines: [String]) -> LineStructure {
                 i += 1
             case .blockComment(let commentDepth):
                 if byte == UInt8(ascii: "/"), peek(1) == UInt8(ascii: "*") {
-                    stack[stack.count - 1] = .blockComment(depth: commentDepth + 1); i += 2; continue
+                    stack[stack.count - 1] = .blockComment(depth: commentDepth + 1)
+                    i += 2
+                    continue
                 }
                 if byte == UInt8(ascii: "*"), peek(1) == UInt8(ascii: "/") {
-                    if commentDepth == 1 { stack.removeLast() } else { stack[stack.count - 1] = .blockComment(depth: commentDepth - 1) }
-                    i += 2; continue
+                    if commentDepth == 1 {
+                        stack.removeLast()
+                    } else {
+                        stack[stack.count - 1] = .blockComment(depth: commentDepth - 1)
+                    }
+                    i += 2
+                    continue
                 }
                 i += 1
             case .string(let hashes, let multiline):
@@ -304,7 +324,10 @@ let declarationModifiers: Set<String> = [
 
 /// What the first words of a line say: a declaration keyword, only attributes (the declaration
 /// continues on the next line), or something else.
-enum LineStart { case declaration(keyword: String), attributesOnly, other }
+enum LineStart {
+    case declaration(keyword: String)
+    case attributesOnly, other
+}
 
 func classifyLineStart(_ line: String) -> LineStart {
     var rest = Substring(line.trimmingCharacters(in: .whitespaces))
@@ -317,7 +340,10 @@ func classifyLineStart(_ line: String) -> LineStart {
                 var end = rest.startIndex
                 for index in rest.indices {
                     if rest[index] == "(" { depth += 1 } else if rest[index] == ")" { depth -= 1 }
-                    if depth == 0 { end = index; break }
+                    if depth == 0 {
+                        end = index
+                        break
+                    }
                 }
                 rest = depth == 0 ? rest[rest.index(after: end)...] : ""
             }
@@ -332,7 +358,9 @@ func classifyLineStart(_ line: String) -> LineStart {
             rest = rest.drop { $0 == " " }
             continue
         }
-        if declarationKeywords.contains(String(word)), rest.dropFirst(word.count).first.map({ $0 == " " || $0 == "<" }) ?? true {
+        if declarationKeywords.contains(String(word)),
+            rest.dropFirst(word.count).first.map({ $0 == " " || $0 == "<" }) ?? true
+        {
             return .declaration(keyword: String(word))
         }
         if rest.isEmpty || rest.hasPrefix("//") { return sawAttribute ? .attributesOnly : .other }
@@ -354,7 +382,9 @@ func split(_ block: CodeBlock) -> [Chunk] {
     let structure = scanStructure(lines)
     var chunks: [Chunk] = []
     func append(_ isDeclaration: Bool, _ range: ClosedRange<Int>) {
-        if !isDeclaration, let last = chunks.last, !last.isDeclaration, last.firstIndex + last.lines.count == range.lowerBound {
+        if !isDeclaration, let last = chunks.last, !last.isDeclaration,
+            last.firstIndex + last.lines.count == range.lowerBound
+        {
             chunks[chunks.count - 1].lines += lines[range]
         } else {
             chunks.append(Chunk(isDeclaration: isDeclaration, firstIndex: range.lowerBound, lines: Array(lines[range])))
@@ -362,7 +392,11 @@ func split(_ block: CodeBlock) -> [Chunk] {
     }
     var index = 0
     while index < lines.count {
-        guard structure.topLevelAtStart[index] else { append(false, index...index); index += 1; continue }
+        guard structure.topLevelAtStart[index] else {
+            append(false, index...index)
+            index += 1
+            continue
+        }
         // Attributes alone on their lines belong to the declaration below them.
         var keywordLine = index
         var start = classifyLineStart(lines[index])
@@ -370,7 +404,11 @@ func split(_ block: CodeBlock) -> [Chunk] {
             keywordLine += 1
             start = classifyLineStart(lines[keywordLine])
         }
-        guard case .declaration = start else { append(false, index...index); index += 1; continue }
+        guard case .declaration = start else {
+            append(false, index...index)
+            index += 1
+            continue
+        }
         var end = keywordLine
         while end + 1 < lines.count, !structure.topLevelAtEnd[end] { end += 1 }
         append(true, index...end)
@@ -461,12 +499,16 @@ func makeUnits(document: String, blocks: [CodeBlock], context: (path: String, te
     for block in blocks {
         let traits = block.traits ?? documentTraits
         if block.lines.contains(where: { $0.trimmingCharacters(in: .whitespaces) == "import PackageDescription" }) {
-            units.append(Unit(kind: .manifest, name: "\(document):\(block.fenceLine)", document: document, blocks: [block]))
+            units.append(
+                Unit(kind: .manifest, name: "\(document):\(block.fenceLine)", document: document, blocks: [block]))
             continue
         }
         let startsProgram = firstCodeLine(block).hasPrefix("import ")
         if startsProgram || units.last?.kind != .snippets || units.last?.traits != traits {
-            units.append(Unit(kind: .snippets, traits: traits, name: "\(document):\(block.fenceLine)", document: document, blocks: [block]))
+            units.append(
+                Unit(
+                    kind: .snippets, traits: traits, name: "\(document):\(block.fenceLine)", document: document,
+                    blocks: [block]))
         } else {
             units[units.count - 1].blocks.append(block)
         }
@@ -504,7 +546,8 @@ func generateSource(_ unit: Unit, context: (path: String, text: String)?) -> Str
             located(block.document, block.documentLine(chunk.firstIndex), chunk.lines)
         }
         let statements = chunks.filter { !$0.isDeclaration }
-        guard statements.contains(where: { $0.lines.contains { !$0.trimmingCharacters(in: .whitespaces).isEmpty } }) else { continue }
+        guard statements.contains(where: { $0.lines.contains { !$0.trimmingCharacters(in: .whitespaces).isEmpty } })
+        else { continue }
         let isAsync = statements.contains(where: awaitsAtTopLevel)
         functions += "func snippet_line\(block.fenceLine)(\(parameters)) \(isAsync ? "async " : "")throws {\n"
         for chunk in statements {
@@ -522,18 +565,33 @@ func generateSource(_ unit: Unit, context: (path: String, text: String)?) -> Str
 /// Spellings the documentation must not show: removed APIs, and second ways to do a job that has
 /// a canonical spelling.
 let forbiddenSpellings: [(pattern: NSRegularExpression, message: String)] = [
-    (#"(?<![\w)\]}.])[A-Z]\w*\.fetch(All|One|Count|Cursor)\("#, "fetching from the type directly was removed: write `Player.all().fetchAll(db)` (or `.where { … }.fetchAll(db)`)"),
+    (
+        #"(?<![\w)\]}.])[A-Z]\w*\.fetch(All|One|Count|Cursor)\("#,
+        "fetching from the type directly was removed: write `Player.all().fetchAll(db)` (or `.where { … }.fetchAll(db)`)"
+    ),
     (#"\b[a-z]\w*\.find\("#, "`db.find(…)` was removed: write `Player.find(key).fetchOne(db)`"),
     (#"\.find\([^)]*\bin:"#, "`Player.find(_:in:)` was removed: write `Player.find(key).fetchOne(db)`"),
     (#"\.create\(table:"#, "`db.create(table:)` was removed: write `db.createTable(for: Player.self)`"),
     (#"belongingTo:"#, "`db.fetchAll(_:belongingTo:)` was removed: write `Album.belonging(to: artist).fetchAll(db)`"),
-    (#"referencedBy:"#, "`db.fetchOne(_:referencedBy:)` was removed: write `Artist.referenced(by: album).fetchOne(db)`"),
-    (#"\b(ColumnDescriptor|TableDefinition|columnDescriptors)\b"#, "the column-descriptor model was removed: tables declare a `TableSchema`"),
+    (
+        #"referencedBy:"#,
+        "`db.fetchOne(_:referencedBy:)` was removed: write `Artist.referenced(by: album).fetchOne(db)`"
+    ),
+    (
+        #"\b(ColumnDescriptor|TableDefinition|columnDescriptors)\b"#,
+        "the column-descriptor model was removed: tables declare a `TableSchema`"
+    ),
     (#"\bbindColumns\b"#, "records hand their values out with `encode(to:)`, not `bindColumns`"),
     (#"\.fetch\(in:"#, "generated `Artist.fetch(in:)` was removed: write `Artist.all().fetchAll(db)`"),
-    (#"\.fetch(All|One|Count|Cursor)\(\)"#, "a fetch without a connection (generated accessors) was removed: pass the database, `Artist.all().fetchAll(db)`"),
+    (
+        #"\.fetch(All|One|Count|Cursor)\(\)"#,
+        "a fetch without a connection (generated accessors) was removed: pass the database, `Artist.all().fetchAll(db)`"
+    ),
     (#"\b[a-z]\w*\.upsert\("#, "upserts are statements: write `Player.upsert(record).execute(db)`"),
-    (#"\b[a-z]\w*\.insert\([^)]*\bor:"#, "conflict handling is on the statement: write `Player.insert(record).onConflict…(…).execute(db)`"),
+    (
+        #"\b[a-z]\w*\.insert\([^)]*\bor:"#,
+        "conflict handling is on the statement: write `Player.insert(record).onConflict…(…).execute(db)`"
+    ),
 ].map { (try! NSRegularExpression(pattern: $0.0), $0.1) }
 
 func lint(_ text: String) -> [String] {
@@ -555,7 +613,8 @@ struct Diagnostic {
 }
 
 /// Warnings that every snippet has by nature (values shown but not used afterwards).
-let allowedWarnings = try! NSRegularExpression(pattern: #"was never used|is unused|never read|was written to, but never read"#)
+let allowedWarnings = try! NSRegularExpression(
+    pattern: #"was never used|is unused|never read|was written to, but never read"#)
 
 func parseDiagnostics(_ output: String) -> [Diagnostic] {
     let pattern = try! NSRegularExpression(pattern: #"^(.+?):(\d+):(\d+): (error|warning|note|remark): (.*)$"#)
@@ -563,9 +622,14 @@ func parseDiagnostics(_ output: String) -> [Diagnostic] {
     for line in output.components(separatedBy: "\n") {
         let range = NSRange(line.startIndex..., in: line)
         if let match = pattern.firstMatch(in: line, range: range) {
-            func group(_ index: Int) -> String { Range(match.range(at: index), in: line).map { String(line[$0]) } ?? "" }
-            let diagnostic = Diagnostic(file: group(1), line: Int(group(2)) ?? 0, severity: group(4), message: group(5), text: line)
-            if diagnostic.severity == "note", let last = diagnostics.indices.last(where: { diagnostics[$0].severity != "note" }) {
+            func group(_ index: Int) -> String {
+                Range(match.range(at: index), in: line).map { String(line[$0]) } ?? ""
+            }
+            let diagnostic = Diagnostic(
+                file: group(1), line: Int(group(2)) ?? 0, severity: group(4), message: group(5), text: line)
+            if diagnostic.severity == "note",
+                let last = diagnostics.indices.last(where: { diagnostics[$0].severity != "note" })
+            {
                 diagnostics[last].noteLines.append(diagnostic.line)
             }
             diagnostics.append(diagnostic)
@@ -609,32 +673,47 @@ func compile(_ unit: Unit, options: Options) -> Outcome {
     let moduleCache = "\(options.work)/ModuleCache"
     // SIL, not just -typecheck: the ownership checker (a row that escapes), definite
     // initialization and other flow diagnostics run on SIL.
-    var arguments = ["-emit-sil", "-o", "/dev/null", "-swift-version", "6", "-diagnostic-style", "llvm", "-module-cache-path", moduleCache]
+    var arguments = [
+        "-emit-sil", "-o", "/dev/null", "-swift-version", "6", "-diagnostic-style", "llvm", "-module-cache-path",
+        moduleCache,
+    ]
     let path: String
     switch unit.kind {
     case .manifest:
         guard let manifestAPI = options.manifestAPI else {
-            return Outcome(unit: unit, passed: false, report: "no --manifest-api to check a package manifest", seconds: 0)
+            return Outcome(
+                unit: unit, passed: false, report: "no --manifest-api to check a package manifest", seconds: 0)
         }
         path = "\(options.work)/\(unit.file)"
         // The PackageDescription API of the manifest's tools version (`traits:` needs 6.1).
-        let toolsVersion = unit.blocks[0].lines.first { $0.hasPrefix("// swift-tools-version") }
+        let toolsVersion =
+            unit.blocks[0].lines.first { $0.hasPrefix("// swift-tools-version") }
             .flatMap { $0.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) } ?? "6.0"
-        arguments += ["-I", manifestAPI, "-Xfrontend", "-package-description-version", "-Xfrontend", toolsVersion, "-module-name", "main", path]
+        arguments += [
+            "-I", manifestAPI, "-Xfrontend", "-package-description-version", "-Xfrontend", toolsVersion, "-module-name",
+            "main", path,
+        ]
     case .snippets, .failureCase:
         path = unit.kind == .failureCase ? unit.document : "\(options.work)/\(unit.file)"
         arguments += ["-parse-as-library", "-module-name", "Snippets"]
-        var build = BuildConfiguration(moduleDirectories: options.moduleDirectories, flags: options.flags, plugins: options.plugins)
+        var build = BuildConfiguration(
+            moduleDirectories: options.moduleDirectories, flags: options.flags, plugins: options.plugins)
         if let traits = unit.traits {
             guard let traitBuild = options.traitBuilds[traits] else {
-                let message = "no build with package trait \(traits): build it (see .ci/run) or pass --allow-missing-traits"
-                return Outcome(unit: unit, passed: options.allowMissingTraits, report: message, seconds: 0,
-                               note: options.allowMissingTraits ? "not compiled: no build with trait \(traits)" : "")
+                let message =
+                    "no build with package trait \(traits): build it (see .ci/run) or pass --allow-missing-traits"
+                return Outcome(
+                    unit: unit, passed: options.allowMissingTraits, report: message, seconds: 0,
+                    note: options.allowMissingTraits ? "not compiled: no build with trait \(traits)" : "")
             }
             guard let flags = buildFlags(description: traitBuild.description, directory: traitBuild.modules) else {
-                return Outcome(unit: unit, passed: false, report: "\(traitBuild.description) has no command that built Slate into \(traitBuild.modules)", seconds: 0)
+                return Outcome(
+                    unit: unit, passed: false,
+                    report: "\(traitBuild.description) has no command that built Slate into \(traitBuild.modules)",
+                    seconds: 0)
             }
-            build = BuildConfiguration(moduleDirectories: [traitBuild.modules], flags: flags.flags, plugins: flags.plugins)
+            build = BuildConfiguration(
+                moduleDirectories: [traitBuild.modules], flags: flags.flags, plugins: flags.plugins)
         }
         for directory in build.moduleDirectories { arguments += ["-I", directory] }
         for plugin in build.plugins { arguments += ["-load-plugin-executable", plugin] }
@@ -652,12 +731,15 @@ func compile(_ unit: Unit, options: Options) -> Outcome {
     let diagnostics = parseDiagnostics(result.output)
 
     if unit.kind == .failureCase {
-        return checkFailureCase(unit, status: result.status, output: result.output, diagnostics: diagnostics, seconds: seconds)
+        return checkFailureCase(
+            unit, status: result.status, output: result.output, diagnostics: diagnostics, seconds: seconds)
     }
     let problems = diagnostics.filter { diagnostic in
         diagnostic.severity == "error"
             || diagnostic.severity == "warning"
-                && allowedWarnings.firstMatch(in: diagnostic.message, range: NSRange(diagnostic.message.startIndex..., in: diagnostic.message)) == nil
+                && allowedWarnings.firstMatch(
+                    in: diagnostic.message, range: NSRange(diagnostic.message.startIndex..., in: diagnostic.message))
+                    == nil
     }
     if result.status == 0 && problems.isEmpty {
         return Outcome(unit: unit, passed: true, report: "", seconds: seconds)
@@ -671,7 +753,9 @@ func compile(_ unit: Unit, options: Options) -> Outcome {
 /// A compile-failure case passes when it does not compile, every `// expected-error: TEXT`
 /// comment has an error containing TEXT on its line (or whose note is on its line, as the
 /// ownership checker reports the declaration and notes the use), and no other error is reported.
-func checkFailureCase(_ unit: Unit, status: Int32, output: String, diagnostics: [Diagnostic], seconds: Double) -> Outcome {
+func checkFailureCase(_ unit: Unit, status: Int32, output: String, diagnostics: [Diagnostic], seconds: Double)
+    -> Outcome
+{
     let source = (try? String(contentsOfFile: unit.document, encoding: .utf8)) ?? ""
     var expectations: [(line: Int, text: String)] = []
     for (index, line) in source.components(separatedBy: "\n").enumerated() {
@@ -686,17 +770,23 @@ func checkFailureCase(_ unit: Unit, status: Int32, output: String, diagnostics: 
     let crashed = status != 0 && (output.contains("Program crashed") || output.contains("Stack dump:"))
     if crashed, errors.isEmpty {
         if source.contains("// known-compiler-crash:") {
-            return Outcome(unit: unit, passed: true, report: "", seconds: seconds, note: "crashes the compiler, as known")
+            return Outcome(
+                unit: unit, passed: true, report: "", seconds: seconds, note: "crashes the compiler, as known")
         }
-        return Outcome(unit: unit, passed: false, report: "\(unit.document): the compiler crashed:\n\(output.prefix(3000))", seconds: seconds)
+        return Outcome(
+            unit: unit, passed: false, report: "\(unit.document): the compiler crashed:\n\(output.prefix(3000))",
+            seconds: seconds)
     }
     var problems: [String] = []
     if expectations.isEmpty { problems.append("\(unit.document): no `// expected-error: TEXT` comment") }
     if status == 0 { problems.append("\(unit.document): compiled, but must not") }
     func isAt(_ error: Diagnostic, _ line: Int) -> Bool { error.line == line || error.noteLines.contains(line) }
-    for expectation in expectations where !errors.contains(where: { isAt($0, expectation.line) && $0.message.contains(expectation.text) }) {
+    for expectation in expectations
+    where !errors.contains(where: { isAt($0, expectation.line) && $0.message.contains(expectation.text) }) {
         let found = errors.filter { isAt($0, expectation.line) }.map(\.message)
-        problems.append("\(unit.document):\(expectation.line): expected an error containing “\(expectation.text)”; found \(found.isEmpty ? "none" : found.map { "“\($0)”" }.joined(separator: ", "))")
+        problems.append(
+            "\(unit.document):\(expectation.line): expected an error containing “\(expectation.text)”; found \(found.isEmpty ? "none" : found.map { "“\($0)”" }.joined(separator: ", "))"
+        )
     }
     for error in errors where !expectations.contains(where: { isAt(error, $0.line) }) {
         problems.append("unexpected error (the case may fail for the wrong reason):\n\(error.text)")
@@ -759,11 +849,13 @@ func buildFlags(description path: String, directory: String) -> (flags: [String]
     for line in text.components(separatedBy: "\n") {
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         guard trimmed.hasPrefix("args: ["),
-              ["Slate", "SlateMacros", "SlatePostgres"].contains(where: { module in
-                  trimmed.contains("\"-module-name\",\"\(module)\"") && trimmed.contains("\"\(directory)/\(module).swiftmodule\"")
-              }),
-              let data = trimmed.dropFirst("args: ".count).data(using: .utf8),
-              let arguments = try? JSONSerialization.jsonObject(with: data) as? [String] else { continue }
+            ["Slate", "SlateMacros", "SlatePostgres"].contains(where: { module in
+                trimmed.contains("\"-module-name\",\"\(module)\"")
+                    && trimmed.contains("\"\(directory)/\(module).swiftmodule\"")
+            }),
+            let data = trimmed.dropFirst("args: ".count).data(using: .utf8),
+            let arguments = try? JSONSerialization.jsonObject(with: data) as? [String]
+        else { continue }
         found = true
         var index = 0
         while index + 1 < arguments.count {
@@ -779,7 +871,9 @@ func buildFlags(description path: String, directory: String) -> (flags: [String]
                 if !contains(flags, flag) { flags += flag }
             } else if arguments[index] == "-load-plugin-executable" {
                 // Passed to the frontend as -Xfrontend -load-plugin-executable -Xfrontend VALUE.
-                let value = arguments[index + 1] == "-Xfrontend" && index + 2 < arguments.count ? arguments[index + 2] : arguments[index + 1]
+                let value =
+                    arguments[index + 1] == "-Xfrontend" && index + 2 < arguments.count
+                    ? arguments[index + 2] : arguments[index + 1]
                 if !plugins.contains(value) { plugins.append(value) }
             }
             index += 1
@@ -790,7 +884,9 @@ func buildFlags(description path: String, directory: String) -> (flags: [String]
 
 /// Whether `list` holds `sequence` at an even position (as a flag and its value).
 func contains(_ list: [String], _ sequence: [String]) -> Bool {
-    stride(from: 0, to: list.count - sequence.count + 1, by: 2).contains { Array(list[$0..<$0 + sequence.count]) == sequence }
+    stride(from: 0, to: list.count - sequence.count + 1, by: 2).contains {
+        Array(list[$0..<$0 + sequence.count]) == sequence
+    }
 }
 
 // MARK: - Main
@@ -805,8 +901,11 @@ struct CheckSnippets {
         try? FileManager.default.createDirectory(atPath: options.work, withIntermediateDirectories: true)
         if let description = options.buildDescription {
             guard let directory = options.moduleDirectories.first,
-                  let build = buildFlags(description: description, directory: directory) else {
-                fail("\(description) has no command that built Slate into \(options.moduleDirectories.first ?? "(no -I)")")
+                let build = buildFlags(description: description, directory: directory)
+            else {
+                fail(
+                    "\(description) has no command that built Slate into \(options.moduleDirectories.first ?? "(no -I)")"
+                )
             }
             options.flags = build.flags + options.flags
             options.plugins = build.plugins + options.plugins
@@ -821,26 +920,38 @@ struct CheckSnippets {
 
         for document in options.documents {
             guard let text = try? String(contentsOfFile: document, encoding: .utf8) else {
-                problems.append("\(document): cannot read"); continue
+                problems.append("\(document): cannot read")
+                continue
             }
             let (blocks, inlineCode) = parseMarkdown(text, document: document)
             var swiftBlocks: [CodeBlock] = []
             var otherLanguages: [String: Int] = [:]
             for block in blocks {
                 if block.language.isEmpty {
-                    problems.append("\(block.location): a fenced block without a language: mark Swift as ```swift, anything else as ```text, ```sh, ```sql…")
+                    problems.append(
+                        "\(block.location): a fenced block without a language: mark Swift as ```swift, anything else as ```text, ```sh, ```sql…"
+                    )
                     continue
                 }
                 guard block.language == "swift" else {
                     otherLanguages[block.language, default: 0] += 1
-                    if let reason = block.skipReason { problems.append("\(block.location): `snippet-check: skip` (\(reason)) on a ```\(block.language) block: only Swift blocks are checked") }
+                    if let reason = block.skipReason {
+                        problems.append(
+                            "\(block.location): `snippet-check: skip` (\(reason)) on a ```\(block.language) block: only Swift blocks are checked"
+                        )
+                    }
                     continue
                 }
                 if let directive = block.unknownDirective {
-                    problems.append("\(block.location): unknown `snippet-check: \(directive)` (known: skip REASON, traits NAME)")
+                    problems.append(
+                        "\(block.location): unknown `snippet-check: \(directive)` (known: skip REASON, traits NAME)")
                 }
                 for (index, line) in block.lines.enumerated() {
-                    for message in lint(line) { problems.append("\(document):\(block.documentLine(index)): \(message)\n    \(line.trimmingCharacters(in: .whitespaces))") }
+                    for message in lint(line) {
+                        problems.append(
+                            "\(document):\(block.documentLine(index)): \(message)\n    \(line.trimmingCharacters(in: .whitespaces))"
+                        )
+                    }
                 }
                 if let reason = block.skipReason {
                     if reason.isEmpty { problems.append("\(block.location): `snippet-check: skip` needs a reason") }
@@ -865,17 +976,22 @@ struct CheckSnippets {
             let documentUnits = makeUnits(document: document, blocks: swiftBlocks, context: context)
             units += documentUnits
             let skippedHere = blocks.filter { $0.language == "swift" && $0.skipReason != nil }.count
-            let others = otherLanguages.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+            let others = otherLanguages.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(
+                separator: ", ")
             if !blocks.isEmpty {
-                summary.append("\(document): \(swiftBlocks.count) Swift block(s) in \(documentUnits.count) unit(s)"
-                    + (skippedHere > 0 ? ", \(skippedHere) skipped" : "") + (others.isEmpty ? "" : "; not Swift: \(others)"))
+                summary.append(
+                    "\(document): \(swiftBlocks.count) Swift block(s) in \(documentUnits.count) unit(s)"
+                        + (skippedHere > 0 ? ", \(skippedHere) skipped" : "")
+                        + (others.isEmpty ? "" : "; not Swift: \(others)"))
             }
         }
         // A context without its document is a leftover from a renamed or removed document.
         if options.checkContexts, let enumerator = FileManager.default.enumerator(atPath: options.contexts) {
             for case let file as String in enumerator where file.hasSuffix(".swift") {
                 let path = "\(options.contexts)/\(file)"
-                if !usedContexts.contains(path) { problems.append("\(path): a context file whose document has no Swift block to check") }
+                if !usedContexts.contains(path) {
+                    problems.append("\(path): a context file whose document has no Swift block to check")
+                }
             }
         }
         for failureCase in options.failureCases {
@@ -883,14 +999,19 @@ struct CheckSnippets {
         }
 
         // The biggest units first, so that the last one to finish is short.
-        let order = units.indices.sorted { units[$0].source.count + units[$0].blocks.count > units[$1].source.count + units[$1].blocks.count }
+        let order = units.indices.sorted {
+            units[$0].source.count + units[$0].blocks.count > units[$1].source.count + units[$1].blocks.count
+        }
         let outcomes = ParallelCompiler(units: order.map { units[$0] }, options: options).run(jobs: options.jobs)
 
         for outcome in outcomes.sorted(by: { $0.unit.name < $1.unit.name }) {
             let label = outcome.unit.kind == .failureCase ? "must not compile" : "\(outcome.unit.blocks.count) block(s)"
             if options.verbose || !outcome.passed || !outcome.note.isEmpty {
-                print(String(format: "%@ %@ (%@, %.1f s)", outcome.passed ? "ok  " : "FAIL", outcome.unit.name, label, outcome.seconds)
-                    + (outcome.note.isEmpty ? "" : ": \(outcome.note)"))
+                print(
+                    String(
+                        format: "%@ %@ (%@, %.1f s)", outcome.passed ? "ok  " : "FAIL", outcome.unit.name, label,
+                        outcome.seconds)
+                        + (outcome.note.isEmpty ? "" : ": \(outcome.note)"))
             }
             if !outcome.passed { problems.append("\(outcome.unit.name):\n\(outcome.report)") }
             if outcome.note.hasPrefix("not compiled") {
@@ -906,8 +1027,11 @@ struct CheckSnippets {
         }
         let failureCount = options.failureCases.count
         let snippetUnits = units.count - failureCount
-        print(String(format: "== %d Swift block(s) in %d compiler run(s), %d compile-failure case(s), %d block(s) not compiled, %.1f s with %d job(s)",
-                     blockCount, snippetUnits, failureCount, skipped.count, Date().timeIntervalSince(started), options.jobs))
+        print(
+            String(
+                format:
+                    "== %d Swift block(s) in %d compiler run(s), %d compile-failure case(s), %d block(s) not compiled, %.1f s with %d job(s)",
+                blockCount, snippetUnits, failureCount, skipped.count, Date().timeIntervalSince(started), options.jobs))
         if !problems.isEmpty {
             print("\n== \(problems.count) problem(s)")
             for problem in problems { print(problem + "\n") }

@@ -31,13 +31,18 @@ let package = Package(
                 .product(name: "CSQLite", package: "Slate"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 "CallgrindControl",
-            ] + (withoutMacro ? [] : [
-                // The `@Table` macro (`slate-macro` contenders); builds swift-syntax for the host.
-                .product(name: "SlateMacros", package: "Slate"),
-            ]),
+            ]
+                + (withoutMacro
+                    ? []
+                    : [
+                        // The `@Table` macro (`slate-macro` contenders); builds swift-syntax for the host.
+                        .product(name: "SlateMacros", package: "Slate")
+                    ]),
             // slate.json configures the build plugin (it is read by the plugin, not compiled).
             exclude: ["slate.json"],
-            resources: [.copy("Resources/northwind.sqlite"), .copy("Schema/item.sql"), .copy("Schema/checked_tables.sql")],
+            resources: [
+                .copy("Resources/northwind.sqlite"), .copy("Schema/item.sql"), .copy("Schema/checked_tables.sql"),
+            ],
             swiftSettings: withoutMacro ? [.define("SLATE_BENCH_WITHOUT_MACRO")] : [],
             // Generates `GeneratedItem` from Schema/item.sql at build time (`slate-generated`) and
             // the 50 `checked_*` records of Schema/checked_tables.sql (`schema-check-50`), and

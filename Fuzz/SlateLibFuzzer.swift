@@ -11,7 +11,7 @@ import Foundation
 import SlateFuzzing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 nonisolated(unsafe) private var runner: FuzzRunner?

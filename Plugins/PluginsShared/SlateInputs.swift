@@ -25,15 +25,18 @@ enum SlateInputs {
     static let databaseExtensions: Set<String> = ["sqlite", "sqlite3", "db", "db3"]
 
     static func commands(
-        tool: URL, targetName: String, targetDirectory: URL, files: [InputFile], workDirectory: URL, bundleAccessors: Bool
+        tool: URL, targetName: String, targetDirectory: URL, files: [InputFile], workDirectory: URL,
+        bundleAccessors: Bool
     ) throws -> [Command] {
-        try plans(targetName: targetName, targetDirectory: targetDirectory, files: files, bundleAccessors: bundleAccessors)
-            .map { plan in
-                let output = workDirectory.appendingPathComponent(plan.outputName)
-                return .buildCommand(
-                    displayName: plan.displayName, executable: tool, arguments: plan.arguments + ["--output", output.path],
-                    inputFiles: plan.inputFiles, outputFiles: [output])
-            }
+        try plans(
+            targetName: targetName, targetDirectory: targetDirectory, files: files, bundleAccessors: bundleAccessors
+        )
+        .map { plan in
+            let output = workDirectory.appendingPathComponent(plan.outputName)
+            return .buildCommand(
+                displayName: plan.displayName, executable: tool, arguments: plan.arguments + ["--output", output.path],
+                inputFiles: plan.inputFiles, outputFiles: [output])
+        }
     }
 
     /// One `slate generate` run: its arguments (without `--output`), inputs and output file name.
@@ -44,7 +47,9 @@ enum SlateInputs {
         var outputName: String
     }
 
-    static func plans(targetName: String, targetDirectory: URL, files: [InputFile], bundleAccessors: Bool) throws -> [Plan] {
+    static func plans(targetName: String, targetDirectory: URL, files: [InputFile], bundleAccessors: Bool) throws
+        -> [Plan]
+    {
         let configURL = targetDirectory.appendingPathComponent("slate.json")
         let hasConfig = FileManager.default.fileExists(atPath: configURL.path)
         func key(_ url: URL) -> String { url.standardizedFileURL.resolvingSymlinksInPath().path }
@@ -57,7 +62,10 @@ enum SlateInputs {
             for path in inputs {
                 let url = targetDirectory.appendingPathComponent(path)
                 guard FileManager.default.fileExists(atPath: url.path) else {
-                    throw SlateInputError(description: "\(configURL.path): the input \"\(path)\" does not exist (looked for \(url.standardizedFileURL.path))")
+                    throw SlateInputError(
+                        description:
+                            "\(configURL.path): the input \"\(path)\" does not exist (looked for \(url.standardizedFileURL.path))"
+                    )
                 }
                 // A listed file SwiftPM does not see (excluded from the target) is still used.
                 candidates.append(known[key(url)] ?? InputFile(url: url, isResource: false))
@@ -71,7 +79,9 @@ enum SlateInputs {
         }
         let databases = candidates.filter { databaseExtensions.contains($0.url.pathExtension.lowercased()) }
             .sorted { $0.url.path < $1.url.path }
-        var scripts = candidates.filter { $0.url.pathExtension.lowercased() == "sql" }.sorted { $0.url.path < $1.url.path }
+        var scripts = candidates.filter { $0.url.pathExtension.lowercased() == "sql" }.sorted {
+            $0.url.path < $1.url.path
+        }
 
         // A database's queries: `<stem>.queries.sql`, `<stem>.<anything>.queries.sql`.
         var groups: [(database: InputFile?, scripts: [InputFile])] = []
@@ -96,20 +106,25 @@ enum SlateInputs {
         }
         var stems = groups.map { group -> String in
             if let database = group.database { return database.url.deletingPathExtension().lastPathComponent }
-            return group.scripts.count == 1 ? group.scripts[0].url.deletingPathExtension().lastPathComponent : targetName
+            return group.scripts.count == 1
+                ? group.scripts[0].url.deletingPathExtension().lastPathComponent : targetName
         }
         for keepingExtension in [false, true] {
             let counts = Dictionary(stems.map { ($0.lowercased(), 1) }, uniquingKeysWith: +)
             for index in stems.indices where (counts[stems[index].lowercased()] ?? 0) > 1 {
                 let file = groups[index].database ?? groups[index].scripts[0]
-                stems[index] = relativeStem(file.url, keepingExtension: keepingExtension || groups[index].database == nil)
+                stems[index] = relativeStem(
+                    file.url, keepingExtension: keepingExtension || groups[index].database == nil)
             }
         }
         var typeNames: [String: URL] = [:]
         for (index, group) in groups.enumerated() where groups.count > 1 || group.scripts.count > 1 {
             let name = typeName(stems[index])
             if let other = typeNames[name.lowercased()] {
-                throw SlateInputError(description: "\(other.path) and \((group.database ?? group.scripts[0]).url.path) would both generate \(name): rename one, or list the inputs to use in slate.json")
+                throw SlateInputError(
+                    description:
+                        "\(other.path) and \((group.database ?? group.scripts[0]).url.path) would both generate \(name): rename one, or list the inputs to use in slate.json"
+                )
             }
             typeNames[name.lowercased()] = (group.database ?? group.scripts[0]).url
         }
@@ -127,10 +142,11 @@ enum SlateInputs {
                     arguments += ["--resource-subdirectory", String(directory.dropFirst(root.count + 1))]
                 }
             }
-            plans.append(Plan(
-                displayName: "Generating Swift for \(inputs.map(\.url.lastPathComponent).joined(separator: ", "))",
-                arguments: arguments, inputFiles: inputs.map(\.url) + (hasConfig ? [configURL] : []),
-                outputName: "\(stems[index])+Slate.swift"))
+            plans.append(
+                Plan(
+                    displayName: "Generating Swift for \(inputs.map(\.url.lastPathComponent).joined(separator: ", "))",
+                    arguments: arguments, inputFiles: inputs.map(\.url) + (hasConfig ? [configURL] : []),
+                    outputName: "\(stems[index])+Slate.swift"))
         }
         return plans
     }
@@ -143,8 +159,9 @@ enum SlateInputs {
 
     /// The input files under `directory`, skipping hidden directories and build directories.
     static func inputFiles(under directory: URL) -> [URL] {
-        guard let enumerator = FileManager.default.enumerator(
-            at: directory, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
+        guard
+            let enumerator = FileManager.default.enumerator(
+                at: directory, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
         else { return [] }
         var result: [URL] = []
         for case let url as URL in enumerator {
@@ -152,7 +169,9 @@ enum SlateInputs {
                 enumerator.skipDescendants()
                 continue
             }
-            guard isInput(url), (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
+            guard isInput(url), (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else {
+                continue
+            }
             result.append(url)
         }
         return result.sorted { $0.path < $1.path }
@@ -170,7 +189,8 @@ enum SlateInputs {
         do {
             object = try JSONSerialization.jsonObject(with: data)
         } catch {
-            let reason = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? error.localizedDescription
+            let reason =
+                (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? error.localizedDescription
             throw SlateInputError(description: "\(url.path): not valid JSON: \(reason)")
         }
         guard let dictionary = object as? [String: Any] else {
@@ -178,7 +198,8 @@ enum SlateInputs {
         }
         guard let inputs = dictionary["inputs"] else { return nil }
         guard let list = inputs as? [String] else {
-            throw SlateInputError(description: "\(url.path): \"inputs\" must be a list of file paths relative to the target's directory")
+            throw SlateInputError(
+                description: "\(url.path): \"inputs\" must be a list of file paths relative to the target's directory")
         }
         return list
     }

@@ -33,22 +33,23 @@ struct SlateBuildPlugin: BuildToolPlugin {
         guard let target = target as? SourceModuleTarget else { return [] }
         let files = target.sourceFiles.map { InputFile(url: $0.url, isResource: $0.type == .resource) }
         return try SlateInputs.commands(
-            tool: try context.tool(named: "SlateCLI").url, targetName: target.name, targetDirectory: target.directoryURL,
+            tool: try context.tool(named: "SlateCLI").url, targetName: target.name,
+            targetDirectory: target.directoryURL,
             files: files, workDirectory: context.pluginWorkDirectoryURL, bundleAccessors: true)
     }
 }
 
 #if canImport(XcodeProjectPlugin)
-import XcodeProjectPlugin
+    import XcodeProjectPlugin
 
-extension SlateBuildPlugin: XcodeBuildToolPlugin {
-    func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
-        // Xcode app targets have no `Bundle.module`: `bundled(in: .main)` opens bundled files.
-        let files = target.inputFiles.map { InputFile(url: $0.url, isResource: $0.type == .resource) }
-        return try SlateInputs.commands(
-            tool: try context.tool(named: "SlateCLI").url, targetName: target.displayName,
-            targetDirectory: context.xcodeProject.directoryURL, files: files,
-            workDirectory: context.pluginWorkDirectoryURL, bundleAccessors: false)
+    extension SlateBuildPlugin: XcodeBuildToolPlugin {
+        func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
+            // Xcode app targets have no `Bundle.module`: `bundled(in: .main)` opens bundled files.
+            let files = target.inputFiles.map { InputFile(url: $0.url, isResource: $0.type == .resource) }
+            return try SlateInputs.commands(
+                tool: try context.tool(named: "SlateCLI").url, targetName: target.displayName,
+                targetDirectory: context.xcodeProject.directoryURL, files: files,
+                workDirectory: context.pluginWorkDirectoryURL, bundleAccessors: false)
+        }
     }
-}
 #endif

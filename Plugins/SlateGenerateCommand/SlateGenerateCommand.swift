@@ -36,15 +36,19 @@ struct SlateGenerateCommand: CommandPlugin {
             work.append((target.name, target.directoryURL, files))
         }
         // Directories of targets SwiftPM skipped because they hold no Swift file yet.
-        let knownDirectories = Set(known.compactMap { ($0 as? SourceModuleTarget)?.directoryURL.standardizedFileURL.path })
+        let knownDirectories = Set(
+            known.compactMap { ($0 as? SourceModuleTarget)?.directoryURL.standardizedFileURL.path })
         var skipped: [String] = []
         for base in ["Sources", "Tests"] {
             let parent = context.package.directoryURL.appendingPathComponent(base)
-            let children = (try? FileManager.default.contentsOfDirectory(at: parent, includingPropertiesForKeys: [.isDirectoryKey])) ?? []
+            let children =
+                (try? FileManager.default.contentsOfDirectory(at: parent, includingPropertiesForKeys: [.isDirectoryKey]))
+                ?? []
             for directory in children.sorted(by: { $0.path < $1.path }) {
                 let name = directory.lastPathComponent
                 guard (try? directory.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true,
-                    !knownDirectories.contains(directory.standardizedFileURL.path), names.isEmpty || names.contains(name),
+                    !knownDirectories.contains(directory.standardizedFileURL.path),
+                    names.isEmpty || names.contains(name),
                     !work.contains(where: { $0.name == name }), !SlateInputs.inputFiles(under: directory).isEmpty
                 else { continue }
                 work.append((name, directory, []))
@@ -53,7 +57,9 @@ struct SlateGenerateCommand: CommandPlugin {
         }
         for name in names where !work.contains(where: { $0.name == name }) {
             throw SlateGenerateError(
-                message: "no target \(name) with SQLite database or .sql files (looked in the package's targets and in Sources/\(name) and Tests/\(name))")
+                message:
+                    "no target \(name) with SQLite database or .sql files (looked in the package's targets and in Sources/\(name) and Tests/\(name))"
+            )
         }
 
         var generated = 0
@@ -62,19 +68,23 @@ struct SlateGenerateCommand: CommandPlugin {
                 tool: tool, targetName: name, targetDirectory: directory, files: files, workDirectory: directory,
                 bundleAccessors: true)
             for command in commands {
-                guard case .buildCommand(let displayName, let executable, let arguments, _, let outputs, _) = command else { continue }
+                guard case .buildCommand(let displayName, let executable, let arguments, _, let outputs, _) = command
+                else { continue }
                 print("\(name): " + (displayName ?? "generating Swift"))
                 try run(executable, arguments)
                 generated += 1
                 if skipped.contains(name), let output = outputs.first {
-                    print("\(name): SwiftPM skips a target without Swift files; \(output.lastPathComponent) is its first, so it builds from now on")
+                    print(
+                        "\(name): SwiftPM skips a target without Swift files; \(output.lastPathComponent) is its first, so it builds from now on"
+                    )
                 }
             }
         }
         if generated == 0 {
             Diagnostics.warning(
                 "no target has SQLite database or .sql files to generate code for (looked for .sqlite, .sqlite3, .db, .db3 and .sql "
-                    + "files under each target's directory, excluded ones included, and for the inputs of each target's slate.json)")
+                    + "files under each target's directory, excluded ones included, and for the inputs of each target's slate.json)"
+            )
         }
     }
 

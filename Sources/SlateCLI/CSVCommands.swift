@@ -3,9 +3,9 @@ import Foundation
 import Slate
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `slate import`: a CSV file into a table.
@@ -45,7 +45,9 @@ struct ImportCSV: ParsableCommand {
     @Flag(name: .long, help: "Match fields with the table's columns by position, not by the header's names.")
     var byPosition = false
 
-    @Option(name: .long, help: "auto (UTF-8, or UTF-16 with a byte order mark), utf8, utf16le, utf16be or latin1. Default: auto.")
+    @Option(
+        name: .long,
+        help: "auto (UTF-8, or UTF-16 with a byte order mark), utf8, utf16le, utf16be or latin1. Default: auto.")
     var encoding: String = "auto"
 
     @Flag(name: .long, help: "Store empty unquoted fields as NULL (a quoted \"\" stays an empty string).")
@@ -80,15 +82,20 @@ struct ImportCSV: ParsableCommand {
             progress.endLine()
             try db.close()
             let seconds = Date().timeIntervalSince(started)
-            var summary = "imported \(result.rowsImported) rows into \"\(result.table)\" of \(into) in "
+            var summary =
+                "imported \(result.rowsImported) rows into \"\(result.table)\" of \(into) in "
                 + String(format: "%.2f", seconds) + " s"
             if result.createdTable {
-                summary += "; created the table: " + result.columns.map { "\($0.name) \($0.declaredType)" }.joined(separator: ", ")
+                summary +=
+                    "; created the table: "
+                    + result.columns.map { "\($0.name) \($0.declaredType)" }.joined(separator: ", ")
             }
             print(summary)
             if result.skippedRowCount > 0 {
                 printError("skipped \(result.skippedRowCount) rows:")
-                for row in result.skippedRows { printError("  \(url.path):\(row.line): \(row.reason) — row: \(row.row)") }
+                for row in result.skippedRows {
+                    printError("  \(url.path):\(row.line): \(row.reason) — row: \(row.row)")
+                }
                 if result.skippedRowCount > result.skippedRows.count {
                     printError("  … and \(result.skippedRowCount - result.skippedRows.count) more")
                 }
@@ -187,11 +194,12 @@ struct ExportCSV: ParsableCommand {
             configuration.isReadOnly = true
             let db = try Database(path: from, configuration: configuration)
             let url = URL(fileURLWithPath: output)
-            let result = if let table {
-                try db.exportCSV(table: table, to: url, options: options)
-            } else {
-                try db.exportCSV(sql: query ?? "", to: url, options: options)
-            }
+            let result =
+                if let table {
+                    try db.exportCSV(table: table, to: url, options: options)
+                } else {
+                    try db.exportCSV(sql: query ?? "", to: url, options: options)
+                }
             print("exported \(result.rowCount) rows (\(result.byteCount) bytes) to \(output)")
         } catch let error as CSVError {
             printError("slate export: error: \(error)")
@@ -214,10 +222,12 @@ struct CSVCommandError: Error {
 /// `,`, `;`, `|`…, or `tab` / `\t` for a tab.
 private func parseDelimiter(_ text: String) throws -> Character {
     if text == "tab" || text == "\\t" { return "\t" }
-    guard text.count == 1, let character = text.first, character.isASCII, character != "\"", character != "\n", character != "\r\n",
+    guard text.count == 1, let character = text.first, character.isASCII, character != "\"", character != "\n",
+        character != "\r\n",
         character != "\r"
     else {
-        throw CSVCommandError("the delimiter must be one ASCII character other than a quote or a line break (or `tab`), not \"\(text)\"")
+        throw CSVCommandError(
+            "the delimiter must be one ASCII character other than a quote or a line break (or `tab`), not \"\(text)\"")
     }
     return character
 }
@@ -279,7 +289,8 @@ final class ProgressReporter {
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
         let megabytes = String(format: "%.1f", Double(progress.bytesRead) / 1_048_576)
         let total = progress.totalBytes.map { " / " + String(format: "%.1f", Double($0) / 1_048_576) } ?? ""
-        var line = "\r[\(bar)] \(String(format: "%3d", Int(fraction * 100)))%  \(progress.rowsImported) rows  \(megabytes)\(total) MB"
+        var line =
+            "\r[\(bar)] \(String(format: "%3d", Int(fraction * 100)))%  \(progress.rowsImported) rows  \(megabytes)\(total) MB"
         if progress.rowsSkipped > 0 { line += "  \(progress.rowsSkipped) skipped" }
         FileHandle.standardError.write(Data(line.utf8))
         drewBar = true

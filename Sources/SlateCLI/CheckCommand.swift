@@ -23,7 +23,9 @@ struct Check: ParsableCommand {
     @Argument(help: "The database file to check (opened read-only).", completion: .file())
     var database: String?
 
-    @Option(name: .long, parsing: .upToNextOption, help: "The expected schema: .sql files, or one database file.", completion: .file())
+    @Option(
+        name: .long, parsing: .upToNextOption, help: "The expected schema: .sql files, or one database file.",
+        completion: .file())
     var against: [String] = []
 
     @Flag(name: .long, help: "Print the result as JSON.")
@@ -31,10 +33,16 @@ struct Check: ParsableCommand {
 
     func run() throws {
         do {
-            guard let database else { throw CheckError("give the database file to check: slate check DATABASE --against SOURCE…") }
-            guard !against.isEmpty else { throw CheckError("give the expected schema: --against SOURCE… (.sql files or a database file)") }
+            guard let database else {
+                throw CheckError("give the database file to check: slate check DATABASE --against SOURCE…")
+            }
+            guard !against.isEmpty else {
+                throw CheckError("give the expected schema: --against SOURCE… (.sql files or a database file)")
+            }
             let databaseURL = URL(fileURLWithPath: database)
-            guard FileManager.default.fileExists(atPath: databaseURL.path) else { throw SchemaError.missingFile(path: databaseURL.path) }
+            guard FileManager.default.fileExists(atPath: databaseURL.path) else {
+                throw SchemaError.missingFile(path: databaseURL.path)
+            }
             guard SchemaLoader.isDatabaseFile(databaseURL) else {
                 throw CheckError("\(database) is not a SQLite database file; the sources go after --against")
             }
@@ -93,7 +101,8 @@ struct Check: ParsableCommand {
             database: database ?? "", against: against, matches: differences.isEmpty,
             differences: differences.map { difference in
                 Entry(
-                    kind: difference.kind.rawValue, table: difference.table, name: difference.name, expected: difference.expected,
+                    kind: difference.kind.rawValue, table: difference.table, name: difference.name,
+                    expected: difference.expected,
                     actual: difference.actual, description: difference.description)
             })
         let encoder = JSONEncoder()

@@ -54,13 +54,19 @@ struct Generate: ParsableCommand {
     @Option(name: .long, help: "A JSON configuration file (see GeneratorConfiguration).")
     var config: String?
 
-    @Option(name: .long, help: "slate (Slate records), raw (SQLite C API only) or both. Default: slate, or the configuration's.")
+    @Option(
+        name: .long,
+        help: "slate (Slate records), raw (SQLite C API only) or both. Default: slate, or the configuration's.")
     var style: String?
 
     @Option(name: .long, help: "internal, public or package. Default: internal, or the configuration's.")
     var accessLevel: String?
 
-    @Flag(name: .long, help: "Also write `bundled()`, which opens the database file from the module's resources (Bundle.module). Used by the plugins; ignored for .sql inputs.")
+    @Flag(
+        name: .long,
+        help:
+            "Also write `bundled()`, which opens the database file from the module's resources (Bundle.module). Used by the plugins; ignored for .sql inputs."
+    )
     var moduleBundleAccessor = false
 
     @Option(name: .long, help: "The database file's directory inside the resource bundle, when not at its top.")
@@ -104,7 +110,8 @@ struct Generate: ParsableCommand {
         let data = Data(text.utf8)
         if let existing = try? Data(contentsOf: url), existing == data { return }
         do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try data.write(to: url, options: .atomic)
         } catch {
             throw GeneratorError.invalidOption("cannot write \(url.path): \(error.localizedDescription)")

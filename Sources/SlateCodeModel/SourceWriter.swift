@@ -101,7 +101,8 @@ public enum SwiftLiteral {
     /// Control characters, and the Unicode line and paragraph separators, which would make generated
     /// source hard to read (or, in a comment, end it): written as `\u{…}` escapes.
     public static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x85 || scalar.value == 0x2028 || scalar.value == 0x2029
+        scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x85 || scalar.value == 0x2028
+            || scalar.value == 0x2029
     }
 
     /// Text for a DocC comment: backticks in names would end code spans, so they are replaced.
@@ -109,4 +110,3 @@ public enum SwiftLiteral {
         "`" + String(value.map { $0 == "`" ? "'" : $0.isNewline ? " " : $0 }) + "`"
     }
 }
-

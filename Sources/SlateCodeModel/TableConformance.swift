@@ -52,7 +52,9 @@ public struct TableConformance: Sendable {
         public var typeText: String { baseType + (isOptional ? "?" : "") }
 
         /// The property name without backticks.
-        var plainName: String { name.hasPrefix("`") && name.hasSuffix("`") ? String(name.dropFirst().dropLast()) : name }
+        var plainName: String {
+            name.hasPrefix("`") && name.hasSuffix("`") ? String(name.dropFirst().dropLast()) : name
+        }
     }
 
     /// A column of the table: its schema, and the property holding it (`nil` for a generated
@@ -92,8 +94,10 @@ public struct TableConformance: Sendable {
         /// Creates a column.
         public init(
             name: String, typeExpression: String, isNotNull: Bool = false, primaryKeyPosition: Int? = nil,
-            isPrimaryKeyDescending: Bool = false, isAutoIncrement: Bool = false, isUnique: Bool = false, defaultSQL: String? = nil, collation: String? = nil,
-            generation: String? = nil, generationExpression: String? = nil, property: Property?, documentation: String? = nil
+            isPrimaryKeyDescending: Bool = false, isAutoIncrement: Bool = false, isUnique: Bool = false,
+            defaultSQL: String? = nil, collation: String? = nil,
+            generation: String? = nil, generationExpression: String? = nil, property: Property?,
+            documentation: String? = nil
         ) {
             self.name = name
             self.typeExpression = typeExpression
@@ -133,7 +137,10 @@ public struct TableConformance: Sendable {
         public var onUpdate: String?
 
         /// Creates a foreign key.
-        public init(columns: [String], referencedTable: String, referencedColumns: [String], onDelete: String? = nil, onUpdate: String? = nil) {
+        public init(
+            columns: [String], referencedTable: String, referencedColumns: [String], onDelete: String? = nil,
+            onUpdate: String? = nil
+        ) {
             self.columns = columns
             self.referencedTable = referencedTable
             self.referencedColumns = referencedColumns
@@ -246,20 +253,27 @@ public struct TableConformance: Sendable {
 
     /// The key's columns, in key order.
     public var keyColumns: [Column] {
-        columns.filter { $0.primaryKeyPosition != nil }.sorted { ($0.primaryKeyPosition ?? 0) < ($1.primaryKeyPosition ?? 0) }
+        columns.filter { $0.primaryKeyPosition != nil }.sorted {
+            ($0.primaryKeyPosition ?? 0) < ($1.primaryKeyPosition ?? 0)
+        }
     }
 
     /// The rowid alias's property, when the record stores the rowid SQLite assigns.
     public var rowIDProperty: Property? {
         let keys = keyColumns
-        guard kind.isTable, !isWithoutRowID, keys.count == 1, !keys[0].isPrimaryKeyDescending, let property = keys[0].property,
+        guard kind.isTable, !isWithoutRowID, keys.count == 1, !keys[0].isPrimaryKeyDescending,
+            let property = keys[0].property,
             property.storage == .plain,
-            property.isMutable, keys[0].typeExpression.uppercased() == "\"INTEGER\"", Self.integerTypes.contains(property.baseType)
+            property.isMutable, keys[0].typeExpression.uppercased() == "\"INTEGER\"",
+            Self.integerTypes.contains(property.baseType)
         else { return nil }
         return property
     }
 
-    static let integerTypes: Set<String> = ["Int", "Int64", "Int32", "Int16", "Int8", "UInt", "UInt64", "UInt32", "UInt16", "UInt8", "Swift.Int", "Swift.Int64"]
+    static let integerTypes: Set<String> = [
+        "Int", "Int64", "Int32", "Int16", "Int8", "UInt", "UInt64", "UInt32", "UInt16", "UInt8", "Swift.Int",
+        "Swift.Int64",
+    ]
 
     /// The primary key's Swift type: the property's type, or a tuple.
     public var primaryKeyType: String {
@@ -290,7 +304,8 @@ public struct TableConformance: Sendable {
                 if property.baseType == "Int64" || property.baseType == "Swift.Int64" {
                     out.line("self.\(property.name) = rowID")
                 } else {
-                    out.line("self.\(property.name) = try \(qualifier)RowID.converted(rowID, to: \(property.baseType).self)")
+                    out.line(
+                        "self.\(property.name) = try \(qualifier)RowID.converted(rowID, to: \(property.baseType).self)")
                 }
             }
         }
@@ -314,7 +329,9 @@ public struct TableConformance: Sendable {
         case .table: break
         case .view: arguments.append("kind: .view")
         case .virtual(let module, let moduleArguments):
-            arguments.append("kind: .virtual(module: \(SwiftLiteral.string(module)), arguments: \(SwiftLiteral.sql(moduleArguments)))")
+            arguments.append(
+                "kind: .virtual(module: \(SwiftLiteral.string(module)), arguments: \(SwiftLiteral.sql(moduleArguments)))"
+            )
         }
         out.line(arguments.joined(separator: ", ") + ",")
         out.line("columns: [")
@@ -338,7 +355,10 @@ public struct TableConformance: Sendable {
             tail.append("indexes: [\n" + indexes.map { "    " + indexLiteral($0) + ",\n" }.joined() + "]")
         }
         if !uniqueConstraints.isEmpty {
-            tail.append("uniqueConstraints: [" + uniqueConstraints.map { "[" + $0.map(SwiftLiteral.string).joined(separator: ", ") + "]" }.joined(separator: ", ") + "]")
+            tail.append(
+                "uniqueConstraints: ["
+                    + uniqueConstraints.map { "[" + $0.map(SwiftLiteral.string).joined(separator: ", ") + "]" }.joined(
+                        separator: ", ") + "]")
         }
         if isWithoutRowID { tail.append("isWithoutRowID: true") }
         if isStrict { tail.append("isStrict: true") }
@@ -360,7 +380,9 @@ public struct TableConformance: Sendable {
         if let defaultSQL = column.defaultSQL { arguments.append("defaultSQL: \(SwiftLiteral.sql(defaultSQL))") }
         if let collation = column.collation { arguments.append("collation: \(SwiftLiteral.string(collation))") }
         if let generation = column.generation { arguments.append("generation: .\(generation)") }
-        if let expression = column.generationExpression { arguments.append("generationExpression: \(SwiftLiteral.sql(expression))") }
+        if let expression = column.generationExpression {
+            arguments.append("generationExpression: \(SwiftLiteral.sql(expression))")
+        }
         return ".init(" + arguments.joined(separator: ", ") + ")"
     }
 
@@ -370,7 +392,8 @@ public struct TableConformance: Sendable {
             "referencedTable: \(key.referencedTable)",
         ]
         if !key.referencedColumns.isEmpty {
-            arguments.append("referencedColumns: [" + key.referencedColumns.map(SwiftLiteral.string).joined(separator: ", ") + "]")
+            arguments.append(
+                "referencedColumns: [" + key.referencedColumns.map(SwiftLiteral.string).joined(separator: ", ") + "]")
         }
         if let action = key.onDelete { arguments.append("onDelete: \(action)") }
         if let action = key.onUpdate { arguments.append("onUpdate: \(action)") }
@@ -535,7 +558,8 @@ public struct TableConformance: Sendable {
         let taken = Set(properties.map(\.plainName))
         return properties.enumerated().map { offset, property in
             let plain = property.plainName
-            let isSafe = !["row", "index", "self", "Self"].contains(plain) && plain.first.map { $0.isLowercase } == true
+            let isSafe =
+                !["row", "index", "self", "Self"].contains(plain) && plain.first.map { $0.isLowercase } == true
             if isSafe { return property.name }
             var name = "value\(offset)"
             while taken.contains(name) { name = "_" + name }
@@ -559,7 +583,9 @@ public struct TableConformance: Sendable {
 
     func writeEncoding(to out: inout SourceWriter) {
         out.doc("Hands out the record's values, in schema order.")
-        out.block("\(access)func encode<Encoder: \(qualifier)ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure)") { out in
+        out.block(
+            "\(access)func encode<Encoder: \(qualifier)ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure)"
+        ) { out in
             for column in recordColumns {
                 guard let property = column.property else { continue }
                 if column.groupType != nil {
@@ -583,10 +609,12 @@ public struct TableConformance: Sendable {
                 : "\(qualifier)EncodedDate(\(value), strategy: \(strategyValue))"
         case .uuid(let storage):
             let storageValue = storage.hasPrefix(".") ? "\(qualifier)UUIDStorage" + storage : storage
-            return property.isOptional ? "\(value).map { \(storageValue).sqlValue(for: $0) }" : "\(storageValue).sqlValue(for: \(value))"
+            return property.isOptional
+                ? "\(value).map { \(storageValue).sqlValue(for: $0) }" : "\(storageValue).sqlValue(for: \(value))"
         case .json:
             return property.isOptional
-                ? "\(value).map(\(qualifier)JSONEncoded<\(property.baseType)>.init)" : "\(qualifier)JSONEncoded(\(value))"
+                ? "\(value).map(\(qualifier)JSONEncoded<\(property.baseType)>.init)"
+                : "\(qualifier)JSONEncoded(\(value))"
         }
     }
 
@@ -600,7 +628,9 @@ public struct TableConformance: Sendable {
             out.line("\(access)var primaryKey: \(keyType) { self.\(keys[0].name) }")
             guard keys[0].storage != .plain else { return }
         } else {
-            out.line("\(access)var primaryKey: \(keyType) { (" + keys.map { "self.\($0.name)" }.joined(separator: ", ") + ") }")
+            out.line(
+                "\(access)var primaryKey: \(keyType) { (" + keys.map { "self.\($0.name)" }.joined(separator: ", ")
+                    + ") }")
         }
         out.line()
         out.doc("Hands out the key's values, stored as their columns store them.")

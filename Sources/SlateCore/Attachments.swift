@@ -38,7 +38,8 @@ package struct Attachments {
     /// callers, which neither hashes nor writes.
     @inlinable @inline(__always)
     func lastObject(for key: Key) -> AnyObject? {
-        guard let last, last.key.kind == key.kind, last.key.subject == key.subject, last.key.variant == key.variant else {
+        guard let last, last.key.kind == key.kind, last.key.subject == key.subject, last.key.variant == key.variant
+        else {
             return nil
         }
         return last.object
@@ -72,7 +73,8 @@ extension Attachments {
     /// never while `make` runs, so `make` may itself use the owner's attachments.
     @inline(__always)
     static func object<Object: AnyObject>(
-        _ type: Object.Type, key: Key, existing: () -> AnyObject?, insert: (AnyObject) -> Void, make: () throws -> Object
+        _ type: Object.Type, key: Key, existing: () -> AnyObject?, insert: (AnyObject) -> Void,
+        make: () throws -> Object
     ) rethrows -> Object {
         // The key holds the object's class, so the downcasts cannot fail.
         if let known = existing() { return unsafeDowncast(known, to: Object.self) }
@@ -91,7 +93,8 @@ extension Statement {
     ) rethrows -> Object {
         let key = Attachments.key(type, for: subject, variant: variant)
         return try Attachments.object(
-            type, key: key, existing: { attachments.existing(key) }, insert: { attachments.insert($0, for: key) }, make: make)
+            type, key: key, existing: { attachments.existing(key) }, insert: { attachments.insert($0, for: key) },
+            make: make)
     }
 }
 
@@ -100,9 +103,13 @@ extension Statement {
     /// attachment used last, else `nil`: the lookup of a caller that asks for the same attachment
     /// for every record, inlined into it, without hashing or writing.
     @inlinable
-    package func lastAttachment<Object: AnyObject>(_ type: Object.Type, for subject: Any.Type, variant: Int = 0) -> Object? {
+    package func lastAttachment<Object: AnyObject>(_ type: Object.Type, for subject: Any.Type, variant: Int = 0)
+        -> Object?
+    {
         // The key holds the object's class, so the downcast cannot fail.
-        attachments.lastObject(for: Attachments.key(type, for: subject, variant: variant)).map { unsafeDowncast($0, to: Object.self) }
+        attachments.lastObject(for: Attachments.key(type, for: subject, variant: variant)).map {
+            unsafeDowncast($0, to: Object.self)
+        }
     }
 }
 
@@ -123,8 +130,11 @@ extension Database {
 
     /// ``attachment(_:for:variant:make:)`` beyond the attachment used last.
     @usableFromInline
-    func attachment<Object: AnyObject>(_ type: Object.Type, key: Attachments.Key, make: () throws -> Object) rethrows -> Object {
+    func attachment<Object: AnyObject>(_ type: Object.Type, key: Attachments.Key, make: () throws -> Object) rethrows
+        -> Object
+    {
         try Attachments.object(
-            type, key: key, existing: { attachments.existing(key) }, insert: { attachments.insert($0, for: key) }, make: make)
+            type, key: key, existing: { attachments.existing(key) }, insert: { attachments.insert($0, for: key) },
+            make: make)
     }
 }

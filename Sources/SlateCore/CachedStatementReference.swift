@@ -26,7 +26,9 @@ extension Database {
     /// returns it: without hashing its text while the cache is unchanged.
     @inlinable
     package func cachedStatement(_ reference: CachedStatementReference) throws -> Statement {
-        if reference.generation == statementCacheGeneration, let statement = reference.statement, !statement.isCheckedOut, !isClosed {
+        if reference.generation == statementCacheGeneration, let statement = reference.statement,
+            !statement.isCheckedOut, !isClosed
+        {
             // Statements handed out here are reset after use; one stepped by other code (the public
             // `cachedStatement(sql:)` shares it) is reset now.
             if statement.needsReset { statement.resetQuietly() }

@@ -78,7 +78,7 @@ extension Database {
             throw DatabaseError(resultCode: .error, message: "cannot back up a connection into itself")
         }
         #if SQLCipher
-        try checkEncryptedBackup(to: destination)  // Database+Encryption.swift
+            try checkEncryptedBackup(to: destination)  // Database+Encryption.swift
         #endif
         let retryBudget = max(try busyTimeout, try destination.busyTimeout)
         guard let backup = sqlite3_backup_init(destination.handle, "main", handle, "main") else {
@@ -124,7 +124,8 @@ extension Database {
             default:
                 // backup_finish reports the step's error and records it on the destination.
                 let finishCode = sqlite3_backup_finish(backup)
-                var error = DatabaseError.lastError(of: destination.handle, code: finishCode == SQLITE_OK ? code : finishCode)
+                var error = DatabaseError.lastError(
+                    of: destination.handle, code: finishCode == SQLITE_OK ? code : finishCode)
                 error.message = "the backup failed: \(error.message)"
                 throw error
             }
@@ -144,10 +145,10 @@ extension Database {
         var configuration = Database.Configuration()
         configuration.foreignKeysEnabled = false
         #if SQLCipher
-        // SQLCipher copies pages only between files encrypted alike: the copy gets this
-        // connection's current key and cipher settings.
-        configuration.key = encryptionKey
-        configuration.cipherSettings = self.configuration.cipherSettings
+            // SQLCipher copies pages only between files encrypted alike: the copy gets this
+            // connection's current key and cipher settings.
+            configuration.key = encryptionKey
+            configuration.cipherSettings = self.configuration.cipherSettings
         #endif
         let destination = try Database(location: .file(path), configuration: configuration)
         do {

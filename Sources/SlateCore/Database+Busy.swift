@@ -52,10 +52,12 @@ extension Database {
     public func setBusyHandler(_ handler: @escaping (_ retryCount: Int) -> Bool) {
         guard let connection = hooks.attach(handle) else { return }
         hooks.busyHandler = handler
-        sqlite3_busy_handler(connection, { context, count in
-            guard let handler = HookRegistry.from(context)?.busyHandler else { return 0 }
-            return handler(Int(count)) ? 1 : 0
-        }, hooks.context)
+        sqlite3_busy_handler(
+            connection,
+            { context, count in
+                guard let handler = HookRegistry.from(context)?.busyHandler else { return 0 }
+                return handler(Int(count)) ? 1 : 0
+            }, hooks.context)
     }
 
     /// Removes the busy handler installed with ``setBusyHandler(_:)``, or the ``busyTimeout``:

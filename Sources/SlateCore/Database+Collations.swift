@@ -29,7 +29,8 @@ extension Database {
     ///   connection.
     public func createCollation(_ name: String, _ compare: @escaping (String, String) -> ComparisonResult) throws {
         guard !isClosed else {
-            throw DatabaseError(resultCode: .misuse, message: "cannot register collation \(name): the connection is closed")
+            throw DatabaseError(
+                resultCode: .misuse, message: "cannot register collation \(name): the connection is closed")
         }
         let definition = CollationDefinition(compare: compare)
         let userData = Unmanaged.passRetained(definition).toOpaque()
@@ -63,7 +64,8 @@ extension Database {
     ///   collation, and ``ResultCode/misuse`` on a closed connection.
     public func removeCollation(_ name: String) throws {
         guard !isClosed else {
-            throw DatabaseError(resultCode: .misuse, message: "cannot remove collation \(name): the connection is closed")
+            throw DatabaseError(
+                resultCode: .misuse, message: "cannot remove collation \(name): the connection is closed")
         }
         let code = sqlite3_create_collation_v2(handle, name, SQLITE_UTF8, nil, nil, nil)
         guard code == SQLITE_OK else {
@@ -83,7 +85,9 @@ final class CollationDefinition {
     }
 
     /// Compares two UTF-8 buffers. They are not NUL-terminated: their lengths delimit them.
-    func compare(_ lhs: UnsafeRawPointer?, count lhsCount: Int32, with rhs: UnsafeRawPointer?, count rhsCount: Int32) -> Int32 {
+    func compare(_ lhs: UnsafeRawPointer?, count lhsCount: Int32, with rhs: UnsafeRawPointer?, count rhsCount: Int32)
+        -> Int32
+    {
         switch compare(Self.string(lhs, count: lhsCount), Self.string(rhs, count: rhsCount)) {
         case .orderedAscending: return -1
         case .orderedSame: return 0

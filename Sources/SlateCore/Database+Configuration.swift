@@ -79,14 +79,14 @@ extension Database {
         /// or collations or setting pragmas. ``DatabasePool`` runs it for each reader too.
         public var prepareDatabase: (@Sendable (Database) throws -> Void)?
         #if SQLCipher
-        /// The key of an encrypted database (SQLCipher trait only). `nil`, the default, opens a
-        /// plaintext database. Applied right after opening, before anything reads the file; a
-        /// wrong key fails the initializer with ``ResultCode/notADatabase``. See
-        /// <doc:Encryption>.
-        public var key: EncryptionKey?
-        /// SQLCipher's settings for opening files made with other settings or other SQLCipher
-        /// versions (SQLCipher trait only). The defaults suit new databases.
-        public var cipherSettings = CipherSettings()
+            /// The key of an encrypted database (SQLCipher trait only). `nil`, the default, opens a
+            /// plaintext database. Applied right after opening, before anything reads the file; a
+            /// wrong key fails the initializer with ``ResultCode/notADatabase``. See
+            /// <doc:Encryption>.
+            public var key: EncryptionKey?
+            /// SQLCipher's settings for opening files made with other settings or other SQLCipher
+            /// versions (SQLCipher trait only). The defaults suit new databases.
+            public var cipherSettings = CipherSettings()
         #endif
 
         /// Creates the default configuration.

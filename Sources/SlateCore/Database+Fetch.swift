@@ -120,42 +120,56 @@ extension Database {
 
     /// The first column of every row. See ``fetchAll(_:_:)-(Value.Type,_)``.
     @inlinable
-    public func fetchAll<Value: SQLExtractable>(_ type: Value.Type, sql: String, arguments: StatementArguments = StatementArguments()) throws -> [Value] {
+    public func fetchAll<Value: SQLExtractable>(
+        _ type: Value.Type, sql: String, arguments: StatementArguments = StatementArguments()
+    ) throws -> [Value] {
         try fetchAll(type, SQL(sql: sql, arguments: arguments))
     }
 
     /// The first column of the first row, or `nil`.
     @inlinable
-    public func fetchOne<Value: SQLExtractable>(_ type: Value.Type, sql: String, arguments: StatementArguments = StatementArguments()) throws -> Value? {
+    public func fetchOne<Value: SQLExtractable>(
+        _ type: Value.Type, sql: String, arguments: StatementArguments = StatementArguments()
+    ) throws -> Value? {
         try fetchOne(type, SQL(sql: sql, arguments: arguments))
     }
 
     /// The first column of the first row; throws ``ResultCode/notFound`` when there is no row.
     @inlinable
-    public func fetchValue<Value: SQLExtractable>(_ type: Value.Type, sql: String, arguments: StatementArguments = StatementArguments()) throws -> Value {
+    public func fetchValue<Value: SQLExtractable>(
+        _ type: Value.Type, sql: String, arguments: StatementArguments = StatementArguments()
+    ) throws -> Value {
         try fetchValue(type, SQL(sql: sql, arguments: arguments))
     }
 
     /// Every row decoded as `Record`.
     @inlinable
-    public func fetchAll<Record: RowDecodable>(_ type: Record.Type, sql: String, arguments: StatementArguments = StatementArguments()) throws -> [Record] {
+    public func fetchAll<Record: RowDecodable>(
+        _ type: Record.Type, sql: String, arguments: StatementArguments = StatementArguments()
+    ) throws -> [Record] {
         try fetchAll(type, SQL(sql: sql, arguments: arguments))
     }
 
     /// The first row decoded as `Record`, or `nil`.
     @inlinable
-    public func fetchOne<Record: RowDecodable>(_ type: Record.Type, sql: String, arguments: StatementArguments = StatementArguments()) throws -> Record? {
+    public func fetchOne<Record: RowDecodable>(
+        _ type: Record.Type, sql: String, arguments: StatementArguments = StatementArguments()
+    ) throws -> Record? {
         try fetchOne(type, SQL(sql: sql, arguments: arguments))
     }
 
     /// A cursor decoding each row as `Record`.
     @inlinable
-    public func fetchCursor<Record: RowDecodable>(_ type: Record.Type, sql: String, arguments: StatementArguments = StatementArguments()) throws -> RecordCursor<Record> {
+    public func fetchCursor<Record: RowDecodable>(
+        _ type: Record.Type, sql: String, arguments: StatementArguments = StatementArguments()
+    ) throws -> RecordCursor<Record> {
         try fetchCursor(type, SQL(sql: sql, arguments: arguments))
     }
 
     /// A cursor over the first column of each row.
-    public func fetchCursor<Value: SQLExtractable>(_ type: Value.Type, sql: String, arguments: StatementArguments = StatementArguments()) throws -> DatabaseCursor<Value> {
+    public func fetchCursor<Value: SQLExtractable>(
+        _ type: Value.Type, sql: String, arguments: StatementArguments = StatementArguments()
+    ) throws -> DatabaseCursor<Value> {
         try fetchCursor(type, SQL(sql: sql, arguments: arguments))
     }
 }

@@ -35,7 +35,9 @@ public struct FunctionArguments {
     /// How `Date` arguments are read: the connection's strategy.
     let dateStrategy: DateStrategy
 
-    init(count: Int32, arguments: UnsafeMutablePointer<OpaquePointer?>?, functionName: String, dateStrategy: DateStrategy) {
+    init(
+        count: Int32, arguments: UnsafeMutablePointer<OpaquePointer?>?, functionName: String, dateStrategy: DateStrategy
+    ) {
         self.arguments = arguments
         self.count = arguments == nil ? 0 : max(0, Int(count))
         self.functionName = functionName
@@ -301,9 +303,11 @@ extension Database {
     }
 
     /// Checks what SQLite would reject with a bare `SQLITE_MISUSE`, to report it clearly.
-    private func validatedFunctionArity(name: String, argumentCount: Int?, action: String = "register") throws -> Int32 {
+    private func validatedFunctionArity(name: String, argumentCount: Int?, action: String = "register") throws -> Int32
+    {
         guard !isClosed else {
-            throw DatabaseError(resultCode: .misuse, message: "cannot \(action) function \(name)(): the connection is closed")
+            throw DatabaseError(
+                resultCode: .misuse, message: "cannot \(action) function \(name)(): the connection is closed")
         }
         guard !name.isEmpty, name.utf8.count <= 255, !name.utf8.contains(0) else {
             throw DatabaseError(
@@ -315,7 +319,9 @@ extension Database {
         guard (0...limit).contains(argumentCount) else {
             throw DatabaseError(
                 resultCode: .misuse,
-                message: "invalid argument count \(argumentCount) for function \(name)(): it must be between 0 and \(limit), or nil for any number")
+                message:
+                    "invalid argument count \(argumentCount) for function \(name)(): it must be between 0 and \(limit), or nil for any number"
+            )
         }
         return Int32(argumentCount)
     }
@@ -337,7 +343,8 @@ final class ScalarFunctionDefinition {
     let dateStrategy: DateStrategy
     let function: (FunctionArguments) throws -> (any SQLBindable)?
 
-    init(name: String, dateStrategy: DateStrategy, function: @escaping (FunctionArguments) throws -> (any SQLBindable)?) {
+    init(name: String, dateStrategy: DateStrategy, function: @escaping (FunctionArguments) throws -> (any SQLBindable)?)
+    {
         self.name = name
         self.dateStrategy = dateStrategy
         self.function = function

@@ -485,36 +485,44 @@ final class HookRegistry {
         switch kind {
         case .commit:
             if installed {
-                sqlite3_commit_hook(connection, { context in
-                    HookRegistry.from(context)?.dispatchCommit() ?? 0
-                }, context)
+                sqlite3_commit_hook(
+                    connection,
+                    { context in
+                        HookRegistry.from(context)?.dispatchCommit() ?? 0
+                    }, context)
             } else {
                 sqlite3_commit_hook(connection, nil, nil)
             }
         case .rollback:
             if installed {
-                sqlite3_rollback_hook(connection, { context in
-                    HookRegistry.from(context)?.dispatchRollback()
-                }, context)
+                sqlite3_rollback_hook(
+                    connection,
+                    { context in
+                        HookRegistry.from(context)?.dispatchRollback()
+                    }, context)
             } else {
                 sqlite3_rollback_hook(connection, nil, nil)
             }
         case .update:
             if installed {
-                sqlite3_update_hook(connection, { context, operation, database, table, rowID in
-                    HookRegistry.from(context)?.dispatchUpdate(
-                        operation: operation, database: database, table: table, rowID: rowID)
-                }, context)
+                sqlite3_update_hook(
+                    connection,
+                    { context, operation, database, table, rowID in
+                        HookRegistry.from(context)?.dispatchUpdate(
+                            operation: operation, database: database, table: table, rowID: rowID)
+                    }, context)
             } else {
                 sqlite3_update_hook(connection, nil, nil)
             }
         case .authorizer:
             if installed {
-                sqlite3_set_authorizer(connection, { context, action, first, second, database, trigger in
-                    HookRegistry.from(context)?.dispatchAuthorizer(
-                        action: action, first: first, second: second, database: database, trigger: trigger)
-                        ?? SQLITE_OK
-                }, context)
+                sqlite3_set_authorizer(
+                    connection,
+                    { context, action, first, second, database, trigger in
+                        HookRegistry.from(context)?.dispatchAuthorizer(
+                            action: action, first: first, second: second, database: database, trigger: trigger)
+                            ?? SQLITE_OK
+                    }, context)
             } else {
                 sqlite3_set_authorizer(connection, nil, nil)
             }
@@ -571,7 +579,8 @@ final class HookRegistry {
         database: UnsafePointer<CChar>?,
         trigger: UnsafePointer<CChar>?
     ) -> Int32 {
-        let trackerCode = tracker?.authorize(action: action, first: first, second: second, database: database) ?? SQLITE_OK
+        let trackerCode =
+            tracker?.authorize(action: action, first: first, second: second, database: database) ?? SQLITE_OK
         guard !authorizers.isEmpty else { return trackerCode }
         let observers = authorizers.bodies
         let request = AuthorizationRequest(

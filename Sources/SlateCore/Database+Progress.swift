@@ -25,10 +25,12 @@ extension Database {
     public func setProgressHandler(every instructions: Int32, _ handler: @escaping () -> Bool) {
         guard let connection = hooks.attach(handle) else { return }
         hooks.progressHandler = handler
-        sqlite3_progress_handler(connection, max(1, instructions), { context in
-            guard let handler = HookRegistry.from(context)?.progressHandler else { return 0 }
-            return handler() ? 1 : 0
-        }, hooks.context)
+        sqlite3_progress_handler(
+            connection, max(1, instructions),
+            { context in
+                guard let handler = HookRegistry.from(context)?.progressHandler else { return 0 }
+                return handler() ? 1 : 0
+            }, hooks.context)
     }
 
     /// Removes the progress handler installed with ``setProgressHandler(every:_:)``.

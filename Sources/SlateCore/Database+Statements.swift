@@ -110,11 +110,18 @@ extension Database {
                     // Report the failing statement: from here to the end of the statement SQLite stopped in.
                     let error = DatabaseError.lastError(of: self.handle, code: code)
                     let remaining = String(cString: current)
-                    let failing = remaining.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? remaining
-                    throw DatabaseError(resultCode: error.extendedResultCode, message: error.message, sql: failing.trimmingSpace)
-                        .explainingUnavailableFeature()
+                    let failing =
+                        remaining.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first.map(
+                            String.init) ?? remaining
+                    throw DatabaseError(
+                        resultCode: error.extendedResultCode, message: error.message, sql: failing.trimmingSpace
+                    )
+                    .explainingUnavailableFeature()
                 }
-                let text = tail.map { String(decoding: UnsafeRawBufferPointer(start: current, count: $0 - current), as: UTF8.self) } ?? String(cString: current)
+                let text =
+                    tail.map {
+                        String(decoding: UnsafeRawBufferPointer(start: current, count: $0 - current), as: UTF8.self)
+                    } ?? String(cString: current)
                 cursor = tail
                 guard let handle else { continue }  // whitespace or comment
                 let statement = Statement(adopting: handle, database: self, sql: text.trimmingSpace)

@@ -303,7 +303,9 @@ final class TraceRegistry {
         }
     }
 
-    private static func event(_ code: UInt32, subject: UnsafeMutableRawPointer?, detail: UnsafeMutableRawPointer?) -> TraceEvent? {
+    private static func event(_ code: UInt32, subject: UnsafeMutableRawPointer?, detail: UnsafeMutableRawPointer?)
+        -> TraceEvent?
+    {
         switch Int32(bitPattern: code) {
         case SQLITE_TRACE_STMT:
             guard let subject else { return nil }

@@ -195,7 +195,9 @@ extension Database {
         let code = (failures.first as? DatabaseError)?.extendedResultCode ?? .error
         return DatabaseError(
             resultCode: code,
-            message: "cleaning up after an error failed: \(notes); the error was: \(String(describing: error).truncatedForMessages)")
+            message:
+                "cleaning up after an error failed: \(notes); the error was: \(String(describing: error).truncatedForMessages)"
+        )
     }
 
     /// Runs `body`, then `restore` whatever happened, and reports a restore that fails: thrown

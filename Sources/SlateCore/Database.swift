@@ -44,8 +44,8 @@ public final class Database {
     /// kept apart from the statement cache so its capacity and clearing never affect them.
     var controlStatements: [String: Statement] = [:]
     #if SQLCipher
-    /// The key the connection uses now: the configuration's, until ``changeKey(to:)``.
-    var encryptionKey: EncryptionKey?
+        /// The key the connection uses now: the configuration's, until ``changeKey(to:)``.
+        var encryptionKey: EncryptionKey?
     #endif
 
     /// Opens a connection.
@@ -63,7 +63,8 @@ public final class Database {
             try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         }
 
-        var flags: Int32 = configuration.isReadOnly
+        var flags: Int32 =
+            configuration.isReadOnly
             ? SQLITE_OPEN_READONLY
             : SQLITE_OPEN_READWRITE | (configuration.createsFile ? SQLITE_OPEN_CREATE : 0)
         switch configuration.threadingMode {
@@ -117,7 +118,7 @@ public final class Database {
     /// (`sqlite_master`, not `sqlite_schema`: the older name works on every SQLite version.)
     private func validateAfterOpening() throws {
         #if SQLCipher
-        try applyEncryption()  // the key, before anything reads the file (Database+Encryption.swift)
+            try applyEncryption()  // the key, before anything reads the file (Database+Encryption.swift)
         #endif
         let statement = try Statement(database: self, sql: "SELECT count(*) FROM sqlite_master", persistent: false)
         _ = try statement.step()

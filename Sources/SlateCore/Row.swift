@@ -64,7 +64,9 @@ public struct Row: ~Copyable {
     ) rethrows -> Result {
         try withUnsafePointer(to: source) { source in
             try body(
-                Row(sqliteStatement: nil, statementReference: nil, copiedRow: nil, foreignSource: source, columnOffset: 0))
+                Row(
+                    sqliteStatement: nil, statementReference: nil, copiedRow: nil, foreignSource: source,
+                    columnOffset: 0))
         }
     }
 
@@ -82,7 +84,8 @@ public struct Row: ~Copyable {
 
     @inlinable
     package init(
-        sqliteStatement: OpaquePointer?, statementReference: Unmanaged<Statement>?, copiedRow: UnsafePointer<CopiedRow>?,
+        sqliteStatement: OpaquePointer?, statementReference: Unmanaged<Statement>?,
+        copiedRow: UnsafePointer<CopiedRow>?,
         foreignSource: UnsafePointer<any ForeignRowSource>?, columnOffset: Int32
     ) {
         self.sqliteStatement = sqliteStatement
@@ -207,7 +210,9 @@ public struct Row: ~Copyable {
     public func value(at index: Int) -> SQLValue {
         let position = position(index)
         if let sqliteStatement { return Self.readValue(sqliteStatement, position) }
-        if let foreign { return position >= 0 && Int(position) < foreign.columnCount ? foreign.value(at: Int(position)) : .null }
+        if let foreign {
+            return position >= 0 && Int(position) < foreign.columnCount ? foreign.value(at: Int(position)) : .null
+        }
         guard let values = copied?.values, position >= 0, Int(position) < values.count else { return .null }
         return values[Int(position)]
     }
@@ -283,16 +288,19 @@ public struct Row: ~Copyable {
     public func copy() -> CopiedRow {
         if let copied, columnOffset == 0 { return copied }
         if columnOffset == 0, let statement {
-            return CopiedRow(layout: statement.rowLayout, values: values, dateStrategy: statement.dateStrategy, sql: statement.sql)
+            return CopiedRow(
+                layout: statement.rowLayout, values: values, dateStrategy: statement.dateStrategy, sql: statement.sql)
         }
-        return CopiedRow(layout: RowLayout(columnNames: columnNames), values: values, dateStrategy: dateStrategy, sql: sql)
+        return CopiedRow(
+            layout: RowLayout(columnNames: columnNames), values: values, dateStrategy: dateStrategy, sql: sql)
     }
 
     @usableFromInline
     func missingColumn(_ name: String) -> DatabaseError {
         DatabaseError(
             resultCode: .range,
-            message: "no column named \(name.truncatedForMessages); the row has columns \(columnNames.joined(separator: ", ").truncatedForMessages)",
+            message:
+                "no column named \(name.truncatedForMessages); the row has columns \(columnNames.joined(separator: ", ").truncatedForMessages)",
             sql: sql)
     }
 

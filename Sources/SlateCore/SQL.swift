@@ -62,7 +62,8 @@ public struct SQL: ExpressibleByStringInterpolation, CustomStringConvertible, Se
     /// Appends another fragment and its arguments.
     public mutating func append(_ other: SQL) {
         if let spans = other.dialectSpans {
-            DialectSpan.append(spans, to: &dialectSpans, textOffset: text.utf8.count, argumentOffset: arguments.positional.count)
+            DialectSpan.append(
+                spans, to: &dialectSpans, textOffset: text.utf8.count, argumentOffset: arguments.positional.count)
         }
         text += other.text
         arguments.append(contentsOf: other.arguments)
@@ -125,7 +126,8 @@ public struct SQL: ExpressibleByStringInterpolation, CustomStringConvertible, Se
         /// Embeds another SQL fragment with its arguments.
         public mutating func appendInterpolation(sql: SQL) {
             if let spans = sql.dialectSpans {
-                DialectSpan.append(spans, to: &dialectSpans, textOffset: text.utf8.count, argumentOffset: arguments.positional.count)
+                DialectSpan.append(
+                    spans, to: &dialectSpans, textOffset: text.utf8.count, argumentOffset: arguments.positional.count)
             }
             text += sql.text
             arguments.append(contentsOf: sql.arguments)
@@ -138,7 +140,8 @@ public struct SQL: ExpressibleByStringInterpolation, CustomStringConvertible, Se
         }
 
         /// Binds every value of a list, separated by commas, for `IN (…)`.
-        public mutating func appendInterpolation<Values: Sequence>(list values: Values) where Values.Element: SQLBindable {
+        public mutating func appendInterpolation<Values: Sequence>(list values: Values)
+        where Values.Element: SQLBindable {
             var first = true
             for value in values {
                 text += first ? "?" : ", ?"

@@ -50,14 +50,17 @@ package struct DialectSpan: Sendable {
     package var postgreSQL: DialectAlternative
 
     /// Appends `spans`, found in a fragment appended at `textOffset` and `argumentOffset`.
-    package static func append(_ spans: [DialectSpan], to list: inout [DialectSpan]?, textOffset: Int, argumentOffset: Int) {
+    package static func append(
+        _ spans: [DialectSpan], to list: inout [DialectSpan]?, textOffset: Int, argumentOffset: Int
+    ) {
         var shifted = list ?? []
         shifted.reserveCapacity(shifted.count + spans.count)
         for span in spans {
             shifted.append(
                 DialectSpan(
                     textRange: (span.textRange.lowerBound + textOffset)..<(span.textRange.upperBound + textOffset),
-                    argumentRange: (span.argumentRange.lowerBound + argumentOffset)..<(span.argumentRange.upperBound + argumentOffset),
+                    argumentRange: (span.argumentRange.lowerBound + argumentOffset)..<(span.argumentRange.upperBound
+                        + argumentOffset),
                     postgreSQL: span.postgreSQL))
         }
         list = shifted
@@ -121,7 +124,8 @@ extension SQL {
         case .sqlite:
             guard arguments.named.isEmpty else {
                 throw DatabaseError(
-                    resultCode: .misuse, message: "named parameters cannot be rendered as positional arguments", sql: text)
+                    resultCode: .misuse, message: "named parameters cannot be rendered as positional arguments",
+                    sql: text)
             }
             return RenderedSQL(text: text, arguments: arguments.positional)
         case .postgreSQL:
@@ -152,7 +156,8 @@ private struct PostgreSQLWriter {
         guard sql.arguments.named.isEmpty else {
             throw DatabaseError(
                 resultCode: .misuse,
-                message: "named parameters (:name, @name, $name) are SQLite's; PostgreSQL statements take positional ? values",
+                message:
+                    "named parameters (:name, @name, $name) are SQLite's; PostgreSQL statements take positional ? values",
                 sql: topLevel.text)
         }
         let positional = sql.arguments.positional
@@ -170,8 +175,10 @@ private struct PostgreSQLWriter {
                 case .sql(let alternative):
                     try write(alternative, topLevel: topLevel)
                 case .unsupported(let reason):
-                    let construct = String(decoding: UnsafeBufferPointer(rebasing: bytes[span.textRange]), as: UTF8.self)
-                        .trimmingCharacters(in: .whitespaces)
+                    let construct = String(
+                        decoding: UnsafeBufferPointer(rebasing: bytes[span.textRange]), as: UTF8.self
+                    )
+                    .trimmingCharacters(in: .whitespaces)
                     throw DatabaseError(
                         resultCode: .misuse,
                         message: "PostgreSQL has no equivalent of `\(construct.truncatedForMessages)`: \(reason)",
@@ -183,7 +190,8 @@ private struct PostgreSQLWriter {
             try writeSegment(bytes, position..<bytes.count, positional, &next, topLevel)
         }
         guard written != nil else {
-            throw DatabaseError(resultCode: .internal, message: "the SQL text has no contiguous UTF-8 storage", sql: topLevel.text)
+            throw DatabaseError(
+                resultCode: .internal, message: "the SQL text has no contiguous UTF-8 storage", sql: topLevel.text)
         }
         guard next == positional.count || sawDollarParameter else { throw wrongCount(topLevel) }
     }
@@ -191,7 +199,8 @@ private struct PostgreSQLWriter {
     func wrongCount(_ sql: SQL) -> DatabaseError {
         DatabaseError(
             resultCode: .range,
-            message: "wrong number of arguments: the SQL has a different number of ? placeholders than its \(sql.arguments.positional.count) values",
+            message:
+                "wrong number of arguments: the SQL has a different number of ? placeholders than its \(sql.arguments.positional.count) values",
             sql: sql.text)
     }
 

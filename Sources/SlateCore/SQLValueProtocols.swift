@@ -111,7 +111,8 @@ extension SQLExtractable {
 extension DatabaseError {
     /// A value could not become the requested Swift type.
     @usableFromInline
-    package static func conversionFailure(_ value: SQLValue, to type: Any.Type, reason: String? = nil) -> DatabaseError {
+    package static func conversionFailure(_ value: SQLValue, to type: Any.Type, reason: String? = nil) -> DatabaseError
+    {
         let what: String
         if value.isNull {
             what = "NULL cannot be read as non-optional \(type)"

@@ -52,9 +52,11 @@ public struct SQLiteFeature: Sendable, Hashable, CustomStringConvertible {
 
 extension SQLiteFeature {
     /// Table-valued pragma functions such as `pragma_table_info('t')` (3.16.0).
-    public static let tableValuedPragmas = SQLiteFeature(name: "table-valued pragma functions", minimumVersionNumber: 3_016_000)
+    public static let tableValuedPragmas = SQLiteFeature(
+        name: "table-valued pragma functions", minimumVersionNumber: 3_016_000)
     /// `INSERT … ON CONFLICT … DO UPDATE` / `DO NOTHING` (3.24.0).
-    public static let upsert = SQLiteFeature(name: "UPSERT (ON CONFLICT … DO UPDATE / DO NOTHING)", minimumVersionNumber: 3_024_000)
+    public static let upsert = SQLiteFeature(
+        name: "UPSERT (ON CONFLICT … DO UPDATE / DO NOTHING)", minimumVersionNumber: 3_024_000)
     /// Window functions and the `OVER` and `WINDOW` clauses (3.25.0).
     public static let windowFunctions = SQLiteFeature(name: "window functions", minimumVersionNumber: 3_025_000)
     /// `ALTER TABLE … RENAME COLUMN` (3.25.0).
@@ -66,13 +68,15 @@ extension SQLiteFeature {
     /// `NULLS FIRST` and `NULLS LAST` in `ORDER BY` (3.30.0).
     public static let nullsOrdering = SQLiteFeature(name: "NULLS FIRST / NULLS LAST", minimumVersionNumber: 3_030_000)
     /// The `FILTER` clause of aggregate functions (3.30.0).
-    public static let aggregateFilter = SQLiteFeature(name: "FILTER clause on aggregate functions", minimumVersionNumber: 3_030_000)
+    public static let aggregateFilter = SQLiteFeature(
+        name: "FILTER clause on aggregate functions", minimumVersionNumber: 3_030_000)
     /// Generated columns, `GENERATED ALWAYS AS (…)` or `AS (…)` (3.31.0).
     public static let generatedColumns = SQLiteFeature(name: "generated columns", minimumVersionNumber: 3_031_000)
     /// The `iif()` function (3.32.0).
     public static let iif = SQLiteFeature(name: "the iif() function", minimumVersionNumber: 3_032_000)
     /// The name `sqlite_schema` for the schema table; older libraries call it `sqlite_master` (3.33.0).
-    public static let sqliteSchema = SQLiteFeature(name: "the sqlite_schema table name (older libraries call it sqlite_master)", minimumVersionNumber: 3_033_000)
+    public static let sqliteSchema = SQLiteFeature(
+        name: "the sqlite_schema table name (older libraries call it sqlite_master)", minimumVersionNumber: 3_033_000)
     /// `UPDATE … FROM` (3.33.0).
     public static let updateFrom = SQLiteFeature(name: "UPDATE FROM", minimumVersionNumber: 3_033_000)
     /// The `RETURNING` clause of `INSERT`, `UPDATE` and `DELETE` (3.35.0).
@@ -80,7 +84,8 @@ extension SQLiteFeature {
     /// `ALTER TABLE … DROP COLUMN` (3.35.0).
     public static let dropColumn = SQLiteFeature(name: "ALTER TABLE DROP COLUMN", minimumVersionNumber: 3_035_000)
     /// `AS MATERIALIZED` and `AS NOT MATERIALIZED` common table expressions (3.35.0).
-    public static let materializedCTE = SQLiteFeature(name: "MATERIALIZED common table expressions", minimumVersionNumber: 3_035_000)
+    public static let materializedCTE = SQLiteFeature(
+        name: "MATERIALIZED common table expressions", minimumVersionNumber: 3_035_000)
     /// `STRICT` tables (3.37.0).
     public static let strictTables = SQLiteFeature(name: "STRICT tables", minimumVersionNumber: 3_037_000)
     /// `PRAGMA table_list` and `pragma_table_list` (3.37.0).
@@ -90,7 +95,9 @@ extension SQLiteFeature {
     /// The `unixepoch()` function (3.38.0).
     public static let unixEpoch = SQLiteFeature(name: "the unixepoch() function", minimumVersionNumber: 3_038_000)
     /// JSON functions built in without the JSON1 extension (3.38.0).
-    public static let json = SQLiteFeature(name: "JSON functions (built in from 3.38.0; older libraries need the JSON1 extension)", minimumVersionNumber: 3_038_000)
+    public static let json = SQLiteFeature(
+        name: "JSON functions (built in from 3.38.0; older libraries need the JSON1 extension)",
+        minimumVersionNumber: 3_038_000)
     /// `IS DISTINCT FROM` and `IS NOT DISTINCT FROM` (3.39.0).
     public static let isDistinctFrom = SQLiteFeature(name: "IS [NOT] DISTINCT FROM", minimumVersionNumber: 3_039_000)
 
@@ -144,7 +151,8 @@ extension SQLiteFeature {
             case "FILTER" where tokens.indices.contains(index + 1) && tokens[index + 1].text == "(":
                 add(.aggregateFilter)
             case "GENERATED" where next == "ALWAYS": add(.generatedColumns)
-            case "AS" where tokens.indices.contains(index + 1) && tokens[index + 1].text == "("
+            case "AS"
+            where tokens.indices.contains(index + 1) && tokens[index + 1].text == "("
                 && (first == "CREATE" || first == "ALTER") && words.contains("TABLE"):
                 add(.generatedColumns)
             case "MATERIALIZED" where word(index - 1) == "AS" || word(index - 1) == "NOT":
@@ -153,8 +161,12 @@ extension SQLiteFeature {
             case "DISTINCT" where next == "FROM" && (word(index - 1) == "IS" || word(index - 2) == "IS"):
                 add(.isDistinctFrom)
             case "SQLITE_SCHEMA", "SQLITE_TEMP_SCHEMA": add(.sqliteSchema)
-            case "PRAGMA_TABLE_XINFO": add(.tableXInfo); add(.tableValuedPragmas)
-            case "PRAGMA_TABLE_LIST": add(.tableList); add(.tableValuedPragmas)
+            case "PRAGMA_TABLE_XINFO":
+                add(.tableXInfo)
+                add(.tableValuedPragmas)
+            case "PRAGMA_TABLE_LIST":
+                add(.tableList)
+                add(.tableValuedPragmas)
             case "IIF" where tokens.indices.contains(index + 1) && tokens[index + 1].text == "(": add(.iif)
             case "UNIXEPOCH" where tokens.indices.contains(index + 1) && tokens[index + 1].text == "(": add(.unixEpoch)
             default:
@@ -211,12 +223,21 @@ extension SQLiteFeature {
         var depth = 0
         var sawWith = false
         for token in tokens {
-            if token.text == "(" { depth += 1; continue }
-            if token.text == ")" { depth -= 1; continue }
+            if token.text == "(" {
+                depth += 1
+                continue
+            }
+            if token.text == ")" {
+                depth -= 1
+                continue
+            }
             guard let word = token.word else { continue }
             if !sawWith {
                 if word == "EXPLAIN" || word == "QUERY" || word == "PLAN" { continue }
-                if word == "WITH" { sawWith = true; continue }
+                if word == "WITH" {
+                    sawWith = true
+                    continue
+                }
                 return word
             }
             if depth == 0, ["SELECT", "INSERT", "UPDATE", "DELETE", "REPLACE", "VALUES"].contains(word) { return word }
@@ -230,8 +251,15 @@ extension SQLiteFeature {
         var depth = 0
         var closedList = false
         for token in tokens {
-            if token.text == "(" { depth += 1; continue }
-            if token.text == ")" { depth -= 1; if depth == 0 { closedList = true }; continue }
+            if token.text == "(" {
+                depth += 1
+                continue
+            }
+            if token.text == ")" {
+                depth -= 1
+                if depth == 0 { closedList = true }
+                continue
+            }
             if closedList, depth == 0, token.word == "STRICT" { return true }
         }
         return false
@@ -240,7 +268,11 @@ extension SQLiteFeature {
     private static func hasTopLevelWord(_ word: String, in tokens: [SQLFeatureTokenizer.Token]) -> Bool {
         var depth = 0
         for token in tokens {
-            if token.text == "(" { depth += 1 } else if token.text == ")" { depth -= 1 } else if depth == 0, token.word == word {
+            if token.text == "(" {
+                depth += 1
+            } else if token.text == ")" {
+                depth -= 1
+            } else if depth == 0, token.word == word {
                 return true
             }
         }
@@ -256,13 +288,17 @@ extension SQLiteFeature {
 
     /// The first feature `sql` uses that the library in use is too old for, judging by the SQL
     /// and SQLite's error message.
-    static func firstUnavailable(in sql: String, errorMessage: String, libraryVersion: Int = libraryVersionNumber) -> SQLiteFeature? {
+    static func firstUnavailable(in sql: String, errorMessage: String, libraryVersion: Int = libraryVersionNumber)
+        -> SQLiteFeature?
+    {
         guard libraryVersion < all.map(\.minimumVersionNumber).max() ?? 0 else { return nil }
         return features(in: sql, errorMessage: errorMessage).first { libraryVersion < $0.minimumVersionNumber }
     }
 
     /// The message for a statement rejected because of `feature`.
-    static func message(for feature: SQLiteFeature, original: String, libraryVersion: Int = libraryVersionNumber) -> String {
+    static func message(for feature: SQLiteFeature, original: String, libraryVersion: Int = libraryVersionNumber)
+        -> String
+    {
         "\(feature.name) needs SQLite \(feature.minimumVersion) or later, but this library is SQLite "
             + "\(versionString(libraryVersion))\(libraryDetail) (SQLite said: \(original))"
     }
@@ -289,7 +325,9 @@ extension SQLiteFeature {
         guard libraryVersion < feature.minimumVersionNumber else { return nil }
         return DatabaseError(
             resultCode: .error,
-            message: message(for: feature, original: "an unknown pragma does nothing and returns no rows", libraryVersion: libraryVersion),
+            message: message(
+                for: feature, original: "an unknown pragma does nothing and returns no rows",
+                libraryVersion: libraryVersion),
             sql: sql)
     }
 }
@@ -357,7 +395,9 @@ enum SQLFeatureTokenizer {
                 index += long ? 3 : 2
             case UInt8(ascii: "/") where index + 1 < characters.count && characters[index + 1] == UInt8(ascii: "*"):
                 index += 2
-                while index + 1 < characters.count, !(characters[index] == UInt8(ascii: "*") && characters[index + 1] == UInt8(ascii: "/")) {
+                while index + 1 < characters.count,
+                    !(characters[index] == UInt8(ascii: "*") && characters[index + 1] == UInt8(ascii: "/"))
+                {
                     index += 1
                 }
                 index = min(index + 2, characters.count)
@@ -368,7 +408,8 @@ enum SQLFeatureTokenizer {
                 let start = index
                 skipQuoted(byte == UInt8(ascii: "[") ? UInt8(ascii: "]") : byte)
                 let text = String(decoding: characters[start..<index], as: UTF8.self)
-                tokens.append(Token(text: text, word: nil, quotedName: String(text.dropFirst().dropLast()).uppercased()))
+                tokens.append(
+                    Token(text: text, word: nil, quotedName: String(text.dropFirst().dropLast()).uppercased()))
             case _ where isWordByte(byte):
                 let start = index
                 while index < characters.count, isWordByte(characters[index]) { index += 1 }

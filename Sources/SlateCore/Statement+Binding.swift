@@ -35,7 +35,8 @@ extension Statement {
                 return sqlite3_bind_text(handle, index32, "", 0, slate_sqlite_static())
             }
             return base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { pointer in
-                sqlite3_bind_text64(handle, index32, pointer, UInt64(buffer.count), slate_sqlite_transient(), UInt8(SQLITE_UTF8))
+                sqlite3_bind_text64(
+                    handle, index32, pointer, UInt64(buffer.count), slate_sqlite_transient(), UInt8(SQLITE_UTF8))
             }
         }
         try check(code, index: index)

@@ -97,7 +97,8 @@ public final class Statement {
             tracker?.beginCapture()
             let code = sqlite3_prepare_v3(database.handle, cString, -1, flags, &statement, &tail)
             footprint = tracker?.endCapture()
-            if code == SQLITE_OK, statement != nil, let tail, Self.containsStatement(tail, connection: database.handle) {
+            if code == SQLITE_OK, statement != nil, let tail, Self.containsStatement(tail, connection: database.handle)
+            {
                 return SQLITE_MISUSE
             }
             return code
@@ -106,7 +107,8 @@ public final class Statement {
             sqlite3_finalize(statement)
             throw DatabaseError(
                 resultCode: .misuse,
-                message: "a prepared statement holds one SQL statement, but several were given; use execute(sql:) for scripts",
+                message:
+                    "a prepared statement holds one SQL statement, but several were given; use execute(sql:) for scripts",
                 sql: sql)
         }
         guard code == SQLITE_OK else {

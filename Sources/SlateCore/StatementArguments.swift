@@ -137,7 +137,9 @@ extension Statement {
     /// Binds and reports which named values were used. Used by multi-statement execution, where a
     /// named value may belong to a later statement.
     @discardableResult
-    func bind(_ arguments: StatementArguments, requiringAllNamesUsed: Bool, positionalOffset: Int = 0) throws -> (usedNames: Set<String>, positionalConsumed: Int) {
+    func bind(_ arguments: StatementArguments, requiringAllNamesUsed: Bool, positionalOffset: Int = 0) throws -> (
+        usedNames: Set<String>, positionalConsumed: Int
+    ) {
         if includesArgumentsInErrors { lastArguments = arguments }
         let count = Int(sqlite3_bind_parameter_count(handle))
         var usedNames: Set<String> = []

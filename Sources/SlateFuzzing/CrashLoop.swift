@@ -2,9 +2,9 @@ import Foundation
 import Slate
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Crash safety: a child process commits transactions through a `DatabaseQueue` or a
@@ -59,12 +59,15 @@ public enum CrashLoop {
         public var problems: [String] = []
         public var seconds = 0.0
 
-        public var isClean: Bool { lostCommits == 0 && integrityFailures == 0 && tornTransactions == 0 && problems.isEmpty }
+        public var isClean: Bool {
+            lostCommits == 0 && integrityFailures == 0 && tornTransactions == 0 && problems.isEmpty
+        }
     }
 
     /// Runs the loop: `options.kills` kills spread over the modes.
     public static func run(_ options: Options, progress: (ModeReport) -> Void = { _ in }) throws -> [ModeReport] {
-        let directory = options.directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("slate-kill-\(getpid())")
+        let directory =
+            options.directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("slate-kill-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { if options.directory == nil { try? FileManager.default.removeItem(at: directory) } }
         var entropy = Entropy(seed: options.seed)
@@ -73,7 +76,9 @@ public enum CrashLoop {
             let started = Date()
             var report = ModeReport(mode: mode)
             let path = directory.appendingPathComponent("\(mode.rawValue).sqlite").path
-            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            for suffix in ["", "-wal", "-shm", "-journal"] {
+                try? FileManager.default.removeItem(atPath: path + suffix)
+            }
             let kills = options.kills / options.modes.count + (modeIndex < options.kills % options.modes.count ? 1 : 0)
             var reported: Set<Int64> = []
             for kill in 0..<kills {
@@ -81,7 +86,8 @@ public enum CrashLoop {
                 // recovery of the previous kill's journal).
                 let delay = entropy.chance(0.15) ? entropy.int(0...5) : entropy.int(10...max(10, options.maximumDelay))
                 let childSeed = options.seed &+ UInt64(modeIndex * 100_000 + kill)
-                let commits = try runChild(executable: options.executable, path: path, mode: mode, seed: childSeed, delay: delay)
+                let commits = try runChild(
+                    executable: options.executable, path: path, mode: mode, seed: childSeed, delay: delay)
                 report.kills += 1
                 if commits.isEmpty { report.killsBeforeFirstCommit += 1 }
                 report.reportedCommits += commits.count
@@ -138,20 +144,29 @@ public enum CrashLoop {
             report.problems.append("integrity_check: \(integrity.prefix(5))")
         }
         guard try db.fetchValue(Int.self, sql: "SELECT count(*) FROM sqlite_schema WHERE name = 'batch'") == 1 else {
-            if !reported.isEmpty { report.problems.append("the batch table is gone after \(reported.count) reported commits") }
+            if !reported.isEmpty {
+                report.problems.append("the batch table is gone after \(reported.count) reported commits")
+            }
             return
         }
         let present = Set(try db.fetchAll(Int64.self, sql: "SELECT id FROM batch"))
         let lost = reported.subtracting(present)
         report.lostCommits += lost.count
         if !lost.isEmpty { report.problems.append("reported commits missing: \(lost.sorted().prefix(10))") }
-        let torn = try db.fetchValue(Int.self, sql: """
-            SELECT count(*) FROM batch b
-            WHERE b.n != (SELECT count(*) FROM item i WHERE i.batch = b.id)
-               OR length(b.payload) != b.size
-            """)
-        let totals = try db.fetchAll("SELECT batches, items, (SELECT count(*) FROM batch), (SELECT count(*) FROM item) FROM total") { row in
-            try (row.decode(Int.self, at: 0), row.decode(Int.self, at: 1), row.decode(Int.self, at: 2), row.decode(Int.self, at: 3))
+        let torn = try db.fetchValue(
+            Int.self,
+            sql: """
+                SELECT count(*) FROM batch b
+                WHERE b.n != (SELECT count(*) FROM item i WHERE i.batch = b.id)
+                   OR length(b.payload) != b.size
+                """)
+        let totals = try db.fetchAll(
+            "SELECT batches, items, (SELECT count(*) FROM batch), (SELECT count(*) FROM item) FROM total"
+        ) { row in
+            try (
+                row.decode(Int.self, at: 0), row.decode(Int.self, at: 1), row.decode(Int.self, at: 2),
+                row.decode(Int.self, at: 3)
+            )
         }
         report.tornTransactions += torn
         if torn > 0 { report.problems.append("\(torn) batch(es) with missing items or a cut payload") }
@@ -180,12 +195,13 @@ public enum CrashLoop {
             writer = try DatabasePool(location: .file(path), maximumReaderCount: 4)
         }
         try writer.write { db in
-            try db.execute(sql: """
-                CREATE TABLE IF NOT EXISTS batch(id INTEGER PRIMARY KEY, n INTEGER NOT NULL, size INTEGER NOT NULL, payload BLOB NOT NULL);
-                CREATE TABLE IF NOT EXISTS item(batch INTEGER NOT NULL REFERENCES batch(id), k INTEGER NOT NULL, v TEXT NOT NULL, PRIMARY KEY (batch, k));
-                CREATE TABLE IF NOT EXISTS total(id INTEGER PRIMARY KEY CHECK (id = 1), batches INTEGER NOT NULL, items INTEGER NOT NULL);
-                INSERT OR IGNORE INTO total VALUES (1, 0, 0);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE IF NOT EXISTS batch(id INTEGER PRIMARY KEY, n INTEGER NOT NULL, size INTEGER NOT NULL, payload BLOB NOT NULL);
+                    CREATE TABLE IF NOT EXISTS item(batch INTEGER NOT NULL REFERENCES batch(id), k INTEGER NOT NULL, v TEXT NOT NULL, PRIMARY KEY (batch, k));
+                    CREATE TABLE IF NOT EXISTS total(id INTEGER PRIMARY KEY CHECK (id = 1), batches INTEGER NOT NULL, items INTEGER NOT NULL);
+                    INSERT OR IGNORE INTO total VALUES (1, 0, 0);
+                    """)
         }
         if mode == .walPool, let pool = writer as? DatabasePool {
             for _ in 0..<3 {
@@ -197,7 +213,8 @@ public enum CrashLoop {
             }
         }
         emit("ready\n")
-        var next = try writer.read { db in try db.fetchValue(Int64.self, sql: "SELECT coalesce(max(id), 0) FROM batch") } + 1
+        var next =
+            try writer.read { db in try db.fetchValue(Int64.self, sql: "SELECT coalesce(max(id), 0) FROM batch") } + 1
         while true {
             let id = next
             let count = entropy.int(1...20)
@@ -206,14 +223,16 @@ public enum CrashLoop {
             try writer.write { db in
                 try db.execute("INSERT INTO batch(id, n, size, payload) VALUES (\(id), \(count), \(size), \(payload))")
                 for k in 0..<count {
-                    try db.execute("INSERT INTO item(batch, k, v) VALUES (\(id), \(k), \(String(repeating: "v", count: k * 10)))")
+                    try db.execute(
+                        "INSERT INTO item(batch, k, v) VALUES (\(id), \(k), \(String(repeating: "v", count: k * 10)))")
                 }
                 try db.execute("UPDATE total SET batches = batches + 1, items = items + \(count) WHERE id = 1")
             }
             emit("C \(id)\n")
             next += 1
             if mode == .walQueue, entropy.chance(0.05) {
-                try writer.writeWithoutTransaction { db in _ = try db.checkpoint(entropy.bool() ? .truncate : .passive) }
+                try writer.writeWithoutTransaction { db in _ = try db.checkpoint(entropy.bool() ? .truncate : .passive)
+                }
             }
         }
     }

@@ -21,8 +21,10 @@ struct FuzzPerson: CodableRecord, Hashable {
 
     static let fields: [DecodeDomain.Field] = [
         .init("id", .int64, optional: true), .init("name", .string), .init("score", .double), .init("rank", .int8),
-        .init("active", .bool), .init("born", .date, optional: true), .init("token", .uuid, optional: true), .init("payload", .data),
-        .init("tags", .stringArray), .init("home", .url, optional: true), .init("price", .decimal, optional: true), .init("level", .level),
+        .init("active", .bool), .init("born", .date, optional: true), .init("token", .uuid, optional: true),
+        .init("payload", .data),
+        .init("tags", .stringArray), .init("home", .url, optional: true), .init("price", .decimal, optional: true),
+        .init("level", .level),
     ]
 
     var fieldValues: [Any?] { [id, name, score, rank, active, born, token, payload, tags, home, price, level] }
@@ -69,7 +71,9 @@ struct FuzzPoint: Table, Hashable {
         try encoder.encode(stamp)
     }
 
-    static let fields: [DecodeDomain.Field] = [.init("x", .int32), .init("y", .double, optional: true), .init("label", .string), .init("stamp", .date)]
+    static let fields: [DecodeDomain.Field] = [
+        .init("x", .int32), .init("y", .double, optional: true), .init("label", .string), .init("stamp", .date),
+    ]
 
     var fieldValues: [Any?] { [x, y, label, stamp] }
 }
@@ -112,9 +116,13 @@ final class DecodeDomain {
         // The table: the record's columns, some missing or renamed by case, extra ones, any order.
         var columns: [(name: String, type: String)] = []
         let strict = entropy.chance(0.2)
-        let types = strict ? ["INT", "INTEGER", "REAL", "TEXT", "BLOB", "ANY"] : ["", "INTEGER", "TEXT", "REAL", "BLOB", "NUMERIC", "ANY", "DATETIME", "BOOLEAN", "VARCHAR(3)"]
+        let types =
+            strict
+            ? ["INT", "INTEGER", "REAL", "TEXT", "BLOB", "ANY"]
+            : ["", "INTEGER", "TEXT", "REAL", "BLOB", "NUMERIC", "ANY", "DATETIME", "BOOLEAN", "VARCHAR(3)"]
         for field in fields where entropy.chance(0.9) {
-            let name = entropy.chance(0.85) ? field.name : entropy.bool() ? field.name.uppercased() : field.name.capitalized
+            let name =
+                entropy.chance(0.85) ? field.name : entropy.bool() ? field.name.uppercased() : field.name.capitalized
             columns.append((name, entropy.pick(types)))
         }
         for index in 0..<entropy.int(0...2) { columns.append(("extra\(index)", entropy.pick(types))) }
@@ -133,7 +141,8 @@ final class DecodeDomain {
             }
             let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
             do {
-                try db.execute(sql: "INSERT INTO \(table) VALUES (\(placeholders))", arguments: StatementArguments(values))
+                try db.execute(
+                    sql: "INSERT INTO \(table) VALUES (\(placeholders))", arguments: StatementArguments(values))
             } catch is DatabaseError {
                 context.report.count("rows a STRICT table refused")
             }
@@ -148,18 +157,24 @@ final class DecodeDomain {
             let alias = entropy.chance(0.2) ? entropy.pick(fields).name : column
             projection.append(("\"\(column)\"", alias))
         }
-        let rawSQL = "SELECT " + projection.map { "\($0.expression) AS \"\($0.name)\"" }.joined(separator: ", ") + " FROM \(table) ORDER BY rowid"
+        let rawSQL =
+            "SELECT " + projection.map { "\($0.expression) AS \"\($0.name)\"" }.joined(separator: ", ")
+            + " FROM \(table) ORDER BY rowid"
         let storedRows = try storedValues(of: projection.map(\.expression), table: table)
         let namedStoredRows = try storedValues(of: columns.map { "\"\($0.name)\"" }, table: table)
 
         if isPerson {
-            try check(FuzzPerson.self, fields: fields, values: \.fieldValues, rawSQL: rawSQL, names: projection.map(\.name),
-                      stored: storedRows, builder: { try FuzzPerson.all().fetchAll($0) }, byName: true, columns: columns.map(\.name),
-                      namedStored: namedStoredRows, &context)
+            try check(
+                FuzzPerson.self, fields: fields, values: \.fieldValues, rawSQL: rawSQL, names: projection.map(\.name),
+                stored: storedRows, builder: { try FuzzPerson.all().fetchAll($0) }, byName: true,
+                columns: columns.map(\.name),
+                namedStored: namedStoredRows, &context)
         } else {
-            try check(FuzzPoint.self, fields: fields, values: \.fieldValues, rawSQL: rawSQL, names: projection.map(\.name),
-                      stored: storedRows, builder: { try FuzzPoint.all().fetchAll($0) }, byName: false, columns: columns.map(\.name),
-                      namedStored: namedStoredRows, &context)
+            try check(
+                FuzzPoint.self, fields: fields, values: \.fieldValues, rawSQL: rawSQL, names: projection.map(\.name),
+                stored: storedRows, builder: { try FuzzPoint.all().fetchAll($0) }, byName: false,
+                columns: columns.map(\.name),
+                namedStored: namedStoredRows, &context)
         }
 
         let schemaAfter = try db.fetchAll(String.self, sql: "SELECT sql FROM sqlite_schema ORDER BY name")
@@ -171,9 +186,11 @@ final class DecodeDomain {
     /// The stored values of `expressions` for each row of `table`, in rowid order.
     private func storedValues(of expressions: [String], table: String) throws -> [[StoredValue]] {
         let selection = expressions.flatMap { StoredValue.selection(of: $0) }
-        return try db.fetchAll(SQL(sql: "SELECT \(selection.joined(separator: ", ")) FROM \(table) ORDER BY rowid")) { row in
+        return try db.fetchAll(SQL(sql: "SELECT \(selection.joined(separator: ", ")) FROM \(table) ORDER BY rowid")) {
+            row in
             try expressions.indices.map { index in
-                try StoredValue.read(row, value: 5 * index, type: 5 * index + 1, bytes: 5 * index + 2, date: 5 * index + 3)
+                try StoredValue.read(
+                    row, value: 5 * index, type: 5 * index + 1, bytes: 5 * index + 2, date: 5 * index + 3)
             }
         }
     }
@@ -194,7 +211,9 @@ final class DecodeDomain {
         }
     }
 
-    private func answers<Record: Hashable>(_ body: () throws -> [Record], values: (Record) -> [Any?], rows: Int) -> [Answer] {
+    private func answers<Record: Hashable>(_ body: () throws -> [Record], values: (Record) -> [Any?], rows: Int)
+        -> [Answer]
+    {
         do {
             return try body().map { .record($0.hashValue, values($0)) }
         } catch {
@@ -241,19 +260,26 @@ final class DecodeDomain {
             return
         }
         if live.count != rows || copied.count != rows {
-            context.finding("a read returned another number of rows", "\(rawSQL): \(rows) stored, \(live.count) live, \(copied.count) copied")
+            context.finding(
+                "a read returned another number of rows",
+                "\(rawSQL): \(rows) stored, \(live.count) live, \(copied.count) copied")
             return
         }
         // The whole-result calls: the records of every row, or an error when one row fails.
         let allRecords = live.allSatisfy { if case .record = $0 { true } else { false } }
         let wholeAnswers: [(String, [Answer])] = [
             ("fetchAll", answers({ try db.fetchAll(Record.self, sql: rawSQL) }, values: values, rows: rows)),
-            ("a cursor", answers({ try db.fetchCursor(Record.self, sql: rawSQL).collect() }, values: values, rows: rows)),
+            (
+                "a cursor",
+                answers({ try db.fetchCursor(Record.self, sql: rawSQL).collect() }, values: values, rows: rows)
+            ),
         ]
         for (path, answer) in wholeAnswers {
             if allRecords {
                 if answer.map(\.fingerprint) != live.map(\.fingerprint) {
-                    context.finding("\(path) and live rows disagree", "\(rawSQL): \(path) \(answer.map(\.fingerprint)), live rows \(live.map(\.fingerprint))")
+                    context.finding(
+                        "\(path) and live rows disagree",
+                        "\(rawSQL): \(path) \(answer.map(\.fingerprint)), live rows \(live.map(\.fingerprint))")
                 }
             } else if answer.contains(where: { if case .record = $0 { true } else { false } }) {
                 context.finding("\(path) returned records although a row fails to decode", rawSQL)
@@ -268,13 +294,17 @@ final class DecodeDomain {
         }()
 
         for (index, answer) in live.enumerated() {
-            let known = judge(answer, fields: fields, names: names, stored: stored[index], byName: byName, live: true, path: "live row \(rawSQL)", &context)
+            let known = judge(
+                answer, fields: fields, names: names, stored: stored[index], byName: byName, live: true,
+                path: "live row \(rawSQL)", &context)
             let copiedStored = stored[index].map { value -> StoredValue in
                 var value = value
                 value.isLive = false
                 return value
             }
-            let copiedKnown = judge(copied[index], fields: fields, names: names, stored: copiedStored, byName: byName, live: false, path: "copied row \(rawSQL)", &context)
+            let copiedKnown = judge(
+                copied[index], fields: fields, names: names, stored: copiedStored, byName: byName, live: false,
+                path: "copied row \(rawSQL)", &context)
             var others: [(String, Answer?)] = [("copied row", copied[index])]
             if index == 0 { others.append(("fetchOne", one)) }
             for (path, other) in others {
@@ -285,7 +315,9 @@ final class DecodeDomain {
                 // A known inexact read differs between live and copied rows by definition (the
                 // live one goes through the C API's conversions).
                 if !known, !(path == "copied row" && copiedKnown), other.fingerprint != answer.fingerprint {
-                    context.finding("\(path) and a live row disagree", "\(rawSQL): \(path) \(other.fingerprint), live \(answer.fingerprint)")
+                    context.finding(
+                        "\(path) and a live row disagree",
+                        "\(rawSQL): \(path) \(other.fingerprint), live \(answer.fingerprint)")
                 }
             }
         }
@@ -297,27 +329,35 @@ final class DecodeDomain {
         }
         for (index, answer) in built.enumerated() where index < rows {
             let storedByField: [StoredValue] = lookup.map { name in
-                guard let position = columns.firstIndex(of: name) else { return StoredValue(value: .null, isValidUTF8: false) }
+                guard let position = columns.firstIndex(of: name) else {
+                    return StoredValue(value: .null, isValidUTF8: false)
+                }
                 return namedStored[index][position]
             }
             let missing = lookup.contains("")
-            if missing, case .record = answer, fields.enumerated().contains(where: { lookup[$0.offset].isEmpty && !$0.element.optional }) {
-                context.finding("the query builder read a record from a table missing a column", "\(type) from \(columns)")
+            if missing, case .record = answer,
+                fields.enumerated().contains(where: { lookup[$0.offset].isEmpty && !$0.element.optional })
+            {
+                context.finding(
+                    "the query builder read a record from a table missing a column", "\(type) from \(columns)")
                 continue
             }
             if case .decodingError(let text) = answer {
                 context.finding("the query builder threw a DecodingError, not a DatabaseError naming the column", text)
                 continue
             }
-            _ = judge(answer, fields: fields, names: fields.map(\.name), stored: storedByField, byName: false, live: true, path: "builder \(type)", &context,
-                      missingColumns: Set(lookup.indices.filter { lookup[$0].isEmpty }))
+            _ = judge(
+                answer, fields: fields, names: fields.map(\.name), stored: storedByField, byName: false, live: true,
+                path: "builder \(type)", &context,
+                missingColumns: Set(lookup.indices.filter { lookup[$0].isEmpty }))
         }
     }
 
     /// Judges a decoded record field by field; returns whether a known inexact read was involved.
     @discardableResult
     private func judge(
-        _ answer: Answer, fields: [Field], names: [String], stored: [StoredValue], byName: Bool, live: Bool, path: String,
+        _ answer: Answer, fields: [Field], names: [String], stored: [StoredValue], byName: Bool, live: Bool,
+        path: String,
         _ context: inout CaseContext, missingColumns: Set<Int> = []
     ) -> Bool {
         switch answer {
@@ -340,13 +380,16 @@ final class DecodeDomain {
                 if missingColumns.contains(position) {
                     column = nil
                 } else if byName {
-                    column = names.firstIndex(of: field.name) ?? names.firstIndex { $0.lowercased() == field.name.lowercased() }
+                    column =
+                        names.firstIndex(of: field.name)
+                        ?? names.firstIndex { $0.lowercased() == field.name.lowercased() }
                 } else {
                     column = position < stored.count ? position : nil
                 }
                 guard let column else {
                     if value != nil || !field.optional {
-                        context.finding("a field read from no column", "\(path): \(field.name) = \(Show.value(value as Any))")
+                        context.finding(
+                            "a field read from no column", "\(path): \(field.name) = \(Show.value(value as Any))")
                     } else {
                         context.report.exact += 1
                     }
@@ -359,9 +402,13 @@ final class DecodeDomain {
                 case .refused: context.report.refused += 1
                 case .known(let issue):
                     known = true
-                    context.report.recordKnown(issue, "\(path): field \(field.name) from \(source.value.fuzzDescription)")
+                    context.report.recordKnown(
+                        issue, "\(path): field \(field.name) from \(source.value.fuzzDescription)")
                 case .lie(let message):
-                    context.finding("lie: \(field.name) (\(field.kind))", "\(path): from \(source.value.fuzzDescription)\(source.isValidUTF8 ? "" : " (not UTF-8)"): \(message)")
+                    context.finding(
+                        "lie: \(field.name) (\(field.kind))",
+                        "\(path): from \(source.value.fuzzDescription)\(source.isValidUTF8 ? "" : " (not UTF-8)"): \(message)"
+                    )
                 case .foreignError(let message):
                     context.finding("foreign error", message)
                 }
@@ -379,10 +426,12 @@ final class DecodeDomain {
         case .int64: return judge(value, ExactConversion.integer(stored, live: stored.isLive, as: Int64.self), same: ==)
         case .int8: return judge(value, ExactConversion.integer(stored, live: stored.isLive, as: Int8.self), same: ==)
         case .int32: return judge(value, ExactConversion.integer(stored, live: stored.isLive, as: Int32.self), same: ==)
-        case .double: return judge(value, ExactConversion.double(stored, live: stored.isLive), same: ExactConversion.sameDouble)
+        case .double:
+            return judge(value, ExactConversion.double(stored, live: stored.isLive), same: ExactConversion.sameDouble)
         case .string: return judge(value, ExactConversion.string(stored), same: ExactConversion.sameString)
         case .bool: return judge(value, ExactConversion.bool(stored, live: stored.isLive), same: ==)
-        case .date: return judge(value, ExactConversion.date(stored, strategy: .iso8601), same: ExactConversion.sameDate)
+        case .date:
+            return judge(value, ExactConversion.date(stored, strategy: .iso8601), same: ExactConversion.sameDate)
         case .uuid: return judge(value, ExactConversion.uuid(stored), same: ==)
         case .data:
             guard let data = value as? Data else { return .lie("not Data") }
@@ -390,21 +439,25 @@ final class DecodeDomain {
         case .url: return judge(value, ExactConversion.url(stored), same: ==)
         case .decimal: return judge(value, ExactConversion.decimal(stored), same: ==)
         case .stringArray:
-            let exact: [String]? = switch stored.value {
-            case .text, .blob: try? JSONDecoder().decode([String].self, from: Data(stored.bytes))
-            default: nil
-            }
+            let exact: [String]? =
+                switch stored.value {
+                case .text, .blob: try? JSONDecoder().decode([String].self, from: Data(stored.bytes))
+                default: nil
+                }
             return judge(value, Expectation.exactly(exact), same: ==)
         case .level:
-            let exact: FuzzPerson.Level? = switch stored.value {
-            case .text(let text) where stored.isValidUTF8: FuzzPerson.Level(rawValue: text)
-            default: nil
-            }
+            let exact: FuzzPerson.Level? =
+                switch stored.value {
+                case .text(let text) where stored.isValidUTF8: FuzzPerson.Level(rawValue: text)
+                default: nil
+                }
             return judge(value, Expectation.exactly(exact), same: ==)
         }
     }
 
-    private static func judge<Value>(_ value: Any, _ expectation: Expectation<Value>, same: @escaping (Value, Value) -> Bool) -> Verdict {
+    private static func judge<Value>(
+        _ value: Any, _ expectation: Expectation<Value>, same: @escaping (Value, Value) -> Bool
+    ) -> Verdict {
         guard let value = value as? Value else { return .lie("a \(type(of: value)), not a \(Value.self)") }
         if let exact = expectation.exact, (expectation.same ?? same)(value, exact) { return .exact }
         if let issue = expectation.classify?(value) { return .known(issue) }
@@ -419,21 +472,35 @@ final class DecodeDomain {
             case .int64: return Generate.int64(&entropy)
             case .int8: return Int64(entropy.int(-130...130))
             case .int32: return entropy.chance(0.8) ? Int64(entropy.int(-1000...1000)) : Generate.int64(&entropy)
-            case .double: let value = Generate.double(&entropy); return value.isNaN ? 0.25 : value
+            case .double:
+                let value = Generate.double(&entropy)
+                return value.isNaN ? 0.25 : value
             case .string: return Generate.string(&entropy)
             case .bool: return entropy.chance(0.8) ? Int64(entropy.int(0...1)) : Generate.int64(&entropy)
-            case .date: return entropy.bool() ? Generate.dateText(&entropy) : Double(entropy.int(-1_000_000_000...2_000_000_000))
-            case .uuid: return entropy.bool() ? Generate.uuid(&entropy).uuidString as any SQLBindable : UUIDStorage.blob.sqlValue(for: Generate.uuid(&entropy))
+            case .date:
+                return entropy.bool()
+                    ? Generate.dateText(&entropy) : Double(entropy.int(-1_000_000_000...2_000_000_000))
+            case .uuid:
+                return entropy.bool()
+                    ? Generate.uuid(&entropy).uuidString as any SQLBindable
+                    : UUIDStorage.blob.sqlValue(for: Generate.uuid(&entropy))
             case .data: return Data(Generate.bytes(&entropy))
             case .url: return Generate.url(&entropy).absoluteString
             case .decimal: return Generate.decimal(&entropy).description
-            case .stringArray: return entropy.bool() ? "[\"a\",\"b\"]" : "[" + (0..<entropy.int(0...3)).map { _ in String(reflecting: Generate.string(&entropy)) }.joined(separator: ",") + "]"
+            case .stringArray:
+                return entropy.bool()
+                    ? "[\"a\",\"b\"]"
+                    : "["
+                        + (0..<entropy.int(0...3)).map { _ in String(reflecting: Generate.string(&entropy)) }.joined(
+                            separator: ",") + "]"
             case .level: return entropy.pick(["low", "mid", "high", "LOW", "none", ""])
             }
         }
         switch entropy.int(0...4) {
         case 0: return Generate.int64(&entropy)
-        case 1: let value = Generate.double(&entropy); return value.isNaN ? 1.5 : value
+        case 1:
+            let value = Generate.double(&entropy)
+            return value.isNaN ? 1.5 : value
         case 2: return Generate.string(&entropy)
         case 3: return Data(Generate.bytes(&entropy))
         default: return SQLValue.text(Generate.dateText(&entropy))

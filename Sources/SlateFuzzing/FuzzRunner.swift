@@ -49,7 +49,9 @@ public final class FuzzRunner {
                     break
                 }
                 var entropy = Entropy(seed: Entropy.caseSeed(run: options.seed, case: index))
-                CrashContext.set("case \(index) of domain \(domain.rawValue); replay with: slate-fuzz --domain \(domain.rawValue) --seed \(options.seed) --case \(index)")
+                CrashContext.set(
+                    "case \(index) of domain \(domain.rawValue); replay with: slate-fuzz --domain \(domain.rawValue) --seed \(options.seed) --case \(index)"
+                )
                 if options.verbose { FileHandle.standardError.write(Data("\(domain.rawValue) case \(index)\n".utf8)) }
                 var context = CaseContext(domain: domain, runSeed: options.seed, index: index, report: report)
                 try runCase(domain, &entropy, &context)
@@ -75,10 +77,14 @@ public final class FuzzRunner {
                 if decode == nil { decode = try DecodeDomain() }
                 try decode?.run(&entropy, &context)
             case .sql:
-                if sql == nil { sql = try SQLDomain(dataDirectory: options.dataDirectory, extraQueries: options.extraQueries) }
+                if sql == nil {
+                    sql = try SQLDomain(dataDirectory: options.dataDirectory, extraQueries: options.extraQueries)
+                }
                 try sql?.run(&entropy, &context)
             case .schemas:
-                if schemas == nil { schemas = try SchemaDomain(output: options.schemaOutput, compileSample: options.compileSample) }
+                if schemas == nil {
+                    schemas = try SchemaDomain(output: options.schemaOutput, compileSample: options.compileSample)
+                }
                 try schemas?.run(&entropy, &context)
             }
         } catch {
@@ -99,7 +105,10 @@ public final class FuzzRunner {
         try urls.flatMap { url in
             try String(contentsOf: url, encoding: .utf8)
                 .components(separatedBy: ";\n")
-                .map { $0.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("--") }.joined(separator: "\n") }
+                .map {
+                    $0.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("--") }
+                        .joined(separator: "\n")
+                }
                 .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
                 .filter { !$0.isEmpty }
         }
@@ -111,10 +120,13 @@ public final class FuzzRunner {
         for report in reports {
             var line = String(
                 format: "%-8@ %6d cases %7.1f s  %8d exact  %7d refused with DatabaseError  %3d findings",
-                report.domain.rawValue as NSString, report.cases, report.seconds, report.exact, report.refused, report.findings.count)
+                report.domain.rawValue as NSString, report.cases, report.seconds, report.exact, report.refused,
+                report.findings.count)
             if report.knownCount > 0 { line += "  \(report.knownCount) known inexact reads (issue 19)" }
             lines.append(line)
-            for (name, count) in report.counters.sorted(by: { $0.key < $1.key }) { lines.append("           \(name): \(count)") }
+            for (name, count) in report.counters.sorted(by: { $0.key < $1.key }) {
+                lines.append("           \(name): \(count)")
+            }
             for (issue, count) in report.known.sorted(by: { $0.key < $1.key }) {
                 lines.append("           known \(issue.rawValue): \(count), e.g. \(report.knownExamples[issue] ?? "")")
             }

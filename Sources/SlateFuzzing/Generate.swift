@@ -4,7 +4,8 @@ import Foundation
 enum Generate {
     static let edgeIntegers: [Int64] = [
         0, 1, -1, 2, -2, 7, 127, 128, -128, -129, 255, 256, 32767, 32768, -32768, -32769, 65535, 65536,
-        Int64(Int32.max), Int64(Int32.max) + 1, Int64(Int32.min), Int64(Int32.min) - 1, Int64(UInt32.max), Int64(UInt32.max) + 1,
+        Int64(Int32.max), Int64(Int32.max) + 1, Int64(Int32.min), Int64(Int32.min) - 1, Int64(UInt32.max),
+        Int64(UInt32.max) + 1,
         1 << 53, (1 << 53) + 1, -(1 << 53) - 1, (1 << 62), Int64.max, Int64.max - 1, Int64.min, Int64.min + 1,
         1_700_000_000, 1_700_000_000_123, -62_167_219_200, 253_402_300_799, 2_440_587,
     ]
@@ -19,7 +20,8 @@ enum Generate {
     }
 
     static let edgeDoubles: [Double] = [
-        0, -0.0, 1, -1, 0.5, -0.5, 1.5, -1.5, 0.1, 1e-300, -1e-300, .pi, 1e15, 1e16, 9007199254740992, 9007199254740994,
+        0, -0.0, 1, -1, 0.5, -0.5, 1.5, -1.5, 0.1, 1e-300, -1e-300, .pi, 1e15, 1e16, 9_007_199_254_740_992,
+        9_007_199_254_740_994,
         9.223372036854775807e18, -9.223372036854775808e18, 9.223372036854776e18, 1.8446744073709552e19, 1e19, -1e19,
         1e30, -1e30, 1e308, .greatestFiniteMagnitude, -.greatestFiniteMagnitude, .leastNonzeroMagnitude,
         .leastNormalMagnitude, .infinity, -.infinity, .nan, -.nan, Double(Float.greatestFiniteMagnitude),
@@ -41,20 +43,30 @@ enum Generate {
     /// or JSON.
     static func string(_ entropy: inout Entropy) -> String {
         switch entropy.int(0...13) {
-        case 0: return entropy.pick(["", " ", "0", "-0", "+5", " 12 ", "12abc", "1e3", "1E-3", "1.5", ".5", "5.", "0x10", "0x1p3",
-                                     "inf", "-inf", "nan", "NaN", "infinity", "1e400", "-1e400", "9223372036854775807",
-                                     "9223372036854775808", "-9223372036854775809", "18446744073709551615", "18446744073709551616",
-                                     "00012", "1_000", "١٢", "１２", "\t7", "7\n", "1,5", "true", "NULL", "12e", "e5", "+", "-", ".",
-                                     "123456789012345678901234567890123456789012", "0.1000000000000000055511151231257827"])
+        case 0:
+            return entropy.pick([
+                "", " ", "0", "-0", "+5", " 12 ", "12abc", "1e3", "1E-3", "1.5", ".5", "5.", "0x10", "0x1p3",
+                "inf", "-inf", "nan", "NaN", "infinity", "1e400", "-1e400", "9223372036854775807",
+                "9223372036854775808", "-9223372036854775809", "18446744073709551615", "18446744073709551616",
+                "00012", "1_000", "١٢", "１２", "\t7", "7\n", "1,5", "true", "NULL", "12e", "e5", "+", "-", ".",
+                "123456789012345678901234567890123456789012", "0.1000000000000000055511151231257827",
+            ])
         case 1: return String(int64(&entropy))
         case 2: return String(double(&entropy))
         case 3: return dateText(&entropy)
         case 4: return entropy.bool() ? uuid(&entropy).uuidString : uuid(&entropy).uuidString.lowercased()
-        case 5: return entropy.pick(["https://example.com/a?b=c#d", "file:///tmp/a%20b", "a/b", "http://ü.de", "mailto:x@y", "//host",
-                                     "http://[::1]:80/", "%", "http://a b", "\u{0}", "s3://bucket/key"])
-        case 6: return entropy.pick(["{}", "[]", "{\"a\":1}", "{\"a\":[1,2,3]}", "[1,2", "null", "{\"a\":1e999}", "\"x\""])
-        case 7: return entropy.pick(["'", "\"", "\\", "'; DROP TABLE v; --", "\u{0}x", "a\u{0}b", "é", "e\u{301}", "🇫🇷", "👨‍👩‍👧",
-                                     "\u{202E}abc", "\u{FEFF}", "\u{10FFFF}", "Ω", "ß", "İ"])
+        case 5:
+            return entropy.pick([
+                "https://example.com/a?b=c#d", "file:///tmp/a%20b", "a/b", "http://ü.de", "mailto:x@y", "//host",
+                "http://[::1]:80/", "%", "http://a b", "\u{0}", "s3://bucket/key",
+            ])
+        case 6:
+            return entropy.pick(["{}", "[]", "{\"a\":1}", "{\"a\":[1,2,3]}", "[1,2", "null", "{\"a\":1e999}", "\"x\""])
+        case 7:
+            return entropy.pick([
+                "'", "\"", "\\", "'; DROP TABLE v; --", "\u{0}x", "a\u{0}b", "é", "e\u{301}", "🇫🇷", "👨‍👩‍👧",
+                "\u{202E}abc", "\u{FEFF}", "\u{10FFFF}", "Ω", "ß", "İ",
+            ])
         case 8:
             // Huge: up to 2 MB.
             let count = entropy.chance(0.2) ? entropy.int(100_000...2_000_000) : entropy.int(100...5000)
@@ -79,13 +91,16 @@ enum Generate {
     /// ISO-8601-like text, valid or nearly so.
     static func dateText(_ entropy: inout Entropy) -> String {
         func two(_ value: Int) -> String { value < 10 && value >= 0 ? "0\(value)" : "\(value)" }
-        let year = entropy.chance(0.8) ? entropy.int(1900...2100) : entropy.pick([0, 1, 999, 1582, 1970, 9999, 10000, -1])
+        let year =
+            entropy.chance(0.8) ? entropy.int(1900...2100) : entropy.pick([0, 1, 999, 1582, 1970, 9999, 10000, -1])
         let month = entropy.chance(0.9) ? entropy.int(1...12) : entropy.pick([0, 13, 99])
         let day = entropy.chance(0.85) ? entropy.int(1...28) : entropy.pick([0, 29, 30, 31, 32])
         var text = String(repeating: "0", count: max(0, 4 - String(year).count)) + "\(year)-\(two(month))-\(two(day))"
         if entropy.chance(0.7) {
             text += entropy.pick([" ", "T", "t", "  "])
-            text += two(entropy.chance(0.9) ? entropy.int(0...23) : 24) + ":" + two(entropy.chance(0.9) ? entropy.int(0...59) : 60)
+            text +=
+                two(entropy.chance(0.9) ? entropy.int(0...23) : 24) + ":"
+                + two(entropy.chance(0.9) ? entropy.int(0...59) : 60)
             if entropy.chance(0.8) {
                 text += ":" + two(entropy.chance(0.9) ? entropy.int(0...59) : 60)
                 if entropy.chance(0.6) {
@@ -95,7 +110,10 @@ enum Generate {
             }
             switch entropy.int(0...4) {
             case 0: text += "Z"
-            case 1: text += (entropy.bool() ? "+" : "-") + two(entropy.int(0...15)) + ":" + two(entropy.pick([0, 30, 45, 59, 60]))
+            case 1:
+                text +=
+                    (entropy.bool() ? "+" : "-") + two(entropy.int(0...15)) + ":"
+                    + two(entropy.pick([0, 30, 45, 59, 60]))
             case 2: text += (entropy.bool() ? "+" : "-") + two(entropy.int(0...23)) + two(entropy.pick([0, 30]))
             default: break
             }
@@ -109,9 +127,14 @@ enum Generate {
         case 0: return []
         case 1: return entropy.bytes(16)
         case 2: return Array(string(&entropy).utf8)
-        case 3: return entropy.pick([[0xFF], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0x61, 0x80, 0x62], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82]])
-            + (entropy.bool() ? Array("12".utf8) : [])
-        case 4: return entropy.chance(0.2) ? entropy.bytes(entropy.int(100_000...4_000_000)) : entropy.bytes(entropy.int(1...4096))
+        case 3:
+            return entropy.pick([
+                [0xFF], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0x61, 0x80, 0x62], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82],
+            ])
+                + (entropy.bool() ? Array("12".utf8) : [])
+        case 4:
+            return entropy.chance(0.2)
+                ? entropy.bytes(entropy.int(100_000...4_000_000)) : entropy.bytes(entropy.int(1...4096))
         default: return entropy.bytes(entropy.size(upTo: 300))
         }
     }
@@ -124,7 +147,8 @@ enum Generate {
                 0, -0.0, 0.0005, -0.0005, 0.0015, 1e-7, -62_167_219_200, -62_167_219_200.0005, -62_167_219_200.001,
                 253_402_300_799.999, 253_402_300_799.9995, 253_402_300_800, -9223372036854775.808, 9223372036854775.807,
                 9.2233720368547758e15, -9.2233720368547758e15, 1e17, -1e17, 1e300, -1e300, .greatestFiniteMagnitude,
-                -.greatestFiniteMagnitude, .infinity, -.infinity, .nan, .leastNonzeroMagnitude, 1_709_164_800, 951_782_400,
+                -.greatestFiniteMagnitude, .infinity, -.infinity, .nan, .leastNonzeroMagnitude, 1_709_164_800,
+                951_782_400,
                 -210_866_760_000, 1e10, -1e10,
             ])
         case 1: seconds = Double(entropy.int(-62_167_219_200...253_402_300_799))
@@ -147,7 +171,10 @@ enum Generate {
                 Decimal.nan,
             ])
         case 1: return Decimal(int64(&entropy))
-        case 2: return Decimal(sign: entropy.bool() ? .minus : .plus, exponent: entropy.int(-40...40), significand: Decimal(entropy.next() >> entropy.int(0...63)))
+        case 2:
+            return Decimal(
+                sign: entropy.bool() ? .minus : .plus, exponent: entropy.int(-40...40),
+                significand: Decimal(entropy.next() >> entropy.int(0...63)))
         default:
             let digits = (0..<entropy.int(1...40)).map { _ in String(entropy.int(0...9)) }.joined()
             let point = entropy.int(0...digits.count)
@@ -163,15 +190,23 @@ enum Generate {
 
     static func uuid(_ entropy: inout Entropy) -> UUID {
         let b = entropy.bytes(16)
-        return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+        return UUID(
+            uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])
+        )
     }
 
     static func url(_ entropy: inout Entropy) -> URL {
         for _ in 0..<4 {
-            let candidate = entropy.chance(0.6)
-                ? entropy.pick(["https://example.com/a?b=c#d", "file:///tmp/a%20b", "a/b", "mailto:x@y", "//host", "http://[::1]:80/",
-                                "https://user:pw@host:8080/p/a/t/h?query=1&x=%E2%82%AC", "urn:isbn:0451450523", "https://xn--n3h.com/"])
-                : "https://example.com/" + (string(&entropy).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? "x")
+            let candidate =
+                entropy.chance(0.6)
+                ? entropy.pick([
+                    "https://example.com/a?b=c#d", "file:///tmp/a%20b", "a/b", "mailto:x@y", "//host",
+                    "http://[::1]:80/",
+                    "https://user:pw@host:8080/p/a/t/h?query=1&x=%E2%82%AC", "urn:isbn:0451450523",
+                    "https://xn--n3h.com/",
+                ])
+                : "https://example.com/"
+                    + (string(&entropy).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? "x")
             if let url = URL(string: candidate) { return url }
         }
         return URL(fileURLWithPath: "/tmp")

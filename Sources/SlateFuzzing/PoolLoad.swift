@@ -58,7 +58,8 @@ public enum PoolLoad {
     }
 
     public static func run(_ options: Options) throws -> Report {
-        let directory = options.directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("slate-load-\(getpid())")
+        let directory =
+            options.directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("slate-load-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { if options.directory == nil { try? FileManager.default.removeItem(at: directory) } }
         let path = directory.appendingPathComponent("load.sqlite").path
@@ -66,15 +67,17 @@ public enum PoolLoad {
 
         var configuration = Database.Configuration()
         configuration.prepareDatabase = { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
-        let pool = try DatabasePool(location: .file(path), configuration: configuration, maximumReaderCount: options.readers)
+        let pool = try DatabasePool(
+            location: .file(path), configuration: configuration, maximumReaderCount: options.readers)
         let accounts = options.accounts
         let initial = 1_000
         let total = accounts * initial
         try pool.write { db in
-            try db.execute(sql: """
-                CREATE TABLE account(id INTEGER PRIMARY KEY, balance INTEGER NOT NULL);
-                CREATE TABLE log(seq INTEGER PRIMARY KEY, account INTEGER NOT NULL, amount INTEGER NOT NULL);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE account(id INTEGER PRIMARY KEY, balance INTEGER NOT NULL);
+                    CREATE TABLE log(seq INTEGER PRIMARY KEY, account INTEGER NOT NULL, amount INTEGER NOT NULL);
+                    """)
             for id in 0..<accounts { try db.execute("INSERT INTO account(id, balance) VALUES (\(id), \(initial))") }
         }
 
@@ -100,7 +103,9 @@ public enum PoolLoad {
                             )
                         }
                         let elapsed = Date().timeIntervalSince(readStart) * 1000
-                        let broken = sum != total || balances.reduce(0, +) != total || logCount != maximum || logCount < lastLogCount
+                        let broken =
+                            sum != total || balances.reduce(0, +) != total || logCount != maximum
+                            || logCount < lastLogCount
                         lastLogCount = logCount
                         tally.record {
                             $0.reads += 1
@@ -164,7 +169,10 @@ public enum PoolLoad {
             report.slowestRead = $0.slowest
         }
         let (finalBalances, logged) = try pool.read { db in
-            (try db.fetchAll(Int.self, sql: "SELECT balance FROM account ORDER BY id"), try db.fetchAll(Int.self, sql: "SELECT seq FROM log"))
+            (
+                try db.fetchAll(Int.self, sql: "SELECT balance FROM account ORDER BY id"),
+                try db.fetchAll(Int.self, sql: "SELECT seq FROM log")
+            )
         }
         report.lostWrites = Set(committed).subtracting(logged).count
         if finalBalances != balances {

@@ -38,9 +38,11 @@ extension StoredValue {
         case "text":
             let raw = try row.decode([UInt8]?.self, at: bytes) ?? []
             let valid = String(validating: raw, as: UTF8.self)
-            var stored = StoredValue(value: .text(valid ?? String(decoding: raw, as: UTF8.self)), bytes: raw, isValidUTF8: valid != nil)
+            var stored = StoredValue(
+                value: .text(valid ?? String(decoding: raw, as: UTF8.self)), bytes: raw, isValidUTF8: valid != nil)
             if let seconds = try row.decode(String?.self, at: date).flatMap({ Int64($0) }),
-               let fraction = try row.decode(String?.self, at: date + 1).flatMap({ Double($0) }) {
+                let fraction = try row.decode(String?.self, at: date + 1).flatMap({ Double($0) })
+            {
                 stored.sqliteDateMilliseconds = seconds * 1000 + Int64((fraction * 1000).rounded()) % 1000
             }
             return stored
@@ -73,7 +75,9 @@ struct Expectation<Value> {
     static func exactly(_ value: Value?) -> Self { Self(exact: value, classify: nil) }
     static var error: Self { Self(exact: nil, classify: nil) }
     static func error(known issue: KnownInexactRead) -> Self { Self(exact: nil, classify: { _ in issue }) }
-    static func error(known classify: @escaping (Value) -> KnownInexactRead?) -> Self { Self(exact: nil, classify: classify) }
+    static func error(known classify: @escaping (Value) -> KnownInexactRead?) -> Self {
+        Self(exact: nil, classify: classify)
+    }
 }
 
 /// The verdict on one read.
@@ -109,9 +113,12 @@ struct Probe {
             do {
                 value = try read(row, index)
             } catch let error as DatabaseError {
-                return ReadAnswer(verdict: .refused, fingerprint: -1, shown: "DatabaseError \(error.extendedResultCode.rawValue)")
+                return ReadAnswer(
+                    verdict: .refused, fingerprint: -1, shown: "DatabaseError \(error.extendedResultCode.rawValue)")
             } catch {
-                return ReadAnswer(verdict: .foreignError("\(type(of: error)): \(String(String(describing: error).prefix(200)))"), fingerprint: -2, shown: "\(type(of: error))")
+                return ReadAnswer(
+                    verdict: .foreignError("\(type(of: error)): \(String(String(describing: error).prefix(200)))"),
+                    fingerprint: -2, shown: "\(type(of: error))")
             }
             var hasher = Hasher()
             hasher.combine(value)
@@ -124,8 +131,11 @@ struct Probe {
             if let issue = expectation.classify?(value) {
                 return ReadAnswer(verdict: .known(issue), fingerprint: fingerprint, shown: shown)
             }
-            let wanted = expectation.exact.map { "the exact \(Show.value($0))" } ?? "a DatabaseError (no exact \(Value.self) exists)"
-            return ReadAnswer(verdict: .lie("read \(shown), expected \(wanted)"), fingerprint: fingerprint, shown: shown)
+            let wanted =
+                expectation.exact.map { "the exact \(Show.value($0))" }
+                ?? "a DatabaseError (no exact \(Value.self) exists)"
+            return ReadAnswer(
+                verdict: .lie("read \(shown), expected \(wanted)"), fingerprint: fingerprint, shown: shown)
         }
     }
 }
@@ -173,7 +183,9 @@ enum ExactConversion {
         return index == bytes.count
     }
 
-    static func integer<Value: FixedWidthInteger>(_ stored: StoredValue, live: Bool, as type: Value.Type) -> Expectation<Value> {
+    static func integer<Value: FixedWidthInteger>(_ stored: StoredValue, live: Bool, as type: Value.Type)
+        -> Expectation<Value>
+    {
         switch stored.value {
         case .integer(let integer):
             return .exactly(Value(exactly: integer))
@@ -181,10 +193,14 @@ enum ExactConversion {
             if real.isNaN { return .error }
             // Today's read truncates toward zero and saturates at the 64-bit bounds.
             let saturated = real >= 9.223372036854775807e18 || real <= -9.223372036854775808e18
-            let truncated: Int64 = real >= 9.223372036854775807e18 ? .max : real <= -9.223372036854775808e18 ? .min : Int64(real)
-            let issue: KnownInexactRead = saturated || real.rounded(.towardZero) == real ? .realOutOfRangeSaturated : .realWithFractionTruncated
+            let truncated: Int64 =
+                real >= 9.223372036854775807e18 ? .max : real <= -9.223372036854775808e18 ? .min : Int64(real)
+            let issue: KnownInexactRead =
+                saturated || real.rounded(.towardZero) == real ? .realOutOfRangeSaturated : .realWithFractionTruncated
             // A REAL between 2^63 and 2^64 has an exact UInt64, which today's read also saturates.
-            if let exact = Value(exactly: real) { return Expectation(exact: exact, classify: { $0 == Value(exactly: truncated) ? issue : nil }) }
+            if let exact = Value(exactly: real) {
+                return Expectation(exact: exact, classify: { $0 == Value(exactly: truncated) ? issue : nil })
+            }
             return .error(known: { $0 == Value(exactly: truncated) ? issue : nil })
         case .text(let text):
             if stored.isValidUTF8, let integer = integerText(text) { return .exactly(Value(exactly: integer)) }
@@ -213,10 +229,14 @@ enum ExactConversion {
         case .integer(let integer): return .exactly(integer != 0)
         case .real(let real):
             if real.isNaN { return .error }
-            if real != 0, real.magnitude < 1 { return Expectation(exact: true, classify: { $0 ? nil : .realWithFractionTruncated }) }
+            if real != 0, real.magnitude < 1 {
+                return Expectation(exact: true, classify: { $0 ? nil : .realWithFractionTruncated })
+            }
             return .exactly(real != 0)
         case .text(let text):
-            if stored.isValidUTF8, let integer = integerText(text) ?? wholeNumberText(text, as: Int64.self) { return .exactly(integer != 0) }
+            if stored.isValidUTF8, let integer = integerText(text) ?? wholeNumberText(text, as: Int64.self) {
+                return .exactly(integer != 0)
+            }
             return live ? .error(known: .textPrefixReadAsNumber) : .error
         case .blob: return live ? .error(known: .blobReadAsNumber) : .error
         case .null: return .error
@@ -265,12 +285,15 @@ enum ExactConversion {
             if let float = Float(exactly: exact) { return .exactly(float) }
             if exact.isNaN { return .exactly(.nan) }
             // A value a Float does not hold exactly throws (Lenient<Float> rounds).
-            let issue: KnownInexactRead = if case .integer = stored.value { .integerRoundedToFloatingPoint } else { .realRoundedToFloat }
+            let issue: KnownInexactRead =
+                if case .integer = stored.value { .integerRoundedToFloatingPoint } else { .realRoundedToFloat }
             return .error(known: { $0 == Float(exact) ? issue : nil })
         }
         return .error(known: { value in
             if let issue = double.classify?(Double(value)) { return issue }
-            if case .integer(let integer) = stored.value, value == Float(integer) { return .integerRoundedToFloatingPoint }
+            if case .integer(let integer) = stored.value, value == Float(integer) {
+                return .integerRoundedToFloatingPoint
+            }
             return nil
         })
     }
@@ -305,7 +328,8 @@ enum ExactConversion {
     static func date(_ stored: StoredValue, strategy: DateStrategy) -> Expectation<Date> {
         switch stored.value {
         case .text(let text):
-            guard stored.isValidUTF8, let milliseconds = stored.sqliteDateMilliseconds ?? lenientDateMilliseconds(text) else { return .error }
+            guard stored.isValidUTF8, let milliseconds = stored.sqliteDateMilliseconds ?? lenientDateMilliseconds(text)
+            else { return .error }
             // ISO-8601 text holds milliseconds: the date must be that millisecond.
             return Expectation(exact: Date(timeIntervalSince1970: Double(milliseconds) / 1000), classify: nil) { a, b in
                 (a.timeIntervalSince1970 * 1000).rounded() == (b.timeIntervalSince1970 * 1000).rounded()
@@ -344,9 +368,14 @@ enum ExactConversion {
             break
         }
         guard let db = try? Database(location: .inMemory),
-            let parts = try? db.fetchAll(SQL(sql: "SELECT strftime('%s', ?1), strftime('%f', ?1)", arguments: [String(decoding: bytes, as: UTF8.self)]), { row in
-                (try row.decode(String?.self, at: 0), try row.decode(String?.self, at: 1))
-            }).first,
+            let parts = try? db.fetchAll(
+                SQL(
+                    sql: "SELECT strftime('%s', ?1), strftime('%f', ?1)",
+                    arguments: [String(decoding: bytes, as: UTF8.self)]),
+                { row in
+                    (try row.decode(String?.self, at: 0), try row.decode(String?.self, at: 1))
+                }
+            ).first,
             let seconds = parts.0.flatMap({ Int64($0) }), let fraction = parts.1.flatMap({ Double($0) })
         else { return nil }
         return (seconds - offset) * 1000 + Int64((fraction * 1000).rounded()) % 1000
@@ -372,7 +401,12 @@ enum ExactConversion {
         // TEXT that is not UTF-8 reads as a blob of its bytes (see `SQLValue.text`).
         case .blob where stored.bytes.count == 16, .text where stored.bytes.count == 16:
             let b = stored.bytes
-            return .exactly(UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])))
+            return .exactly(
+                UUID(
+                    uuid: (
+                        b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14],
+                        b[15]
+                    )))
         default: return .error
         }
     }
@@ -389,14 +423,18 @@ enum ExactConversion {
         case .real(let real):
             guard real.isFinite else { return .error }
             // The number the double's shortest round-trip text spells; beyond Decimal's range, an error.
-            if let decimal = Decimal(string: real.description, locale: posix), !decimal.isNaN { return .exactly(decimal) }
+            if let decimal = Decimal(string: real.description, locale: posix), !decimal.isNaN {
+                return .exactly(decimal)
+            }
             return .error(known: { $0 == Decimal(real) ? .realApproximatedAsDecimal : nil })
         case .text(let text):
             // How `Decimal.nan` is stored (its description), read back as NaN.
             if stored.isValidUTF8, text == "NaN" { return .exactly(.nan) }
             let trimmed = text.trimmingCharacters(in: sqliteSpaces)
-            if stored.isValidUTF8, isDecimalNumberText(text), let decimal = Decimal(string: trimmed, locale: posix), !decimal.isNaN,
-               significantDigits(trimmed) <= 38 || digitString(trimmed) == digitString(decimal.description) {
+            if stored.isValidUTF8, isDecimalNumberText(text), let decimal = Decimal(string: trimmed, locale: posix),
+                !decimal.isNaN,
+                significantDigits(trimmed) <= 38 || digitString(trimmed) == digitString(decimal.description)
+            {
                 return .exactly(decimal)
             }
             return .error(known: .textOutsideNumberSyntaxReadAsDecimal)

@@ -29,12 +29,17 @@ final class SQLDomain {
         for (name, queries) in [("chinook", SQLCorpus.chinook), ("northwind", SQLCorpus.northwind)] {
             let url = dataDirectory.appendingPathComponent("\(name).sqlite")
             guard FileManager.default.fileExists(atPath: url.path) else {
-                throw DatabaseError(resultCode: .cantOpen, message: "no \(name).sqlite in \(dataDirectory.path): pass --data DIR")
+                throw DatabaseError(
+                    resultCode: .cantOpen, message: "no \(name).sqlite in \(dataDirectory.path): pass --data DIR")
             }
             var configuration = Database.Configuration()
             configuration.isReadOnly = true
-            let pristine = try Database(location: .uri("file:\(url.path)?mode=ro&immutable=1"), configuration: configuration)
-            samples.append(Sample(name: name, pristine: pristine, work: try makeWorkingCopy(of: pristine), queries: queries + SQLCorpus.scripts + extraQueries))
+            let pristine = try Database(
+                location: .uri("file:\(url.path)?mode=ro&immutable=1"), configuration: configuration)
+            samples.append(
+                Sample(
+                    name: name, pristine: pristine, work: try makeWorkingCopy(of: pristine),
+                    queries: queries + SQLCorpus.scripts + extraQueries))
         }
     }
 
@@ -97,7 +102,9 @@ final class SQLDomain {
         if scope <= 1, db.isInTransaction {
             // The SQL may have run its own BEGIN inside Slate's transaction; Slate's scope must
             // still not leave one open.
-            context.finding("a transaction was left open", "scope \(scope == 0 ? "transaction" : "savepoint") around \(Show.text(sql))")
+            context.finding(
+                "a transaction was left open",
+                "scope \(scope == 0 ? "transaction" : "savepoint") around \(Show.text(sql))")
         }
         // Once the call has returned and its statements and cursors are gone, no statement may
         // still be running: one would hold a read transaction open (pinning the WAL, blocking a
@@ -107,13 +114,16 @@ final class SQLDomain {
             // SQLite leaves an EXPLAIN statement "busy" after SQLITE_DONE; it holds no transaction.
             if sqlite3_stmt_busy(current) != 0, sqlite3_stmt_isexplain(current) == 0 {
                 let text = sqlite3_sql(current).map { String(cString: $0) } ?? "?"
-                context.finding("a statement was left running", "api \(api), scope \(scope): \(Show.text(text)) after \(Show.text(sql))")
+                context.finding(
+                    "a statement was left running",
+                    "api \(api), scope \(scope): \(Show.text(text)) after \(Show.text(sql))")
                 sqlite3_reset(current)
             }
             statement = sqlite3_next_stmt(db.handle, current)
         }
         if !db.isInTransaction, sqlite3_txn_state(db.handle, nil) != SQLITE_TXN_NONE {
-            context.finding("a transaction was left open outside any BEGIN", "api \(api), scope \(scope): \(Show.text(sql))")
+            context.finding(
+                "a transaction was left open outside any BEGIN", "api \(api), scope \(scope): \(Show.text(sql))")
         }
         // Whatever the statement did, the connection still answers.
         if db.isInTransaction { try? db.execute(sql: "ROLLBACK") }
@@ -130,7 +140,9 @@ final class SQLDomain {
         if upper.contains("PRAGMA") || upper.contains("WRITABLE") || context.index % 200 == 199 {
             samples[sampleIndex].work = try makeWorkingCopy(of: samples[sampleIndex].pristine)
             context.report.count("connections reopened")
-        } else if db.totalChangesCount != changesBefore || upper.contains("CREATE") || upper.contains("DROP") || upper.contains("ALTER") {
+        } else if db.totalChangesCount != changesBefore || upper.contains("CREATE") || upper.contains("DROP")
+            || upper.contains("ALTER")
+        {
             budget = .max
             try samples[sampleIndex].pristine.backup(to: db)
             context.report.count("databases restored")
@@ -141,17 +153,25 @@ final class SQLDomain {
     private static func checkError(_ error: DatabaseError, sql: String, _ context: inout CaseContext) {
         let code = error.resultCode
         if code == .ok || code == .row || code == .done {
-            context.finding("an error with a success code", "\(error.extendedResultCode.rawValue) for \(Show.text(sql)): \(error.message)")
+            context.finding(
+                "an error with a success code",
+                "\(error.extendedResultCode.rawValue) for \(Show.text(sql)): \(error.message)")
         }
         if error.message.isEmpty {
-            context.finding("an error without a message", "code \(error.extendedResultCode.rawValue) for \(Show.text(sql))")
+            context.finding(
+                "an error without a message", "code \(error.extendedResultCode.rawValue) for \(Show.text(sql))")
         }
         context.report.count("errors by code: \(code)")
-        if error.sql == nil { context.finding("an error without its SQL", "\(error.extendedResultCode.rawValue) for \(Show.text(sql)): \(error.message)") }
+        if error.sql == nil {
+            context.finding(
+                "an error without its SQL",
+                "\(error.extendedResultCode.rawValue) for \(Show.text(sql)): \(error.message)")
+        }
     }
 
     private static func call(
-        _ api: Int, _ db: Database, _ sql: String, _ arguments: StatementArguments, _ entropy: inout Entropy, _ context: inout CaseContext
+        _ api: Int, _ db: Database, _ sql: String, _ arguments: StatementArguments, _ entropy: inout Entropy,
+        _ context: inout CaseContext
     ) throws {
         switch api {
         case 0:
@@ -214,7 +234,9 @@ final class SQLDomain {
                 case 8: _ = try row.decode(Int8?.self, at: index)
                 case 9: _ = try row.decode(URL.self, at: index)
                 case 10: _ = row.value(at: index)
-                default: _ = try row.decode(SQLValue.self, named: row.columnNames.indices.contains(index) ? row.columnNames[index] : "nope")
+                default:
+                    _ = try row.decode(
+                        SQLValue.self, named: row.columnNames.indices.contains(index) ? row.columnNames[index] : "nope")
                 }
             } catch is DatabaseError {
                 continue
@@ -238,36 +260,49 @@ final class SQLDomain {
 
     /// One argument of any type, or `nil`.
     static func argument(_ entropy: inout Entropy) -> (any SQLBindable)? {
-            switch entropy.int(0...8) {
-            case 0: return nil
-            case 1: return Generate.int64(&entropy)
-            case 2: return Generate.double(&entropy).isNaN ? 0.5 : Generate.double(&entropy)
-            case 3: return Generate.string(&entropy)
-            case 4: return Data(Generate.bytes(&entropy))
-            case 5: return EncodedDate(Date(timeIntervalSince1970: Double(entropy.int(0...2_000_000_000))), strategy: .iso8601)
-            case 6: return Generate.uuid(&entropy)
-            case 7: return entropy.bool()
-            default: return Generate.dateText(&entropy)
-            }
+        switch entropy.int(0...8) {
+        case 0: return nil
+        case 1: return Generate.int64(&entropy)
+        case 2: return Generate.double(&entropy).isNaN ? 0.5 : Generate.double(&entropy)
+        case 3: return Generate.string(&entropy)
+        case 4: return Data(Generate.bytes(&entropy))
+        case 5:
+            return EncodedDate(Date(timeIntervalSince1970: Double(entropy.int(0...2_000_000_000))), strategy: .iso8601)
+        case 6: return Generate.uuid(&entropy)
+        case 7: return entropy.bool()
+        default: return Generate.dateText(&entropy)
+        }
     }
 }
 
 /// Mutations of SQL text, token by token and byte by byte.
 enum SQLMutator {
     static let dictionary: [String] = [
-        "SELECT", "FROM", "WHERE", "AND", "OR", "NOT", "NULL", "IS", "IN", "LIKE", "GLOB", "BETWEEN", "CASE", "WHEN", "THEN", "ELSE",
-        "END", "JOIN", "LEFT", "CROSS", "ON", "USING", "GROUP", "BY", "HAVING", "ORDER", "LIMIT", "OFFSET", "UNION", "ALL", "EXCEPT",
-        "INTERSECT", "WITH", "RECURSIVE", "AS", "DISTINCT", "INSERT", "INTO", "VALUES", "UPDATE", "SET", "DELETE", "RETURNING",
-        "CREATE", "TABLE", "INDEX", "VIEW", "TRIGGER", "DROP", "ALTER", "BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE",
-        "PRAGMA", "EXPLAIN", "VACUUM", "ANALYZE", "WINDOW", "OVER", "PARTITION", "FILTER", "COLLATE", "NOCASE", "ESCAPE", "CAST",
-        "DEFAULT", "PRIMARY", "KEY", "UNIQUE", "CHECK", "REFERENCES", "WITHOUT", "ROWID", "STRICT", "GENERATED", "ALWAYS",
-        "*", ",", "(", ")", ";", ".", "=", "==", "<>", "!=", "<", "<=", ">", ">=", "+", "-", "/", "%", "||", "&", "|", "<<", ">>", "~",
+        "SELECT", "FROM", "WHERE", "AND", "OR", "NOT", "NULL", "IS", "IN", "LIKE", "GLOB", "BETWEEN", "CASE", "WHEN",
+        "THEN", "ELSE",
+        "END", "JOIN", "LEFT", "CROSS", "ON", "USING", "GROUP", "BY", "HAVING", "ORDER", "LIMIT", "OFFSET", "UNION",
+        "ALL", "EXCEPT",
+        "INTERSECT", "WITH", "RECURSIVE", "AS", "DISTINCT", "INSERT", "INTO", "VALUES", "UPDATE", "SET", "DELETE",
+        "RETURNING",
+        "CREATE", "TABLE", "INDEX", "VIEW", "TRIGGER", "DROP", "ALTER", "BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT",
+        "RELEASE",
+        "PRAGMA", "EXPLAIN", "VACUUM", "ANALYZE", "WINDOW", "OVER", "PARTITION", "FILTER", "COLLATE", "NOCASE",
+        "ESCAPE", "CAST",
+        "DEFAULT", "PRIMARY", "KEY", "UNIQUE", "CHECK", "REFERENCES", "WITHOUT", "ROWID", "STRICT", "GENERATED",
+        "ALWAYS",
+        "*", ",", "(", ")", ";", ".", "=", "==", "<>", "!=", "<", "<=", ">", ">=", "+", "-", "/", "%", "||", "&", "|",
+        "<<", ">>", "~",
         "?", "?1", "?2", "?999", "?32766", "?32767", "?0", "?-1", ":x", "@y", "$z", "$a::b(c)", ":pattern",
-        "0", "1", "-1", "9223372036854775807", "9223372036854775808", "-9223372036854775808", "1e308", "1e999", "0x7FFFFFFFFFFFFFFF",
-        "0xFFFFFFFFFFFFFFFFF", "1.5", ".5", "1_000", "'a'", "''", "'it''s'", "x'00'", "x'FF00'", "X''", "x'0'", "'\u{0}'", "'é'",
-        "\"Name\"", "[Order Details]", "`Track`", "\"\"", "rowid", "_rowid_", "oid", "Track", "Album", "Artist", "Customers", "Orders",
-        "count(*)", "sum(", "max(", "length(", "substr(", "json(", "json_extract(", "printf(", "char(", "randomblob(", "zeroblob(",
-        "typeof(", "coalesce(", "iif(", "abs(", "date(", "strftime(", "julianday(", "unixepoch(", "instr(", "hex(", "quote(",
+        "0", "1", "-1", "9223372036854775807", "9223372036854775808", "-9223372036854775808", "1e308", "1e999",
+        "0x7FFFFFFFFFFFFFFF",
+        "0xFFFFFFFFFFFFFFFFF", "1.5", ".5", "1_000", "'a'", "''", "'it''s'", "x'00'", "x'FF00'", "X''", "x'0'",
+        "'\u{0}'", "'é'",
+        "\"Name\"", "[Order Details]", "`Track`", "\"\"", "rowid", "_rowid_", "oid", "Track", "Album", "Artist",
+        "Customers", "Orders",
+        "count(*)", "sum(", "max(", "length(", "substr(", "json(", "json_extract(", "printf(", "char(", "randomblob(",
+        "zeroblob(",
+        "typeof(", "coalesce(", "iif(", "abs(", "date(", "strftime(", "julianday(", "unixepoch(", "instr(", "hex(",
+        "quote(",
         "/*", "*/", "--", "\n", "\t", " ", "NATURAL", "FULL", "RIGHT", "OUTER", "INDEXED", "MATCH", "REGEXP", "ESCAPE",
     ]
 
@@ -280,15 +315,21 @@ enum SQLMutator {
             if let open = quote {
                 current.append(character)
                 let close: Character = open == "[" ? "]" : open
-                if character == close { tokens.append(current); current = ""; quote = nil }
+                if character == close {
+                    tokens.append(current)
+                    current = ""
+                    quote = nil
+                }
                 continue
             }
             if character == "'" || character == "\"" || character == "`" || character == "[" {
                 if !current.isEmpty { tokens.append(current) }
                 current = String(character)
                 quote = character
-            } else if character.isLetter || character.isNumber || character == "_" || character == "?" || character == ":"
-                || character == "@" || character == "$" || character == "." && current.first?.isNumber == true {
+            } else if character.isLetter || character.isNumber || character == "_" || character == "?"
+                || character == ":"
+                || character == "@" || character == "$" || character == "." && current.first?.isNumber == true
+            {
                 current.append(character)
             } else {
                 if !current.isEmpty { tokens.append(current) }
@@ -305,7 +346,10 @@ enum SQLMutator {
         var tokens = tokenize(seed)
         // One mutation most of the time, so that much of the SQL still runs.
         for _ in 0..<(entropy.chance(0.6) ? 1 : entropy.int(2...4)) {
-            guard !tokens.isEmpty else { tokens = [entropy.pick(dictionary)]; continue }
+            guard !tokens.isEmpty else {
+                tokens = [entropy.pick(dictionary)]
+                continue
+            }
             let index = entropy.int(0..<tokens.count)
             switch entropy.int(0...11) {
             case 0: tokens.remove(at: index)
@@ -326,17 +370,22 @@ enum SQLMutator {
                 // A string or name token changed inside.
                 var scalars = Array(tokens[index].unicodeScalars)
                 let position = entropy.int(0...scalars.count)
-                let scalar = entropy.pick(["'", "\"", "]", "\u{0}", "\\", "%", "_", "é", "\u{FFFD}", "😀", "\n", "*/"] as [String])
+                let scalar = entropy.pick(
+                    ["'", "\"", "]", "\u{0}", "\\", "%", "_", "é", "\u{FFFD}", "😀", "\n", "*/"] as [String])
                 scalars.insert(contentsOf: scalar.unicodeScalars, at: position)
                 var view = String.UnicodeScalarView()
                 view.append(contentsOf: scalars)
                 tokens[index] = String(view)
             case 9:
                 // A number at an edge.
-                tokens[index] = entropy.pick(["0", "-0", "9223372036854775807", "-9223372036854775808", "18446744073709551616", "1e308",
-                                              "-1e308", "4.9e-324", "NaN", "0x8000000000000000", "2147483648", "-1"])
+                tokens[index] = entropy.pick([
+                    "0", "-0", "9223372036854775807", "-9223372036854775808", "18446744073709551616", "1e308",
+                    "-1e308", "4.9e-324", "NaN", "0x8000000000000000", "2147483648", "-1",
+                ])
             case 10:
-                tokens[index] = tokens[index].uppercased() == tokens[index] ? tokens[index].lowercased() : tokens[index].uppercased()
+                tokens[index] =
+                    tokens[index].uppercased() == tokens[index]
+                    ? tokens[index].lowercased() : tokens[index].uppercased()
             default:
                 tokens.insert(";", at: index)
             }
@@ -350,7 +399,9 @@ enum SQLMutator {
         case 4: sql = sql + "; " + entropy.pick(corpus)
         case 5:
             let depth = entropy.int(10...300)
-            sql = "SELECT " + String(repeating: "(", count: depth) + "1" + String(repeating: ")", count: depth) + " FROM (\(sql))"
+            sql =
+                "SELECT " + String(repeating: "(", count: depth) + "1" + String(repeating: ")", count: depth)
+                + " FROM (\(sql))"
         case 6:
             let count = entropy.int(10...2000)
             sql = "SELECT * FROM Track WHERE TrackId IN (" + (0..<count).map(String.init).joined(separator: ",") + ")"

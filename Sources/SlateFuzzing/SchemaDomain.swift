@@ -31,18 +31,27 @@ final class SchemaDomain {
     }
 
     static let names: [String] = [
-        "id", "ID", "Id", "name", "Name", "name_", "user_id", "userId", "UserID", "first name", "Order ID", "2fa", "1st", "_", "__x",
-        "class", "self", "Self", "Type", "protocol", "init", "default", "let", "var", "func", "where", "select", "from", "order", "group",
-        "table", "index", "key", "primaryKey", "rowid", "oid", "String", "Data", "Date", "Table", "Row", "Database", "Columns", "schema",
-        "café", "naïve", "日本", "😀", "a\"b", "it's", "back\\slash", "a/b", "a-b", "a.b", "with space", " lead", "trail ", "tab\tin",
-        "count", "all", "description", "hashValue", "encode", "values", "x", "y", "z", "created_at", "updatedAt", "is_active",
-        "uuid", "token", "price", "amount", "data", "json", "status", "Status", "STATUS", "type", "kind", "Kind", "enum", "case",
-        "Any", "AnyObject", "Optional", "nil", "true", "false", "inout", "some", "async", "await", "throws", "Error", "Sendable",
+        "id", "ID", "Id", "name", "Name", "name_", "user_id", "userId", "UserID", "first name", "Order ID", "2fa",
+        "1st", "_", "__x",
+        "class", "self", "Self", "Type", "protocol", "init", "default", "let", "var", "func", "where", "select", "from",
+        "order", "group",
+        "table", "index", "key", "primaryKey", "rowid", "oid", "String", "Data", "Date", "Table", "Row", "Database",
+        "Columns", "schema",
+        "café", "naïve", "日本", "😀", "a\"b", "it's", "back\\slash", "a/b", "a-b", "a.b", "with space", " lead", "trail ",
+        "tab\tin",
+        "count", "all", "description", "hashValue", "encode", "values", "x", "y", "z", "created_at", "updatedAt",
+        "is_active",
+        "uuid", "token", "price", "amount", "data", "json", "status", "Status", "STATUS", "type", "kind", "Kind",
+        "enum", "case",
+        "Any", "AnyObject", "Optional", "nil", "true", "false", "inout", "some", "async", "await", "throws", "Error",
+        "Sendable",
     ]
 
     static let types: [String] = [
-        "INTEGER", "INT", "TEXT", "REAL", "BLOB", "NUMERIC", "BOOLEAN", "BOOL", "DATE", "DATETIME", "TIMESTAMP", "UUID", "JSON",
-        "VARCHAR(10)", "DECIMAL(10,2)", "", "UNSIGNED BIG INT", "DOUBLE PRECISION", "my type", "CHARACTER(20)", "FLOAT", "BIGINT",
+        "INTEGER", "INT", "TEXT", "REAL", "BLOB", "NUMERIC", "BOOLEAN", "BOOL", "DATE", "DATETIME", "TIMESTAMP", "UUID",
+        "JSON",
+        "VARCHAR(10)", "DECIMAL(10,2)", "", "UNSIGNED BIG INT", "DOUBLE PRECISION", "my type", "CHARACTER(20)", "FLOAT",
+        "BIGINT",
         "TINYINT", "CLOB", "NVARCHAR(100)", "ANY",
     ]
 
@@ -56,7 +65,9 @@ final class SchemaDomain {
         var statements: [String] = []
         var tables: [(name: String, columns: [String])] = []
         for _ in 0..<entropy.int(1...4) {
-            let tableName = entropy.chance(0.6) ? entropy.pick(names) : entropy.pick(names) + entropy.pick(["s", "_2", " Table", ""])
+            let tableName =
+                entropy.chance(0.6)
+                ? entropy.pick(names) : entropy.pick(names) + entropy.pick(["s", "_2", " Table", ""])
             let strict = entropy.chance(0.2)
             var columns: [String] = []
             var definitions: [String] = []
@@ -66,15 +77,25 @@ final class SchemaDomain {
                 columns.append(name)
                 var definition = quoted(name) + " " + (strict ? entropy.pick(strictTypes) : entropy.pick(types))
                 if entropy.chance(0.25) { definition += " NOT NULL" }
-                if entropy.chance(0.15) { definition += " DEFAULT " + entropy.pick(["0", "1.5", "'x'", "''", "NULL", "(1 + 2)", "CURRENT_TIMESTAMP", "x'00'", "'it''s'", "-1"]) }
+                if entropy.chance(0.15) {
+                    definition +=
+                        " DEFAULT "
+                        + entropy.pick([
+                            "0", "1.5", "'x'", "''", "NULL", "(1 + 2)", "CURRENT_TIMESTAMP", "x'00'", "'it''s'", "-1",
+                        ])
+                }
                 if entropy.chance(0.08) { definition += " UNIQUE" }
                 if entropy.chance(0.08) { definition += " COLLATE NOCASE" }
                 if entropy.chance(0.05) { definition += " CHECK (" + quoted(name) + " IS NOT NULL)" }
                 if entropy.chance(0.08), let other = columns.first, other != name {
-                    definition = quoted(name) + " " + entropy.pick(["INTEGER", "TEXT", "REAL", ""]) + " GENERATED ALWAYS AS (" + quoted(other) + ") " + entropy.pick(["VIRTUAL", "STORED", ""])
+                    definition =
+                        quoted(name) + " " + entropy.pick(["INTEGER", "TEXT", "REAL", ""]) + " GENERATED ALWAYS AS ("
+                        + quoted(other) + ") " + entropy.pick(["VIRTUAL", "STORED", ""])
                 }
                 if entropy.chance(0.08), let target = tables.randomElement(using: &entropy) {
-                    definition += " REFERENCES " + quoted(target.name) + (entropy.bool() ? "(" + quoted(entropy.pick(target.columns)) + ")" : "")
+                    definition +=
+                        " REFERENCES " + quoted(target.name)
+                        + (entropy.bool() ? "(" + quoted(entropy.pick(target.columns)) + ")" : "")
                 }
                 definitions.append(definition)
             }
@@ -85,7 +106,8 @@ final class SchemaDomain {
                 let name = entropy.pick(["id", "key", "rowid_alias", "ID", entropy.pick(names)])
                 if !columns.contains(where: { $0.lowercased() == name.lowercased() }) {
                     columns.insert(name, at: 0)
-                    definitions.insert(quoted(name) + " INTEGER PRIMARY KEY" + (entropy.chance(0.3) ? " AUTOINCREMENT" : ""), at: 0)
+                    definitions.insert(
+                        quoted(name) + " INTEGER PRIMARY KEY" + (entropy.chance(0.3) ? " AUTOINCREMENT" : ""), at: 0)
                 }
             case 1, 2:
                 let key = Array(columns.prefix(entropy.int(1...min(3, columns.count))))
@@ -99,30 +121,46 @@ final class SchemaDomain {
                 }
             default: break
             }
-            if entropy.chance(0.1), columns.count >= 2, let target = tables.randomElement(using: &entropy), target.columns.count >= 2 {
-                definitions.append("FOREIGN KEY (" + columns.prefix(2).map(quoted).joined(separator: ", ") + ") REFERENCES " + quoted(target.name)
-                    + " (" + target.columns.prefix(2).map(quoted).joined(separator: ", ") + ") ON DELETE CASCADE")
+            if entropy.chance(0.1), columns.count >= 2, let target = tables.randomElement(using: &entropy),
+                target.columns.count >= 2
+            {
+                definitions.append(
+                    "FOREIGN KEY (" + columns.prefix(2).map(quoted).joined(separator: ", ") + ") REFERENCES "
+                        + quoted(target.name)
+                        + " (" + target.columns.prefix(2).map(quoted).joined(separator: ", ") + ") ON DELETE CASCADE")
             }
-            if entropy.chance(0.1) { definitions.append("UNIQUE (" + columns.prefix(2).map(quoted).joined(separator: ", ") + ")") }
+            if entropy.chance(0.1) {
+                definitions.append("UNIQUE (" + columns.prefix(2).map(quoted).joined(separator: ", ") + ")")
+            }
             var options: [String] = []
             if withoutRowID { options.append("WITHOUT ROWID") }
             if strict { options.append("STRICT") }
-            statements.append("CREATE TABLE " + quoted(tableName) + " (" + definitions.joined(separator: ", ") + ")" + (options.isEmpty ? "" : " " + options.joined(separator: ", ")))
+            statements.append(
+                "CREATE TABLE " + quoted(tableName) + " (" + definitions.joined(separator: ", ") + ")"
+                    + (options.isEmpty ? "" : " " + options.joined(separator: ", ")))
             tables.append((tableName, columns))
             if entropy.chance(0.2), let column = columns.randomElement(using: &entropy) {
-                statements.append("CREATE " + (entropy.chance(0.3) ? "UNIQUE " : "") + "INDEX " + quoted("idx " + tableName + " " + column)
-                    + " ON " + quoted(tableName) + " (" + (entropy.chance(0.2) ? "lower(" + quoted(column) + ")" : quoted(column)) + ")"
-                    + (entropy.chance(0.2) ? " WHERE " + quoted(column) + " IS NOT NULL" : ""))
+                statements.append(
+                    "CREATE " + (entropy.chance(0.3) ? "UNIQUE " : "") + "INDEX "
+                        + quoted("idx " + tableName + " " + column)
+                        + " ON " + quoted(tableName) + " ("
+                        + (entropy.chance(0.2) ? "lower(" + quoted(column) + ")" : quoted(column)) + ")"
+                        + (entropy.chance(0.2) ? " WHERE " + quoted(column) + " IS NOT NULL" : ""))
             }
         }
         if entropy.chance(0.3), let table = tables.randomElement(using: &entropy) {
             let selected = table.columns.shuffled(using: &entropy).prefix(entropy.int(1...table.columns.count))
-            statements.append("CREATE VIEW " + quoted(entropy.pick(names) + " view") + " AS SELECT "
-                + selected.map { quoted($0) + (entropy.chance(0.3) ? " AS " + quoted(entropy.pick(names)) : "") }.joined(separator: ", ")
-                + (entropy.chance(0.3) ? ", count(*) AS n" : "") + " FROM " + quoted(table.name) + (entropy.chance(0.3) ? " GROUP BY 1" : ""))
+            statements.append(
+                "CREATE VIEW " + quoted(entropy.pick(names) + " view") + " AS SELECT "
+                    + selected.map { quoted($0) + (entropy.chance(0.3) ? " AS " + quoted(entropy.pick(names)) : "") }
+                    .joined(separator: ", ")
+                    + (entropy.chance(0.3) ? ", count(*) AS n" : "") + " FROM " + quoted(table.name)
+                    + (entropy.chance(0.3) ? " GROUP BY 1" : ""))
         }
         if entropy.chance(0.1) {
-            statements.append("CREATE VIRTUAL TABLE " + quoted(entropy.pick(names) + " search") + " USING fts4(" + entropy.pick(["body", "title, body", "\"a b\""]) + ")")
+            statements.append(
+                "CREATE VIRTUAL TABLE " + quoted(entropy.pick(names) + " search") + " USING fts4("
+                    + entropy.pick(["body", "title, body", "\"a b\""]) + ")")
         }
         return statements
     }
@@ -140,7 +178,8 @@ final class SchemaDomain {
                 context.report.count("statements SQLite refused")
             }
         }
-        let tableCount = try db.fetchValue(Int.self, sql: "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        let tableCount = try db.fetchValue(
+            Int.self, sql: "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
         // SQLite accepts a view over a table that does not exist (views are resolved when read);
         // the generator cannot type such a view's columns and may refuse it.
         var brokenViews = 0
@@ -173,7 +212,8 @@ final class SchemaDomain {
             context.report.count("generated from database files")
         } else {
             input = directory.appendingPathComponent(stem + ".sql")
-            try (accepted.joined(separator: ";\n") + (accepted.isEmpty ? "" : ";\n")).write(to: input, atomically: true, encoding: .utf8)
+            try (accepted.joined(separator: ";\n") + (accepted.isEmpty ? "" : ";\n")).write(
+                to: input, atomically: true, encoding: .utf8)
             context.report.count("generated from scripts")
         }
         let source: String
@@ -187,7 +227,9 @@ final class SchemaDomain {
                 context.report.refused += 1
                 context.report.count("schemas with a view over a missing table refused")
             } else {
-                context.finding("slate generate refused a schema SQLite accepts", "\(error)\n--- schema (\(configuration.style) style):\n\(accepted.joined(separator: ";\n"))")
+                context.finding(
+                    "slate generate refused a schema SQLite accepts",
+                    "\(error)\n--- schema (\(configuration.style) style):\n\(accepted.joined(separator: ";\n"))")
             }
             return
         }
@@ -200,9 +242,11 @@ final class SchemaDomain {
         context.report.count("source bytes", source.utf8.count)
         if let output, written < compileSample {
             written += 1
-            let header = "// slate-fuzz --domain schemas --seed \(context.runSeed) --case \(context.index) (\(configuration.style) style, \(input.pathExtension) input)\n"
+            let header =
+                "// slate-fuzz --domain schemas --seed \(context.runSeed) --case \(context.index) (\(configuration.style) style, \(input.pathExtension) input)\n"
                 + accepted.map { "// " + $0.replacingOccurrences(of: "\n", with: " ") }.joined(separator: "\n") + "\n"
-            try (header + source).write(to: output.appendingPathComponent("\(stem).swift"), atomically: true, encoding: .utf8)
+            try (header + source).write(
+                to: output.appendingPathComponent("\(stem).swift"), atomically: true, encoding: .utf8)
             context.report.count("sources written for type-checking")
         }
         try? FileManager.default.removeItem(at: input)

@@ -27,7 +27,8 @@ public enum SlateFuzzCommand {
     /// Runs the command and returns the process's exit status.
     public static func main(_ arguments: [String]) -> Int32 {
         var arguments = arguments[...]
-        let command = arguments.first.flatMap { ["fuzz", "kill", "load", "kill-child"].contains($0) ? $0 : nil } ?? "fuzz"
+        let command =
+            arguments.first.flatMap { ["fuzz", "kill", "load", "kill-child"].contains($0) ? $0 : nil } ?? "fuzz"
         if arguments.first == command { arguments = arguments.dropFirst() }
         do {
             var options = try parse(Array(arguments))
@@ -39,7 +40,9 @@ public enum SlateFuzzCommand {
             case "kill": return try kill(&options)
             case "load": return try load(&options)
             case "kill-child":
-                guard let path = options["path"]?.last, let mode = options["mode"]?.last.flatMap(CrashLoop.Mode.init(rawValue:)) else {
+                guard let path = options["path"]?.last,
+                    let mode = options["mode"]?.last.flatMap(CrashLoop.Mode.init(rawValue:))
+                else {
                     throw UsageError("kill-child needs --path and --mode")
                 }
                 try CrashLoop.child(path: path, mode: mode, seed: UInt64(options["seed"]?.last ?? "1") ?? 1)
@@ -85,7 +88,9 @@ public enum SlateFuzzCommand {
         options.removeValue(forKey: name)?.last
     }
 
-    private static func number<Value: FixedWidthInteger>(_ options: inout [String: [String]], _ name: String, _ fallback: Value) throws -> Value {
+    private static func number<Value: FixedWidthInteger>(
+        _ options: inout [String: [String]], _ name: String, _ fallback: Value
+    ) throws -> Value {
         guard let text = take(&options, name) else { return fallback }
         guard let value = Value(text) else { throw UsageError("--\(name) wants a whole number, not \(text)") }
         return value
@@ -99,7 +104,9 @@ public enum SlateFuzzCommand {
         var run = FuzzRunner.Options()
         if let domains = take(&options, "domain"), domains != "all" {
             run.domains = try domains.split(separator: ",").map { name in
-                guard let domain = FuzzDomain(rawValue: String(name)) else { throw UsageError("unknown domain \(name)") }
+                guard let domain = FuzzDomain(rawValue: String(name)) else {
+                    throw UsageError("unknown domain \(name)")
+                }
                 return domain
             }
         }
@@ -122,9 +129,13 @@ public enum SlateFuzzCommand {
 
         CrashContext.install()
         let domains = run.domains.map(\.rawValue).joined(separator: ", ")
-        print("slate-fuzz: \(run.onlyCase.map { "case \($0)" } ?? "\(run.cases) cases") per domain (\(domains)), seed \(run.seed)")
+        print(
+            "slate-fuzz: \(run.onlyCase.map { "case \($0)" } ?? "\(run.cases) cases") per domain (\(domains)), seed \(run.seed)"
+        )
         let reports = try FuzzRunner(options: run).run { report in
-            print("  \(report.domain.rawValue): \(report.cases) cases in \(String(format: "%.1f", report.seconds)) s, \(report.findings.count) findings")
+            print(
+                "  \(report.domain.rawValue): \(report.cases) cases in \(String(format: "%.1f", report.seconds)) s, \(report.findings.count) findings"
+            )
         }
         print(FuzzRunner.summary(reports, seed: run.seed))
         let findings = reports.reduce(0) { $0 + $1.findings.count }
@@ -145,8 +156,8 @@ public enum SlateFuzzCommand {
 
     static func executable() -> URL {
         #if os(Linux)
-        let url = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+            let url = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
         #endif
         return Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
     }
@@ -158,25 +169,33 @@ public enum SlateFuzzCommand {
         run.maximumDelay = try number(&options, "max-delay", run.maximumDelay)
         if let modes = take(&options, "modes") {
             run.modes = try modes.split(separator: ",").map { name in
-                guard let mode = CrashLoop.Mode(rawValue: String(name)) else { throw UsageError("unknown mode \(name)") }
+                guard let mode = CrashLoop.Mode(rawValue: String(name)) else {
+                    throw UsageError("unknown mode \(name)")
+                }
                 return mode
             }
         }
         try rejectLeftovers(options)
-        print("slate-fuzz kill: \(run.kills) SIGKILLs over \(run.modes.map(\.rawValue).joined(separator: ", ")), seed \(run.seed)")
+        print(
+            "slate-fuzz kill: \(run.kills) SIGKILLs over \(run.modes.map(\.rawValue).joined(separator: ", ")), seed \(run.seed)"
+        )
         let reports = try CrashLoop.run(run) { report in
-            print(String(
-                format: "  %-15@ %3d kills (%d before the first commit), %5d commits reported, %d lost, %d integrity failures, %d torn transactions, %d batches on disk, %.1f s",
-                report.mode.rawValue as NSString, report.kills, report.killsBeforeFirstCommit, report.reportedCommits, report.lostCommits,
-                report.integrityFailures, report.tornTransactions, report.batchesOnDisk, report.seconds))
+            print(
+                String(
+                    format:
+                        "  %-15@ %3d kills (%d before the first commit), %5d commits reported, %d lost, %d integrity failures, %d torn transactions, %d batches on disk, %.1f s",
+                    report.mode.rawValue as NSString, report.kills, report.killsBeforeFirstCommit,
+                    report.reportedCommits, report.lostCommits,
+                    report.integrityFailures, report.tornTransactions, report.batchesOnDisk, report.seconds))
             for problem in report.problems.prefix(10) { print("      \(problem)") }
         }
         let kills = reports.reduce(0) { $0 + $1.kills }
         let commits = reports.reduce(0) { $0 + $1.reportedCommits }
         let clean = reports.allSatisfy(\.isClean)
-        print("kills survived: \(clean ? kills : reports.filter(\.isClean).reduce(0) { $0 + $1.kills }) of \(kills); \(commits) reported commits, "
-            + "\(reports.reduce(0) { $0 + $1.lostCommits }) lost; \(reports.reduce(0) { $0 + $1.integrityFailures }) integrity failures; "
-            + "\(reports.reduce(0) { $0 + $1.tornTransactions }) torn transactions")
+        print(
+            "kills survived: \(clean ? kills : reports.filter(\.isClean).reduce(0) { $0 + $1.kills }) of \(kills); \(commits) reported commits, "
+                + "\(reports.reduce(0) { $0 + $1.lostCommits }) lost; \(reports.reduce(0) { $0 + $1.integrityFailures }) integrity failures; "
+                + "\(reports.reduce(0) { $0 + $1.tornTransactions }) torn transactions")
         return clean ? 0 : 1
     }
 
@@ -191,10 +210,14 @@ public enum SlateFuzzCommand {
         try rejectLeftovers(options)
         print("slate-fuzz load: 1 writer and \(run.readers) readers on a DatabasePool for \(run.seconds) s")
         let report = try PoolLoad.run(run)
-        print(String(
-            format: "  %.1f s: %d writes (%.0f/s), %d reads (%.0f/s) on up to %d reader connections; %d SQLITE_BUSY, %d other errors, %d broken snapshots, %d lost writes; slowest read %.1f ms",
-            report.seconds, report.writes, Double(report.writes) / report.seconds, report.reads, Double(report.reads) / report.seconds,
-            report.readerConnections, report.busy, report.errors.count, report.brokenSnapshots, report.lostWrites, report.slowestRead))
+        print(
+            String(
+                format:
+                    "  %.1f s: %d writes (%.0f/s), %d reads (%.0f/s) on up to %d reader connections; %d SQLITE_BUSY, %d other errors, %d broken snapshots, %d lost writes; slowest read %.1f ms",
+                report.seconds, report.writes, Double(report.writes) / report.seconds, report.reads,
+                Double(report.reads) / report.seconds,
+                report.readerConnections, report.busy, report.errors.count, report.brokenSnapshots, report.lostWrites,
+                report.slowestRead))
         for error in report.errors.prefix(5) { print("      \(error)") }
         print(report.isClean ? "load held" : "load did NOT hold")
         return report.isClean ? 0 : 1

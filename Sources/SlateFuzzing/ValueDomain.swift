@@ -14,7 +14,8 @@ final class ValueDomain {
     private static let columns = ["a", "b", "i", "r", "t", "n"]
     private static let select: String = {
         let names = columns
-        let parts = names + names.map { "typeof(\($0))" } + names.map { "CAST(\($0) AS BLOB)" }
+        let parts =
+            names + names.map { "typeof(\($0))" } + names.map { "CAST(\($0) AS BLOB)" }
             + names.flatMap { ["strftime('%s', \($0))", "strftime('%f', \($0))"] }
         return "SELECT " + parts.joined(separator: ", ") + " FROM v"
     }()
@@ -42,12 +43,15 @@ final class ValueDomain {
         let expressions = Array(repeating: written.expression, count: 6)
         do {
             if entropy.bool() {
-                let statement = try db.cachedStatement(sql: "INSERT INTO v VALUES (\(expressions.joined(separator: ", ")))".replacingOccurrences(of: "?", with: "?1"))
+                let statement = try db.cachedStatement(
+                    sql: "INSERT INTO v VALUES (\(expressions.joined(separator: ", ")))".replacingOccurrences(
+                        of: "?", with: "?1"))
                 try written.argument.bind(to: statement, at: 1)
                 try statement.run()
             } else {
                 let arguments = StatementArguments(Array(repeating: written.argument, count: 6))
-                try db.execute(SQL(sql: "INSERT INTO v VALUES (\(expressions.joined(separator: ", ")))", arguments: arguments))
+                try db.execute(
+                    SQL(sql: "INSERT INTO v VALUES (\(expressions.joined(separator: ", ")))", arguments: arguments))
             }
         } catch let error as DatabaseError {
             if written.mayBeRefused {
@@ -65,19 +69,25 @@ final class ValueDomain {
         _ = try db.fetchAll(SQL(sql: Self.select)) { row in
             var stored: [StoredValue] = []
             for column in 0..<6 {
-                stored.append(try StoredValue.read(row, value: column, type: 6 + column, bytes: 12 + column, date: 18 + 2 * column))
+                stored.append(
+                    try StoredValue.read(
+                        row, value: column, type: 6 + column, bytes: 12 + column, date: 18 + 2 * column))
             }
             var liveAnswers: [[ReadAnswer]] = []
             for column in 0..<6 {
                 if column < 2 {
                     // No affinity: what was bound is what is stored, and reads back as it was.
                     let answer = written.roundTrip.read(row, column, stored[column])
-                    Self.judge(answer, probe: written.roundTrip.name, stored: stored[column], column: column, roundTrip: true, written, &context)
+                    Self.judge(
+                        answer, probe: written.roundTrip.name, stored: stored[column], column: column, roundTrip: true,
+                        written, &context)
                 }
                 var answers: [ReadAnswer] = []
                 for probe in probes {
                     let answer = probe.read(row, column, stored[column])
-                    Self.judge(answer, probe: probe.name, stored: stored[column], column: column, roundTrip: false, written, &context)
+                    Self.judge(
+                        answer, probe: probe.name, stored: stored[column], column: column, roundTrip: false, written,
+                        &context)
                     answers.append(answer)
                 }
                 liveAnswers.append(answers)
@@ -89,19 +99,27 @@ final class ValueDomain {
                     copiedStored.isLive = false
                     for (index, probe) in probes.enumerated() {
                         let answer = probe.read(copied, column, copiedStored)
-                        Self.judge(answer, probe: probe.name, stored: copiedStored, column: column, roundTrip: false, written, &context)
+                        Self.judge(
+                            answer, probe: probe.name, stored: copiedStored, column: column, roundTrip: false, written,
+                            &context)
                         let live = liveAnswers[column][index]
                         if case .known = live.verdict { continue }
                         if case .known = answer.verdict { continue }
-                        if live.fingerprint != answer.fingerprint, case .exact = live.verdict, case .exact = answer.verdict, stored[column].isText {
+                        if live.fingerprint != answer.fingerprint, case .exact = live.verdict,
+                            case .exact = answer.verdict, stored[column].isText
+                        {
                             // Both within the parse's tolerance: a live row parses numeric text with
                             // SQLite (`sqlite3_column_double`, not always correctly rounded), a copied
                             // row with Swift.
-                            context.report.recordKnown(.textParsedDifferentlyLiveAndCopied, "\(probe.name): \(written.description), column \(Self.columns[column]) stores \(stored[column].value.fuzzDescription): live \(live.shown), copied \(answer.shown)")
+                            context.report.recordKnown(
+                                .textParsedDifferentlyLiveAndCopied,
+                                "\(probe.name): \(written.description), column \(Self.columns[column]) stores \(stored[column].value.fuzzDescription): live \(live.shown), copied \(answer.shown)"
+                            )
                         } else if live.fingerprint != answer.fingerprint {
                             context.finding(
                                 "live and copied rows disagree: \(probe.name)",
-                                "\(written.description), column \(Self.columns[column]) stores \(stored[column].value.fuzzDescription): live \(live.shown), copied \(answer.shown)")
+                                "\(written.description), column \(Self.columns[column]) stores \(stored[column].value.fuzzDescription): live \(live.shown), copied \(answer.shown)"
+                            )
                         }
                     }
                 }
@@ -113,7 +131,8 @@ final class ValueDomain {
         _ answer: ReadAnswer, probe: String, stored: StoredValue, column: Int, roundTrip: Bool, _ written: WrittenValue,
         _ context: inout CaseContext
     ) {
-        let place = "\(written.description), column \(columns[column]) stores \(stored.value.fuzzDescription)\(stored.isValidUTF8 ? "" : " (not UTF-8)"), \(stored.isLive ? "live" : "copied") row"
+        let place =
+            "\(written.description), column \(columns[column]) stores \(stored.value.fuzzDescription)\(stored.isValidUTF8 ? "" : " (not UTF-8)"), \(stored.isLive ? "live" : "copied") row"
         switch answer.verdict {
         case .exact:
             context.report.exact += 1
@@ -140,7 +159,9 @@ final class ValueDomain {
         }
     }
 
-    private static func optional<Value: Hashable>(_ model: @escaping (StoredValue) -> Expectation<Value>) -> (StoredValue) -> Expectation<Value?> {
+    private static func optional<Value: Hashable>(_ model: @escaping (StoredValue) -> Expectation<Value>) -> (
+        StoredValue
+    ) -> Expectation<Value?> {
         { stored in
             if stored.isNull { return .exactly(.some(nil)) }
             let expectation = model(stored)
@@ -149,56 +170,80 @@ final class ValueDomain {
             return Expectation<Value?>(
                 exact: expectation.exact.map { .some($0) },
                 classify: classify.map { classify in { value in value.flatMap(classify) } },
-                same: same.map { same in { a, b in
-                    guard let a, let b else { return a == nil && b == nil }
-                    return same(a, b)
-                } })
+                same: same.map { same in
+                    { a, b in
+                        guard let a, let b else { return a == nil && b == nil }
+                        return same(a, b)
+                    }
+                })
         }
     }
 
     /// Every read, on a connection whose date strategy is `connection`.
     static func makeProbes(connection: DateStrategy) -> [Probe] {
         var probes: [Probe] = [
-            integerProbe(Int.self), integerProbe(Int8.self), integerProbe(Int16.self), integerProbe(Int32.self), integerProbe(Int64.self),
-            integerProbe(UInt.self), integerProbe(UInt8.self), integerProbe(UInt16.self), integerProbe(UInt32.self), integerProbe(UInt64.self),
-            Probe.make("Bool", read: { try $0.decode(Bool.self, at: $1) }) { ExactConversion.bool($0, live: $0.isLive) },
+            integerProbe(Int.self), integerProbe(Int8.self), integerProbe(Int16.self), integerProbe(Int32.self),
+            integerProbe(Int64.self),
+            integerProbe(UInt.self), integerProbe(UInt8.self), integerProbe(UInt16.self), integerProbe(UInt32.self),
+            integerProbe(UInt64.self),
+            Probe.make("Bool", read: { try $0.decode(Bool.self, at: $1) }) {
+                ExactConversion.bool($0, live: $0.isLive)
+            },
             Probe.make("Double", read: { try $0.decode(Double.self, at: $1) }, same: ExactConversion.sameDouble) {
                 ExactConversion.double($0, live: $0.isLive)
             },
             Probe.make("Float", read: { try $0.decode(Float.self, at: $1) }, same: ExactConversion.sameFloat) {
                 ExactConversion.float($0, live: $0.isLive)
             },
-            Probe.make("String", read: { try $0.decode(String.self, at: $1) }, same: ExactConversion.sameString, model: ExactConversion.string),
+            Probe.make(
+                "String", read: { try $0.decode(String.self, at: $1) }, same: ExactConversion.sameString,
+                model: ExactConversion.string),
             Probe.make("Data", read: { Array(try $0.decode(Data.self, at: $1)) }, model: ExactConversion.bytes),
             Probe.make("[UInt8]", read: { try $0.decode([UInt8].self, at: $1) }, model: ExactConversion.bytes),
             Probe.make("UUID", read: { try $0.decode(UUID.self, at: $1) }, model: ExactConversion.uuid),
             Probe.make("URL", read: { try $0.decode(URL.self, at: $1) }, model: ExactConversion.url),
-            Probe.make("Decimal", read: { try $0.decode(Decimal.self, at: $1) }, same: { $0 == $1 || $0.isNaN && $1.isNaN }, model: ExactConversion.decimal),
-            Probe.make("SQLValue", read: { try $0.decode(SQLValue.self, at: $1) }, same: ExactConversion.sameSQLValue, model: ExactConversion.sqlValue),
+            Probe.make(
+                "Decimal", read: { try $0.decode(Decimal.self, at: $1) }, same: { $0 == $1 || $0.isNaN && $1.isNaN },
+                model: ExactConversion.decimal),
+            Probe.make(
+                "SQLValue", read: { try $0.decode(SQLValue.self, at: $1) }, same: ExactConversion.sameSQLValue,
+                model: ExactConversion.sqlValue),
             Probe.make("JSONEncoded<[Int]>", read: { try $0.decode(JSONEncoded<[Int]>.self, at: $1).value }) { stored in
                 switch stored.value {
                 case .text, .blob: .exactly(try? JSONDecoder().decode([Int].self, from: Data(stored.bytes)))
                 default: .error
                 }
             },
-            Probe.make("Int?", read: { try $0.decode(Int?.self, at: $1) }, model: optional { ExactConversion.integer($0, live: $0.isLive, as: Int.self) }),
-            Probe.make("Double?", read: { try $0.decode(Double?.self, at: $1) }, same: { a, b in
-                guard let a, let b else { return a == nil && b == nil }
-                return ExactConversion.sameDouble(a, b)
-            }, model: optional { ExactConversion.double($0, live: $0.isLive) }),
-            Probe.make("String?", read: { try $0.decode(String?.self, at: $1) }, model: optional(ExactConversion.string)),
-            Probe.make("Date?", read: { row, index in try row.decode(Date?.self, at: index) }, model: { stored in
-                optional { ExactConversion.date($0, strategy: connection) }(stored)
-            }),
+            Probe.make(
+                "Int?", read: { try $0.decode(Int?.self, at: $1) },
+                model: optional { ExactConversion.integer($0, live: $0.isLive, as: Int.self) }),
+            Probe.make(
+                "Double?", read: { try $0.decode(Double?.self, at: $1) },
+                same: { a, b in
+                    guard let a, let b else { return a == nil && b == nil }
+                    return ExactConversion.sameDouble(a, b)
+                }, model: optional { ExactConversion.double($0, live: $0.isLive) }),
+            Probe.make(
+                "String?", read: { try $0.decode(String?.self, at: $1) }, model: optional(ExactConversion.string)),
+            Probe.make(
+                "Date?", read: { row, index in try row.decode(Date?.self, at: index) },
+                model: { stored in
+                    optional { ExactConversion.date($0, strategy: connection) }(stored)
+                }),
         ]
         // Dates: with the connection's strategy, and with each explicit one.
-        probes.append(Probe.make("Date", read: { try $0.decode(Date.self, at: $1) }, same: ExactConversion.sameDate) { stored in
-            ExactConversion.date(stored, strategy: connection)
-        })
-        for strategy in strategies {
-            probes.append(Probe.make("Date(\(strategy))", read: { try $0.date(at: $1, strategy: strategy) as Date }, same: ExactConversion.sameDate) {
-                ExactConversion.date($0, strategy: strategy)
+        probes.append(
+            Probe.make("Date", read: { try $0.decode(Date.self, at: $1) }, same: ExactConversion.sameDate) { stored in
+                ExactConversion.date(stored, strategy: connection)
             })
+        for strategy in strategies {
+            probes.append(
+                Probe.make(
+                    "Date(\(strategy))", read: { try $0.date(at: $1, strategy: strategy) as Date },
+                    same: ExactConversion.sameDate
+                ) {
+                    ExactConversion.date($0, strategy: strategy)
+                })
         }
         return probes
     }
@@ -222,11 +267,16 @@ final class ValueDomain {
     ) -> WrittenValue {
         WrittenValue(
             description: "\(name) \(Show.value(value))", argument: value,
-            roundTrip: Probe.make("\(name) read back", read: read, same: same) { _ in .exactly(value) }, mayBeRefused: refusable)
+            roundTrip: Probe.make("\(name) read back", read: read, same: same) { _ in .exactly(value) },
+            mayBeRefused: refusable)
     }
 
-    private static func integer<Value: FixedWidthInteger & SQLBindable & SQLExtractable>(_ type: Value.Type, _ entropy: inout Entropy) -> WrittenValue {
-        let value = entropy.chance(0.3) ? Value(truncatingIfNeeded: entropy.next()) : Value(truncatingIfNeeded: Generate.int64(&entropy))
+    private static func integer<Value: FixedWidthInteger & SQLBindable & SQLExtractable>(
+        _ type: Value.Type, _ entropy: inout Entropy
+    ) -> WrittenValue {
+        let value =
+            entropy.chance(0.3)
+            ? Value(truncatingIfNeeded: entropy.next()) : Value(truncatingIfNeeded: Generate.int64(&entropy))
         return written("\(Value.self)", value, refusable: Int64(exactly: value) == nil)
     }
 
@@ -289,12 +339,18 @@ final class ValueDomain {
         case 17, 18:
             let date = Generate.date(&entropy)
             if entropy.bool() {
-                return written("Date(connection \(connection))", date, refusable: dateMayBeRefused(date, connection), same: sameDate(under: connection))
+                return written(
+                    "Date(connection \(connection))", date, refusable: dateMayBeRefused(date, connection),
+                    same: sameDate(under: connection))
             }
             let strategy = entropy.pick(strategies)
             return WrittenValue(
-                description: "EncodedDate(\(strategy)) \(Show.value(date))", argument: EncodedDate(date, strategy: strategy),
-                roundTrip: Probe.make("Date(\(strategy)) read back", read: { try $0.date(at: $1, strategy: strategy) as Date }, same: sameDate(under: strategy)) { _ in
+                description: "EncodedDate(\(strategy)) \(Show.value(date))",
+                argument: EncodedDate(date, strategy: strategy),
+                roundTrip: Probe.make(
+                    "Date(\(strategy)) read back", read: { try $0.date(at: $1, strategy: strategy) as Date },
+                    same: sameDate(under: strategy)
+                ) { _ in
                     .exactly(date)
                 },
                 mayBeRefused: dateMayBeRefused(date, strategy))
@@ -303,7 +359,9 @@ final class ValueDomain {
             if entropy.bool() { return written("UUID", uuid) }
             return WrittenValue(
                 description: "UUID as blob \(uuid)", argument: UUIDStorage.blob.sqlValue(for: uuid),
-                roundTrip: Probe.make("UUID (blob) read back", read: { try $0.decode(UUID.self, at: $1) }) { _ in .exactly(uuid) },
+                roundTrip: Probe.make("UUID (blob) read back", read: { try $0.decode(UUID.self, at: $1) }) { _ in
+                    .exactly(uuid)
+                },
                 mayBeRefused: false)
         case 20: return written("URL", Generate.url(&entropy))
         case 21:
@@ -311,7 +369,9 @@ final class ValueDomain {
             return written("Decimal", decimal, refusable: decimal.isNaN, same: { $0 == $1 || $0.isNaN && $1.isNaN })
         case 22:
             let ratio: Double? = entropy.bool() ? nil : Generate.double(&entropy)
-            let sample = JSONSample(name: Generate.string(&entropy), values: (0..<entropy.int(0...5)).map { _ in Int(Generate.int64(&entropy)) }, ratio: ratio)
+            let sample = JSONSample(
+                name: Generate.string(&entropy),
+                values: (0..<entropy.int(0...5)).map { _ in Int(Generate.int64(&entropy)) }, ratio: ratio)
             return written("JSONEncoded", JSONEncoded(sample), refusable: !(ratio?.isFinite ?? true))
         case 23:
             let value: SQLValue
@@ -332,7 +392,9 @@ final class ValueDomain {
             let bytes = Generate.bytes(&entropy)
             return WrittenValue(
                 description: "CAST(\(Show.bytes(bytes)) AS TEXT)", expression: "CAST(? AS TEXT)", argument: Data(bytes),
-                roundTrip: Probe.make("bytes of TEXT read back", read: { Array(try $0.decode(Data.self, at: $1)) }) { _ in .exactly(bytes) },
+                roundTrip: Probe.make("bytes of TEXT read back", read: { Array(try $0.decode(Data.self, at: $1)) }) {
+                    _ in .exactly(bytes)
+                },
                 mayBeRefused: false)
         default:
             let text = Generate.dateText(&entropy)

@@ -1,6 +1,6 @@
+import Foundation
 import Slate
 import SlateCodeModel
-import Foundation
 import SlateSchema
 
 /// Everything both styles render, decided once: names, types, defaults, keys and relationships.
@@ -193,7 +193,8 @@ extension GenerationModel {
         "AggregateFunction", "Assignment", "AssignmentBuilder", "AuthorizationDecision", "AuthorizationRequest",
         "AuthorizerAction", "BackupDecision", "BackupProgress", "CheckpointMode", "Collation", "Column",
         "ColumnEncoder", "ColumnExpression", "ColumnStorage", "Columns", "CopiedRow", "EncodedDate", "RowID",
-        "StatementBinder", "ArgumentCollector", "TableSchema", "SchemaDifference", "CodableRecordKey", "RecordColumns", "CommitDecision", "Configuration", "ConflictResolution",
+        "StatementBinder", "ArgumentCollector", "TableSchema", "SchemaDifference", "CodableRecordKey", "RecordColumns",
+        "CommitDecision", "Configuration", "ConflictResolution",
         "CreateTable", "Database", "DatabaseChange", "DatabaseCursor", "DatabaseError", "DatabasePool",
         "DatabaseQueue", "DatabaseReader", "DatabaseService", "DatabaseWriter", "DateStrategy", "Delete", "Direction",
         "ForeignKeyAction", "ForeignKeyChecks", "FunctionArguments", "HookObservation",
@@ -239,7 +240,8 @@ extension GenerationModel {
             sources.append((.table, table.name, "", index))
         }
         if configuration.includeViews {
-            for (index, view) in schema.views.enumerated() where !excluded.contains(view.name.lowercased()) && !view.columns.isEmpty {
+            for (index, view) in schema.views.enumerated()
+            where !excluded.contains(view.name.lowercased()) && !view.columns.isEmpty {
                 sources.append((.view, view.name, "", index))
             }
         }
@@ -264,8 +266,11 @@ extension GenerationModel {
                 chosenTypeNames.append(typeNames.claim(configured))
                 continue
             }
-            var candidate = Naming.typeName(configuration.singularizeRecordNames ? Naming.singular(source.name) : source.name)
-            if configuration.singularizeRecordNames, candidate != Naming.typeName(source.name), plainNames.contains(candidate) {
+            var candidate = Naming.typeName(
+                configuration.singularizeRecordNames ? Naming.singular(source.name) : source.name)
+            if configuration.singularizeRecordNames, candidate != Naming.typeName(source.name),
+                plainNames.contains(candidate)
+            {
                 candidate = Naming.typeName(source.name)  // singular form is another table's name
             }
             if Self.reservedTypeNames.contains(candidate) { candidate += "Record" }
@@ -302,24 +307,31 @@ extension GenerationModel {
                         record.omittedColumns.append(column)
                         continue
                     }
-                    var type = mapping.swiftType(table: table.name, column: column.name, declaredType: column.declaredType)
+                    var type = mapping.swiftType(
+                        table: table.name, column: column.name, declaredType: column.declaredType)
                     if column.isRowIDAlias && !(type == .int64 || type == .int) { type = .int64 }
                     if !usesSlate && type == .sqlValue { type = .string }
-                    let singleKeys = table.foreignKeys.filter { $0.columns.count == 1 && $0.columns[0].caseInsensitiveEquals(column.name) }
+                    let singleKeys = table.foreignKeys.filter {
+                        $0.columns.count == 1 && $0.columns[0].caseInsensitiveEquals(column.name)
+                    }
                     var property = PropertyModel(
                         sqlName: column.name, swiftName: "", type: type,
                         isOptional: column.isRowIDAlias || column.isNullable,
                         declaredType: column.declaredType, isInferredType: false, isNotNull: column.isNotNull,
                         defaultSQL: column.defaultSQL, swiftDefault: nil, primaryKeyPosition: column.primaryKeyPosition,
                         isRowIDAlias: column.isRowIDAlias, isAutoIncrement: column.isAutoIncrement,
-                        isUnique: table.isUniqueColumn(column.name), isUniqueConstraint: column.isUnique, collation: column.collation,
-                        dateStorage: configuration.dateStorage(table: table.name, column: column.name), uuidStorage: configuration.uuidStorage,
+                        isUnique: table.isUniqueColumn(column.name), isUniqueConstraint: column.isUnique,
+                        collation: column.collation,
+                        dateStorage: configuration.dateStorage(table: table.name, column: column.name),
+                        uuidStorage: configuration.uuidStorage,
                         reference: singleKeys.count == 1 ? singleKeys[0] : nil)
-                    property.swiftDefault = Self.swiftDefault(for: property, isSinglePrimaryKey: table.primaryKey.count == 1)
+                    property.swiftDefault = Self.swiftDefault(
+                        for: property, isSinglePrimaryKey: table.primaryKey.count == 1)
                     // A NOT NULL column whose default Swift cannot write (CURRENT_TIMESTAMP, an
                     // expression): `nil` lets SQLite apply it, and the insert reads it back. The
                     // raw style writes every column, so it keeps a Swift default.
-                    if configuration.style == .slate, property.isNotNull, !property.isRowIDAlias, property.primaryKeyPosition == nil,
+                    if configuration.style == .slate, property.isNotNull, !property.isRowIDAlias,
+                        property.primaryKeyPosition == nil,
                         column.defaultSQL != nil,
                         property.swiftDefault == nil || property.swiftDefault == "Date()"
                     {
@@ -341,16 +353,19 @@ extension GenerationModel {
                     if !usesSlate && type == .sqlValue { type = .string }
                     return PropertyModel(
                         sqlName: column.name, swiftName: "", type: type, isOptional: !column.isNeverNull,
-                        declaredType: column.typeName ?? "", isInferredType: column.declaredType == nil && column.inferredType != nil,
+                        declaredType: column.typeName ?? "",
+                        isInferredType: column.declaredType == nil && column.inferredType != nil,
                         isNotNull: column.isNeverNull, defaultSQL: nil, swiftDefault: column.isNeverNull ? nil : "nil",
-                        primaryKeyPosition: nil, isRowIDAlias: false, isAutoIncrement: false, isUnique: false, collation: nil,
+                        primaryKeyPosition: nil, isRowIDAlias: false, isAutoIncrement: false, isUnique: false,
+                        collation: nil,
                         dateStorage: configuration.dateStorage(table: view.name, column: column.name),
                         uuidStorage: configuration.uuidStorage, reference: nil)
                 }
             case .virtualTable:
                 let table = schema.virtualTables[source.index]
                 record.properties = table.recordColumns.map { column in
-                    var type = mapping.swiftType(table: table.name, column: column.name, declaredType: column.declaredType)
+                    var type = mapping.swiftType(
+                        table: table.name, column: column.name, declaredType: column.declaredType)
                     if type == .sqlValue && (table.isFullTextSearch || !usesSlate) { type = .string }
                     return PropertyModel(
                         sqlName: column.name, swiftName: "", type: type, isOptional: !column.isNotNull,
@@ -378,7 +393,8 @@ extension GenerationModel {
     /// Property names: configured, else lowerCamel; unique within the record.
     static func assignPropertyNames(_ record: inout RecordModel, configuration: GeneratorConfiguration) {
         let configured = Dictionary(
-            configuration.propertyNames.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
+            configuration.propertyNames.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first }
+        )
         var names = NameRegistry(reserved: reservedPropertyNames)
         for index in record.properties.indices {
             let sqlName = record.properties[index].sqlName
@@ -415,9 +431,11 @@ extension GenerationModel {
                     }
                 }
                 let resolved = parent != nil && parentColumns.count == columns.count && !columns.isEmpty
-                models.append(ForeignKeyModel(
-                    key: key, columns: columns, parent: resolved ? parent : nil, parentColumns: resolved ? parentColumns : [],
-                    parentMethodName: "", childrenMethodName: "", accessorLabel: "for"))
+                models.append(
+                    ForeignKeyModel(
+                        key: key, columns: columns, parent: resolved ? parent : nil,
+                        parentColumns: resolved ? parentColumns : [],
+                        parentMethodName: "", childrenMethodName: "", accessorLabel: "for"))
             }
             records[childIndex].foreignKeys = models
         }
@@ -432,7 +450,9 @@ extension GenerationModel {
                 var stem: String
                 if model.columns.count == 1 {
                     let words = Naming.words(child.properties[model.columns[0]].swiftName)
-                    if words.count > 1, let last = words.last, ["id", "key", "fk", "no", "code"].contains(last.lowercased()) {
+                    if words.count > 1, let last = words.last,
+                        ["id", "key", "fk", "no", "code"].contains(last.lowercased())
+                    {
                         stem = Naming.typeName(words.dropLast().joined(separator: " "))
                     } else {
                         stem = Naming.typeName(child.properties[model.columns[0]].swiftName)
@@ -440,7 +460,8 @@ extension GenerationModel {
                 } else {
                     stem = records[parent].typeName
                 }
-                records[childIndex].foreignKeys[keyIndex].parentMethodName = methodNames[childIndex].claim("fetch" + stem)
+                records[childIndex].foreignKeys[keyIndex].parentMethodName = methodNames[childIndex].claim(
+                    "fetch" + stem)
 
                 // On the parent: fetch<Children>, with the key's columns when several keys link them.
                 let siblings = child.foreignKeys.filter { $0.parent == parent }
@@ -473,7 +494,9 @@ extension GenerationModel {
         if property.type == .uuid && property.primaryKeyPosition != nil && isSinglePrimaryKey && !property.isOptional {
             return "UUID()"
         }
-        if let sql = property.defaultSQL, let literal = swiftLiteral(forDefault: sql, type: property.type, isOptional: property.isOptional) {
+        if let sql = property.defaultSQL,
+            let literal = swiftLiteral(forDefault: sql, type: property.type, isOptional: property.isOptional)
+        {
             return literal
         }
         return property.isOptional ? "nil" : nil
@@ -490,7 +513,9 @@ extension GenerationModel {
         if type == .date && ["CURRENT_TIMESTAMP", "CURRENT_DATE", "CURRENT_TIME"].contains(upper) { return "Date()" }
         if type == .date {
             let compact = upper.replacingOccurrences(of: " ", with: "")
-            if ["DATETIME('NOW')", "DATE('NOW')", "STRFTIME('%Y-%M-%DT%H:%M:%FZ','NOW')"].contains(compact) { return "Date()" }
+            if ["DATETIME('NOW')", "DATE('NOW')", "STRFTIME('%Y-%M-%DT%H:%M:%FZ','NOW')"].contains(compact) {
+                return "Date()"
+            }
             return nil
         }
         let tokens = SQLLiteral.parse(text)

@@ -1,6 +1,6 @@
+import Foundation
 import Slate
 import SlateCodeModel
-import Foundation
 
 /// How `slate generate` writes code: style, names, type mapping and storage. Every property has a
 /// default, so an empty configuration (or no `slate.json`) is valid.
@@ -145,7 +145,8 @@ public struct GeneratorConfiguration: Sendable, Hashable, Codable {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case style, databaseTypeName, accessLevel, singularizeRecordNames, recordNames
-        case propertyNames, declaredTypes, columnSuffixes, columnTypes, dateStorage, columnDateStorage, uuidStorage, nestRecords
+        case propertyNames, declaredTypes, columnSuffixes, columnTypes, dateStorage, columnDateStorage, uuidStorage,
+            nestRecords
         case includeViews, includeVirtualTables, recordOperations, documentation, excludedTables, rawFunctionPrefix
         case inputs
     }
@@ -157,9 +158,11 @@ public struct GeneratorConfiguration: Sendable, Hashable, Codable {
         let known = try decoder.container(keyedBy: AnyKey.self)
         let unknown = known.allKeys.map(\.stringValue).filter { CodingKeys(rawValue: $0) == nil }
         if let first = unknown.sorted().first {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: [], debugDescription: "unknown option \"\(first)\"; known options: "
-                    + CodingKeys.allCases.map(\.rawValue).joined(separator: ", ")))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: [],
+                    debugDescription: "unknown option \"\(first)\"; known options: "
+                        + CodingKeys.allCases.map(\.rawValue).joined(separator: ", ")))
         }
         let container = try decoder.container(keyedBy: CodingKeys.self)
         style = try container.decodeIfPresent(Style.self, forKey: .style) ?? defaults.style
@@ -200,7 +203,8 @@ public struct GeneratorConfiguration: Sendable, Hashable, Codable {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw GeneratorError.invalidConfiguration(path: url.path, reason: "cannot read the file: \(error.localizedDescription)")
+            throw GeneratorError.invalidConfiguration(
+                path: url.path, reason: "cannot read the file: \(error.localizedDescription)")
         }
         do {
             return try JSONDecoder().decode(GeneratorConfiguration.self, from: data)
@@ -282,10 +286,11 @@ public enum SwiftType: String, Sendable, Hashable, Codable, CaseIterable {
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let type = SwiftType(rawValue: text) else {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: decoder.codingPath,
-                debugDescription: "unknown Swift type \"\(text)\"; use one of "
-                    + SwiftType.allCases.map(\.rawValue).joined(separator: ", ")))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "unknown Swift type \"\(text)\"; use one of "
+                        + SwiftType.allCases.map(\.rawValue).joined(separator: ", ")))
         }
         self = type
     }

@@ -1,6 +1,6 @@
+import Foundation
 import Slate
 import SlateCodeModel
-import Foundation
 
 /// Turns SQL names into readable, valid Swift identifiers.
 ///
@@ -138,12 +138,15 @@ public enum Naming {
                 return matchCase(singular, to: word)
             }
             if irregularPlurals[lower] != nil { return word }  // already singular
-            for (suffix, replacement) in [("ies", "y"), ("sses", "ss"), ("shes", "sh"), ("ches", "ch"), ("xes", "x"), ("zzes", "z")]
+            for (suffix, replacement) in [
+                ("ies", "y"), ("sses", "ss"), ("shes", "sh"), ("ches", "ch"), ("xes", "x"), ("zzes", "z"),
+            ]
             where lower.hasSuffix(suffix) && lower.count > suffix.count + 1 {
                 if suffix == "ies" && ["movies", "cookies", "pies", "ties", "lies", "series"].contains(lower) {
                     return String(word.dropLast())
                 }
-                return String(word.dropLast(suffix.count)) + matchCase(replacement, to: String(word.suffix(suffix.count)))
+                return String(word.dropLast(suffix.count))
+                    + matchCase(replacement, to: String(word.suffix(suffix.count)))
             }
             if lower.hasSuffix("s") && !lower.hasSuffix("ss") && !lower.hasSuffix("us") && !lower.hasSuffix("is")
                 && lower.count > 2

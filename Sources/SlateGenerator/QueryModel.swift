@@ -86,7 +86,8 @@ extension GenerationModel {
                     table: parameter.table ?? "", column: parameter.column ?? "", declaredType: parameter.declaredType)
                 if !usesSlate && type == .sqlValue { type = .string }
                 var property = Self.queryProperty(
-                    sqlName: parameter.name, type: type, isOptional: parameter.isOptional, declaredType: parameter.declaredType,
+                    sqlName: parameter.name, type: type, isOptional: parameter.isOptional,
+                    declaredType: parameter.declaredType,
                     configuration: configuration)
                 let label = Naming.propertyName(parameter.name)
                 property.swiftName = labels.claim(Naming.keywords.contains(label) ? label + "Value" : label)
@@ -101,7 +102,8 @@ extension GenerationModel {
                     table: column.table ?? "", column: column.column ?? column.name, declaredType: column.declaredType)
                 if !usesSlate && type == .sqlValue { type = .string }
                 var property = Self.queryProperty(
-                    sqlName: column.sqlName, type: type, isOptional: column.isNullable, declaredType: column.declaredType ?? "",
+                    sqlName: column.sqlName, type: type, isOptional: column.isNullable,
+                    declaredType: column.declaredType ?? "",
                     configuration: configuration)
                 property.isInferredType = column.isInferredType
                 var name = Naming.propertyName(column.name)
@@ -110,12 +112,16 @@ extension GenerationModel {
                 columns.append(property)
             }
             let result: QueryModel.Result = columns.isEmpty ? .none : columns.count == 1 ? .values : .rows
-            let rawSQL = configuration.style == .slate ? query.sql : try Self.rawSQL(of: query, parameters: parameters, columns: columns)
-            self.queries.append(QueryModel(
-                query: query, functionName: functionName, rawStem: rawStem, rowTypeName: rowTypeName,
-                qualifiedRowTypeName: nestsRows ? "\(databaseTypeName).\(rowTypeName)" : rowTypeName,
-                parameters: parameters, parameterSQLNames: query.parameters.map(\.sqlName), columns: columns, result: result,
-                rawSQL: rawSQL))
+            let rawSQL =
+                configuration.style == .slate
+                ? query.sql : try Self.rawSQL(of: query, parameters: parameters, columns: columns)
+            self.queries.append(
+                QueryModel(
+                    query: query, functionName: functionName, rawStem: rawStem, rowTypeName: rowTypeName,
+                    qualifiedRowTypeName: nestsRows ? "\(databaseTypeName).\(rowTypeName)" : rowTypeName,
+                    parameters: parameters, parameterSQLNames: query.parameters.map(\.sqlName), columns: columns,
+                    result: result,
+                    rawSQL: rawSQL))
         }
     }
 
@@ -149,11 +155,13 @@ extension GenerationModel {
         guard columns.contains(where: { $0.type == .date }) else { return sql }
         if let returning = query.returning, returning.keywordOffset <= bytes.count {
             // A write's RETURNING expressions read the changed row: converted where they stand.
-            let items = zip(columns, zip(returning.expressions, returning.expressionRanges)).map { property, expression in
+            let items = zip(columns, zip(returning.expressions, returning.expressionRanges)).map {
+                property, expression in
                 let text = expression.1.map(converted) ?? expression.0
                 return property.type == .date ? RawDateSQL.read("(" + text + ")", storage: property.dateStorage) : text
             }
-            return converted(0..<returning.keywordOffset).trimmingCharacters(in: .whitespacesAndNewlines) + " RETURNING "
+            return converted(0..<returning.keywordOffset).trimmingCharacters(in: .whitespacesAndNewlines)
+                + " RETURNING "
                 + items.joined(separator: ", ")
         }
         guard let first = query.sql.split(whereSeparator: { $0.isWhitespace || $0 == "(" }).first?.uppercased(),
@@ -161,7 +169,8 @@ extension GenerationModel {
         else {
             throw GeneratorError.invalidOption(
                 "\(query.file):\(query.line): query \(query.name): the raw style reads Date columns through SQLite's date functions, "
-                    + "which it cannot apply to this statement; read the column as text (CAST(… AS TEXT)) or use the slate style")
+                    + "which it cannot apply to this statement; read the column as text (CAST(… AS TEXT)) or use the slate style"
+            )
         }
         // A query: read through a WITH, as records are (see `rawDecodingSQL(of:)`).
         let names: [String] = columns.indices.map { "c\($0 + 1)".sqlQuoted }
@@ -178,7 +187,9 @@ extension GenerationModel {
         let prefix = configuration.rawFunctionPrefix
         var names: Set<String> = ["\(prefix)open_\(databaseStem)"]
         for record in records {
-            for suffix in ["_find", "_insert", "_update", "_delete"] { names.insert(prefix + record.rawSingular + suffix) }
+            for suffix in ["_find", "_insert", "_update", "_delete"] {
+                names.insert(prefix + record.rawSingular + suffix)
+            }
             names.insert(prefix + record.rawPlural + "_fetch")
         }
         return names
@@ -204,10 +215,13 @@ extension GenerationModel {
         if let lead { lines += ["", lead] }
         lines.append("")
         let file = URL(fileURLWithPath: model.query.file).lastPathComponent
-        lines.append("\(SwiftLiteral.codeSpan(model.query.name)) in \(SwiftLiteral.codeSpan(file)), line \(model.query.line):")
+        lines.append(
+            "\(SwiftLiteral.codeSpan(model.query.name)) in \(SwiftLiteral.codeSpan(file)), line \(model.query.line):")
         lines.append("")
         lines.append("```sql")
-        lines += model.query.sql.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map { String($0).replacingOccurrences(of: "```", with: "'''") }
+        lines += model.query.sql.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map {
+            String($0).replacingOccurrences(of: "```", with: "'''")
+        }
         lines.append("```")
         if !model.parameters.isEmpty {
             lines.append("")
@@ -215,7 +229,8 @@ extension GenerationModel {
             for (parameter, source) in zip(model.parameters, model.query.parameters) {
                 let type = SwiftLiteral.codeSpan(source.declaredType)
                 let nullability = parameter.isOptional ? "; `nil` binds `NULL`" : ""
-                lines.append("  - \(parameter.swiftName): `\(source.sqlName)`, \(source.origin) (\(type))\(nullability).")
+                lines.append(
+                    "  - \(parameter.swiftName): `\(source.sqlName)`, \(source.origin) (\(type))\(nullability).")
             }
         }
         lines.append("- Returns: \(returns)")
@@ -227,7 +242,8 @@ extension GenerationModel {
         var text = "Column \(SwiftLiteral.codeSpan(column.sqlName))"
         var details: [String] = []
         if let type = column.declaredType {
-            details.append(SwiftLiteral.codeSpan(type) + (column.isInferredType ? ", inferred from the expression" : ""))
+            details.append(
+                SwiftLiteral.codeSpan(type) + (column.isInferredType ? ", inferred from the expression" : ""))
         } else {
             details.append("unknown type")
         }

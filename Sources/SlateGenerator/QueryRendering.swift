@@ -28,7 +28,10 @@ extension SlateRenderer {
     }
 
     func writeRowStruct(_ query: QueryModel, to out: inout SourceWriter) {
-        let conformances = ["RowDecodable", "Hashable"] + (query.columns.contains { $0.type == .sqlValue } ? [] : ["Codable"]) + ["Sendable"]
+        let conformances =
+            ["RowDecodable", "Hashable"] + (query.columns.contains { $0.type == .sqlValue } ? [] : ["Codable"]) + [
+                "Sendable"
+            ]
         out.doc("A row of \(SwiftLiteral.codeSpan(query.query.name)).")
         out.block("\(access)struct \(query.rowTypeName): \(conformances.joined(separator: ", "))") { out in
             model.writeQueryProperties(query, to: &out)
@@ -92,10 +95,13 @@ extension SlateRenderer {
     func boundValue(_ property: PropertyModel, value: String) -> String {
         if property.type == .date && property.dateStorage != .connection {
             let strategy = "DateStrategy.\(property.dateStorage.rawValue)"
-            return property.isOptional ? "\(value).map { EncodedDate($0, strategy: \(strategy)) }" : "EncodedDate(\(value), strategy: \(strategy))"
+            return property.isOptional
+                ? "\(value).map { EncodedDate($0, strategy: \(strategy)) }"
+                : "EncodedDate(\(value), strategy: \(strategy))"
         }
         if property.type == .uuid && property.uuidStorage == .blob {
-            return property.isOptional ? "\(value).map { UUIDStorage.blob.sqlValue(for: $0) }" : "UUIDStorage.blob.sqlValue(for: \(value))"
+            return property.isOptional
+                ? "\(value).map { UUIDStorage.blob.sqlValue(for: $0) }" : "UUIDStorage.blob.sqlValue(for: \(value))"
         }
         return value
     }
@@ -201,7 +207,9 @@ extension RawRenderer {
     func writePrepareAndBind(_ query: QueryModel, to out: inout SourceWriter) {
         writePrepare(query.rawSQL, to: &out)
         for (index, parameter) in query.parameters.enumerated() {
-            out.line("if case let code = \(bindCall(parameter, position: "\(index + 1)", value: Naming.escaped(parameter.swiftName))), code != SQLITE_OK { return code }")
+            out.line(
+                "if case let code = \(bindCall(parameter, position: "\(index + 1)", value: Naming.escaped(parameter.swiftName))), code != SQLITE_OK { return code }"
+            )
         }
     }
 
@@ -209,20 +217,27 @@ extension RawRenderer {
         let element = query.elementType
         for line in model.documentation(
             of: query, lead: "Calls `body` with each row, until it returns `false`.",
-            returns: "`SQLITE_OK` once every row was read or `body` returned `false`; SQLite's error code; or `SQLITE_MISMATCH` when a row cannot be read as \(SwiftLiteral.codeSpan(element)).")
-        {
+            returns:
+                "`SQLITE_OK` once every row was read or `body` returned `false`; SQLite's error code; or `SQLITE_MISMATCH` when a row cannot be read as \(SwiftLiteral.codeSpan(element))."
+        ) {
             out.doc(line)
         }
-        out.block("@discardableResult\n\(access)func \(prefix)\(query.rawStem)(_ db: OpaquePointer?\(parametersDeclaration(query)), _ body: (\(element)) -> Bool) -> Int32") { out in
+        out.block(
+            "@discardableResult\n\(access)func \(prefix)\(query.rawStem)(_ db: OpaquePointer?\(parametersDeclaration(query)), _ body: (\(element)) -> Bool) -> Int32"
+        ) { out in
             writePrepareAndBind(query, to: &out)
             out.block("while true") { out in
                 out.line("let code = sqlite3_step(statement)")
                 out.line("if code == SQLITE_DONE { return SQLITE_OK }")
                 out.line("guard code == SQLITE_ROW else { return code }")
                 if query.result == .rows {
-                    out.line("guard let row = \(query.qualifiedRowTypeName)(\(prefix)statement: statement) else { return SQLITE_MISMATCH }")
+                    out.line(
+                        "guard let row = \(query.qualifiedRowTypeName)(\(prefix)statement: statement) else { return SQLITE_MISMATCH }"
+                    )
                 } else {
-                    out.line("guard sqlite3_column_count(statement) == 1, let row = \(rawRead(query.columns[0], index: 0)) else { return SQLITE_MISMATCH }")
+                    out.line(
+                        "guard sqlite3_column_count(statement) == 1, let row = \(rawRead(query.columns[0], index: 0)) else { return SQLITE_MISMATCH }"
+                    )
                 }
                 out.line("if !body(row) { return SQLITE_OK }")
             }
@@ -231,10 +246,15 @@ extension RawRenderer {
 
     func writeFetchAllFunction(_ query: QueryModel, to out: inout SourceWriter) {
         let element = query.elementType
-        for line in model.documentation(of: query, lead: "Reads every row.", returns: "The rows, or `nil` when SQLite reports an error or a row cannot be read.") {
+        for line in model.documentation(
+            of: query, lead: "Reads every row.",
+            returns: "The rows, or `nil` when SQLite reports an error or a row cannot be read.")
+        {
             out.doc(line)
         }
-        out.block("\(access)func \(prefix)\(query.rawStem)(_ db: OpaquePointer?\(parametersDeclaration(query))) -> [\(element)]?") { out in
+        out.block(
+            "\(access)func \(prefix)\(query.rawStem)(_ db: OpaquePointer?\(parametersDeclaration(query))) -> [\(element)]?"
+        ) { out in
             out.line("var slateRows: [\(element)] = []")
             out.line("let code = \(prefix)\(query.rawStem)(db\(arguments(query))) { row in")
             out.line("    slateRows.append(row)")
@@ -248,11 +268,14 @@ extension RawRenderer {
         let element = query.elementType
         for line in model.documentation(
             of: query, lead: "Reads the first row into `row` and stops.",
-            returns: "`SQLITE_OK` with `row` set to the first row, or to `nil` when there is none; SQLite's error code (or `SQLITE_MISMATCH`) with `row` set to `nil`.")
-        {
+            returns:
+                "`SQLITE_OK` with `row` set to the first row, or to `nil` when there is none; SQLite's error code (or `SQLITE_MISMATCH`) with `row` set to `nil`."
+        ) {
             out.doc(line)
         }
-        out.block("@discardableResult\n\(access)func \(prefix)\(query.rawStem)_one(_ db: OpaquePointer?\(parametersDeclaration(query)), _ row: inout \(element)?) -> Int32") { out in
+        out.block(
+            "@discardableResult\n\(access)func \(prefix)\(query.rawStem)_one(_ db: OpaquePointer?\(parametersDeclaration(query)), _ row: inout \(element)?) -> Int32"
+        ) { out in
             out.line("var slateFirst: \(element)?")
             out.line("let code = \(prefix)\(query.rawStem)(db\(arguments(query))) { value in")
             out.line("    slateFirst = value")
@@ -266,11 +289,14 @@ extension RawRenderer {
     func writeExecuteFunction(_ query: QueryModel, to out: inout SourceWriter) {
         for line in model.documentation(
             of: query,
-            returns: "`SQLITE_OK`, or SQLite's error code (such as `SQLITE_CONSTRAINT`). `sqlite3_changes(db)` tells how many rows changed.")
-        {
+            returns:
+                "`SQLITE_OK`, or SQLite's error code (such as `SQLITE_CONSTRAINT`). `sqlite3_changes(db)` tells how many rows changed."
+        ) {
             out.doc(line)
         }
-        out.block("@discardableResult\n\(access)func \(prefix)\(query.rawStem)(_ db: OpaquePointer?\(parametersDeclaration(query))) -> Int32") { out in
+        out.block(
+            "@discardableResult\n\(access)func \(prefix)\(query.rawStem)(_ db: OpaquePointer?\(parametersDeclaration(query))) -> Int32"
+        ) { out in
             writePrepareAndBind(query, to: &out)
             out.line("let code = sqlite3_step(statement)")
             out.line("return code == SQLITE_DONE ? SQLITE_OK : code")

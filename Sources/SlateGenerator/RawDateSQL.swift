@@ -40,8 +40,10 @@ enum RawDateSQL {
         // are positive from the year 0000 on), and `julianday()` is them / 86400000.0, close
         // enough to round back. (`%f` would not do: it can show the parsed seconds, 59.999 for
         // 23:59:59.9999, which the milliseconds round to the next day.)
-        let seconds = "CAST(strftime('%s', \(value)) AS INTEGER) + CAST(round(julianday(\(value)) * 86400000.0) AS INTEGER) % 1000 / 1000.0"
-        return "CASE WHEN typeof(\(value)) IN ('integer', 'real') THEN \(number) WHEN \(isText) THEN coalesce(\(seconds), \(value)) ELSE \(value) END"
+        let seconds =
+            "CAST(strftime('%s', \(value)) AS INTEGER) + CAST(round(julianday(\(value)) * 86400000.0) AS INTEGER) % 1000 / 1000.0"
+        return
+            "CASE WHEN typeof(\(value)) IN ('integer', 'real') THEN \(number) WHEN \(isText) THEN coalesce(\(seconds), \(value)) ELSE \(value) END"
     }
 
     /// The expression storing parameter `?number`, which holds what the generated `slateRawBind`

@@ -41,7 +41,8 @@ extension GenerationModel {
         }
         var text = "Column \(name) (\(type))"
         if property.isRowIDAlias {
-            text += ", the primary key: an alias of the rowid, `nil` until the record is inserted, when SQLite assigns it"
+            text +=
+                ", the primary key: an alias of the rowid, `nil` until the record is inserted, when SQLite assigns it"
             if property.isAutoIncrement { text += " (`AUTOINCREMENT`: never reused)" }
             text += "."
             return text
@@ -52,9 +53,11 @@ extension GenerationModel {
         if record.isView {
             text += property.isOptional ? ", optional." : ", never `NULL`."
         } else if property.isNilForDefault {
-            text += ", `NOT NULL`: `nil` lets the SQL default apply (an insert leaves the column out and reads the value back)"
+            text +=
+                ", `NOT NULL`: `nil` lets the SQL default apply (an insert leaves the column out and reads the value back)"
         } else if property.isOptional {
-            text += property.primaryKeyPosition != nil
+            text +=
+                property.primaryKeyPosition != nil
                 ? ", optional: SQLite allows `NULL` in a primary key that is not an `INTEGER PRIMARY KEY` unless it is declared `NOT NULL`"
                 : ", optional (`NULL` allowed)"
         } else {
@@ -101,16 +104,21 @@ extension GenerationModel {
     /// spelled `T?` starts as `nil`, and a struct with a stored property holding an initial value
     /// is copied once more at the end of every initializer Swift does not synthesize (see
     /// `TableConformance.DecodingShape`).
-    func writeProperties(of record: RecordModel, withDefaults: Bool = false, optionalsInFull: Bool = false, to out: inout SourceWriter) {
+    func writeProperties(
+        of record: RecordModel, withDefaults: Bool = false, optionalsInFull: Bool = false, to out: inout SourceWriter
+    ) {
         for property in record.properties {
             out.doc(documentation(of: property, in: record))
-            let initialValue = withDefaults ? property.swiftDefault.flatMap { $0 == "nil" ? nil : " = " + $0 } ?? "" : ""
-            let type = optionalsInFull && property.isOptional ? "Optional<\(property.type.rawValue)>" : property.typeText
+            let initialValue =
+                withDefaults ? property.swiftDefault.flatMap { $0 == "nil" ? nil : " = " + $0 } ?? "" : ""
+            let type =
+                optionalsInFull && property.isOptional ? "Optional<\(property.type.rawValue)>" : property.typeText
             out.line("\(access)var \(property.escapedName): \(type)\(initialValue)")
         }
         if !record.omittedColumns.isEmpty {
-            out.line("// Generated columns, which cannot be inserted or updated, are not part of the record: "
-                + record.omittedColumns.map { SwiftLiteral.codeSpan($0.name) }.joined(separator: ", ") + ".")
+            out.line(
+                "// Generated columns, which cannot be inserted or updated, are not part of the record: "
+                    + record.omittedColumns.map { SwiftLiteral.codeSpan($0.name) }.joined(separator: ", ") + ".")
         }
     }
 
@@ -150,13 +158,16 @@ extension GenerationModel {
         }
         let defaulted = record.properties.filter { $0.swiftDefault != nil }
         if !defaulted.isEmpty {
-            var text = "Defaults: " + defaulted.map { property -> String in
-                var text = "`\(property.swiftName)` = `\(property.swiftDefault ?? "")`"
-                if property.isRowIDAlias { text += " (SQLite assigns the key on insert)" }
-                return text
-            }.joined(separator: ", ") + "."
+            var text =
+                "Defaults: "
+                + defaulted.map { property -> String in
+                    var text = "`\(property.swiftName)` = `\(property.swiftDefault ?? "")`"
+                    if property.isRowIDAlias { text += " (SQLite assigns the key on insert)" }
+                    return text
+                }.joined(separator: ", ") + "."
             if defaulted.contains(where: { $0.defaultSQL != nil && $0.swiftDefault != "nil" && !$0.isRowIDAlias }) {
-                text += " Non-`nil` defaults mirror the columns' SQL defaults; a value the record holds is"
+                text +=
+                    " Non-`nil` defaults mirror the columns' SQL defaults; a value the record holds is"
                     + " written as it is."
             }
             lines.append("\n\n" + text)
@@ -180,12 +191,14 @@ extension GenerationModel {
 
     /// The column list of a `SELECT` of every record column, as stored.
     func selectSQL(of record: RecordModel) -> String {
-        "SELECT " + record.properties.map(\.sqlName.sqlQuoted).joined(separator: ", ") + " FROM " + record.sqlName.sqlQuoted
+        "SELECT " + record.properties.map(\.sqlName.sqlQuoted).joined(separator: ", ") + " FROM "
+            + record.sqlName.sqlQuoted
     }
 
     /// A `SELECT` of every record column, dates converted for the raw style's decoding.
     func decodingSelectSQL(of record: RecordModel) -> String {
-        "SELECT " + record.properties.map { rawColumnSQL($0, name: $0.sqlName) }.joined(separator: ", ") + " FROM " + record.sqlName.sqlQuoted
+        "SELECT " + record.properties.map { rawColumnSQL($0, name: $0.sqlName) }.joined(separator: ", ") + " FROM "
+            + record.sqlName.sqlQuoted
     }
 
     /// `"a" = ?1 AND "b" = ?2`, or with other parameter numbers.
@@ -197,8 +210,10 @@ extension GenerationModel {
 
     /// `INSERT INTO "t" ("a", "b") VALUES (?1, ?2)`.
     func insertSQL(of record: RecordModel) -> String {
-        "INSERT INTO " + record.sqlName.sqlQuoted + " (" + record.properties.map(\.sqlName.sqlQuoted).joined(separator: ", ")
-            + ") VALUES (" + record.properties.enumerated().map { rawParameterSQL($1, $0 + 1) }.joined(separator: ", ") + ")"
+        "INSERT INTO " + record.sqlName.sqlQuoted + " ("
+            + record.properties.map(\.sqlName.sqlQuoted).joined(separator: ", ")
+            + ") VALUES (" + record.properties.enumerated().map { rawParameterSQL($1, $0 + 1) }.joined(separator: ", ")
+            + ")"
     }
 
     /// `UPDATE "t" SET "b" = ?2 WHERE "a" = ?1`: every column bound once, by position.
@@ -206,7 +221,9 @@ extension GenerationModel {
         var assigned = record.properties.indices.filter { record.properties[$0].primaryKeyPosition == nil }
         if assigned.isEmpty { assigned = record.primaryKey }
         return "UPDATE " + record.sqlName.sqlQuoted + " SET "
-            + assigned.map { record.properties[$0].sqlName.sqlQuoted + " = " + rawParameterSQL(record.properties[$0], $0 + 1) }
+            + assigned.map {
+                record.properties[$0].sqlName.sqlQuoted + " = " + rawParameterSQL(record.properties[$0], $0 + 1)
+            }
             .joined(separator: ", ")
             + " WHERE " + keyCondition(of: record, parameters: record.primaryKey.map { $0 + 1 })
     }
@@ -219,7 +236,8 @@ extension GenerationModel {
 
     /// `SELECT … FROM "t" WHERE "a" = ?1`.
     func findSQL(of record: RecordModel) -> String {
-        decodingSelectSQL(of: record) + " WHERE " + keyCondition(of: record, parameters: Array(1...max(1, record.primaryKey.count)))
+        decodingSelectSQL(of: record) + " WHERE "
+            + keyCondition(of: record, parameters: Array(1...max(1, record.primaryKey.count)))
     }
 
     /// `SELECT … FROM "child" WHERE "fk1" = ?1 AND "fk2" = ?2`.

@@ -75,7 +75,9 @@ struct SlateRenderer {
                 "    the file is opened for reading and writing, and created when missing.",
                 "  - configuration: How the connection opens.",
                 "- Throws: `DatabaseError` when the file cannot be opened.")
-            out.block("\(access)static func open(path: String, readOnly: Bool = false, configuration: Database.Configuration = .init()) throws -> DatabaseQueue") { out in
+            out.block(
+                "\(access)static func open(path: String, readOnly: Bool = false, configuration: Database.Configuration = .init()) throws -> DatabaseQueue"
+            ) { out in
                 out.line("var configuration = configuration")
                 out.line("configuration.isReadOnly = readOnly")
                 out.line("return try DatabaseQueue(location: .file(path), configuration: configuration)")
@@ -99,20 +101,28 @@ struct SlateRenderer {
                 "",
                 "- Throws: `DatabaseError` with `ResultCode.cantOpen` when the bundle has no such file,",
                 "  and any error opening it.")
-            out.block("\(access)static func bundled(in bundle: Bundle, subdirectory: String? = nil, configuration: Database.Configuration = .init()) throws -> DatabaseQueue") { out in
+            out.block(
+                "\(access)static func bundled(in bundle: Bundle, subdirectory: String? = nil, configuration: Database.Configuration = .init()) throws -> DatabaseQueue"
+            ) { out in
                 out.line("let url = bundle.url(forResource: resourceName, withExtension: resourceExtension)")
-                out.line("    ?? bundle.url(forResource: resourceName, withExtension: resourceExtension, subdirectory: subdirectory)")
+                out.line(
+                    "    ?? bundle.url(forResource: resourceName, withExtension: resourceExtension, subdirectory: subdirectory)"
+                )
                 out.block("guard let url else") { out in
                     out.line("throw DatabaseError(")
                     out.line("    resultCode: .cantOpen,")
-                    out.line("    message: \"the bundle \\(bundle.bundlePath) has no resource \\(resourceName).\\(resourceExtension)\")")
+                    out.line(
+                        "    message: \"the bundle \\(bundle.bundlePath) has no resource \\(resourceName).\\(resourceExtension)\")"
+                    )
                 }
                 out.line("return try open(path: url.path, readOnly: true, configuration: configuration)")
             }
             if model.options.generatesModuleBundleAccessor {
                 out.line()
                 out.doc("Opens the copy of the database file bundled with this module, read-only.")
-                out.block("\(access)static func bundled(configuration: Database.Configuration = .init()) throws -> DatabaseQueue") { out in
+                out.block(
+                    "\(access)static func bundled(configuration: Database.Configuration = .init()) throws -> DatabaseQueue"
+                ) { out in
                     let subdirectory = model.options.resourceSubdirectory.map(SwiftLiteral.string) ?? "nil"
                     out.line("try bundled(in: .module, subdirectory: \(subdirectory), configuration: configuration)")
                 }
@@ -154,7 +164,8 @@ struct SlateRenderer {
                 if out.documents {
                     let signature = "init(" + record.properties.map { $0.swiftName + ":" }.joined() + ")"
                     var paragraphs = model.initializerDocumentation(of: record).joined().components(separatedBy: "\n\n")
-                    paragraphs[0] = "`\(signature)`, the memberwise initializer Swift synthesizes, creates a record in memory;"
+                    paragraphs[0] =
+                        "`\(signature)`, the memberwise initializer Swift synthesizes, creates a record in memory;"
                         + " nothing is written to the database."
                     for paragraph in paragraphs { out.line("// " + paragraph) }
                     out.line()
@@ -195,24 +206,29 @@ struct SlateRenderer {
                 storage = .plain
             }
             let declaredType = property.isInferredType ? "" : property.declaredType
-            columns.append(TableConformance.Column(
-                name: property.sqlName, typeExpression: SwiftLiteral.string(declaredType),
-                isNotNull: property.isNotNull, primaryKeyPosition: record.isTable ? property.primaryKeyPosition : nil,
-                // A lone INTEGER key of a rowid table that is not the rowid is declared DESC.
-                isPrimaryKeyDescending: record.isTable && !record.isWithoutRowID && record.primaryKey.count == 1
-                    && property.primaryKeyPosition != nil && !property.isRowIDAlias
-                    && property.declaredType.trimmingCharacters(in: .whitespaces).uppercased() == "INTEGER",
-                isAutoIncrement: property.isAutoIncrement, isUnique: property.isUniqueConstraint,
-                defaultSQL: record.isView ? nil : property.defaultSQL, collation: property.collation,
-                property: TableConformance.Property(
-                    name: property.escapedName, baseType: property.type.rawValue, isOptional: property.isOptional, storage: storage,
-                    isNilForDefault: property.isNilForDefault),
-                documentation: "Column \(SwiftLiteral.codeSpan(property.sqlName))."))
+            columns.append(
+                TableConformance.Column(
+                    name: property.sqlName, typeExpression: SwiftLiteral.string(declaredType),
+                    isNotNull: property.isNotNull,
+                    primaryKeyPosition: record.isTable ? property.primaryKeyPosition : nil,
+                    // A lone INTEGER key of a rowid table that is not the rowid is declared DESC.
+                    isPrimaryKeyDescending: record.isTable && !record.isWithoutRowID && record.primaryKey.count == 1
+                        && property.primaryKeyPosition != nil && !property.isRowIDAlias
+                        && property.declaredType.trimmingCharacters(in: .whitespaces).uppercased() == "INTEGER",
+                    isAutoIncrement: property.isAutoIncrement, isUnique: property.isUniqueConstraint,
+                    defaultSQL: record.isView ? nil : property.defaultSQL, collation: property.collation,
+                    property: TableConformance.Property(
+                        name: property.escapedName, baseType: property.type.rawValue, isOptional: property.isOptional,
+                        storage: storage,
+                        isNilForDefault: property.isNilForDefault),
+                    documentation: "Column \(SwiftLiteral.codeSpan(property.sqlName))."))
         }
         for omitted in record.omittedColumns {
-            columns.append(TableConformance.Column(
-                name: omitted.name, typeExpression: SwiftLiteral.string(omitted.declaredType), isNotNull: omitted.isNotNull,
-                generation: omitted.generation.rawValue, generationExpression: nil, property: nil))
+            columns.append(
+                TableConformance.Column(
+                    name: omitted.name, typeExpression: SwiftLiteral.string(omitted.declaredType),
+                    isNotNull: omitted.isNotNull,
+                    generation: omitted.generation.rawValue, generationExpression: nil, property: nil))
         }
         let kind: TableConformance.Kind
         switch record.kind {
@@ -220,15 +236,18 @@ struct SlateRenderer {
         case .view: kind = .view
         case .virtualTable(let module): kind = .virtual(module: module, arguments: record.virtualArguments)
         }
-        let foreignKeys = record.isTable ? record.foreignKeys.map { key in
-            TableConformance.ForeignKey(
-                columns: key.key.columns, referencedTable: SwiftLiteral.string(key.key.referencedTable),
-                referencedColumns: key.key.referencedColumns,
-                onDelete: key.key.onDelete == .noAction ? nil : "." + foreignKeyActionName(key.key.onDelete),
-                onUpdate: key.key.onUpdate == .noAction ? nil : "." + foreignKeyActionName(key.key.onUpdate))
-        } : []
+        let foreignKeys =
+            record.isTable
+            ? record.foreignKeys.map { key in
+                TableConformance.ForeignKey(
+                    columns: key.key.columns, referencedTable: SwiftLiteral.string(key.key.referencedTable),
+                    referencedColumns: key.key.referencedColumns,
+                    onDelete: key.key.onDelete == .noAction ? nil : "." + foreignKeyActionName(key.key.onDelete),
+                    onUpdate: key.key.onUpdate == .noAction ? nil : "." + foreignKeyActionName(key.key.onUpdate))
+            } : []
         let indexes = record.indexes.map { index in
-            TableConformance.Index(name: index.name, columns: index.columns, isUnique: index.isUnique, condition: index.condition)
+            TableConformance.Index(
+                name: index.name, columns: index.columns, isUnique: index.isUnique, condition: index.condition)
         }
         return TableConformance(
             typeName: record.typeName, tableName: record.sqlName, kind: kind, access: access, columns: columns,
@@ -256,16 +275,20 @@ struct SlateRenderer {
                 }
             }
             out.line()
-            out.doc("Decodes the record; `SQLValue` columns are read as JSON null, numbers, strings or `{\"blob\": …}`.")
+            out.doc(
+                "Decodes the record; `SQLValue` columns are read as JSON null, numbers, strings or `{\"blob\": …}`.")
             out.block("\(access)init(from decoder: any Decoder) throws") { out in
                 out.line("let container = try decoder.container(keyedBy: CodingKeys.self)")
                 for property in record.properties {
                     if property.type == .sqlValue {
-                        let read = "try container.decodeIfPresent(SlateCodableValue.self, forKey: .\(property.swiftName))?.value"
+                        let read =
+                            "try container.decodeIfPresent(SlateCodableValue.self, forKey: .\(property.swiftName))?.value"
                         out.line("self.\(property.swiftName) = \(read)\(property.isOptional ? "" : " ?? .null")")
                     } else {
                         let method = property.isOptional ? "decodeIfPresent" : "decode"
-                        out.line("self.\(property.swiftName) = try container.\(method)(\(property.type.rawValue).self, forKey: .\(property.swiftName))")
+                        out.line(
+                            "self.\(property.swiftName) = try container.\(method)(\(property.type.rawValue).self, forKey: .\(property.swiftName))"
+                        )
                     }
                 }
             }
@@ -275,7 +298,10 @@ struct SlateRenderer {
                 out.line("var container = encoder.container(keyedBy: CodingKeys.self)")
                 for property in record.properties {
                     if property.type == .sqlValue {
-                        let value = property.isOptional ? "self.\(property.swiftName).map(SlateCodableValue.init)" : "SlateCodableValue(self.\(property.swiftName))"
+                        let value =
+                            property.isOptional
+                            ? "self.\(property.swiftName).map(SlateCodableValue.init)"
+                            : "SlateCodableValue(self.\(property.swiftName))"
                         out.line("try container.encodeIfPresent(\(value), forKey: .\(property.swiftName))")
                     } else {
                         let method = property.isOptional ? "encodeIfPresent" : "encode"
@@ -288,56 +314,56 @@ struct SlateRenderer {
 
     func writeValueCoding(to out: inout SourceWriter) {
         let source = #"""
-        /// Codes an `SQLValue` as JSON null, a number, a string, or `{"blob": base64}`.
-        fileprivate struct SlateCodableValue: Codable {
-            let value: SQLValue
+            /// Codes an `SQLValue` as JSON null, a number, a string, or `{"blob": base64}`.
+            fileprivate struct SlateCodableValue: Codable {
+                let value: SQLValue
 
-            init(_ value: SQLValue) {
-                self.value = value
-            }
-
-            private enum Keys: String, CodingKey {
-                case blob
-            }
-
-            init(from decoder: any Decoder) throws {
-                if let keyed = try? decoder.container(keyedBy: Keys.self), let data = try? keyed.decode(Data.self, forKey: .blob) {
-                    value = .blob(data)
-                    return
+                init(_ value: SQLValue) {
+                    self.value = value
                 }
-                let container = try decoder.singleValueContainer()
-                if container.decodeNil() {
-                    value = .null
-                } else if let integer = try? container.decode(Int64.self) {
-                    value = .integer(integer)
-                } else if let real = try? container.decode(Double.self) {
-                    value = .real(real)
-                } else {
-                    value = .text(try container.decode(String.self))
-                }
-            }
 
-            func encode(to encoder: any Encoder) throws {
-                switch value {
-                case .null:
-                    var container = encoder.singleValueContainer()
-                    try container.encodeNil()
-                case .integer(let integer):
-                    var container = encoder.singleValueContainer()
-                    try container.encode(integer)
-                case .real(let real):
-                    var container = encoder.singleValueContainer()
-                    try container.encode(real)
-                case .text(let text):
-                    var container = encoder.singleValueContainer()
-                    try container.encode(text)
-                case .blob(let data):
-                    var container = encoder.container(keyedBy: Keys.self)
-                    try container.encode(data, forKey: .blob)
+                private enum Keys: String, CodingKey {
+                    case blob
+                }
+
+                init(from decoder: any Decoder) throws {
+                    if let keyed = try? decoder.container(keyedBy: Keys.self), let data = try? keyed.decode(Data.self, forKey: .blob) {
+                        value = .blob(data)
+                        return
+                    }
+                    let container = try decoder.singleValueContainer()
+                    if container.decodeNil() {
+                        value = .null
+                    } else if let integer = try? container.decode(Int64.self) {
+                        value = .integer(integer)
+                    } else if let real = try? container.decode(Double.self) {
+                        value = .real(real)
+                    } else {
+                        value = .text(try container.decode(String.self))
+                    }
+                }
+
+                func encode(to encoder: any Encoder) throws {
+                    switch value {
+                    case .null:
+                        var container = encoder.singleValueContainer()
+                        try container.encodeNil()
+                    case .integer(let integer):
+                        var container = encoder.singleValueContainer()
+                        try container.encode(integer)
+                    case .real(let real):
+                        var container = encoder.singleValueContainer()
+                        try container.encode(real)
+                    case .text(let text):
+                        var container = encoder.singleValueContainer()
+                        try container.encode(text)
+                    case .blob(let data):
+                        var container = encoder.container(keyedBy: Keys.self)
+                        try container.encode(data, forKey: .blob)
+                    }
                 }
             }
-        }
-        """#
+            """#
         for line in source.split(separator: "\n", omittingEmptySubsequences: false) { out.line(String(line)) }
     }
 

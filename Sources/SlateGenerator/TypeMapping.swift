@@ -1,6 +1,6 @@
+import Foundation
 import Slate
 import SlateCodeModel
-import Foundation
 import SlateSchema
 
 /// Chooses the Swift type of a column from the configuration, its name and its declared type.

@@ -50,7 +50,6 @@ public macro Table(
     fullTextSearch: String? = nil
 ) = #externalMacro(module: "SlateMacrosPlugin", type: "TableMacro")
 
-
 /// Customizes the column of a stored property in a `@Table` struct.
 ///
 /// ```swift
@@ -89,7 +88,8 @@ public macro Column(
 /// - Parameter autoIncrement: Whether an `INTEGER PRIMARY KEY` is declared `AUTOINCREMENT`, so rowids
 ///   of deleted rows are never reused.
 @attached(peer)
-public macro PrimaryKey(autoIncrement: Bool = false) = #externalMacro(module: "SlateMacrosPlugin", type: "ColumnAttributeMacro")
+public macro PrimaryKey(autoIncrement: Bool = false) =
+    #externalMacro(module: "SlateMacrosPlugin", type: "ColumnAttributeMacro")
 
 /// Conforms a struct to `ColumnGroup`: a `@Table` struct stores it as several of its own columns,
 /// with `@Grouped`, and its queries reach into it.

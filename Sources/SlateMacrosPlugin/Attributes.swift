@@ -57,7 +57,9 @@ extension ExprSyntax {
             return String(float.literal.text.filter { $0 != "_" })
         }
         if let bool = boolValue { return bool ? "1" : "0" }
-        if let text = stringValue { return "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "''") + "'" }
+        if let text = stringValue {
+            return "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "''") + "'"
+        }
         if let prefix = self.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-",
             let operand = prefix.expression.sqlLiteral, let first = operand.first, first.isNumber
         {

@@ -27,21 +27,27 @@ enum TableDiagnostic: DiagnosticMessage {
         case .genericType:
             return "@Table does not support generic types: a table's columns need concrete types"
         case .noStoredProperties(let typeName):
-            return "'\(typeName)' has no stored properties to store as columns: @Table needs at least one stored, non-ignored property"
+            return
+                "'\(typeName)' has no stored properties to store as columns: @Table needs at least one stored, non-ignored property"
         case .unsupportedType(let property, let type, let reason):
-            return "property '\(property)' has type '\(type)', which cannot be stored in a column: \(reason); mark it @Ignored or change its type"
+            return
+                "property '\(property)' has type '\(type)', which cannot be stored in a column: \(reason); mark it @Ignored or change its type"
         case .implicitlyUnwrapped(let property):
             return "property '\(property)' is implicitly unwrapped: declare it optional ('?') to store NULL"
         case .collectionNeedsJSON(let property, let type):
-            return "property '\(property)' has collection type '\(type)', which has no column representation: store it as JSON with @Column(storage: .json)"
+            return
+                "property '\(property)' has collection type '\(type)', which has no column representation: store it as JSON with @Column(storage: .json)"
         case .duplicateColumn(let name, let property, let firstProperty):
-            return "property '\(property)' maps to column \"\(name)\", already used by '\(firstProperty)' (SQLite column names are case-insensitive); give one of them another name with @Column(\"…\")"
+            return
+                "property '\(property)' maps to column \"\(name)\", already used by '\(firstProperty)' (SQLite column names are case-insensitive); give one of them another name with @Column(\"…\")"
         case .missingTypeAnnotation(let property):
             return "property '\(property)' needs an explicit type annotation: @Table reads the column type from it"
         case .ignoredWithoutDefault(let property):
-            return "ignored property '\(property)' needs a default value: records decoded from rows set only their columns"
+            return
+                "ignored property '\(property)' needs a default value: records decoded from rows set only their columns"
         case .letWithInitialValue(let property):
-            return "property '\(property)' is a 'let' with an initial value, so it cannot be read from the database; make it 'var', or mark it @Ignored"
+            return
+                "property '\(property)' is a 'let' with an initial value, so it cannot be read from the database; make it 'var', or mark it @Ignored"
         case .lazyProperty(let property):
             return "lazy property '\(property)' cannot be a column; mark it @Ignored"
         case .destructuringPattern:
@@ -53,7 +59,8 @@ enum TableDiagnostic: DiagnosticMessage {
         case .conflictingAttributes(let property, let first, let second):
             return "property '\(property)' cannot be both @\(first) and @\(second)"
         case .expansionFailed(let source):
-            return "@Table could not produce valid code for this struct (a bug in Slate; please report it with the struct): "
+            return
+                "@Table could not produce valid code for this struct (a bug in Slate; please report it with the struct): "
                 + String(source.prefix(400))
         }
     }

@@ -16,13 +16,16 @@ public struct TableMacro: ExtensionMacro {
     ) throws -> [ExtensionDeclSyntax] {
         var parser = TableParser(context: context)
         guard let model = parser.parse(node: node, declaration: declaration, type: type) else { return [] }
-        let requested = Set(protocols.map { name in
-            let text = name.trimmedDescription
-            return text.split(separator: ".").last.map(String.init) ?? text
-        })
+        let requested = Set(
+            protocols.map { name in
+                let text = name.trimmedDescription
+                return text.split(separator: ".").last.map(String.init) ?? text
+            })
         let source = TableCodeGenerator(model: model, requestedConformances: requested).extensionSource()
         // An expansion that does not parse is a bug of the macro: say so, never expand to nothing.
-        guard let extensionDecl = DeclSyntax(stringLiteral: source).as(ExtensionDeclSyntax.self), !extensionDecl.hasError else {
+        guard let extensionDecl = DeclSyntax(stringLiteral: source).as(ExtensionDeclSyntax.self),
+            !extensionDecl.hasError
+        else {
             context.diagnose(Diagnostic(node: Syntax(node), message: TableDiagnostic.expansionFailed(source: source)))
             return []
         }
@@ -40,7 +43,8 @@ public struct ColumnAttributeMacro: PeerMacro {
     ) throws -> [DeclSyntax] {
         if !declaration.is(VariableDeclSyntax.self) {
             let name = PropertyAttribute(node)?.rawValue ?? node.attributeName.trimmedDescription
-            context.diagnose(Diagnostic(node: Syntax(node), message: TableDiagnostic.attributeOnNonProperty(attribute: name)))
+            context.diagnose(
+                Diagnostic(node: Syntax(node), message: TableDiagnostic.attributeOnNonProperty(attribute: name)))
         }
         return []
     }
@@ -62,14 +66,17 @@ struct TableCodeGenerator {
         var foreignKeys: [TableConformance.ForeignKey] = []
         for column in model.columns {
             if let group = column.groupType {
-                columns.append(.group(TableConformance.Property(
-                    name: column.accessName, baseType: group, isOptional: false, isMutable: column.isMutable)))
+                columns.append(
+                    .group(
+                        TableConformance.Property(
+                            name: column.accessName, baseType: group, isOptional: false, isMutable: column.isMutable)))
                 continue
             }
             let keyPosition = keyColumns.firstIndex { $0.columnName == column.columnName }.map { $0 + 1 }
             // A lone INTEGER key is the rowid: `nil` asks SQLite for one, and the column is never NULL
             // without saying so. Other key columns are NOT NULL even when their property is optional.
-            let isRowIDAlias = keyColumns.count == 1 && keyPosition != nil && !model.isWithoutRowID
+            let isRowIDAlias =
+                keyColumns.count == 1 && keyPosition != nil && !model.isWithoutRowID
                 && column.sqlType.expression == "\"INTEGER\""
             let isNotNull = !isRowIDAlias && (keyPosition != nil || !column.info.isOptional || column.isNilForDefault)
             let storage: TableConformance.Storage
@@ -79,17 +86,21 @@ struct TableCodeGenerator {
             case .date(let strategy): storage = .date(strategy: strategy)
             case .uuid(let uuidStorage): storage = .uuid(storage: uuidStorage)
             }
-            columns.append(TableConformance.Column(
-                name: column.columnName, typeExpression: column.sqlType.expression, isNotNull: isNotNull,
-                primaryKeyPosition: keyPosition, isAutoIncrement: column.isAutoIncrement, isUnique: column.isUnique,
-                defaultSQL: column.defaultSQL, collation: column.collation,
-                property: TableConformance.Property(
-                    name: column.accessName, baseType: column.info.baseType, isOptional: column.info.isOptional, storage: storage,
-                    isMutable: column.isMutable, isNilForDefault: column.isNilForDefault)))
+            columns.append(
+                TableConformance.Column(
+                    name: column.columnName, typeExpression: column.sqlType.expression, isNotNull: isNotNull,
+                    primaryKeyPosition: keyPosition, isAutoIncrement: column.isAutoIncrement, isUnique: column.isUnique,
+                    defaultSQL: column.defaultSQL, collation: column.collation,
+                    property: TableConformance.Property(
+                        name: column.accessName, baseType: column.info.baseType, isOptional: column.info.isOptional,
+                        storage: storage,
+                        isMutable: column.isMutable, isNilForDefault: column.isNilForDefault)))
             if let reference = column.references {
-                foreignKeys.append(TableConformance.ForeignKey(
-                    columns: [column.columnName], referencedTable: reference.table,
-                    referencedColumns: reference.column.map { [$0] } ?? [], onDelete: reference.onDelete, onUpdate: reference.onUpdate))
+                foreignKeys.append(
+                    TableConformance.ForeignKey(
+                        columns: [column.columnName], referencedTable: reference.table,
+                        referencedColumns: reference.column.map { [$0] } ?? [], onDelete: reference.onDelete,
+                        onUpdate: reference.onUpdate))
             }
         }
         let indexes = model.columns.filter(\.isIndexed).map { column in
@@ -109,10 +120,12 @@ struct TableCodeGenerator {
             TableConformance.Column(
                 name: column.columnName, typeExpression: "\"\"",
                 property: TableConformance.Property(
-                    name: column.accessName, baseType: column.info.baseType, isOptional: column.info.isOptional, isMutable: column.isMutable))
+                    name: column.accessName, baseType: column.info.baseType, isOptional: column.info.isOptional,
+                    isMutable: column.isMutable))
         }
         let names = model.columns.map { Self.fullTextColumnName($0.columnName) }
-        let trimmed = String(String(options.drop(while: \.isWhitespace).reversed()).drop(while: \.isWhitespace).reversed())
+        let trimmed = String(
+            String(options.drop(while: \.isWhitespace).reversed()).drop(while: \.isWhitespace).reversed())
         let arguments = (names + (trimmed.isEmpty ? [] : [trimmed])).joined(separator: ", ")
         var conformance = TableConformance(
             typeName: model.typeName, tableName: model.tableName, kind: .virtual(module: "fts5", arguments: arguments),
@@ -123,9 +136,12 @@ struct TableCodeGenerator {
 
     /// A column name in FTS5's arguments: bare when it is a plain identifier, else double-quoted.
     static func fullTextColumnName(_ name: String) -> String {
-        let isPlain = name.first.map { $0.isLetter || $0 == "_" } == true
+        let isPlain =
+            name.first.map { $0.isLetter || $0 == "_" } == true
             && name.allSatisfy { ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "_" }
-        return isPlain ? name : "\"" + name.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
+        return isPlain
+            ? name
+            : "\"" + name.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
     }
 
     func extensionSource() -> String {
@@ -142,12 +158,17 @@ struct TableCodeGenerator {
             conformances.append("Slate.SelfManagingTable")
         }
 
-        var text = "extension \(model.typeName)" + (conformances.isEmpty ? "" : ": " + conformances.joined(separator: ", ")) + " {\n"
+        var text =
+            "extension \(model.typeName)" + (conformances.isEmpty ? "" : ": " + conformances.joined(separator: ", "))
+            + " {\n"
         text += conformance.membersText()
         let renamed = model.columns.filter { $0.renamedFrom != nil }
         if !renamed.isEmpty {
-            let entries = renamed.map { "\(SwiftLiteral.string($0.columnName)): \(SwiftLiteral.string($0.renamedFrom ?? ""))" }
-            text += "\n    \(access)static let renamedColumns: [String: String] = [\(entries.joined(separator: ", "))]\n"
+            let entries = renamed.map {
+                "\(SwiftLiteral.string($0.columnName)): \(SwiftLiteral.string($0.renamedFrom ?? ""))"
+            }
+            text +=
+                "\n    \(access)static let renamedColumns: [String: String] = [\(entries.joined(separator: ", "))]\n"
         }
         if let databaseFile = model.databaseFile {
             text += "\n    \(access)static let databaseFile: String? = \(SwiftLiteral.string(databaseFile))\n"
@@ -168,11 +189,15 @@ public struct ColumnGroupMacro: ExtensionMacro {
         in context: some MacroExpansionContext
     ) throws -> [ExtensionDeclSyntax] {
         var parser = TableParser(context: context)
-        guard let model = parser.parse(node: node, declaration: declaration, type: type, isGroup: true) else { return [] }
+        guard let model = parser.parse(node: node, declaration: declaration, type: type, isGroup: true) else {
+            return []
+        }
         let generator = TableCodeGenerator(model: model, requestedConformances: [])
         let conformance = generator.conformance
         let source = "extension \(model.typeName): Slate.ColumnGroup {\n" + conformance.groupMembersText() + "}"
-        guard let extensionDecl = DeclSyntax(stringLiteral: source).as(ExtensionDeclSyntax.self), !extensionDecl.hasError else {
+        guard let extensionDecl = DeclSyntax(stringLiteral: source).as(ExtensionDeclSyntax.self),
+            !extensionDecl.hasError
+        else {
             context.diagnose(Diagnostic(node: Syntax(node), message: TableDiagnostic.expansionFailed(source: source)))
             return []
         }

@@ -78,14 +78,18 @@ struct TableParser {
         self.context = context
     }
 
-    mutating func error(_ message: TableDiagnostic, at node: some SyntaxProtocol, notes: [Note] = [], fixIts: [FixIt] = []) {
+    mutating func error(
+        _ message: TableDiagnostic, at node: some SyntaxProtocol, notes: [Note] = [], fixIts: [FixIt] = []
+    ) {
         hasErrors = true
         context.diagnose(Diagnostic(node: Syntax(node), message: message, notes: notes, fixIts: fixIts))
     }
 
     // MARK: The type
 
-    mutating func parse(node: AttributeSyntax, declaration: some DeclGroupSyntax, type: some TypeSyntaxProtocol, isGroup: Bool = false) -> TableModel? {
+    mutating func parse(
+        node: AttributeSyntax, declaration: some DeclGroupSyntax, type: some TypeSyntaxProtocol, isGroup: Bool = false
+    ) -> TableModel? {
         guard let structDecl = declaration.as(StructDeclSyntax.self) else {
             diagnoseNotAStruct(declaration)
             return nil
@@ -99,24 +103,38 @@ struct TableParser {
             typeName: typeName, tableName: structDecl.name.identifier?.name ?? structDecl.name.text,
             accessModifier: Self.accessModifier(structDecl.modifiers), columns: [])
         if let name = node.argument(nil) {
-            if let value = name.stringValue { model.tableName = value } else if !name.isNilLiteral {
+            if let value = name.stringValue {
+                model.tableName = value
+            } else if !name.isNilLiteral {
                 error(.invalidArgument(attribute: "Table", argument: "name", expected: "a string literal"), at: name)
             }
         }
         if let file = node.argument("databaseFile") {
-            if let value = file.stringValue { model.databaseFile = value } else if !file.isNilLiteral {
-                error(.invalidArgument(attribute: "Table", argument: "databaseFile", expected: "a string literal"), at: file)
+            if let value = file.stringValue {
+                model.databaseFile = value
+            } else if !file.isNilLiteral {
+                error(
+                    .invalidArgument(attribute: "Table", argument: "databaseFile", expected: "a string literal"),
+                    at: file)
             }
         }
         if let withoutRowID = node.argument("withoutRowID") {
-            if let value = withoutRowID.boolValue { model.isWithoutRowID = value } else {
-                error(.invalidArgument(attribute: "Table", argument: "withoutRowID", expected: "true or false"), at: withoutRowID)
+            if let value = withoutRowID.boolValue {
+                model.isWithoutRowID = value
+            } else {
+                error(
+                    .invalidArgument(attribute: "Table", argument: "withoutRowID", expected: "true or false"),
+                    at: withoutRowID)
             }
         }
 
         if let options = node.argument("fullTextSearch") {
-            if let value = options.stringValue { model.fullTextOptions = value } else if !options.isNilLiteral {
-                error(.invalidArgument(attribute: "Table", argument: "fullTextSearch", expected: "a string literal"), at: options)
+            if let value = options.stringValue {
+                model.fullTextOptions = value
+            } else if !options.isNilLiteral {
+                error(
+                    .invalidArgument(attribute: "Table", argument: "fullTextSearch", expected: "a string literal"),
+                    at: options)
             }
         }
 
@@ -127,9 +145,16 @@ struct TableParser {
                 let key = column.columnName.lowercased()
                 if let first = firstUse[key] {
                     error(
-                        .duplicateColumn(name: column.columnName, property: column.propertyName, firstProperty: first.property),
+                        .duplicateColumn(
+                            name: column.columnName, property: column.propertyName, firstProperty: first.property),
                         at: variable,
-                        notes: [Note(node: first.node, message: TableNote(message: "column \"\(column.columnName)\" is first used by '\(first.property)' here"))])
+                        notes: [
+                            Note(
+                                node: first.node,
+                                message: TableNote(
+                                    message: "column \"\(column.columnName)\" is first used by '\(first.property)' here"
+                                ))
+                        ])
                     continue
                 }
                 firstUse[key] = (column.propertyName, Syntax(variable))
@@ -148,9 +173,12 @@ struct TableParser {
 
         // A full-text table has no key, and holds text.
         if model.fullTextOptions != nil {
-            if model.columns.contains(where: { $0.isPrimaryKey || $0.info.baseType != "String" || $0.storage != .plain }) {
+            if model.columns.contains(where: { $0.isPrimaryKey || $0.info.baseType != "String" || $0.storage != .plain }
+            ) {
                 error(
-                    .invalidArgument(attribute: "Table", argument: "fullTextSearch", expected: "used on a struct of String properties without a key"),
+                    .invalidArgument(
+                        attribute: "Table", argument: "fullTextSearch",
+                        expected: "used on a struct of String properties without a key"),
                     at: structDecl.name)
                 return nil
             }
@@ -159,9 +187,13 @@ struct TableParser {
 
         // A column group has no key, and no group of its own.
         if isGroup {
-            if let nested = model.columns.first(where: { $0.groupType != nil || $0.isPrimaryKey || $0.references != nil || $0.isIndexed }) {
+            if let nested = model.columns.first(where: {
+                $0.groupType != nil || $0.isPrimaryKey || $0.references != nil || $0.isIndexed
+            }) {
                 error(
-                    .invalidArgument(attribute: "ColumnGroup", argument: nested.propertyName, expected: "a plain column: no key, group, foreign key or index"),
+                    .invalidArgument(
+                        attribute: "ColumnGroup", argument: nested.propertyName,
+                        expected: "a plain column: no key, group, foreign key or index"),
                     at: structDecl.name)
                 return nil
             }
@@ -169,7 +201,9 @@ struct TableParser {
         }
 
         // The primary key: the @PrimaryKey properties, else a property called `id`.
-        if !model.columns.contains(where: \.isPrimaryKey), let index = model.columns.firstIndex(where: { $0.propertyName == "id" && $0.groupType == nil }) {
+        if !model.columns.contains(where: \.isPrimaryKey),
+            let index = model.columns.firstIndex(where: { $0.propertyName == "id" && $0.groupType == nil })
+        {
             model.columns[index].isPrimaryKey = true
         }
         return model
@@ -183,7 +217,10 @@ struct TableParser {
                 fixIts: [
                     FixIt(
                         message: TableFixIt(message: "make it a struct"),
-                        changes: [.replace(oldNode: Syntax(keyword), newNode: Syntax(keyword.with(\.tokenKind, .keyword(.struct))))])
+                        changes: [
+                            .replace(
+                                oldNode: Syntax(keyword), newNode: Syntax(keyword.with(\.tokenKind, .keyword(.struct))))
+                        ])
                 ])
         } else if let actorDecl = declaration.as(ActorDeclSyntax.self) {
             let keyword = actorDecl.actorKeyword
@@ -192,7 +229,10 @@ struct TableParser {
                 fixIts: [
                     FixIt(
                         message: TableFixIt(message: "make it a struct"),
-                        changes: [.replace(oldNode: Syntax(keyword), newNode: Syntax(keyword.with(\.tokenKind, .keyword(.struct))))])
+                        changes: [
+                            .replace(
+                                oldNode: Syntax(keyword), newNode: Syntax(keyword.with(\.tokenKind, .keyword(.struct))))
+                        ])
                 ])
         } else if let enumDecl = declaration.as(EnumDeclSyntax.self) {
             error(.notAStruct(kind: "an enum"), at: enumDecl.enumKeyword)
@@ -217,10 +257,14 @@ struct TableParser {
     // MARK: Properties
 
     private mutating func parseVariable(_ variable: VariableDeclSyntax) -> [ColumnModel] {
-        let isStatic = variable.modifiers.contains { [.keyword(.static), .keyword(.class)].contains($0.name.tokenKind) }
+        let isStatic = variable.modifiers.contains {
+            [.keyword(.static), .keyword(.class)].contains($0.name.tokenKind)
+        }
         var attributes: [PropertyAttribute: AttributeSyntax] = [:]
         for element in variable.attributes {
-            guard let attribute = element.as(AttributeSyntax.self), let kind = PropertyAttribute(attribute) else { continue }
+            guard let attribute = element.as(AttributeSyntax.self), let kind = PropertyAttribute(attribute) else {
+                continue
+            }
             attributes[kind] = attribute
         }
         if isStatic {
@@ -258,17 +302,22 @@ struct TableParser {
             if isIgnored {
                 if let conflicting = attributes.keys.first(where: { ![.ignored, .transient].contains($0) }) {
                     let ignoredName = attributes[.ignored] != nil ? "Ignored" : "Transient"
-                    error(.conflictingAttributes(property: propertyName, first: ignoredName, second: conflicting.rawValue), at: variable)
+                    error(
+                        .conflictingAttributes(
+                            property: propertyName, first: ignoredName, second: conflicting.rawValue), at: variable)
                     continue
                 }
-                let hasImplicitNil = !isLet && (types[index].map { TypeAnalysis.analyze($0, storage: .plain).isOptional } ?? false)
+                let hasImplicitNil =
+                    !isLet && (types[index].map { TypeAnalysis.analyze($0, storage: .plain).isOptional } ?? false)
                 if binding.initializer == nil && !hasImplicitNil {
                     error(.ignoredWithoutDefault(property: propertyName), at: binding)
                 }
                 continue
             }
             if isLazy {
-                error(.lazyProperty(property: propertyName), at: variable, fixIts: [Self.addAttributeFixIt(variable, attribute: "@Ignored", message: "mark it @Ignored")])
+                error(
+                    .lazyProperty(property: propertyName), at: variable,
+                    fixIts: [Self.addAttributeFixIt(variable, attribute: "@Ignored", message: "mark it @Ignored")])
                 continue
             }
             if isLet, binding.initializer != nil {
@@ -278,35 +327,53 @@ struct TableParser {
                     fixIts: [
                         FixIt(
                             message: TableFixIt(message: "make it 'var'"),
-                            changes: [.replace(oldNode: Syntax(keyword), newNode: Syntax(keyword.with(\.tokenKind, .keyword(.var))))])
+                            changes: [
+                                .replace(
+                                    oldNode: Syntax(keyword), newNode: Syntax(keyword.with(\.tokenKind, .keyword(.var)))
+                                )
+                            ])
                     ])
                 continue
             }
             guard let type = types[index] else {
                 var fixIts: [FixIt] = []
                 if let typeName = binding.initializer?.value.literalTypeName {
-                    let annotated = binding
+                    let annotated =
+                        binding
                         .with(\.pattern, PatternSyntax(pattern.with(\.trailingTrivia, [])))
-                        .with(\.typeAnnotation, TypeAnnotationSyntax(
-                            colon: .colonToken(trailingTrivia: .space),
-                            type: TypeSyntax(IdentifierTypeSyntax(name: .identifier(typeName, trailingTrivia: pattern.trailingTrivia)))))
-                    fixIts.append(FixIt(message: TableFixIt(message: "add ': \(typeName)'"), changes: [.replace(oldNode: Syntax(binding), newNode: Syntax(annotated))]))
+                        .with(
+                            \.typeAnnotation,
+                            TypeAnnotationSyntax(
+                                colon: .colonToken(trailingTrivia: .space),
+                                type: TypeSyntax(
+                                    IdentifierTypeSyntax(
+                                        name: .identifier(typeName, trailingTrivia: pattern.trailingTrivia)))))
+                    fixIts.append(
+                        FixIt(
+                            message: TableFixIt(message: "add ': \(typeName)'"),
+                            changes: [.replace(oldNode: Syntax(binding), newNode: Syntax(annotated))]))
                 }
                 error(.missingTypeAnnotation(property: propertyName), at: pattern, fixIts: fixIts)
                 continue
             }
             if attributes[.grouped] != nil {
                 if let other = attributes.keys.first(where: { $0 != .grouped }) {
-                    error(.conflictingAttributes(property: propertyName, first: "Grouped", second: other.rawValue), at: variable)
+                    error(
+                        .conflictingAttributes(property: propertyName, first: "Grouped", second: other.rawValue),
+                        at: variable)
                     continue
                 }
                 let info = TypeAnalysis.analyze(type, storage: .plain)
                 if info.isOptional {
-                    error(.invalidArgument(attribute: "Grouped", argument: "type", expected: "a non-optional ColumnGroup type"), at: type)
+                    error(
+                        .invalidArgument(
+                            attribute: "Grouped", argument: "type", expected: "a non-optional ColumnGroup type"),
+                        at: type)
                     continue
                 }
                 var column = ColumnModel(
-                    propertyName: propertyName, accessName: accessName, columnName: propertyName, typeText: type.trimmedDescription,
+                    propertyName: propertyName, accessName: accessName, columnName: propertyName,
+                    typeText: type.trimmedDescription,
                     info: info, storage: .plain, isMutable: !isLet)
                 column.groupType = type.trimmedDescription
                 columns.append(column)
@@ -331,7 +398,8 @@ struct TableParser {
     static func hasMemberwiseInitializer(_ structDecl: StructDeclSyntax, columns: [ColumnModel]) -> Bool {
         let slateAttributes: Set<String> = ["Table", "Slate.Table", "ColumnGroup", "Slate.ColumnGroup"]
         for element in structDecl.attributes {
-            guard let attribute = element.as(AttributeSyntax.self), slateAttributes.contains(attribute.attributeName.trimmedDescription)
+            guard let attribute = element.as(AttributeSyntax.self),
+                slateAttributes.contains(attribute.attributeName.trimmedDescription)
             else { return false }
         }
         for member in structDecl.memberBlock.members {
@@ -341,7 +409,10 @@ struct TableParser {
                 return false
             }
             guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
-            if variable.modifiers.contains(where: { [.keyword(.static), .keyword(.class)].contains($0.name.tokenKind) }) { continue }
+            if variable.modifiers.contains(where: { [.keyword(.static), .keyword(.class)].contains($0.name.tokenKind) })
+            {
+                continue
+            }
             guard variable.bindings.contains(where: isStored) else { continue }
             for modifier in variable.modifiers {
                 switch modifier.name.tokenKind {
@@ -350,7 +421,9 @@ struct TableParser {
                 }
             }
             for element in variable.attributes {
-                guard let attribute = element.as(AttributeSyntax.self), PropertyAttribute(attribute) != nil else { return false }
+                guard let attribute = element.as(AttributeSyntax.self), PropertyAttribute(attribute) != nil else {
+                    return false
+                }
             }
         }
         return !columns.contains { ["inout", "var", "let"].contains($0.propertyName) }
@@ -363,27 +436,35 @@ struct TableParser {
     static func hasNoInitialValues(_ structDecl: StructDeclSyntax) -> Bool {
         let slateAttributes: Set<String> = ["Table", "Slate.Table", "ColumnGroup", "Slate.ColumnGroup"]
         for element in structDecl.attributes {
-            guard let attribute = element.as(AttributeSyntax.self), slateAttributes.contains(attribute.attributeName.trimmedDescription)
+            guard let attribute = element.as(AttributeSyntax.self),
+                slateAttributes.contains(attribute.attributeName.trimmedDescription)
             else { return false }
         }
         for member in structDecl.memberBlock.members {
             if member.decl.is(IfConfigDeclSyntax.self) || member.decl.is(MacroExpansionDeclSyntax.self) { return false }
             guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
-            if variable.modifiers.contains(where: { [.keyword(.static), .keyword(.class)].contains($0.name.tokenKind) }) { continue }
+            if variable.modifiers.contains(where: { [.keyword(.static), .keyword(.class)].contains($0.name.tokenKind) })
+            {
+                continue
+            }
             let stored = variable.bindings.filter(isStored)
             guard !stored.isEmpty else { continue }
             if variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.lazy) }) { return false }
             for element in variable.attributes {
-                guard let attribute = element.as(AttributeSyntax.self), PropertyAttribute(attribute) != nil else { return false }
+                guard let attribute = element.as(AttributeSyntax.self), PropertyAttribute(attribute) != nil else {
+                    return false
+                }
             }
             let isVar = variable.bindingSpecifier.tokenKind == .keyword(.var)
             for binding in stored {
                 if binding.initializer != nil { return false }
                 // `var a, b: T?` annotates only `b`; any sugared optional in the declaration answers.
-                if isVar, variable.bindings.contains(where: { binding in
-                    guard let type = binding.typeAnnotation?.type else { return false }
-                    return type.is(OptionalTypeSyntax.self) || type.is(ImplicitlyUnwrappedOptionalTypeSyntax.self)
-                }) {
+                if isVar,
+                    variable.bindings.contains(where: { binding in
+                        guard let type = binding.typeAnnotation?.type else { return false }
+                        return type.is(OptionalTypeSyntax.self) || type.is(ImplicitlyUnwrappedOptionalTypeSyntax.self)
+                    })
+                {
                     return false
                 }
             }
@@ -396,7 +477,9 @@ struct TableParser {
         switch accessorBlock.accessors {
         case .getter: return false
         case .accessors(let accessors):
-            return accessors.allSatisfy { [.keyword(.willSet), .keyword(.didSet)].contains($0.accessorSpecifier.tokenKind) }
+            return accessors.allSatisfy {
+                [.keyword(.willSet), .keyword(.didSet)].contains($0.accessorSpecifier.tokenKind)
+            }
         }
     }
 
@@ -404,9 +487,12 @@ struct TableParser {
         var fixed = variable
         let leading = variable.leadingTrivia
         fixed.leadingTrivia = []
-        let newAttribute = AttributeSyntax(stringLiteral: attribute).with(\.leadingTrivia, leading).with(\.trailingTrivia, .space)
+        let newAttribute = AttributeSyntax(stringLiteral: attribute).with(\.leadingTrivia, leading).with(
+            \.trailingTrivia, .space)
         fixed.attributes.insert(.attribute(newAttribute), at: fixed.attributes.startIndex)
-        return FixIt(message: TableFixIt(message: message), changes: [.replace(oldNode: Syntax(variable), newNode: Syntax(fixed))])
+        return FixIt(
+            message: TableFixIt(message: message),
+            changes: [.replace(oldNode: Syntax(variable), newNode: Syntax(fixed))])
     }
 
     // MARK: One column
@@ -430,29 +516,40 @@ struct TableParser {
                 let expression = argument.expression
                 switch label {
                 case nil:
-                    if let value = expression.stringValue { columnName = value } else if !expression.isNilLiteral {
-                        error(.invalidArgument(attribute: "Column", argument: "name", expected: "a string literal"), at: expression)
+                    if let value = expression.stringValue {
+                        columnName = value
+                    } else if !expression.isNilLiteral {
+                        error(
+                            .invalidArgument(attribute: "Column", argument: "name", expected: "a string literal"),
+                            at: expression)
                         failed = true
                     }
                 case "notNull":
                     if let value = expression.boolValue {
                         isNotNull = value
                     } else {
-                        error(.invalidArgument(attribute: "Column", argument: "notNull", expected: "true or false"), at: expression)
+                        error(
+                            .invalidArgument(attribute: "Column", argument: "notNull", expected: "true or false"),
+                            at: expression)
                         failed = true
                     }
                 case "storage":
                     if let parsed = Self.parseStorage(expression) {
                         storage = parsed
                     } else if !expression.isNilLiteral {
-                        error(.invalidArgument(attribute: "Column", argument: "storage", expected: "'.json', '.date(…)' or '.uuid(…)'"), at: expression)
+                        error(
+                            .invalidArgument(
+                                attribute: "Column", argument: "storage", expected: "'.json', '.date(…)' or '.uuid(…)'"),
+                            at: expression)
                         failed = true
                     }
                 default:
                     guard let label else { continue }
                     let value = expression.stringValue
                     if value == nil && !expression.isNilLiteral {
-                        error(.invalidArgument(attribute: "Column", argument: label, expected: "a string literal"), at: expression)
+                        error(
+                            .invalidArgument(attribute: "Column", argument: label, expected: "a string literal"),
+                            at: expression)
                         failed = true
                         continue
                     }
@@ -472,10 +569,16 @@ struct TableParser {
         switch info.problem {
         case .implicitlyUnwrapped:
             if let iuo = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) {
-                let optional = OptionalTypeSyntax(wrappedType: iuo.wrappedType, questionMark: .postfixQuestionMarkToken(trailingTrivia: iuo.exclamationMark.trailingTrivia))
+                let optional = OptionalTypeSyntax(
+                    wrappedType: iuo.wrappedType,
+                    questionMark: .postfixQuestionMarkToken(trailingTrivia: iuo.exclamationMark.trailingTrivia))
                 error(
                     .implicitlyUnwrapped(property: propertyName), at: type,
-                    fixIts: [FixIt(message: TableFixIt(message: "make it optional"), changes: [.replace(oldNode: Syntax(iuo), newNode: Syntax(optional))])])
+                    fixIts: [
+                        FixIt(
+                            message: TableFixIt(message: "make it optional"),
+                            changes: [.replace(oldNode: Syntax(iuo), newNode: Syntax(optional))])
+                    ])
             }
             return nil
         case .unsupported(let reason):
@@ -484,17 +587,23 @@ struct TableParser {
         case .collection:
             error(
                 .collectionNeedsJSON(property: propertyName, type: type.trimmedDescription), at: type,
-                fixIts: [Self.addAttributeFixIt(variable, attribute: "@Column(storage: .json)", message: "store it as JSON")])
+                fixIts: [
+                    Self.addAttributeFixIt(variable, attribute: "@Column(storage: .json)", message: "store it as JSON")
+                ])
             return nil
         case nil:
             break
         }
         switch storage {
         case .date where info.knownName != "Date":
-            error(.invalidArgument(attribute: "Column", argument: "storage", expected: "'.date(…)' only on a Date property"), at: type)
+            error(
+                .invalidArgument(
+                    attribute: "Column", argument: "storage", expected: "'.date(…)' only on a Date property"), at: type)
             return nil
         case .uuid where info.knownName != "UUID":
-            error(.invalidArgument(attribute: "Column", argument: "storage", expected: "'.uuid(…)' only on a UUID property"), at: type)
+            error(
+                .invalidArgument(
+                    attribute: "Column", argument: "storage", expected: "'.uuid(…)' only on a UUID property"), at: type)
             return nil
         default:
             break
@@ -504,13 +613,17 @@ struct TableParser {
             defaultSQL = initializer.sqlLiteral
         }
         var column = ColumnModel(
-            propertyName: propertyName, accessName: accessName, columnName: columnName, typeText: type.trimmedDescription,
+            propertyName: propertyName, accessName: accessName, columnName: columnName,
+            typeText: type.trimmedDescription,
             info: info, storage: storage, defaultSQL: defaultSQL, collation: collation, renamedFrom: renamedFrom,
             sqlTypeOverride: sqlTypeOverride, isMutable: isMutable)
         if isNotNull && info.isOptional {
             // `nil` can only mean "the default": a NOT NULL column without one would refuse it.
             guard defaultSQL != nil else {
-                error(.invalidArgument(attribute: "Column", argument: "notNull", expected: "paired with a 'default:' when the property is optional"), at: type)
+                error(
+                    .invalidArgument(
+                        attribute: "Column", argument: "notNull",
+                        expected: "paired with a 'default:' when the property is optional"), at: type)
                 return nil
             }
             column.isNilForDefault = true
@@ -519,8 +632,12 @@ struct TableParser {
         if let primaryKey = attributes[.primaryKey] {
             column.isPrimaryKey = true
             if let autoIncrement = primaryKey.argument("autoIncrement") {
-                if let value = autoIncrement.boolValue { column.isAutoIncrement = value } else {
-                    error(.invalidArgument(attribute: "PrimaryKey", argument: "autoIncrement", expected: "true or false"), at: autoIncrement)
+                if let value = autoIncrement.boolValue {
+                    column.isAutoIncrement = value
+                } else {
+                    error(
+                        .invalidArgument(attribute: "PrimaryKey", argument: "autoIncrement", expected: "true or false"),
+                        at: autoIncrement)
                     return nil
                 }
             }
@@ -561,18 +678,25 @@ struct TableParser {
                 {
                     table = "\(base.trimmedDescription).tableName"
                 } else {
-                    error(.invalidArgument(attribute: "ForeignKey", argument: "table", expected: "a table type such as 'Artist.self'"), at: expression)
+                    error(
+                        .invalidArgument(
+                            attribute: "ForeignKey", argument: "table", expected: "a table type such as 'Artist.self'"),
+                        at: expression)
                     return nil
                 }
             case "table":
                 guard let value = expression.stringValue else {
-                    error(.invalidArgument(attribute: "ForeignKey", argument: "table", expected: "a string literal"), at: expression)
+                    error(
+                        .invalidArgument(attribute: "ForeignKey", argument: "table", expected: "a string literal"),
+                        at: expression)
                     return nil
                 }
                 table = SwiftLiteral.string(value)
             case "column":
                 guard let value = expression.stringValue else {
-                    error(.invalidArgument(attribute: "ForeignKey", argument: "column", expected: "a string literal"), at: expression)
+                    error(
+                        .invalidArgument(attribute: "ForeignKey", argument: "column", expected: "a string literal"),
+                        at: expression)
                     return nil
                 }
                 reference.column = value

@@ -132,7 +132,11 @@ enum TypeAnalysis {
 
     /// The SQL type for a date stored with an explicit strategy expression.
     static func dateSQLType(strategy: String) -> String {
-        if strategy.hasSuffix("iso8601") || strategy.hasSuffix("iso8601Milliseconds") || strategy.hasSuffix("iso8601Date") { return "TEXT" }
+        if strategy.hasSuffix("iso8601") || strategy.hasSuffix("iso8601Milliseconds")
+            || strategy.hasSuffix("iso8601Date")
+        {
+            return "TEXT"
+        }
         if strategy.hasSuffix("unixSeconds") || strategy.hasSuffix("unixMilliseconds") { return "INTEGER" }
         if strategy.hasSuffix("julianDay") { return "REAL" }
         return "DATETIME"

@@ -55,7 +55,10 @@ public struct PostgreSQLDatabase: PostgreSQLQueryable {
 
     /// A database on `client`'s connections. Run the client (`await client.run()`) in a task of
     /// its own for as long as the database is used.
-    public init(client: PostgresClient, logger: Logger = Logger(label: "Slate.PostgreSQLDatabase", factory: { _ in SwiftLogNoOpLogHandler() })) {
+    public init(
+        client: PostgresClient,
+        logger: Logger = Logger(label: "Slate.PostgreSQLDatabase", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) {
         self.client = client
         self.logger = logger
     }
@@ -127,7 +130,9 @@ public struct PostgreSQLTransaction: PostgreSQLQueryable {
     /// `ROLLBACK TO SAVEPOINT` (undoing only its changes, the transaction going on) when it throws,
     /// rethrowing its error. Savepoints nest.
     @discardableResult
-    public func savepoint<Result>(_ body: (PostgreSQLTransaction) async throws -> sending Result) async throws -> sending Result {
+    public func savepoint<Result>(_ body: (PostgreSQLTransaction) async throws -> sending Result) async throws
+        -> sending Result
+    {
         let name = "slate_savepoint_\(savepointDepth + 1)"
         let inner = PostgreSQLTransaction(connection: connection, logger: logger, savepointDepth: savepointDepth + 1)
         try await control("SAVEPOINT " + name.quotedIdentifier)
@@ -248,7 +253,8 @@ extension PostgreSQLQueryable {
     // unspecialized code each row's `append` looks up `Array<Element>`'s metadata in the runtime's
     // tables (~330 instructions per row).
     @inlinable
-    public func fetchAll<Element>(_ sql: SQL, _ transform: (borrowing Row) throws -> Element) async throws -> [Element] {
+    public func fetchAll<Element>(_ sql: SQL, _ transform: (borrowing Row) throws -> Element) async throws -> [Element]
+    {
         var results: [Element] = []
         try await forEachRow(sql) { row in results.append(try transform(row)) }
         return results

@@ -63,7 +63,8 @@ public struct PostgreSQLMigrator: Sendable {
         }
         try await pg.transaction { tx in
             try await lock(tx)
-            try await tx.execute("""
+            try await tx.execute(
+                """
                 CREATE TABLE IF NOT EXISTS \(identifier: tableName) (
                     identifier TEXT PRIMARY KEY NOT NULL,
                     applied_at TIMESTAMPTZ NOT NULL DEFAULT now())
@@ -73,10 +74,12 @@ public struct PostgreSQLMigrator: Sendable {
             try await pg.transaction { tx in
                 try await lock(tx)
                 let isApplied = try await tx.fetchOne(
-                    Int64.self, "SELECT count(*) FROM \(identifier: tableName) WHERE identifier = \(migration.identifier)")
+                    Int64.self,
+                    "SELECT count(*) FROM \(identifier: tableName) WHERE identifier = \(migration.identifier)")
                 guard isApplied == 0 else { return }
                 try await migration.body(tx)
-                try await tx.execute("INSERT INTO \(identifier: tableName) (identifier) VALUES (\(migration.identifier))")
+                try await tx.execute(
+                    "INSERT INTO \(identifier: tableName) (identifier) VALUES (\(migration.identifier))")
             }
         }
     }
@@ -93,7 +96,8 @@ public struct PostgreSQLMigrator: Sendable {
     /// Serializes migrators on one database until the transaction ends: a transaction-level
     /// advisory lock whose key is derived from the migrations table's name.
     private func lock(_ tx: PostgreSQLTransaction) async throws {
-        _ = try await tx.fetchOne(Int64.self, "SELECT 1::bigint FROM (SELECT pg_advisory_xact_lock(\(lockKey))) AS \"lock\"")
+        _ = try await tx.fetchOne(
+            Int64.self, "SELECT 1::bigint FROM (SELECT pg_advisory_xact_lock(\(lockKey))) AS \"lock\"")
     }
 
     /// FNV-1a of the table name: a stable 64-bit key (hashing wraps by design).

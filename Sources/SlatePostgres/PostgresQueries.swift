@@ -67,7 +67,9 @@ extension Insert {
             var record = records[0]
             if try await PostgresSingleInsert.run(&record, db) { return [record] }
         }
-        if records.count == 1, let one = try await postgresRunInsert(db, returning: .recordColumns, decode: { try Root(row: $0) }) {
+        if records.count == 1,
+            let one = try await postgresRunInsert(db, returning: .recordColumns, decode: { try Root(row: $0) })
+        {
             // One record: no transaction, and no `Returning` (whose column list would be built
             // on every call; the statement's text is cached per shape). Indexing rather than
             // `first` and the loop below, whose generic code runs unspecialized here.
@@ -115,7 +117,10 @@ extension Returning {
 
     /// The statements of ``postgresRun(_:)``, run on `db` as they come.
     private func postgresRunStatements(_ db: some PostgreSQLQueryable) async throws -> [Output?] {
-        if let insert, let results = try await insert.postgresRunInsert(db, returning: .clause(returning), decode: { try decode(row: $0) }) {
+        if let insert,
+            let results = try await insert.postgresRunInsert(
+                db, returning: .clause(returning), decode: { try decode(row: $0) })
+        {
             return results
         }
         let statements = statementsPerRecord(alsoOmitting: Root.postgreSQLIdentityColumn.map { [$0] } ?? [])
@@ -148,7 +153,8 @@ extension Insert {
     /// than ``PostgreSQLDatabase`` and ``PostgreSQLTransaction``. Runs the statements as they
     /// come: the caller makes several records all or none.
     func postgresRunInsert<Output>(
-        _ db: some PostgreSQLQueryable, returning returningClause: PostgresReturningClause, decode: (borrowing Row) throws -> Output
+        _ db: some PostgreSQLQueryable, returning returningClause: PostgresReturningClause,
+        decode: (borrowing Row) throws -> Output
     ) async throws -> [Output?]? {
         let insert = self
         let send: (PostgresQuery) async throws -> PostgresRowSequence
@@ -172,7 +178,8 @@ extension Insert {
                 !returning.arguments.isEmpty || !(returning.dialectSpans ?? []).isEmpty
                 ? nil
                 : PostgresInsertShapes.Key(
-                    table: ObjectIdentifier(Root.self), conflict: insert.conflictResolution, omitted: [], returning: returning.text)
+                    table: ObjectIdentifier(Root.self), conflict: insert.conflictResolution, omitted: [],
+                    returning: returning.text)
         }
         // The shapes of this call, when they are not cached across calls.
         var shapes: [[Int]: RenderedSQL] = [:]
@@ -219,7 +226,8 @@ extension Insert {
             if bindError == nil && encoder.column != columnCount {
                 bindError = DatabaseError(
                     resultCode: .misuse,
-                    message: "\(Root.self).encode(to:) handed out \(encoder.column) value(s) for \(columnCount) column(s)")
+                    message:
+                        "\(Root.self).encode(to:) handed out \(encoder.column) value(s) for \(columnCount) column(s)")
             }
             if bindError == nil {
                 for argument in rendered.arguments {
@@ -236,14 +244,16 @@ extension Insert {
                     if error.sql == nil { error.sql = rendered.text }
                     throw error
                 }
-                throw DatabaseError(resultCode: .mismatch, message: "\(bindError)".truncatedForMessages, sql: rendered.text)
+                throw DatabaseError(
+                    resultCode: .mismatch, message: "\(bindError)".truncatedForMessages, sql: rendered.text)
             }
             try Task.checkCancellation()
             let rows: PostgresRowSequence
             do {
                 rows = try await send(PostgresQuery(unsafeSQL: rendered.text, binds: encoder.encoder.bindings))
             } catch let error as PSQLError {
-                throw PostgreSQLError(error, sql: rendered.text, arguments: PostgresStatementRunner.argumentValues(allArguments()))
+                throw PostgreSQLError(
+                    error, sql: rendered.text, arguments: PostgresStatementRunner.argumentValues(allArguments()))
             }
             var returned = false
             try await PostgresStatementRunner.read(rows, text: rendered.text, arguments: allArguments) { row in
@@ -379,7 +389,10 @@ enum PostgresSingleInsert {
         }
         if bindError == nil && encoder.column != plan.columnCount {
             bindError = DatabaseError(
-                resultCode: .misuse, message: "\(Record.self).encode(to:) handed out \(encoder.column) value(s) for \(plan.columnCount) column(s)")
+                resultCode: .misuse,
+                message:
+                    "\(Record.self).encode(to:) handed out \(encoder.column) value(s) for \(plan.columnCount) column(s)"
+            )
         }
         if let bindError {
             if var error = bindError as? DatabaseError {
@@ -487,7 +500,8 @@ extension InsertSelect {
 /// Runs a data-changing statement and counts the rows it changed:
 /// `WITH "changed" AS (… RETURNING 1) SELECT count(*) FROM "changed"`.
 private func countingChanges(of statement: SQL, _ db: some PostgreSQLQueryable) async throws -> Int {
-    try await db.fetchValue(Int.self, "WITH \"slate_changed\" AS (\(sql: statement) RETURNING 1) SELECT count(*) FROM \"slate_changed\"")
+    try await db.fetchValue(
+        Int.self, "WITH \"slate_changed\" AS (\(sql: statement) RETURNING 1) SELECT count(*) FROM \"slate_changed\"")
 }
 
 extension Table {

@@ -46,16 +46,30 @@ public struct PostgreSQLColumnEncoder: ColumnEncoder {
         if let value = Self.exactly(value, String.self) { return bindings.append(value) }
         if let value = Self.exactly(value, Double.self) { return bindings.append(value) }
         if let value = Self.exactly(value, Int.self) { return bindings.append(Int64(value)) }
-        if let value = Self.exactly(value, Int64?.self, Self.optionalInt64) { return value.map { bindings.append($0) } ?? bindings.appendNull() }
-        if let value = Self.exactly(value, String?.self, Self.optionalString) { return value.map { bindings.append($0) } ?? bindings.appendNull() }
-        if let value = Self.exactly(value, Double?.self, Self.optionalDouble) { return value.map { bindings.append($0) } ?? bindings.appendNull() }
-        if let value = Self.exactly(value, Int?.self, Self.optionalInt) { return value.map { bindings.append(Int64($0)) } ?? bindings.appendNull() }
+        if let value = Self.exactly(value, Int64?.self, Self.optionalInt64) {
+            return value.map { bindings.append($0) } ?? bindings.appendNull()
+        }
+        if let value = Self.exactly(value, String?.self, Self.optionalString) {
+            return value.map { bindings.append($0) } ?? bindings.appendNull()
+        }
+        if let value = Self.exactly(value, Double?.self, Self.optionalDouble) {
+            return value.map { bindings.append($0) } ?? bindings.appendNull()
+        }
+        if let value = Self.exactly(value, Int?.self, Self.optionalInt) {
+            return value.map { bindings.append(Int64($0)) } ?? bindings.appendNull()
+        }
         if let value = Self.exactly(value, Bool.self) { return bindings.append(value) }
-        if let value = Self.exactly(value, Bool?.self, Self.optionalBool) { return value.map { bindings.append($0) } ?? bindings.appendNull() }
+        if let value = Self.exactly(value, Bool?.self, Self.optionalBool) {
+            return value.map { bindings.append($0) } ?? bindings.appendNull()
+        }
         if let value = Self.exactly(value, Date.self) { return bindings.append(value) }
-        if let value = Self.exactly(value, Date?.self, Self.optionalDate) { return value.map { bindings.append($0) } ?? bindings.appendNull() }
+        if let value = Self.exactly(value, Date?.self, Self.optionalDate) {
+            return value.map { bindings.append($0) } ?? bindings.appendNull()
+        }
         if let value = Self.exactly(value, UUID.self) { return bindings.append(value) }
-        if let value = Self.exactly(value, UUID?.self, Self.optionalUUID) { return value.map { bindings.append($0) } ?? bindings.appendNull() }
+        if let value = Self.exactly(value, UUID?.self, Self.optionalUUID) {
+            return value.map { bindings.append($0) } ?? bindings.appendNull()
+        }
         try bind(value)
     }
 
@@ -72,7 +86,9 @@ public struct PostgreSQLColumnEncoder: ColumnEncoder {
     /// table each time it is named in code that is not specialized (~450 instructions), a
     /// stored identity is read once.
     @inline(__always)
-    private static func exactly<Value, Target>(_ value: Value, _ target: Target.Type, _ identity: ObjectIdentifier) -> Target? {
+    private static func exactly<Value, Target>(_ value: Value, _ target: Target.Type, _ identity: ObjectIdentifier)
+        -> Target?
+    {
         guard ObjectIdentifier(Value.self) == identity else { return nil }
         return unsafeBitCast(value, to: Target.self)
     }
@@ -159,7 +175,9 @@ struct JSONBText: PostgresNonThrowingEncodable {
     static var psqlType: PostgresDataType { .jsonb }
     static var psqlFormat: PostgresFormat { .binary }
 
-    func encode<JSONEncoder: PostgresJSONEncoder>(into byteBuffer: inout ByteBuffer, context: PostgresEncodingContext<JSONEncoder>) {
+    func encode<JSONEncoder: PostgresJSONEncoder>(
+        into byteBuffer: inout ByteBuffer, context: PostgresEncodingContext<JSONEncoder>
+    ) {
         byteBuffer.writeInteger(UInt8(1))
         byteBuffer.writeString(text)
     }
@@ -226,22 +244,33 @@ final class PostgresRowSource: ForeignRowSource {
             let start = bytes.readerIndex
             switch self {
             case .int16:
-                guard bytes.readableBytes == 2, let value = bytes.getInteger(at: start, as: Int16.self) else { return nil }
+                guard bytes.readableBytes == 2, let value = bytes.getInteger(at: start, as: Int16.self) else {
+                    return nil
+                }
                 return UInt64(bitPattern: Int64(value))
             case .int32:
-                guard bytes.readableBytes == 4, let value = bytes.getInteger(at: start, as: Int32.self) else { return nil }
+                guard bytes.readableBytes == 4, let value = bytes.getInteger(at: start, as: Int32.self) else {
+                    return nil
+                }
                 return UInt64(bitPattern: Int64(value))
             case .int64:
-                guard bytes.readableBytes == 8, let value = bytes.getInteger(at: start, as: Int64.self) else { return nil }
+                guard bytes.readableBytes == 8, let value = bytes.getInteger(at: start, as: Int64.self) else {
+                    return nil
+                }
                 return UInt64(bitPattern: value)
             case .bool:
-                guard bytes.readableBytes == 1, let value = bytes.getInteger(at: start, as: UInt8.self), value <= 1 else { return nil }
+                guard bytes.readableBytes == 1, let value = bytes.getInteger(at: start, as: UInt8.self), value <= 1
+                else { return nil }
                 return UInt64(value)
             case .float32:
-                guard bytes.readableBytes == 4, let value = bytes.getInteger(at: start, as: UInt32.self) else { return nil }
+                guard bytes.readableBytes == 4, let value = bytes.getInteger(at: start, as: UInt32.self) else {
+                    return nil
+                }
                 return Double(Float(bitPattern: value)).bitPattern
             case .float64:
-                guard bytes.readableBytes == 8, let value = bytes.getInteger(at: start, as: UInt64.self) else { return nil }
+                guard bytes.readableBytes == 8, let value = bytes.getInteger(at: start, as: UInt64.self) else {
+                    return nil
+                }
                 return value
             case .text, .converted:
                 return 0
@@ -314,7 +343,8 @@ final class PostgresRowSource: ForeignRowSource {
         for index in 0..<columnCount {
             guard let cell = rowCells.next() else {
                 throw DatabaseError(
-                    resultCode: .mismatch, message: "a PostgreSQL row has \(index) columns, its result \(columnCount)", sql: sql)
+                    resultCode: .mismatch, message: "a PostgreSQL row has \(index) columns, its result \(columnCount)",
+                    sql: sql)
             }
             if isFirst {
                 let kind = Kind(cell.dataType, format: cell.format)
@@ -458,7 +488,8 @@ final class PostgresRowSource: ForeignRowSource {
     static func failure(_ cell: PostgresCell, _ reason: String, sql: String?) -> DatabaseError {
         DatabaseError(
             resultCode: .mismatch,
-            message: "column \(cell.columnIndex) (\(cell.columnName.truncatedForMessages)) of PostgreSQL type \(cell.dataType): \(reason)",
+            message:
+                "column \(cell.columnIndex) (\(cell.columnName.truncatedForMessages)) of PostgreSQL type \(cell.dataType): \(reason)",
             sql: sql)
     }
 
@@ -509,7 +540,8 @@ final class PostgresRowSource: ForeignRowSource {
 enum NumericText {
     static func decode(_ buffer: inout ByteBuffer) -> String? {
         guard let count = buffer.readInteger(as: Int16.self), let weight = buffer.readInteger(as: Int16.self),
-            let sign = buffer.readInteger(as: UInt16.self), let scale = buffer.readInteger(as: Int16.self), count >= 0, scale >= 0
+            let sign = buffer.readInteger(as: UInt16.self), let scale = buffer.readInteger(as: Int16.self), count >= 0,
+            scale >= 0
         else { return nil }
         switch sign {
         case 0x0000, 0x4000: break

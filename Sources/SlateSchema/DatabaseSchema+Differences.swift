@@ -23,7 +23,8 @@ extension DatabaseSchema {
         let expectedTables = (tables + virtualTables).sorted { $0.name.lowercased() < $1.name.lowercased() }
         let actualTables = actual.tables + actual.virtualTables
         func primaryKey(_ name: String) -> [String]? {
-            (expectedTables.first { $0.name.equalsIdentifier(name) } ?? actualTables.first { $0.name.equalsIdentifier(name) })?.primaryKey
+            (expectedTables.first { $0.name.equalsIdentifier(name) }
+                ?? actualTables.first { $0.name.equalsIdentifier(name) })?.primaryKey
         }
         for expected in expectedTables {
             guard let found = actualTables.first(where: { $0.name.equalsIdentifier(expected.name) }) else {
@@ -44,10 +45,12 @@ extension DatabaseSchema {
             }
             differences += view.columnsSchema.differences(from: found.columnsSchema)
             if Self.viewBody(view.sql) != Self.viewBody(found.sql) {
-                differences.append(SchemaDifference(.viewDefinition, table: view.name, expected: view.sql, actual: found.sql))
+                differences.append(
+                    SchemaDifference(.viewDefinition, table: view.name, expected: view.sql, actual: found.sql))
             }
         }
-        for found in actual.views.sorted(by: { $0.name.lowercased() < $1.name.lowercased() }) where view(named: found.name) == nil {
+        for found in actual.views.sorted(by: { $0.name.lowercased() < $1.name.lowercased() })
+        where view(named: found.name) == nil {
             differences.append(SchemaDifference(.extraView, table: found.name))
         }
 
@@ -57,8 +60,10 @@ extension DatabaseSchema {
                 continue
             }
             if Self.canonicalDefinition(trigger.sql) != Self.canonicalDefinition(found.sql) {
-                differences.append(SchemaDifference(
-                    .triggerDefinition, table: trigger.tableName, name: trigger.name, expected: trigger.sql, actual: found.sql))
+                differences.append(
+                    SchemaDifference(
+                        .triggerDefinition, table: trigger.tableName, name: trigger.name, expected: trigger.sql,
+                        actual: found.sql))
             }
         }
         for found in actual.triggers.sorted(by: { $0.name.lowercased() < $1.name.lowercased() })
@@ -83,7 +88,9 @@ extension DatabaseSchema {
     /// The query of `CREATE VIEW name [(columns)] AS query`, in canonical form.
     static func viewBody(_ sql: String) -> String {
         let tokens = SQLTokenizer.tokenize(sql)[...]
-        guard let asIndex = tokens.firstTopLevelIndex(where: { $0.isKeyword("AS") }) else { return canonicalDefinition(sql) }
+        guard let asIndex = tokens.firstTopLevelIndex(where: { $0.isKeyword("AS") }) else {
+            return canonicalDefinition(sql)
+        }
         let start = tokens[asIndex].end
         let bytes = Array(sql.utf8)
         return SchemaText.canonicalSQL(String(decoding: bytes[min(start, bytes.count)...], as: UTF8.self))
@@ -93,6 +100,8 @@ extension DatabaseSchema {
 extension DatabaseSchema.View {
     /// The view as a table model: its columns' names and declared types.
     var columnsSchema: TableSchema {
-        TableSchema(name: name, kind: .view, columns: columns.map { TableSchema.Column(name: $0.name, type: $0.declaredType ?? "") })
+        TableSchema(
+            name: name, kind: .view,
+            columns: columns.map { TableSchema.Column(name: $0.name, type: $0.declaredType ?? "") })
     }
 }

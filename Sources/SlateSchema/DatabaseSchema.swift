@@ -28,7 +28,9 @@ public struct DatabaseSchema: Sendable, Hashable, Codable {
     public var triggers: [Trigger]
 
     /// Creates a schema.
-    public init(tables: [TableSchema] = [], views: [View] = [], virtualTables: [TableSchema] = [], triggers: [Trigger] = []) {
+    public init(
+        tables: [TableSchema] = [], views: [View] = [], virtualTables: [TableSchema] = [], triggers: [Trigger] = []
+    ) {
         self.tables = tables
         self.views = views
         self.virtualTables = virtualTables

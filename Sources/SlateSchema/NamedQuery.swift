@@ -142,7 +142,8 @@ public struct NamedQuery: Sendable, Hashable, Codable {
         /// Creates a result column description.
         public init(
             name: String, sqlName: String? = nil, declaredType: String? = nil, isInferredType: Bool = false,
-            table: String? = nil, column: String? = nil, isNullable: Bool = true, nullabilityOverride: NullabilityOverride? = nil
+            table: String? = nil, column: String? = nil, isNullable: Bool = true,
+            nullabilityOverride: NullabilityOverride? = nil
         ) {
             self.name = name
             self.sqlName = sqlName ?? name

@@ -35,23 +35,27 @@ extension SQLScript {
         for statement in statements {
             let gap = String(decoding: bytes[gapStart..<statement.range.lowerBound], as: UTF8.self)
             let label = try Self.label(in: gap, firstLine: gapLine, file: file)
-            entries.append(ScriptEntry(
-                statement: statement, name: label?.name, nameLine: label?.line ?? statement.line,
-                documentation: label?.documentation ?? []))
+            entries.append(
+                ScriptEntry(
+                    statement: statement, name: label?.name, nameLine: label?.line ?? statement.line,
+                    documentation: label?.documentation ?? []))
             gapStart = statement.range.upperBound
             gapLine = statement.line + statement.text.utf8.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
         }
         let tail = String(decoding: bytes[min(gapStart, bytes.count)...], as: UTF8.self)
         if let label = try Self.label(in: tail, firstLine: gapLine, file: file) {
             throw SchemaError.invalidQuery(
-                file: file, line: label.line, name: label.name, message: "no statement follows the label \"-- name: \(label.name)\"")
+                file: file, line: label.line, name: label.name,
+                message: "no statement follows the label \"-- name: \(label.name)\"")
         }
         return entries
     }
 
     /// The `-- name: x` label among the comment lines of `gap` (text between two statements),
     /// with the comment lines after it.
-    private static func label(in gap: String, firstLine: Int, file: String) throws -> (name: String, line: Int, documentation: [String])? {
+    private static func label(in gap: String, firstLine: Int, file: String) throws -> (
+        name: String, line: Int, documentation: [String]
+    )? {
         var found: (name: String, line: Int, documentation: [String])?
         for (offset, rawLine) in gap.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = rawLine.trimmingCharacters(in: .whitespaces)
@@ -63,12 +67,15 @@ extension SQLScript {
                 guard isQueryName(name) else {
                     throw SchemaError.invalidQuery(
                         file: file, line: lineNumber, name: name,
-                        message: "\"\(name)\" is not a query name: use letters, digits and _, starting with a letter or _")
+                        message:
+                            "\"\(name)\" is not a query name: use letters, digits and _, starting with a letter or _")
                 }
                 if let previous = found {
                     throw SchemaError.invalidQuery(
                         file: file, line: lineNumber, name: name,
-                        message: "the label \"-- name: \(previous.name)\" (line \(previous.line)) has no statement of its own")
+                        message:
+                            "the label \"-- name: \(previous.name)\" (line \(previous.line)) has no statement of its own"
+                    )
                 }
                 found = (name, lineNumber, [])
             } else if found != nil {
@@ -80,7 +87,9 @@ extension SQLScript {
 
     /// Whether `name` is a letter or `_` followed by letters, digits or `_` (ASCII).
     static func isQueryName(_ name: String) -> Bool {
-        guard let first = name.utf8.first, first == 0x5F || (first | 0x20 >= 0x61 && first | 0x20 <= 0x7A) else { return false }
+        guard let first = name.utf8.first, first == 0x5F || (first | 0x20 >= 0x61 && first | 0x20 <= 0x7A) else {
+            return false
+        }
         return name.utf8.allSatisfy { byte in
             byte == 0x5F || (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
         }

@@ -66,14 +66,19 @@ struct QueryAnalyzer {
 
         // Parameters, as SQLite numbers them.
         var parameterNames: [String] = []
-        for index in 1...max(1, Int(sqlite3_bind_parameter_count(handle))) where sqlite3_bind_parameter_count(handle) > 0 {
+        for index in 1...max(1, Int(sqlite3_bind_parameter_count(handle)))
+        where sqlite3_bind_parameter_count(handle) > 0 {
             guard let cName = sqlite3_bind_parameter_name(handle, Int32(index)) else {
-                throw fail("parameter \(index) has no name: write named parameters (:name) so the Swift function can label them")
+                throw fail(
+                    "parameter \(index) has no name: write named parameters (:name) so the Swift function can label them"
+                )
             }
             let sqlName = String(cString: cName)
-            guard let prefix = sqlName.first, ":@$".contains(prefix), SQLScript.isQueryName(String(sqlName.dropFirst())) else {
+            guard let prefix = sqlName.first, ":@$".contains(prefix), SQLScript.isQueryName(String(sqlName.dropFirst()))
+            else {
                 let offset = tokens.first { $0.kind == .parameter && $0.text == sqlName }?.start
-                throw fail("parameter \(sqlName) is not a named parameter like :name (letters, digits and _)", at: offset)
+                throw fail(
+                    "parameter \(sqlName) is not a named parameter like :name (letters, digits and _)", at: offset)
             }
             parameterNames.append(sqlName)
         }
@@ -118,10 +123,12 @@ struct QueryAnalyzer {
                 name.removeLast()
             }
             let type = declaredType.flatMap { $0.trimmingSQLSpace.isEmpty ? nil : $0 }
-            columns.append(NamedQuery.ResultColumn(
-                name: name, sqlName: sqlName, declaredType: type ?? fact?.type, isInferredType: type == nil && fact?.type != nil,
-                table: table, column: origin,
-                isNullable: override.map { $0 == .nullable } ?? !neverNull, nullabilityOverride: override))
+            columns.append(
+                NamedQuery.ResultColumn(
+                    name: name, sqlName: sqlName, declaredType: type ?? fact?.type,
+                    isInferredType: type == nil && fact?.type != nil,
+                    table: table, column: origin,
+                    isNullable: override.map { $0 == .nullable } ?? !neverNull, nullabilityOverride: override))
         }
 
         // Parameter types.
@@ -130,9 +137,10 @@ struct QueryAnalyzer {
         for sqlName in parameterNames {
             let bare = String(sqlName.dropFirst())
             if let annotation = annotated[sqlName] {
-                parameters.append(NamedQuery.Parameter(
-                    name: bare, sqlName: sqlName, declaredType: annotation.type, isOptional: annotation.isOptional,
-                    origin: "annotated `\(annotation.type)\(annotation.isOptional ? "?" : "")`"))
+                parameters.append(
+                    NamedQuery.Parameter(
+                        name: bare, sqlName: sqlName, declaredType: annotation.type, isOptional: annotation.isOptional,
+                        origin: "annotated `\(annotation.type)\(annotation.isOptional ? "?" : "")`"))
                 continue
             }
             let offset = cleanTokens.first { $0.kind == .parameter && $0.text == sqlName }?.start
@@ -150,27 +158,34 @@ struct QueryAnalyzer {
                     "parameter \(sqlName) is used as values of different types: \(list). Annotate it, for example `\(sqlName) AS TEXT`",
                     at: offset.map { cleanOffsetToOriginal($0, annotations: annotations) })
             }
-            parameters.append(NamedQuery.Parameter(
-                name: bare, sqlName: sqlName, declaredType: first.declaredType, table: first.table, column: first.column,
-                isOptional: uses.contains(where: \.isOptional), origin: first.origin))
+            parameters.append(
+                NamedQuery.Parameter(
+                    name: bare, sqlName: sqlName, declaredType: first.declaredType, table: first.table,
+                    column: first.column,
+                    isOptional: uses.contains(where: \.isOptional), origin: first.origin))
         }
 
         // Where the parameters are in the SQL as generated, and a write's RETURNING taken apart.
         let sql = Self.trimmedStatement(cleanSQL)
         let finalTokens = SQLTokenizer.tokenize(sql)[...]
         for index in parameters.indices {
-            parameters[index].ranges = finalTokens.filter { $0.kind == .parameter && $0.text == parameters[index].sqlName }
-                .map { $0.start..<$0.end }
+            parameters[index].ranges = finalTokens.filter {
+                $0.kind == .parameter && $0.text == parameters[index].sqlName
+            }
+            .map { $0.start..<$0.end }
         }
         return NamedQuery(
             name: name, file: file, line: entry.nameLine, documentation: entry.documentation, sql: sql,
             parameters: parameters, columns: columns, isReadOnly: sqlite3_stmt_readonly(handle) != 0,
-            returning: Self.returningClause(of: sql, tokens: finalTokens, columnCount: columnCount, structure: structure))
+            returning: Self.returningClause(
+                of: sql, tokens: finalTokens, columnCount: columnCount, structure: structure))
     }
 
     /// The statement before `RETURNING` and the expressions after it, for a write whose
     /// `RETURNING` list gives `columnCount` columns.
-    static func returningClause(of sql: String, tokens: Tokens, columnCount: Int, structure: QueryStructure) -> NamedQuery.ReturningClause? {
+    static func returningClause(of sql: String, tokens: Tokens, columnCount: Int, structure: QueryStructure)
+        -> NamedQuery.ReturningClause?
+    {
         guard columnCount > 0, let target = structure.writeTarget(of: tokens),
             let returning = tokens.firstTopLevelIndex(where: { $0.isKeyword("RETURNING") })
         else { return nil }
@@ -179,12 +194,16 @@ struct QueryAnalyzer {
             guard let first = slice.first, let last = slice.last else { return "" }
             return String(decoding: bytes[first.start..<last.end], as: UTF8.self)
         }
-        let columns = (structure.schema.table(named: target.name) ?? structure.schema.virtualTable(named: target.name))?
-            .columns.filter { !$0.isHidden }.map { "\"" + $0.name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" } ?? []
+        let columns =
+            (structure.schema.table(named: target.name) ?? structure.schema.virtualTable(named: target.name))?
+            .columns.filter { !$0.isHidden }.map { "\"" + $0.name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+            ?? []
         var expressions: [String] = []
         var ranges: [Range<Int>?] = []
         for item in tokens[(returning + 1)...].splitTopLevel(on: ",") {
-            if item.count == 1 && item.first?.isSymbol("*") == true || item.count == 3 && item.last?.isSymbol("*") == true {
+            if item.count == 1 && item.first?.isSymbol("*") == true
+                || item.count == 3 && item.last?.isSymbol("*") == true
+            {
                 expressions += columns
                 ranges += columns.map { _ in nil }
             } else {
@@ -195,7 +214,8 @@ struct QueryAnalyzer {
             }
         }
         guard expressions.count == columnCount else { return nil }
-        return NamedQuery.ReturningClause(keywordOffset: tokens[returning].start, expressions: expressions, expressionRanges: ranges)
+        return NamedQuery.ReturningClause(
+            keywordOffset: tokens[returning].start, expressions: expressions, expressionRanges: ranges)
     }
 
     /// Whether SQLite says `table.column` cannot hold `NULL`: `NOT NULL`, the rowid (or its
@@ -219,7 +239,8 @@ struct QueryAnalyzer {
     /// An offset in the cleaned SQL as an offset in the original text, for error lines.
     func cleanOffsetToOriginal(_ offset: Int, annotations: [Annotation]) -> Int {
         var result = offset
-        for annotation in annotations.sorted(by: { $0.range.lowerBound < $1.range.lowerBound }) where annotation.range.lowerBound <= result {
+        for annotation in annotations.sorted(by: { $0.range.lowerBound < $1.range.lowerBound })
+        where annotation.range.lowerBound <= result {
             result += annotation.range.count
         }
         return result
@@ -251,8 +272,10 @@ struct QueryAnalyzer {
 
     /// Words that start a type annotation after `AS`.
     static let typeWords: Set<String> = [
-        "INTEGER", "INT", "BIGINT", "SMALLINT", "TINYINT", "MEDIUMINT", "INT2", "INT4", "INT8", "UNSIGNED", "REAL", "DOUBLE",
-        "FLOAT", "NUMERIC", "DECIMAL", "BOOLEAN", "BOOL", "DATE", "DATETIME", "TIMESTAMP", "TEXT", "VARCHAR", "NVARCHAR",
+        "INTEGER", "INT", "BIGINT", "SMALLINT", "TINYINT", "MEDIUMINT", "INT2", "INT4", "INT8", "UNSIGNED", "REAL",
+        "DOUBLE",
+        "FLOAT", "NUMERIC", "DECIMAL", "BOOLEAN", "BOOL", "DATE", "DATETIME", "TIMESTAMP", "TEXT", "VARCHAR",
+        "NVARCHAR",
         "CHAR", "NCHAR", "CHARACTER", "VARYING", "CLOB", "BLOB", "UUID", "GUID", "JSON",
     ]
 
@@ -262,15 +285,20 @@ struct QueryAnalyzer {
         while index < tokens.count {
             defer { index += 1 }
             let token = tokens[index]
-            guard token.kind == .parameter, token.text != "?", index + 2 < tokens.count, tokens[index + 1].isKeyword("AS"),
+            guard token.kind == .parameter, token.text != "?", index + 2 < tokens.count,
+                tokens[index + 1].isKeyword("AS"),
                 tokens[index + 2].kind == .word, typeWords.contains(tokens[index + 2].text.uppercased())
             else { continue }
             var end = index + 2
-            while end + 1 < tokens.count, tokens[end + 1].kind == .word, typeWords.contains(tokens[end + 1].text.uppercased()) { end += 1 }
+            while end + 1 < tokens.count, tokens[end + 1].kind == .word,
+                typeWords.contains(tokens[end + 1].text.uppercased())
+            { end += 1 }
             if end + 1 < tokens.count, tokens[end + 1].isSymbol("(") {
                 var close = end + 1
                 while close < tokens.count, !tokens[close].isSymbol(")") { close += 1 }
-                guard close < tokens.count else { throw fail("the annotation of \(token.text) has no closing parenthesis", tokens[end + 1].start) }
+                guard close < tokens.count else {
+                    throw fail("the annotation of \(token.text) has no closing parenthesis", tokens[end + 1].start)
+                }
                 end = close
             }
             var isOptional = false
@@ -281,9 +309,10 @@ struct QueryAnalyzer {
                 end += 1
             }
             let typeTokens = tokens[(index + 2)...(isOptional ? end - 1 : end)]
-            result.append(Annotation(
-                parameter: token.text, type: SQLTypeText.render(typeTokens), isOptional: isOptional,
-                range: token.end..<tokens[end].end))
+            result.append(
+                Annotation(
+                    parameter: token.text, type: SQLTypeText.render(typeTokens), isOptional: isOptional,
+                    range: token.end..<tokens[end].end))
             index = end
         }
         return result
@@ -339,14 +368,17 @@ struct ParameterInference {
         guard index > tokens.startIndex else { return nil }
         let previous = tokens[index - 1]
         var isLimit = previous.isKeyword("LIMIT") || previous.isKeyword("OFFSET")
-        if previous.isSymbol(","), index - 3 >= tokens.startIndex, tokens[index - 3].isKeyword("LIMIT") { isLimit = true }
+        if previous.isSymbol(","), index - 3 >= tokens.startIndex, tokens[index - 3].isKeyword("LIMIT") {
+            isLimit = true
+        }
         return isLimit ? Use(declaredType: "INTEGER", isOptional: false, origin: "a row count") : nil
     }
 
     /// `CAST(:p AS TYPE)`.
     func castUse(at index: Int) -> Use? {
         guard index - 2 >= tokens.startIndex, tokens[index - 1].isSymbol("("), tokens[index - 2].isKeyword("CAST"),
-            index + 2 < tokens.endIndex, tokens[index + 1].isKeyword("AS"), let close = tokens[(index + 2)...].firstIndex(where: { $0.isSymbol(")") })
+            index + 2 < tokens.endIndex, tokens[index + 1].isKeyword("AS"),
+            let close = tokens[(index + 2)...].firstIndex(where: { $0.isSymbol(")") })
         else { return nil }
         let type = SQLTypeText.render(tokens[(index + 2)..<close])
         return type.isEmpty ? nil : Use(declaredType: type, isOptional: false, origin: "cast to \(type)")
@@ -380,7 +412,8 @@ struct ParameterInference {
             if token.isSymbol(")") { depth += 1 }
             if token.isSymbol("(") { depth -= 1 }
             if depth == 0, token.isSymbol("="), position - 1 >= tokens.startIndex, tokens[position - 1].isName,
-                position - 2 >= tokens.startIndex, tokens[position - 2].isKeyword("SET") || tokens[position - 2].isSymbol(",")
+                position - 2 >= tokens.startIndex,
+                tokens[position - 2].isKeyword("SET") || tokens[position - 2].isSymbol(",")
             {
                 return position - 1
             }
@@ -399,7 +432,9 @@ struct ParameterInference {
         var position = target.nameIndex + 1
         if position + 1 < tokens.endIndex, tokens[position].isKeyword("AS") { position += 2 }
         var columnNames = table.recordColumns.map(\.name)
-        if position < tokens.endIndex, tokens[position].isSymbol("("), let close = tokens.matchingParenthesis(at: position) {
+        if position < tokens.endIndex, tokens[position].isSymbol("("),
+            let close = tokens.matchingParenthesis(at: position)
+        {
             columnNames = tokens[(position + 1)..<close].splitTopLevel(on: ",").compactMap { $0.first?.text }
             position = close + 1
         }
@@ -407,7 +442,9 @@ struct ParameterInference {
         var rows: [Tokens] = []
         if tokens[position].isKeyword("VALUES") {
             position += 1
-            while position < tokens.endIndex, tokens[position].isSymbol("("), let close = tokens.matchingParenthesis(at: position) {
+            while position < tokens.endIndex, tokens[position].isSymbol("("),
+                let close = tokens.matchingParenthesis(at: position)
+            {
                 rows.append(tokens[(position + 1)..<close])
                 position = close + 1
                 guard position < tokens.endIndex, tokens[position].isSymbol(",") else { break }
@@ -415,13 +452,20 @@ struct ParameterInference {
             }
         } else if tokens[position].isKeyword("SELECT") {
             let rest = tokens[(position + 1)...]
-            let end = rest.firstTopLevelIndex { QueryStructure.clauseKeywords.contains($0.keyword ?? "") || $0.isKeyword("ON") } ?? rest.endIndex
+            let end =
+                rest.firstTopLevelIndex {
+                    QueryStructure.clauseKeywords.contains($0.keyword ?? "") || $0.isKeyword("ON")
+                } ?? rest.endIndex
             rows.append(rest[rest.startIndex..<end])
         }
         for row in rows {
-            for (offset, item) in row.splitTopLevel(on: ",").enumerated() where item.count == 1 && item.startIndex == index {
-                guard offset < columnNames.count, let column = table.column(named: columnNames[offset]) else { return nil }
-                return use(of: column, in: table, isOptional: column.isNullable || column.isRowIDAlias, verb: "inserted into")
+            for (offset, item) in row.splitTopLevel(on: ",").enumerated()
+            where item.count == 1 && item.startIndex == index {
+                guard offset < columnNames.count, let column = table.column(named: columnNames[offset]) else {
+                    return nil
+                }
+                return use(
+                    of: column, in: table, isOptional: column.isNullable || column.isRowIDAlias, verb: "inserted into")
             }
         }
         return nil
@@ -453,26 +497,34 @@ struct ParameterInference {
         if index - 1 >= tokens.startIndex, tokens[index - 1].isKeyword("BETWEEN") {
             guard index + 1 < tokens.endIndex, tokens[index + 1].isKeyword("AND") else { return nil }
             between = index - 1
-        } else if index - 3 >= tokens.startIndex, tokens[index - 1].isKeyword("AND"), tokens[index - 3].isKeyword("BETWEEN"),
+        } else if index - 3 >= tokens.startIndex, tokens[index - 1].isKeyword("AND"),
+            tokens[index - 3].isKeyword("BETWEEN"),
             isBoundaryAfter(index + 1)
         {
             between = index - 3
         }
         guard var operatorStart = between else { return nil }
         if operatorStart - 1 >= tokens.startIndex, tokens[operatorStart - 1].isKeyword("NOT") { operatorStart -= 1 }
-        guard let reference = columnReference(endingAt: operatorStart - 1), isBoundaryBefore(reference.start - 1) else { return nil }
+        guard let reference = columnReference(endingAt: operatorStart - 1), isBoundaryBefore(reference.start - 1) else {
+            return nil
+        }
         return use(ofReference: reference, isOptional: false, verb: "compared with")
     }
 
     /// `column [NOT] IN (…, :p, …)` where every item is one token.
     func inListUse(at index: Int) -> Use? {
-        guard index + 1 < tokens.endIndex, tokens[index + 1].isSymbol(",") || tokens[index + 1].isSymbol(")") else { return nil }
+        guard index + 1 < tokens.endIndex, tokens[index + 1].isSymbol(",") || tokens[index + 1].isSymbol(")") else {
+            return nil
+        }
         var position = index - 1
         while position - 1 >= tokens.startIndex, tokens[position].isSymbol(",") { position -= 2 }
-        guard position - 1 >= tokens.startIndex, tokens[position].isSymbol("("), tokens[position - 1].isKeyword("IN") else { return nil }
+        guard position - 1 >= tokens.startIndex, tokens[position].isSymbol("("), tokens[position - 1].isKeyword("IN")
+        else { return nil }
         var operatorStart = position - 1
         if operatorStart - 1 >= tokens.startIndex, tokens[operatorStart - 1].isKeyword("NOT") { operatorStart -= 1 }
-        guard let reference = columnReference(endingAt: operatorStart - 1), isBoundaryBefore(reference.start - 1) else { return nil }
+        guard let reference = columnReference(endingAt: operatorStart - 1), isBoundaryBefore(reference.start - 1) else {
+            return nil
+        }
         return use(ofReference: reference, isOptional: false, verb: "compared with")
     }
 
@@ -489,7 +541,9 @@ struct ParameterInference {
             return (end, false)
         }
         if token.isKeyword("IS") { return (end, true) }
-        if token.isKeyword("NOT"), end - 1 >= tokens.startIndex, tokens[end - 1].isKeyword("IS") { return (end - 1, true) }
+        if token.isKeyword("NOT"), end - 1 >= tokens.startIndex, tokens[end - 1].isKeyword("IS") {
+            return (end - 1, true)
+        }
         if token.isKeyword("FROM"), end - 1 >= tokens.startIndex, tokens[end - 1].isKeyword("DISTINCT") {
             var start = end - 2
             if start >= tokens.startIndex, tokens[start].isKeyword("NOT") { start -= 1 }
@@ -504,13 +558,17 @@ struct ParameterInference {
         let token = tokens[start]
         if token.kind == .symbol, Self.comparisonSymbols.contains(token.text) { return (start, false) }
         if token.isKeyword("LIKE") || token.isKeyword("GLOB") { return (start, false) }
-        if token.isKeyword("NOT"), start + 1 < tokens.endIndex, tokens[start + 1].isKeyword("LIKE") || tokens[start + 1].isKeyword("GLOB") {
+        if token.isKeyword("NOT"), start + 1 < tokens.endIndex,
+            tokens[start + 1].isKeyword("LIKE") || tokens[start + 1].isKeyword("GLOB")
+        {
             return (start + 1, false)
         }
         if token.isKeyword("IS") {
             var end = start
             if end + 1 < tokens.endIndex, tokens[end + 1].isKeyword("NOT") { end += 1 }
-            if end + 2 < tokens.endIndex, tokens[end + 1].isKeyword("DISTINCT"), tokens[end + 2].isKeyword("FROM") { end += 2 }
+            if end + 2 < tokens.endIndex, tokens[end + 1].isKeyword("DISTINCT"), tokens[end + 2].isKeyword("FROM") {
+                end += 2
+            }
             return (end, true)
         }
         return nil
@@ -546,8 +604,11 @@ struct ParameterInference {
     /// Words that are values or operators, not column names.
     func isKeywordOperand(_ token: Token) -> Bool {
         token.kind == .word
-            && ["NULL", "TRUE", "FALSE", "CURRENT_TIMESTAMP", "CURRENT_DATE", "CURRENT_TIME", "END", "NOT", "AND", "OR", "CASE",
-                "SELECT", "EXISTS"].contains(token.text.uppercased())
+            && [
+                "NULL", "TRUE", "FALSE", "CURRENT_TIMESTAMP", "CURRENT_DATE", "CURRENT_TIME", "END", "NOT", "AND", "OR",
+                "CASE",
+                "SELECT", "EXISTS",
+            ].contains(token.text.uppercased())
     }
 
     /// Whether the token at `index` (or the start) cannot be the end of a tighter operand.
@@ -556,8 +617,11 @@ struct ParameterInference {
         let token = tokens[index]
         if token.isSymbol("(") || token.isSymbol(",") { return true }
         return token.kind == .word
-            && ["WHERE", "AND", "OR", "NOT", "ON", "WHEN", "THEN", "ELSE", "HAVING", "SELECT", "DISTINCT", "ALL", "CASE", "RETURNING", "BY"]
-                .contains(token.text.uppercased())
+            && [
+                "WHERE", "AND", "OR", "NOT", "ON", "WHEN", "THEN", "ELSE", "HAVING", "SELECT", "DISTINCT", "ALL",
+                "CASE", "RETURNING", "BY",
+            ]
+            .contains(token.text.uppercased())
     }
 
     /// Whether the token at `index` (or the end) cannot continue the operand before it.
@@ -567,8 +631,10 @@ struct ParameterInference {
         if token.isSymbol(")") || token.isSymbol(",") || token.isSymbol(";") { return true }
         return token.kind == .word
             && [
-                "AND", "OR", "THEN", "ELSE", "END", "WHEN", "WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "OFFSET", "UNION",
-                "INTERSECT", "EXCEPT", "RETURNING", "ON", "JOIN", "LEFT", "RIGHT", "FULL", "INNER", "CROSS", "NATURAL", "ESCAPE",
+                "AND", "OR", "THEN", "ELSE", "END", "WHEN", "WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "OFFSET",
+                "UNION",
+                "INTERSECT", "EXCEPT", "RETURNING", "ON", "JOIN", "LEFT", "RIGHT", "FULL", "INNER", "CROSS", "NATURAL",
+                "ESCAPE",
                 "COLLATE", "FROM", "WINDOW", "DESC", "ASC", "NULLS",
             ].contains(token.text.uppercased())
     }
@@ -576,19 +642,30 @@ struct ParameterInference {
     /// The use a column reference gives, through the sources of the statement.
     func use(ofReference reference: Reference, isOptional: Bool, verb: String) -> Use? {
         var sources = structure.seenSources
-        if let target = structure.writeTarget(of: tokens), let source = structure.tableSource(named: target.name, alias: target.alias, ctes: [:]) {
+        if let target = structure.writeTarget(of: tokens),
+            let source = structure.tableSource(named: target.name, alias: target.alias, ctes: [:])
+        {
             sources.append(source)
         }
         var found: [(source: QueryStructure.Source, column: QueryStructure.NamedColumn)] = []
         for source in sources {
-            if let qualifier = reference.qualifier, !source.referenceName.equalsIdentifier(qualifier), !source.name.equalsIdentifier(qualifier) {
+            if let qualifier = reference.qualifier, !source.referenceName.equalsIdentifier(qualifier),
+                !source.name.equalsIdentifier(qualifier)
+            {
                 continue
             }
             if let column = source.column(named: reference.name) {
                 found.append((source, column))
-            } else if let origin = source.rowIDOrigin, ["ROWID", "OID", "_ROWID_"].contains(reference.name.uppercased()) {
-                found.append((source, QueryStructure.NamedColumn(
-                    name: origin.column, fact: QueryStructure.Fact(type: "INTEGER", isNeverNull: true, origin: origin))))
+            } else if let origin = source.rowIDOrigin,
+                ["ROWID", "OID", "_ROWID_"].contains(reference.name.uppercased())
+            {
+                found.append(
+                    (
+                        source,
+                        QueryStructure.NamedColumn(
+                            name: origin.column,
+                            fact: QueryStructure.Fact(type: "INTEGER", isNeverNull: true, origin: origin))
+                    ))
             }
         }
         guard let first = found.first, let type = first.column.fact.type else { return nil }
@@ -597,12 +674,15 @@ struct ParameterInference {
         let table = first.column.fact.origin?.table ?? first.source.table
         let column = first.column.fact.origin?.column ?? (first.source.table == nil ? nil : first.column.name)
         let described = table.map { "\($0).\(column ?? reference.name)" } ?? reference.name
-        return Use(declaredType: type, table: table, column: column, isOptional: isOptional, origin: "\(verb) \(described)")
+        return Use(
+            declaredType: type, table: table, column: column, isOptional: isOptional, origin: "\(verb) \(described)")
     }
 
     func use(of column: TableSchema.Column, in table: TableSchema, isOptional: Bool, verb: String) -> Use? {
         let type = column.declaredType.trimmingSQLSpace
         guard !type.isEmpty else { return nil }
-        return Use(declaredType: type, table: table.name, column: column.name, isOptional: isOptional, origin: "\(verb) \(table.name).\(column.name)")
+        return Use(
+            declaredType: type, table: table.name, column: column.name, isOptional: isOptional,
+            origin: "\(verb) \(table.name).\(column.name)")
     }
 }

@@ -167,7 +167,9 @@ final class QueryStructure {
 
     /// `RETURNING` columns of a write, read from the changed row of the target table.
     func returningColumns(_ tokens: Tokens, ctes: [String: [NamedColumn]?]) -> [NamedColumn]? {
-        guard let target = writeTarget(of: tokens), var source = tableSource(named: target.name, alias: target.alias, ctes: [:]) else {
+        guard let target = writeTarget(of: tokens),
+            var source = tableSource(named: target.name, alias: target.alias, ctes: [:])
+        else {
             return nil
         }
         source.isNullExtended = false
@@ -194,8 +196,12 @@ final class QueryStructure {
             }
             guard index < tokens.endIndex, tokens[index].isKeyword("AS") else { return nil }
             index += 1
-            while index < tokens.endIndex, tokens[index].isKeyword("NOT") || tokens[index].isKeyword("MATERIALIZED") { index += 1 }
-            guard index < tokens.endIndex, tokens[index].isSymbol("("), let close = tokens.matchingParenthesis(at: index) else {
+            while index < tokens.endIndex, tokens[index].isKeyword("NOT") || tokens[index].isKeyword("MATERIALIZED") {
+                index += 1
+            }
+            guard index < tokens.endIndex, tokens[index].isSymbol("("),
+                let close = tokens.matchingParenthesis(at: index)
+            else {
                 return nil
             }
             // A recursive reference to the name inside its own body is an unknown source.
@@ -314,7 +320,8 @@ final class QueryStructure {
         let hasGroupBy = clauses.contains { rest[$0].isKeyword("GROUP") }
         let hasAggregate = Self.containsAggregateCall(rest)
         let scope = Scope(
-            sources: sources, parent: outer, bareColumnsMayBeNull: hasAggregate && !hasGroupBy, groupsAreNonEmpty: hasGroupBy)
+            sources: sources, parent: outer, bareColumnsMayBeNull: hasAggregate && !hasGroupBy,
+            groupsAreNonEmpty: hasGroupBy)
         return itemColumns(Array(rest[rest.startIndex..<itemsEnd].splitTopLevel(on: ",")), scope: scope)
     }
 
@@ -327,7 +334,8 @@ final class QueryStructure {
                 for source in scope.sources {
                     guard let sourceColumns = source.columns else { return nil }
                     for column in sourceColumns where !source.hiddenFromStar.contains(column.name.lowercased()) {
-                        columns.append(NamedColumn(name: column.name, fact: adjusted(column.fact, source: source, scope: scope)))
+                        columns.append(
+                            NamedColumn(name: column.name, fact: adjusted(column.fact, source: source, scope: scope)))
                     }
                 }
                 continue
@@ -338,14 +346,17 @@ final class QueryStructure {
                     let sourceColumns = source.columns
                 else { return nil }
                 for column in sourceColumns {
-                    columns.append(NamedColumn(name: column.name, fact: adjusted(column.fact, source: source, scope: scope)))
+                    columns.append(
+                        NamedColumn(name: column.name, fact: adjusted(column.fact, source: source, scope: scope)))
                 }
                 continue
             }
             let (expression, alias) = Self.splitAlias(item)
             let fact = fact(of: expression, in: scope)
             var name = alias ?? expression.map(\.text).joined()
-            if alias == nil, let last = expression.last, last.isName, expression.count == 1 || (expression.count >= 3 && expression[expression.endIndex - 2].isSymbol(".")) {
+            if alias == nil, let last = expression.last, last.isName,
+                expression.count == 1 || (expression.count >= 3 && expression[expression.endIndex - 2].isSymbol("."))
+            {
                 name = last.text
             }
             columns.append(NamedColumn(name: name, fact: fact))
@@ -371,7 +382,8 @@ final class QueryStructure {
         switch last.kind {
         case .quotedIdentifier, .string:
             return (item.dropLast(), last.text)
-        case .word where !nonAliasWords.contains(last.text.uppercased()) && !operatorWords.contains(last.text.uppercased()):
+        case .word
+        where !nonAliasWords.contains(last.text.uppercased()) && !operatorWords.contains(last.text.uppercased()):
             return (item.dropLast(), last.text)
         default:
             return (item, nil)
@@ -434,7 +446,8 @@ final class QueryStructure {
         let joinWords: Set<String> = ["JOIN", "INNER", "LEFT", "RIGHT", "FULL", "OUTER", "CROSS", "NATURAL"]
         func isAliasCandidate(_ token: Token) -> Bool {
             token.isName && !joinWords.contains(token.keyword ?? "")
-                && !["ON", "USING", "INDEXED", "NOT", "WHERE", "GROUP", "HAVING", "WINDOW", "ORDER", "LIMIT"].contains(token.keyword ?? "")
+                && !["ON", "USING", "INDEXED", "NOT", "WHERE", "GROUP", "HAVING", "WINDOW", "ORDER", "LIMIT"].contains(
+                    token.keyword ?? "")
         }
         while index < tokens.endIndex {
             // One item.
@@ -481,11 +494,16 @@ final class QueryStructure {
                     index += 1
                 }
                 if index < tokens.endIndex, tokens[index].isKeyword("INDEXED") { index += 3 }
-                if index + 1 < tokens.endIndex, tokens[index].isKeyword("NOT"), tokens[index + 1].isKeyword("INDEXED") { index += 2 }
+                if index + 1 < tokens.endIndex, tokens[index].isKeyword("NOT"), tokens[index + 1].isKeyword("INDEXED") {
+                    index += 2
+                }
                 if isFunction {
                     itemSources = [Source(name: name, alias: alias, columns: nil)]
                 } else {
-                    itemSources = [tableSource(named: name, alias: alias, ctes: ctes) ?? Source(name: name, alias: alias, columns: nil)]
+                    itemSources = [
+                        tableSource(named: name, alias: alias, ctes: ctes)
+                            ?? Source(name: name, alias: alias, columns: nil)
+                    ]
                 }
             } else {
                 return nil
@@ -508,7 +526,9 @@ final class QueryStructure {
                     index += 1
                 }
             } else if index < tokens.endIndex, tokens[index].isKeyword("USING") {
-                guard index + 1 < tokens.endIndex, let close = tokens.matchingParenthesis(at: index + 1) else { return nil }
+                guard index + 1 < tokens.endIndex, let close = tokens.matchingParenthesis(at: index + 1) else {
+                    return nil
+                }
                 using = tokens[(index + 2)..<close].splitTopLevel(on: ",").compactMap { $0.first?.text.lowercased() }
                 index = close + 1
             }
@@ -522,7 +542,9 @@ final class QueryStructure {
                 continue
             }
             var sawJoin = false
-            while index < tokens.endIndex, let keyword = tokens[index].keyword, joinWords.contains(keyword), tokens[index].kind == .word {
+            while index < tokens.endIndex, let keyword = tokens[index].keyword, joinWords.contains(keyword),
+                tokens[index].kind == .word
+            {
                 switch keyword {
                 case "LEFT": join = .left
                 case "RIGHT": join = .right
@@ -543,10 +565,14 @@ final class QueryStructure {
                 for member in items[position].sources.indices { items[position].sources[member].isNullExtended = true }
             case .right, .full:
                 for earlier in 0..<position {
-                    for member in items[earlier].sources.indices { items[earlier].sources[member].isNullExtended = true }
+                    for member in items[earlier].sources.indices {
+                        items[earlier].sources[member].isNullExtended = true
+                    }
                 }
                 if items[position].join == .full {
-                    for member in items[position].sources.indices { items[position].sources[member].isNullExtended = true }
+                    for member in items[position].sources.indices {
+                        items[position].sources[member].isNullExtended = true
+                    }
                 }
             case .first, .inner:
                 break
@@ -584,11 +610,16 @@ final class QueryStructure {
             let isVirtual = table.virtualModule != nil
             var columns: [NamedColumn] = []
             for column in table.columns where !column.isHidden {
-                let neverNull = !isVirtual
+                let neverNull =
+                    !isVirtual
                     && (column.isNotNull || column.isRowIDAlias || (table.isWithoutRowID && column.isPrimaryKey))
                 let type = column.declaredType.trimmingSQLSpace.isEmpty ? nil : column.declaredType
-                columns.append(NamedColumn(
-                    name: column.name, fact: Fact(type: type, isNeverNull: neverNull, origin: Origin(table: table.name, column: column.name))))
+                columns.append(
+                    NamedColumn(
+                        name: column.name,
+                        fact: Fact(
+                            type: type, isNeverNull: neverNull, origin: Origin(table: table.name, column: column.name)))
+                )
             }
             var source = Source(name: table.name, alias: alias, columns: columns, table: table.name)
             if !table.isWithoutRowID && !isVirtual {
@@ -606,7 +637,8 @@ final class QueryStructure {
     func columns(ofView view: DatabaseSchema.View) -> [NamedColumn] {
         let key = view.name.lowercased()
         if let cached = viewColumns[key] {
-            return cached ?? view.columns.map { NamedColumn(name: $0.name, fact: .value($0.typeName, neverNull: false)) }
+            return cached
+                ?? view.columns.map { NamedColumn(name: $0.name, fact: .value($0.typeName, neverNull: false)) }
         }
         viewColumns[key] = .some(nil)  // a view reading itself (impossible in SQLite) stays unknown
         let tokens = SQLTokenizer.tokenize(view.sql)[...]
@@ -656,7 +688,8 @@ final class QueryStructure {
                 // Several candidates: a USING column, or an ambiguity SQLite resolved; never optimistic.
                 var fact = candidates[0].1
                 for (source, candidate) in candidates {
-                    if source.isNullExtended || !candidate.isNeverNull || (isOwnScope && searched.bareColumnsMayBeNull) {
+                    if source.isNullExtended || !candidate.isNeverNull || (isOwnScope && searched.bareColumnsMayBeNull)
+                    {
                         fact.isNeverNull = false
                     }
                     if candidate.origin != fact.origin { fact.origin = nil }
@@ -757,7 +790,9 @@ final class QueryStructure {
             let next = index + 1 < tokens.endIndex ? tokens[index + 1].text.uppercased() : ""
             if token.isKeyword("NOT") {
                 // NOT starts `NOT NULL`, `NOT IN` …; the NOT of `IS NOT` belongs to IS.
-                guard !previous.isKeyword("IS"), ["NULL", "IN", "LIKE", "GLOB", "MATCH", "REGEXP", "BETWEEN"].contains(next) else {
+                guard !previous.isKeyword("IS"),
+                    ["NULL", "IN", "LIKE", "GLOB", "MATCH", "REGEXP", "BETWEEN"].contains(next)
+                else {
                     continue
                 }
             } else if previous.isKeyword("NOT") && !token.isKeyword("IS") {
@@ -772,7 +807,8 @@ final class QueryStructure {
         let left = tokens[tokens.startIndex..<start]
         var operatorIndex = start
         if tokens[start].isKeyword("NOT") { operatorIndex += 1 }
-        let keyword = tokens[operatorIndex].kind == .word ? tokens[operatorIndex].text.uppercased() : tokens[operatorIndex].text
+        let keyword =
+            tokens[operatorIndex].kind == .word ? tokens[operatorIndex].text.uppercased() : tokens[operatorIndex].text
         let right = tokens[(operatorIndex + 1)...]
         switch keyword {
         case "IS", "ISNULL", "NOTNULL", "NULL":
@@ -800,7 +836,8 @@ final class QueryStructure {
             }
             return .value("INTEGER", neverNull: operands.allSatisfy { fact(of: $0, in: scope).isNeverNull })
         case "=", "==", "!=", "<>":
-            return .value("INTEGER", neverNull: fact(of: left, in: scope).isNeverNull && fact(of: right, in: scope).isNeverNull)
+            return .value(
+                "INTEGER", neverNull: fact(of: left, in: scope).isNeverNull && fact(of: right, in: scope).isNeverNull)
         default:  // MATCH, REGEXP: functions the application may define
             return .value("INTEGER", neverNull: false)
         }
@@ -890,13 +927,16 @@ final class QueryStructure {
                 return columnFact(qualifier: nil, name: first.text, in: scope)
             }
         }
-        if tokens.count == 3, tokens[tokens.startIndex + 1].isSymbol("."), first.isName, tokens[tokens.startIndex + 2].isName {
+        if tokens.count == 3, tokens[tokens.startIndex + 1].isSymbol("."), first.isName,
+            tokens[tokens.startIndex + 2].isName
+        {
             return columnFact(qualifier: first.text, name: tokens[tokens.startIndex + 2].text, in: scope)
         }
         if tokens.count == 5, tokens[tokens.startIndex + 1].isSymbol("."), tokens[tokens.startIndex + 3].isSymbol("."),
             tokens[tokens.startIndex + 4].isName
         {
-            return columnFact(qualifier: tokens[tokens.startIndex + 2].text, name: tokens[tokens.startIndex + 4].text, in: scope)
+            return columnFact(
+                qualifier: tokens[tokens.startIndex + 2].text, name: tokens[tokens.startIndex + 4].text, in: scope)
         }
         if first.isKeyword("CASE"), tokens.matchingEnd(at: tokens.startIndex) == tokens.endIndex - 1 {
             return caseFact(tokens, in: scope)
@@ -956,13 +996,15 @@ final class QueryStructure {
     static let neverNullFunctions: [String: String] = [
         "COUNT": "INTEGER", "TOTAL": "REAL", "HEX": "TEXT", "QUOTE": "TEXT", "TYPEOF": "TEXT", "CHAR": "TEXT",
         "CONCAT": "TEXT", "RANDOM": "INTEGER", "RANDOMBLOB": "BLOB", "CHANGES": "INTEGER", "TOTAL_CHANGES": "INTEGER",
-        "LAST_INSERT_ROWID": "INTEGER", "SQLITE_VERSION": "TEXT", "SQLITE_SOURCE_ID": "TEXT", "JSON_GROUP_ARRAY": "TEXT",
+        "LAST_INSERT_ROWID": "INTEGER", "SQLITE_VERSION": "TEXT", "SQLITE_SOURCE_ID": "TEXT",
+        "JSON_GROUP_ARRAY": "TEXT",
         "JSON_GROUP_OBJECT": "TEXT", "ROW_NUMBER": "INTEGER", "RANK": "INTEGER", "DENSE_RANK": "INTEGER",
         "NTILE": "INTEGER", "PERCENT_RANK": "REAL", "CUME_DIST": "REAL",
     ]
     /// Functions whose result is non-`NULL` when every argument is.
     static let strictFunctions: [String: String?] = [
-        "ABS": nil, "LENGTH": "INTEGER", "OCTET_LENGTH": "INTEGER", "INSTR": "INTEGER", "LOWER": "TEXT", "UPPER": "TEXT",
+        "ABS": nil, "LENGTH": "INTEGER", "OCTET_LENGTH": "INTEGER", "INSTR": "INTEGER", "LOWER": "TEXT",
+        "UPPER": "TEXT",
         "TRIM": "TEXT", "LTRIM": "TEXT", "RTRIM": "TEXT", "REPLACE": "TEXT", "SUBSTR": "TEXT", "SUBSTRING": "TEXT",
         "ROUND": "REAL", "ZEROBLOB": "BLOB",
     ]
@@ -972,7 +1014,8 @@ final class QueryStructure {
         let name = tokens[tokens.startIndex].text.uppercased()
         var argumentTokens = tokens[(tokens.startIndex + 2)..<close]
         if let first = argumentTokens.first, first.isKeyword("DISTINCT") { argumentTokens = argumentTokens.dropFirst() }
-        let argumentList = argumentTokens.isEmpty || (argumentTokens.count == 1 && argumentTokens.first?.isSymbol("*") == true)
+        let argumentList =
+            argumentTokens.isEmpty || (argumentTokens.count == 1 && argumentTokens.first?.isSymbol("*") == true)
             ? [] : argumentTokens.splitTopLevel(on: ",")
         let isWindow = Self.isWindowCall(tokens, after: close)
         var hasFilter = false
@@ -980,7 +1023,8 @@ final class QueryStructure {
         // Whatever follows the call (FILTER, OVER) is part of it; anything else is not understood.
         if close + 1 < tokens.endIndex && !hasFilter && !isWindow { return .unknown }
 
-        let isAggregate = Self.aggregateFunctions.contains(name) && !((name == "MIN" || name == "MAX") && argumentList.count > 1)
+        let isAggregate =
+            Self.aggregateFunctions.contains(name) && !((name == "MIN" || name == "MAX") && argumentList.count > 1)
         let argumentScope = isAggregate && !isWindow ? scope.insideAggregate : scope
         let arguments = argumentList.map { fact(of: $0, in: argumentScope) }
         func argument(_ index: Int) -> Fact { index < arguments.count ? arguments[index] : .unknown }
@@ -1008,7 +1052,9 @@ final class QueryStructure {
         case "AVG":
             return .value("REAL", neverNull: overNonEmptyGroups && allNeverNull)
         case "MIN", "MAX":
-            if argumentList.count == 1 { return .value(argument(0).type, neverNull: overNonEmptyGroups && allNeverNull) }
+            if argumentList.count == 1 {
+                return .value(argument(0).type, neverNull: overNonEmptyGroups && allNeverNull)
+            }
             return .value(Self.combine(arguments)?.type, neverNull: allNeverNull)
         case "GROUP_CONCAT", "STRING_AGG":
             return .value("TEXT", neverNull: overNonEmptyGroups && allNeverNull)
@@ -1018,7 +1064,8 @@ final class QueryStructure {
             return .value(argument(0).type, neverNull: false)
         case "IIF":
             let results = [argument(1), argument(2)]
-            return .value(Self.combine(results)?.type, neverNull: arguments.count == 3 && results.allSatisfy(\.isNeverNull))
+            return .value(
+                Self.combine(results)?.type, neverNull: arguments.count == 3 && results.allSatisfy(\.isNeverNull))
         case "LIKELY", "UNLIKELY", "LIKELIHOOD":
             var result = argument(0)
             result.origin = nil

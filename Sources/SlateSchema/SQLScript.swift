@@ -31,7 +31,9 @@ struct SQLScript {
             guard let begin = start else { return }
             var last = end
             while last > begin, [0x20, 0x09, 0x0A, 0x0D, 0x0C].contains(bytes[last - 1]) { last -= 1 }
-            statements.append(Statement(text: String(decoding: bytes[begin..<last], as: UTF8.self), line: startLine, range: begin..<last))
+            statements.append(
+                Statement(
+                    text: String(decoding: bytes[begin..<last], as: UTF8.self), line: startLine, range: begin..<last))
             start = nil
         }
         func begin() {
@@ -54,7 +56,9 @@ struct SQLScript {
                 while index < bytes.count && bytes[index] != 0x0A { index += 1 }
             case 0x2F where next == 0x2A:  // /* comment */
                 index += 2
-                while index < bytes.count && !(bytes[index] == 0x2A && index + 1 < bytes.count && bytes[index + 1] == 0x2F) {
+                while index < bytes.count
+                    && !(bytes[index] == 0x2A && index + 1 < bytes.count && bytes[index + 1] == 0x2F)
+                {
                     if bytes[index] == 0x0A { line += 1 }
                     index += 1
                 }

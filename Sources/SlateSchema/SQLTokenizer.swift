@@ -130,7 +130,9 @@ struct SQLTokenizer {
                 while index < bytes.count && bytes[index] != 0x0A { index += 1 }
             case 0x2F where index + 1 < bytes.count && bytes[index + 1] == 0x2A:  // /* comment */
                 index += 2
-                while index < bytes.count && !(bytes[index] == 0x2A && index + 1 < bytes.count && bytes[index + 1] == 0x2F) {
+                while index < bytes.count
+                    && !(bytes[index] == 0x2A && index + 1 < bytes.count && bytes[index + 1] == 0x2F)
+                {
                     index += 1
                 }
                 index = min(bytes.count, index + 2)

@@ -85,7 +85,9 @@ public enum SchemaLoader {
         let (database, scripts) = try partition(inputs)
         var entries: [(file: String, entry: ScriptEntry)] = []
         for url in scripts {
-            for entry in try SQLScript.entries(in: try readScript(url), file: url.path) { entries.append((url.path, entry)) }
+            for entry in try SQLScript.entries(in: try readScript(url), file: url.path) {
+                entries.append((url.path, entry))
+            }
         }
         let db: Database
         if let database {
@@ -146,7 +148,8 @@ public enum SchemaLoader {
         if let database = databases.first {
             guard scripts.isEmpty else {
                 throw SchemaError.invalidInputs(
-                    "a database file (\(database.path)) cannot be combined with SQL files (\(scripts.map(\.path).joined(separator: ", ")))")
+                    "a database file (\(database.path)) cannot be combined with SQL files (\(scripts.map(\.path).joined(separator: ", ")))"
+                )
             }
             return .databaseFile(database)
         }
@@ -232,7 +235,8 @@ public enum SchemaLoader {
             try db.execute(sql: statement.text)
         } catch let error as DatabaseError {
             if createsReservedTable(statement.text) { return }
-            throw SchemaError.statementFailed(file: file, line: statement.line, statement: statement.text, message: error.message)
+            throw SchemaError.statementFailed(
+                file: file, line: statement.line, statement: statement.text, message: error.message)
         }
     }
 
@@ -241,7 +245,9 @@ public enum SchemaLoader {
         var tokens = SQLTokenizer.tokenize(sql)[...]
         guard tokens.first?.isKeyword("CREATE") == true else { return false }
         tokens = tokens.dropFirst()
-        if let first = tokens.first, first.isKeyword("TEMP") || first.isKeyword("TEMPORARY") { tokens = tokens.dropFirst() }
+        if let first = tokens.first, first.isKeyword("TEMP") || first.isKeyword("TEMPORARY") {
+            tokens = tokens.dropFirst()
+        }
         guard tokens.first?.isKeyword("TABLE") == true else { return false }
         tokens = tokens.dropFirst()
         if tokens.count >= 3, tokens[tokens.startIndex].isKeyword("IF") { tokens = tokens.dropFirst(3) }
@@ -286,7 +292,8 @@ public enum SchemaError: Error, Sendable, Hashable, CustomStringConvertible, Loc
             return "\(file):\(line): query \(name): \(message)"
         case .statementFailed(let file, let line, let statement, let message):
             let excerpt = statement.count > 400 ? String(statement.prefix(400)) + " …" : statement
-            return "\(file):\(line): SQLite refused a statement: \(message)\n    \(excerpt.replacingOccurrences(of: "\n", with: "\n    "))"
+            return
+                "\(file):\(line): SQLite refused a statement: \(message)\n    \(excerpt.replacingOccurrences(of: "\n", with: "\n    "))"
         }
     }
 

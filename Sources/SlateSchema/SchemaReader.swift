@@ -20,12 +20,13 @@ public enum SchemaReader {
     /// - Throws: ``DatabaseError`` when SQLite cannot answer a schema query.
     public static func read(from db: Database) throws -> DatabaseSchema {
         let objects = try db.fetchAll(
-            CopiedRow.self, sql: "SELECT type, name, tbl_name, sql FROM main.sqlite_master ORDER BY name")
-            .map { row in
-                SchemaObject(
-                    type: try row.decode(String.self, at: 0), name: try row.decode(String.self, at: 1),
-                    tableName: try row.decode(String.self, at: 2), sql: try row.decode(String?.self, at: 3) ?? "")
-            }
+            CopiedRow.self, sql: "SELECT type, name, tbl_name, sql FROM main.sqlite_master ORDER BY name"
+        )
+        .map { row in
+            SchemaObject(
+                type: try row.decode(String.self, at: 0), name: try row.decode(String.self, at: 1),
+                tableName: try row.decode(String.self, at: 2), sql: try row.decode(String?.self, at: 3) ?? "")
+        }
         var tables: [TableSchema] = []
         var virtualTables: [TableSchema] = []
         var viewObjects: [SchemaObject] = []
@@ -65,7 +66,9 @@ public enum SchemaReader {
 
     // MARK: Views
 
-    static func readViews(_ db: Database, _ objects: [SchemaObject], schema: DatabaseSchema) throws -> [DatabaseSchema.View] {
+    static func readViews(_ db: Database, _ objects: [SchemaObject], schema: DatabaseSchema) throws -> [DatabaseSchema
+        .View]
+    {
         var views: [DatabaseSchema.View] = []
         for object in objects {
             var view = DatabaseSchema.View(name: object.name, sql: object.sql)
@@ -76,11 +79,12 @@ public enum SchemaReader {
                 throw SchemaError.unusableView(name: object.name, message: error.message)
             }
             for index in 0..<statement.columnCount {
-                view.columns.append(DatabaseSchema.ViewColumn(
-                    name: statement.columnName(at: index),
-                    declaredType: statement.declaredType(at: index),
-                    originTable: statement.originTableName(at: index),
-                    originColumn: statement.originColumnName(at: index)))
+                view.columns.append(
+                    DatabaseSchema.ViewColumn(
+                        name: statement.columnName(at: index),
+                        declaredType: statement.declaredType(at: index),
+                        originTable: statement.originTableName(at: index),
+                        originColumn: statement.originColumnName(at: index)))
             }
             views.append(view)
         }

@@ -85,10 +85,11 @@ struct ViewTypeInference {
         var sources: [(String, String?)] = []
         if end < rest.endIndex, rest[end].isKeyword("FROM") {
             let fromTokens = rest[(end + 1)...]
-            let fromEnd = fromTokens.firstTopLevelIndex { token in
-                guard let keyword = token.keyword else { return false }
-                return Self.clauseKeywords.contains(keyword) && keyword != "FROM"
-            } ?? fromTokens.endIndex
+            let fromEnd =
+                fromTokens.firstTopLevelIndex { token in
+                    guard let keyword = token.keyword else { return false }
+                    return Self.clauseKeywords.contains(keyword) && keyword != "FROM"
+                } ?? fromTokens.endIndex
             sources = parseSources(fromTokens[fromTokens.startIndex..<fromEnd])
         }
         return SelectCore(items: items, sources: sources)
@@ -186,7 +187,8 @@ struct ViewTypeInference {
                 let count = select.sources.reduce(0) { $0 + (columnCount(of: $1.name) ?? 0) }
                 aligned += Array(repeating: nil, count: count)
                 if select.sources.contains(where: { columnCount(of: $0.name) == nil }) { expandable = false }
-            } else if item.count == 3, item[item.startIndex + 1].isSymbol("."), item[item.startIndex + 2].isSymbol("*") {
+            } else if item.count == 3, item[item.startIndex + 1].isSymbol("."), item[item.startIndex + 2].isSymbol("*")
+            {
                 let qualifier = item[item.startIndex].text
                 let source = select.sources.first { ($0.alias ?? $0.name).caseInsensitiveEquals(qualifier) }
                 if let source, let count = columnCount(of: source.name) {
@@ -280,7 +282,9 @@ struct ViewTypeInference {
             if token.kind == .symbol && Self.arithmeticSymbols.contains(token.text) && index != tokens.startIndex {
                 let previous = tokens[index - 1]
                 // A binary operator follows an operand, not another operator.
-                if !(previous.kind == .symbol && !previous.isSymbol(")")) && !(previous.keyword.map(Self.booleanWords.contains) ?? false) {
+                if !(previous.kind == .symbol && !previous.isSymbol(")"))
+                    && !(previous.keyword.map(Self.booleanWords.contains) ?? false)
+                {
                     hasArithmetic = true
                     if token.text == "%" { hasModulo = true }
                 }
@@ -317,13 +321,16 @@ struct ViewTypeInference {
                 switch first.keyword {
                 case "NULL": return nil
                 case "TRUE", "FALSE": return Inferred(type: "INTEGER", isNeverNull: true)
-                case "CURRENT_TIMESTAMP", "CURRENT_DATE", "CURRENT_TIME": return Inferred(type: "TEXT", isNeverNull: true)
+                case "CURRENT_TIMESTAMP", "CURRENT_DATE", "CURRENT_TIME":
+                    return Inferred(type: "TEXT", isNeverNull: true)
                 default: return column(nil, first.text, in: select)
                 }
             }
         }
         // table.column or schema.table.column
-        if tokens.count == 3, tokens[tokens.startIndex + 1].isSymbol("."), first.isName, tokens[tokens.startIndex + 2].isName {
+        if tokens.count == 3, tokens[tokens.startIndex + 1].isSymbol("."), first.isName,
+            tokens[tokens.startIndex + 2].isName
+        {
             return column(first.text, tokens[tokens.startIndex + 2].text, in: select)
         }
         if tokens.count == 5, tokens[tokens.startIndex + 3].isSymbol("."), tokens[tokens.startIndex + 1].isSymbol(".") {
@@ -419,7 +426,9 @@ struct ViewTypeInference {
             guard let combined = combine(types.compactMap { $0 }) else { return nil }
             return Inferred(type: combined.type, isNeverNull: types.contains { $0?.isNeverNull == true })
         case "IIF":
-            return combine([argument(1), argument(2)].compactMap { $0 }).map { Inferred(type: $0.type, isNeverNull: false) }
+            return combine([argument(1), argument(2)].compactMap { $0 }).map {
+                Inferred(type: $0.type, isNeverNull: false)
+            }
         default:
             if Self.textFunctions.contains(name) { return Inferred(type: "TEXT", isNeverNull: false) }
             if Self.integerFunctions.contains(name) { return Inferred(type: "INTEGER", isNeverNull: false) }

@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 // There is no cursor of live rows: cursors yield values, records or copies (`CopiedRow`).
 import Slate
 

@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 // A row cannot be the result of a fetch: it lives only while its statement is on it.
 // (`{ $0 }` alone compiles, to `[()]` with an "unused" warning: the row is dropped, not kept.)
 import Slate

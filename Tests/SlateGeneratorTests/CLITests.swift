@@ -29,17 +29,23 @@ enum SlateExecutable {
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         let errorData = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+        return (
+            process.terminationStatus, String(decoding: outputData, as: UTF8.self),
+            String(decoding: errorData, as: UTF8.self)
+        )
     }
 }
 
-@Suite("slate generate", .enabled(if: SlateExecutable.isAvailable, "the slate executable is not next to the test bundle"))
+@Suite(
+    "slate generate", .enabled(if: SlateExecutable.isAvailable, "the slate executable is not next to the test bundle"))
 struct CLITests {
     @Test func generatesFromADatabaseFileAndExitsZero() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let output = directory.file("N.swift")
-        let result = try SlateExecutable.run(["generate", TestFiles.resource("northwind.sqlite").path, "--output", output.path])
+        let result = try SlateExecutable.run([
+            "generate", TestFiles.resource("northwind.sqlite").path, "--output", output.path,
+        ])
         #expect(result.status == 0, "\(result.error)")
         let source = try String(contentsOf: output, encoding: .utf8)
         #expect(source.contains("enum NorthwindDatabase"))
@@ -53,7 +59,8 @@ struct CLITests {
     @Test func namesStylesAndConfigurationFiles() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let config = try directory.write("slate.json", #"{"accessLevel": "public", "recordNames": {"Artist": "Performer"}}"#)
+        let config = try directory.write(
+            "slate.json", #"{"accessLevel": "public", "recordNames": {"Artist": "Performer"}}"#)
         let result = try SlateExecutable.run([
             "generate", TestFiles.resource("chinook.schema.sql").path, "--name", "Music", "--style", "both",
             "--config", config.path,
@@ -73,7 +80,9 @@ struct CLITests {
         let ok = try SlateExecutable.run(["generate", good.path])
         #expect(ok.status == 0)
         #expect(ok.output.contains("struct Item: PrimaryKeyedTable"))
-        let failed = try SlateExecutable.run(["generate", good.path, bad.path, "--output", directory.file("out.swift").path])
+        let failed = try SlateExecutable.run([
+            "generate", good.path, bad.path, "--output", directory.file("out.swift").path,
+        ])
         #expect(failed.status != 0)
         #expect(failed.error.contains("02.sql:3"))
         #expect(failed.error.contains("CREATE TABLE broken"))
@@ -97,16 +106,22 @@ struct CLITests {
         #expect(style.error.contains("unknown style"))
 
         let config = try directory.write("bad.json", #"{"styel": "raw"}"#)
-        let badConfig = try SlateExecutable.run(["generate", TestFiles.resource("chinook.sqlite").path, "--config", config.path])
+        let badConfig = try SlateExecutable.run([
+            "generate", TestFiles.resource("chinook.sqlite").path, "--config", config.path,
+        ])
         #expect(badConfig.status != 0)
         #expect(badConfig.error.contains("unknown option \"styel\""))
 
         let badType = try directory.write("type.json", #"{"declaredTypes": {"TEXT": "Strin"}}"#)
-        let badTypeResult = try SlateExecutable.run(["generate", TestFiles.resource("chinook.sqlite").path, "--config", badType.path])
+        let badTypeResult = try SlateExecutable.run([
+            "generate", TestFiles.resource("chinook.sqlite").path, "--config", badType.path,
+        ])
         #expect(badTypeResult.status != 0)
         #expect(badTypeResult.error.contains("unknown Swift type \"Strin\""))
 
-        let name = try SlateExecutable.run(["generate", TestFiles.resource("chinook.sqlite").path, "--name", "not valid"])
+        let name = try SlateExecutable.run([
+            "generate", TestFiles.resource("chinook.sqlite").path, "--name", "not valid",
+        ])
         #expect(name.status != 0)
         #expect(name.error.contains("not a valid Swift type name"))
 
@@ -130,8 +145,10 @@ struct PluginSourceTests {
         // Plugins cannot share code, so SlateInputs.swift is copied; the copies must not drift.
         let plugins = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Plugins")
-        let build = try String(contentsOf: plugins.appendingPathComponent("SlateBuildPlugin/SlateInputs.swift"), encoding: .utf8)
-        let command = try String(contentsOf: plugins.appendingPathComponent("SlateGenerateCommand/SlateInputs.swift"), encoding: .utf8)
+        let build = try String(
+            contentsOf: plugins.appendingPathComponent("SlateBuildPlugin/SlateInputs.swift"), encoding: .utf8)
+        let command = try String(
+            contentsOf: plugins.appendingPathComponent("SlateGenerateCommand/SlateInputs.swift"), encoding: .utf8)
         #expect(build == command)
     }
 }

@@ -5,13 +5,15 @@ import Testing
 struct CheckCLITests {
     @Test func agreementExitsZero() throws {
         let result = try SlateExecutable.run([
-            "check", TestFiles.resource("chinook.sqlite").path, "--against", TestFiles.resource("chinook.schema.sql").path,
+            "check", TestFiles.resource("chinook.sqlite").path, "--against",
+            TestFiles.resource("chinook.schema.sql").path,
         ])
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output.contains("matches"))
         #expect(result.output.contains("11 table(s)"))
         let json = try SlateExecutable.run([
-            "check", TestFiles.resource("northwind.sqlite").path, "--against", TestFiles.resource("northwind.sqlite").path, "--json",
+            "check", TestFiles.resource("northwind.sqlite").path, "--against",
+            TestFiles.resource("northwind.sqlite").path, "--json",
         ])
         #expect(json.status == 0)
         let object = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
@@ -39,7 +41,11 @@ struct CheckCLITests {
         #expect(object["matches"] as? Bool == false)
         let differences = try #require(object["differences"] as? [[String: Any]])
         #expect(differences.count == 2)
-        #expect(differences.contains { $0["kind"] as? String == "extraColumn" && $0["table"] as? String == "Track" && $0["name"] as? String == "Composer" })
+        #expect(
+            differences.contains {
+                $0["kind"] as? String == "extraColumn" && $0["table"] as? String == "Track"
+                    && $0["name"] as? String == "Composer"
+            })
         #expect(differences.contains { $0["kind"] as? String == "missingTable" && $0["table"] as? String == "Review" })
     }
 
@@ -56,16 +62,22 @@ struct CheckCLITests {
         let noSources = try SlateExecutable.run(["check", TestFiles.resource("chinook.sqlite").path])
         #expect(noSources.status == 1)
         #expect(noSources.error.contains("--against"))
-        let unknownOption = try SlateExecutable.run(["check", TestFiles.resource("chinook.sqlite").path, "--frobnicate"])
+        let unknownOption = try SlateExecutable.run([
+            "check", TestFiles.resource("chinook.sqlite").path, "--frobnicate",
+        ])
         #expect(unknownOption.status == 1)
         let broken = try directory.write("broken.sql", "CREATE TABLE t (x);\nCREATE TABLE oops (;\n")
-        let badSource = try SlateExecutable.run(["check", TestFiles.resource("chinook.sqlite").path, "--against", broken.path])
+        let badSource = try SlateExecutable.run([
+            "check", TestFiles.resource("chinook.sqlite").path, "--against", broken.path,
+        ])
         #expect(badSource.status == 1)
         #expect(badSource.error.contains("broken.sql:2"))
     }
 }
 
-@Suite("slate generate: inputs without tables", .enabled(if: SlateExecutable.isAvailable, "the slate executable is not next to the test bundle"))
+@Suite(
+    "slate generate: inputs without tables",
+    .enabled(if: SlateExecutable.isAvailable, "the slate executable is not next to the test bundle"))
 struct NoTablesCLITests {
     @Test(arguments: ["empty.sql", "nul.sql", "comments.sql", "select.sql", "empty.sqlite", "queries-only.sql"])
     func inputsWithoutTablesFailAndWriteNothing(_ name: String) throws {
@@ -99,10 +111,13 @@ struct NoTablesCLITests {
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output.contains("static func names() -> SQLQuery<String>"))
         let database = try SlateExecutable.run([
-            "generate", TestFiles.resource("chinook.sqlite").path, TestFiles.directory.appendingPathComponent("Queries/chinook.queries.sql").path,
+            "generate", TestFiles.resource("chinook.sqlite").path,
+            TestFiles.directory.appendingPathComponent("Queries/chinook.queries.sql").path,
         ])
         #expect(database.status == 0, "\(database.error)")
-        #expect(database.output.contains("static func tracksOfAlbum(albumId: Int64) -> SQLQuery<ChinookDatabase.TracksOfAlbumRow>"))
+        #expect(
+            database.output.contains(
+                "static func tracksOfAlbum(albumId: Int64) -> SQLQuery<ChinookDatabase.TracksOfAlbumRow>"))
         let failing = try directory.write("3_bad.sql", "-- name: broken\nSELECT nope FROM t;\n")
         let bad = try SlateExecutable.run(["generate", schema.path, failing.path])
         #expect(bad.status != 0)

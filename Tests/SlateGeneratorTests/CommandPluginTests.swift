@@ -27,7 +27,9 @@ private let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathCom
 /// about a minute the first time on two cores, half that later. `SLATE_PLUGIN_TESTS=0` skips it.
 @Suite(
     "SlateGenerateCommand",
-    .enabled(if: ProcessInfo.processInfo.environment["SLATE_PLUGIN_TESTS"] != "0", "SLATE_PLUGIN_TESTS=0 skips the plugin runs"),
+    .enabled(
+        if: ProcessInfo.processInfo.environment["SLATE_PLUGIN_TESTS"] != "0",
+        "SLATE_PLUGIN_TESTS=0 skips the plugin runs"),
     .serialized)
 struct CommandPluginTests {
     let package = repositoryRoot.appendingPathComponent(".build/plugin-test-package")
@@ -50,7 +52,9 @@ struct CommandPluginTests {
             try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try manager.copyItem(at: TestFiles.resource(resource), to: url)
         }
-        try write("Package.swift", """
+        try write(
+            "Package.swift",
+            """
             // swift-tools-version: 6.0
             import PackageDescription
 
@@ -66,10 +70,14 @@ struct CommandPluginTests {
             )
             """)
         try write("Sources/Catalog/Catalog.swift", "public enum Catalog {}\n")
-        try write("Sources/Catalog/Schema/schema.sql", """
+        try write(
+            "Sources/Catalog/Schema/schema.sql",
+            """
             CREATE TABLE product (id INTEGER PRIMARY KEY, name TEXT NOT NULL, price REAL);
             """)
-        try write("Sources/Catalog/Schema/queries.sql", """
+        try write(
+            "Sources/Catalog/Schema/queries.sql",
+            """
             -- name: cheapProducts
             SELECT id, name, price FROM product WHERE price < :limit ORDER BY price;
             """)
@@ -84,7 +92,8 @@ struct CommandPluginTests {
 
     func generate(_ extra: [String] = []) throws -> (status: Int32, output: String) {
         try swiftCommand(
-            ["package", "--package-path", package.path, "--allow-writing-to-package-directory", "slate-generate"] + extra,
+            ["package", "--package-path", package.path, "--allow-writing-to-package-directory", "slate-generate"]
+                + extra,
             in: package)
     }
 
@@ -93,14 +102,19 @@ struct CommandPluginTests {
         let run = try generate()
         #expect(run.status == 0, "\(run.output)")
         let sources = package.appendingPathComponent("Sources")
-        let catalog = try String(contentsOf: sources.appendingPathComponent("Catalog/Catalog+Slate.swift"), encoding: .utf8)
+        let catalog = try String(
+            contentsOf: sources.appendingPathComponent("Catalog/Catalog+Slate.swift"), encoding: .utf8)
         #expect(catalog.contains("enum CatalogDatabase"))
-        #expect(catalog.contains("static func cheapProducts(limit: Double) -> SQLQuery<CatalogDatabase.CheapProductsRow>"))
-        let first = try String(contentsOf: sources.appendingPathComponent("Reports/a_data+Slate.swift"), encoding: .utf8)
-        let second = try String(contentsOf: sources.appendingPathComponent("Reports/b_data+Slate.swift"), encoding: .utf8)
+        #expect(
+            catalog.contains("static func cheapProducts(limit: Double) -> SQLQuery<CatalogDatabase.CheapProductsRow>"))
+        let first = try String(
+            contentsOf: sources.appendingPathComponent("Reports/a_data+Slate.swift"), encoding: .utf8)
+        let second = try String(
+            contentsOf: sources.appendingPathComponent("Reports/b_data+Slate.swift"), encoding: .utf8)
         #expect(first.contains("enum ADataDatabase"))
         #expect(second.contains("enum BDataDatabase"))
-        #expect(FileManager.default.fileExists(atPath: sources.appendingPathComponent("OnlySQL/schema+Slate.swift").path))
+        #expect(
+            FileManager.default.fileExists(atPath: sources.appendingPathComponent("OnlySQL/schema+Slate.swift").path))
         #expect(run.output.contains("SwiftPM skips a target without Swift files"))
 
         // What was written compiles, and no input is an unhandled file.
@@ -112,7 +126,8 @@ struct CommandPluginTests {
         try FileManager.default.removeItem(at: sources.appendingPathComponent("Catalog/Catalog+Slate.swift"))
         let only = try generate(["--target", "OnlySQL"])
         #expect(only.status == 0, "\(only.output)")
-        #expect(!FileManager.default.fileExists(atPath: sources.appendingPathComponent("Catalog/Catalog+Slate.swift").path))
+        #expect(
+            !FileManager.default.fileExists(atPath: sources.appendingPathComponent("Catalog/Catalog+Slate.swift").path))
     }
 
     @Test func aMalformedConfigurationNamesItsFile() throws {

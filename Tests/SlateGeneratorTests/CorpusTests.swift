@@ -145,7 +145,9 @@ struct ChinookCorpusTests {
         #expect(unnamed.name == nil)
         #expect(try Chinook.renameArtist(name: "Slate Trio", artistId: inserted.artistId).execute(db) == 1)
         #expect(try Chinook.renameArtist(name: "Nobody", artistId: 9999).execute(db) == 0)
-        #expect(try db.fetchOne(String.self, "SELECT Name FROM Artist WHERE ArtistId = \(inserted.artistId)") == "Slate Trio")
+        #expect(
+            try db.fetchOne(String.self, "SELECT Name FROM Artist WHERE ArtistId = \(inserted.artistId)")
+                == "Slate Trio")
         try db.execute(sql: "DELETE FROM PlaylistTrack WHERE PlaylistId = 18")
         #expect(try Chinook.deletePlaylist(playlistId: 18).fetchAll(db) == ["On-The-Go 1"])
         #expect(try Chinook.deletePlaylist(playlistId: 18).fetchAll(db) == [])
@@ -246,12 +248,15 @@ struct CorpusNullabilityTests {
     ]
 
     /// The writes of the corpus run on copies in the other suites.
-    static let writes: Set<String> = ["insertArtist", "renameArtist", "deletePlaylist", "insertShipper", "deleteShipper"]
+    static let writes: Set<String> = [
+        "insertArtist", "renameArtist", "deletePlaylist", "insertShipper", "deleteShipper",
+    ]
 
     @Test(arguments: ["chinook", "northwind"])
     func nonOptionalColumnsAreNeverNull(_ name: String) throws {
         let loaded = try SchemaLoader.loadSchemaAndQueries(from: [
-            TestFiles.resource("\(name).sqlite"), TestFiles.directory.appendingPathComponent("Queries/\(name).queries.sql"),
+            TestFiles.resource("\(name).sqlite"),
+            TestFiles.directory.appendingPathComponent("Queries/\(name).queries.sql"),
         ])
         let db = try sampleDatabase(name)
         var ran = 0
@@ -281,7 +286,8 @@ struct CorpusNullabilityTests {
         var count = 0
         for name in ["chinook", "northwind"] {
             count += try SchemaLoader.loadSchemaAndQueries(from: [
-                TestFiles.resource("\(name).sqlite"), TestFiles.directory.appendingPathComponent("Queries/\(name).queries.sql"),
+                TestFiles.resource("\(name).sqlite"),
+                TestFiles.directory.appendingPathComponent("Queries/\(name).queries.sql"),
             ]).queries.count
         }
         #expect(count >= 30)

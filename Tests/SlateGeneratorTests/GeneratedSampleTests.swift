@@ -62,7 +62,9 @@ struct GeneratedSampleTests {
         let northwind = try sampleDatabase("northwind")
         typealias N = NorthwindDatabase
         #expect(try N.Product.all().fetchAll(northwind).count == 77)
-        let allPictured = try N.Category.all().fetchAll(northwind).allSatisfy { category in category.picture?.isEmpty == false }
+        let allPictured = try N.Category.all().fetchAll(northwind).allSatisfy { category in
+            category.picture?.isEmpty == false
+        }
         #expect(allPictured)
         #expect(try N.Order.all().fetchAll(northwind).count == 830)
         // Views, with declared and inferred column types: every row reads.
@@ -131,9 +133,11 @@ struct GeneratedSampleTests {
         #expect(names == ["Accept"])
         let northwind = try sampleDatabase("northwind")
         typealias Product = NorthwindDatabase.Product
-        let expensive = try Product.where { $0.unitPrice > 100.0 }.select { ($0.productName, $0.unitPrice) }.fetchAll(northwind)
+        let expensive = try Product.where { $0.unitPrice > 100.0 }.select { ($0.productName, $0.unitPrice) }.fetchAll(
+            northwind)
         #expect(Set(expensive.map(\.0)) == ["Thüringer Rostbratwurst", "Côte de Blaye"])
-        let dates = try NorthwindDatabase.Order.where { $0.orderID == 10248 }.select { $0.orderDate }.fetchAll(northwind)
+        let dates = try NorthwindDatabase.Order.where { $0.orderID == 10248 }.select { $0.orderDate }.fetchAll(
+            northwind)
         #expect(dates.first??.timeIntervalSince1970 == 1_467_590_400)  // 2016-07-04
     }
 

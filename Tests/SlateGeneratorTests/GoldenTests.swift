@@ -1,4 +1,5 @@
 import Foundation
+import Slate
 import SlateGenerator
 import SlateSchema
 import Testing
@@ -29,10 +30,13 @@ struct GoldenTests {
         Case(golden: "aggregate_view.golden", input: "aggregate_view.sql"),
         Case(golden: "uuid_key.golden", input: "uuid_key.sql"),
         Case(golden: "named_queries.golden", input: "named_queries.sql"),
-        Case(golden: "named_queries.raw.golden", input: "named_queries.sql", configuration: #"{"style": "raw", "nestRecords": true}"#),
+        Case(
+            golden: "named_queries.raw.golden", input: "named_queries.sql",
+            configuration: #"{"style": "raw", "nestRecords": true}"#),
         Case(
             golden: "named_queries.both.golden", input: "named_queries.sql",
-            configuration: #"{"style": "both", "accessLevel": "public", "uuidStorage": "blob", "dateStorage": "unixSeconds"}"#),
+            configuration:
+                #"{"style": "both", "accessLevel": "public", "uuidStorage": "blob", "dateStorage": "unixSeconds"}"#),
         Case(
             golden: "uuid_key.both.golden", input: "uuid_key.sql",
             configuration: """
@@ -42,7 +46,8 @@ struct GoldenTests {
         // The benchmark's public generated record (`slate-generated-public` in northwind-orders): the
         // generator's public output for Northwind's `Orders`, kept in the benchmark package by this test.
         Case(
-            golden: "../../../Benchmarks/Sources/slate-bench/PublicOrder+Slate.swift", input: "benchmark/public_orders.sql",
+            golden: "../../../Benchmarks/Sources/slate-bench/PublicOrder+Slate.swift",
+            input: "benchmark/public_orders.sql",
             configuration: """
                 {"accessLevel": "public", "recordNames": {"Orders": "PublicGeneratedOrder"}, "declaredTypes": {"DATETIME": "String"},
                  "columnTypes": {"Orders.OrderID": "Int", "Orders.EmployeeID": "Int", "Orders.ShipVia": "Int"}}
@@ -75,7 +80,8 @@ struct GoldenTests {
             let expectedLines = expected.split(separator: "\n", omittingEmptySubsequences: false)
             let first = zip(outputLines, expectedLines).enumerated().first { $0.element.0 != $0.element.1 }
             let line = first?.offset ?? min(outputLines.count, expectedLines.count)
-            Issue.record("""
+            Issue.record(
+                """
                 \(testCase.golden) differs from line \(line + 1):
                   expected: \(line < expectedLines.count ? String(expectedLines[line]) : "<end>")
                   actual:   \(line < outputLines.count ? String(outputLines[line]) : "<end>")
@@ -129,7 +135,8 @@ struct GoldenTests {
         var configuration = GeneratorConfiguration()
         configuration.style = .raw
         configuration.columnTypes = ["track.milliseconds": .int8, "track.bytes": .uint64, "invoice.total": .float]
-        let source = try CodeGenerator.generate(inputs: [TestFiles.resource("chinook.sqlite")], configuration: configuration)
+        let source =
+            try CodeGenerator.generate(inputs: [TestFiles.resource("chinook.sqlite")], configuration: configuration)
             + CodeGenerator.generate(inputs: TestFiles.fixtureScripts, configuration: configuration)
         for forbidden in ["truncatingIfNeeded", "Int32(", "try!", "Decimal(sqlite3_column_double"] {
             #expect(!source.contains(forbidden), "\(forbidden)")
@@ -147,8 +154,11 @@ struct GoldenTests {
         let database = try CodeGenerator.generate(
             inputs: [TestFiles.resource("chinook.sqlite")], generatesModuleBundleAccessor: true,
             resourceSubdirectory: "Resources")
-        #expect(database.contains("static func bundled(configuration: Database.Configuration = .init()) throws -> DatabaseQueue"))
-        #expect(database.contains(#"try bundled(in: .module, subdirectory: "Resources", configuration: configuration)"#))
+        #expect(
+            database.contains(
+                "static func bundled(configuration: Database.Configuration = .init()) throws -> DatabaseQueue"))
+        #expect(
+            database.contains(#"try bundled(in: .module, subdirectory: "Resources", configuration: configuration)"#))
         let script = try CodeGenerator.generate(
             inputs: [TestFiles.resource("chinook.schema.sql")], generatesModuleBundleAccessor: true)
         #expect(!script.contains("bundled"))
@@ -171,9 +181,14 @@ struct GoldenTests {
         // NOT NULL DEFAULT CURRENT_TIMESTAMP: `nil` lets the default apply; the typed column is not optional.
         #expect(source.contains("var createdAt: Date?\n"))
         #expect(source.contains("`NOT NULL`: `nil` lets the SQL default apply"))
-        #expect(source.contains("let createdAt: Column<TalentProfile, Date>") || source.contains("Column<UuidKey.TalentProfile, Date>"))
+        #expect(
+            source.contains("let createdAt: Column<TalentProfile, Date>")
+                || source.contains("Column<UuidKey.TalentProfile, Date>"))
         let rowid = try Self.generate(Case(golden: "", input: "rowid_alias.sql"))
-        #expect(rowid.contains("/// Column `id` (`INTEGER`), the primary key: an alias of the rowid, `nil` until the record is inserted, when SQLite assigns it."))
+        #expect(
+            rowid.contains(
+                "/// Column `id` (`INTEGER`), the primary key: an alias of the rowid, `nil` until the record is inserted, when SQLite assigns it."
+            ))
         #expect(rowid.contains("/// Column `id` (`BIGINT`), the primary key, required (`NOT NULL`), no SQL default."))
         #expect(rowid.contains("var id: Int64\n"))  // BIGINT PRIMARY KEY NOT NULL: required, no default
     }
@@ -198,5 +213,3 @@ struct GoldenTests {
         #expect(source.contains("c499"))
     }
 }
-
-import Slate

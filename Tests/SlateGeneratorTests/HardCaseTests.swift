@@ -39,7 +39,8 @@ struct HardCaseTests {
     @Test func uuidKeysGetDefaultsAndOptionalUUIDsWork() throws {
         let db = try hardCaseDatabase()
         let mentor = HardCases.TalentProfile(name: "Mentor")
-        let student = HardCases.TalentProfile(name: "Student", mentorId: mentor.id, born: Date(timeIntervalSince1970: 0))
+        let student = HardCases.TalentProfile(
+            name: "Student", mentorId: mentor.id, born: Date(timeIntervalSince1970: 0))
         #expect(mentor.id != student.id)
         #expect(mentor.active)  // DEFAULT 1 on a BOOLEAN
         // NOT NULL DEFAULT CURRENT_TIMESTAMP: nil lets SQLite apply the default, read back on insert.
@@ -71,7 +72,8 @@ struct HardCaseTests {
 
     @Test func aggregateViewsKeepUsefulTypes() throws {
         let db = try hardCaseDatabase()
-        try db.insert(HardCases.Sale(amount: 10.5, quantity: 2, region: "north", soldOn: Date(timeIntervalSince1970: 86_400)))
+        try db.insert(
+            HardCases.Sale(amount: 10.5, quantity: 2, region: "north", soldOn: Date(timeIntervalSince1970: 86_400)))
         try db.insert(HardCases.Sale(amount: 4.5, quantity: 1, region: "north", soldOn: Date(timeIntervalSince1970: 0)))
         let summary = try #require(try HardCases.SaleSummary.all().fetchAll(db).first)
         let sales: Int64 = summary.sales
@@ -119,7 +121,9 @@ struct HardCaseTests {
 
     @Test func namesWithSpacesKeywordsQuotesAndClashesWork() throws {
         let db = try hardCaseDatabase()
-        let keywords = HardCases.Default(class: "c", selfValue: 1, type: "t", protocol: "p", name: "N", name2: "n", primaryKeyValue: "k", letValue: 2)
+        let keywords = HardCases.Default(
+            class: "c", selfValue: 1, type: "t", protocol: "p", name: "N", name2: "n", primaryKeyValue: "k", letValue: 2
+        )
         try db.insert(keywords)
         #expect(try HardCases.Default.all().fetchAll(db) == [keywords])
         #expect(try HardCases.Default.where { $0.class == "c" && $0.selfValue == 1 }.fetchCount(db) == 1)
@@ -198,7 +202,8 @@ struct HardCaseTests {
         for value: SQLValue in [.null, .real(1.5), .text("t"), .blob(Data([9]))] {
             let other = HardCases.NoKey(c: value)
             let decoded = try JSONDecoder().decode(HardCases.NoKey.self, from: try JSONEncoder().encode(other))
-            let expected: SQLValue? = value == .null ? Optional<SQLValue>.none : .some(value)  // JSON null reads back as nil
+            // JSON null reads back as nil
+            let expected: SQLValue? = value == .null ? Optional<SQLValue>.none : .some(value)
             #expect(decoded.c == expected)
         }
     }
@@ -231,7 +236,8 @@ struct NamedQueryFixtureTests {
         let db = try hardCaseDatabase()
         try db.execute(sql: "INSERT INTO nq_author (id, name, born) VALUES (1, 'Ada', '1815-12-10'), (2, 'Alan', NULL)")
         let first = try #require(try HardCases.addBook(authorId: 1, title: "Notes", pages: nil).fetchOne(db))
-        let second = try #require(try HardCases.addBook(authorId: 1, title: "Analytical Engine", pages: 42).fetchOne(db))
+        let second = try #require(
+            try HardCases.addBook(authorId: 1, title: "Analytical Engine", pages: 42).fetchOne(db))
         #expect([first, second] == [1, 2])
         let books = try HardCases.booksByAuthor(authorId: 1).fetchAll(db)
         #expect(books.map(\.title) == ["Analytical Engine", "Notes"])

@@ -1,4 +1,5 @@
 import Foundation
+import Slate
 import SlateGenerator
 import SlateSchema
 import Testing
@@ -70,7 +71,12 @@ struct NamingTests {
         #expect(source.contains(#"name: "with \"quotes\"""#))
         // Raw function names are unique too.
         let raw = try CodeGenerator.generate(
-            inputs: [TestFiles.fixture("awkward_names.sql")], configuration: { var c = GeneratorConfiguration(); c.style = .raw; return c }())
+            inputs: [TestFiles.fixture("awkward_names.sql")],
+            configuration: {
+                var c = GeneratorConfiguration()
+                c.style = .raw
+                return c
+            }())
         #expect(raw.contains("func sqlite3_talent_find") == false)  // no key
         #expect(raw.contains("func sqlite3_talents_fetch("))
         #expect(raw.contains("func sqlite3_talents_all_fetch("))
@@ -129,7 +135,8 @@ struct ConfigurationTests {
             try JSONDecoder().decode(GeneratorConfiguration.self, from: Data(#"{"nestRecord": true}"#.utf8))
         }
         #expect(throws: DecodingError.self) {
-            try JSONDecoder().decode(GeneratorConfiguration.self, from: Data(#"{"columnTypes": {"t.c": "Money"}}"#.utf8))
+            try JSONDecoder().decode(
+                GeneratorConfiguration.self, from: Data(#"{"columnTypes": {"t.c": "Money"}}"#.utf8))
         }
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -143,7 +150,8 @@ struct ConfigurationTests {
         try SchemaLoader.apply(sql, file: "test.sql", to: db)
         return try CodeGenerator.generate(
             schema: try SchemaReader.read(from: db),
-            options: GenerationOptions(configuration: configuration, databaseTypeName: "TestDatabase", source: .sqlScripts))
+            options: GenerationOptions(
+                configuration: configuration, databaseTypeName: "TestDatabase", source: .sqlScripts))
     }
 
     @Test func typeMappingByColumnThenSuffixThenDeclaredType() throws {
@@ -153,7 +161,9 @@ struct ConfigurationTests {
               day DATE, raw_day DATE, flag INTEGER, note VARCHAR(10), untyped
             );
             """
-        let source = try Self.generate(sql, """
+        let source = try Self.generate(
+            sql,
+            """
             {"declaredTypes": {"NUMERIC": "Decimal", "VARCHAR(10)": "String"},
              "columnSuffixes": {"_at": "Date", "_url": "URL", "token": "UUID"},
              "columnTypes": {"item.flag": "Bool", "item.raw_day": "String"}}
@@ -193,17 +203,22 @@ struct ConfigurationTests {
         // One column can be stored differently ("table.column", case-insensitive).
         let mixed = #"{"dateStorage": "julianDay", "columnDateStorage": {"EVENT.At": "unixMilliseconds"}}"#
         #expect(try Self.generate(sql, mixed).contains("at: try row.date(at: 1, strategy: .unixMilliseconds)"))
-        let mixedRaw = try Self.generate(sql, #"{"style": "raw", "columnDateStorage": {"event.at": "unixMilliseconds"}}"#)
+        let mixedRaw = try Self.generate(
+            sql, #"{"style": "raw", "columnDateStorage": {"event.at": "unixMilliseconds"}}"#)
         #expect(mixedRaw.contains("slateRawBind(statement, index + 1, self.at, .unixMilliseconds)"))
         #expect(mixedRaw.contains(#"THEN "at" / 1000.0 WHEN"#))
         #expect(throws: (any Error).self) {
-            try JSONDecoder().decode(GeneratorConfiguration.self, from: Data(#"{"columnDateStorage": {"event.at": "weekly"}}"#.utf8))
+            try JSONDecoder().decode(
+                GeneratorConfiguration.self, from: Data(#"{"columnDateStorage": {"event.at": "weekly"}}"#.utf8))
         }
     }
 
     @Test func namingAccessLevelAndOutputs() throws {
-        let sql = "CREATE TABLE people (id INTEGER PRIMARY KEY, name TEXT); CREATE VIEW names AS SELECT name FROM people;"
-        let source = try Self.generate(sql, """
+        let sql =
+            "CREATE TABLE people (id INTEGER PRIMARY KEY, name TEXT); CREATE VIEW names AS SELECT name FROM people;"
+        let source = try Self.generate(
+            sql,
+            """
             {"accessLevel": "public", "singularizeRecordNames": false,
              "includeViews": false, "recordOperations": false, "documentation": false,
              "propertyNames": {"people.name": "fullName"}, "nestRecords": true}
@@ -220,8 +235,6 @@ struct ConfigurationTests {
         #expect(excluded.contains("struct Name: Table"))
     }
 }
-
-import Slate
 
 @Suite("Schema text in generated comments")
 struct GeneratedCommentTests {
@@ -245,7 +258,9 @@ struct GeneratedCommentTests {
     @Test func keywordTableNamesGetUsableRecordNames() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let schema = try directory.write("schema.sql", "CREATE TABLE extension(id INTEGER PRIMARY KEY); CREATE TABLE \"default\"(id INTEGER PRIMARY KEY);")
+        let schema = try directory.write(
+            "schema.sql",
+            "CREATE TABLE extension(id INTEGER PRIMARY KEY); CREATE TABLE \"default\"(id INTEGER PRIMARY KEY);")
         let generated = try CodeGenerator.generate(inputs: [schema], configuration: GeneratorConfiguration())
         #expect(generated.contains("struct Extension: PrimaryKeyedTable"))
         #expect(generated.contains("struct Default: PrimaryKeyedTable"))

@@ -104,7 +104,8 @@ struct HandNote: PrimaryKeyedTable, Equatable {
         let given = HandNote.insert(HandNote(body: "b", createdAt: Date(timeIntervalSince1970: 0), status: "sent"))
         #expect(given.sql.text == #"INSERT INTO "note" ("id", "body", "createdAt", "status") VALUES (?, ?, ?, ?)"#)
         // The macro's schema carries the same defaults, so its statement is the same.
-        #expect(MacroNote.insert(MacroNote(id: nil, body: "a", createdAt: nil, status: nil)).sql.text == insert.sql.text)
+        #expect(
+            MacroNote.insert(MacroNote(id: nil, body: "a", createdAt: nil, status: nil)).sql.text == insert.sql.text)
     }
 
     @Test func handWrittenRecordsReadBackTheDefaults() throws {
@@ -154,8 +155,9 @@ struct HandNote: PrimaryKeyedTable, Equatable {
     }
 
     @Test func macroFullTextTablesAreCreatedAndSearched() throws {
-        #expect(try MacroNoteSearch.schema.createTableSQL()
-            == #"CREATE VIRTUAL TABLE "note_search" USING fts5(body, status, content='note', content_rowid='id')"#)
+        #expect(
+            try MacroNoteSearch.schema.createTableSQL()
+                == #"CREATE VIRTUAL TABLE "note_search" USING fts5(body, status, content='note', content_rowid='id')"#)
         let db = try Database()
         try db.createTable(for: MacroNote.self)
         try db.createTable(for: MacroNoteSearch.self)
@@ -185,7 +187,9 @@ struct HandNote: PrimaryKeyedTable, Equatable {
         ])
         #expect(try MacroStore.all().fetchAll(db) == stores)
         let query = MacroStore.where { $0.address.city == "Oslo" }.select { ($0.name, $0.address.street, $0.rating) }
-        #expect(query.sql.text == #"SELECT "store"."name", "store"."street", "store"."rating" FROM "store" WHERE "store"."town" = ?"#)
+        #expect(
+            query.sql.text
+                == #"SELECT "store"."name", "store"."street", "store"."rating" FROM "store" WHERE "store"."town" = ?"#)
         let rows = try query.fetchAll(db)
         #expect(rows.count == 1 && rows[0].0 == "a" && rows[0].1 == "1 Main" && rows[0].2 == 5)
     }

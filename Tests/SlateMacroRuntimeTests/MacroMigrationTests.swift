@@ -96,11 +96,12 @@ struct ScoreInteger: Equatable {
         let plan = try db.migrateTable(for: PlayerAddedColumns.self)
         #expect(plan.action == .alter)
         #expect(plan.addedColumns == ["level", "nickname"])
-        #expect(try PlayerAddedColumns.all().fetchAll(db) == [
-            PlayerAddedColumns(id: 1, name: "Arthur", score: 10, level: 1, nickname: nil),
-            PlayerAddedColumns(id: 2, name: "Ford", score: 42, level: 1, nickname: nil),
-            PlayerAddedColumns(id: 3, name: "Zaphod", score: -3, level: 1, nickname: nil),
-        ])
+        #expect(
+            try PlayerAddedColumns.all().fetchAll(db) == [
+                PlayerAddedColumns(id: 1, name: "Arthur", score: 10, level: 1, nickname: nil),
+                PlayerAddedColumns(id: 2, name: "Ford", score: 42, level: 1, nickname: nil),
+                PlayerAddedColumns(id: 3, name: "Zaphod", score: -3, level: 1, nickname: nil),
+            ])
     }
 
     @Test func changingATypeRebuildsAndConvertsEveryRow() throws {
@@ -110,11 +111,12 @@ struct ScoreInteger: Equatable {
         let plan = try db.migrateTable(for: PlayerChangedType.self)
         #expect(plan.action == .rebuild)
         #expect(plan.reasons == ["the type of column score changes from INTEGER to REAL"])
-        #expect(try PlayerChangedType.all().fetchAll(db) == [
-            PlayerChangedType(id: 1, name: "Arthur", score: 10),
-            PlayerChangedType(id: 2, name: "Ford", score: 42),
-            PlayerChangedType(id: 3, name: "Zaphod", score: -3),
-        ])
+        #expect(
+            try PlayerChangedType.all().fetchAll(db) == [
+                PlayerChangedType(id: 1, name: "Arthur", score: 10),
+                PlayerChangedType(id: 2, name: "Ford", score: 42),
+                PlayerChangedType(id: 3, name: "Zaphod", score: -3),
+            ])
         #expect(try db.fetchAll(String.self, "SELECT typeof(score) FROM Player") == ["real", "real", "real"])
         // The new rowid key goes on from the old rows.
         #expect(try db.insert(PlayerChangedType(id: nil, name: "Trillian", score: 1)).id == 4)
@@ -138,12 +140,14 @@ struct ScoreInteger: Equatable {
         let untouched = try db.migrateTable(for: PlayerDroppedColumn.self)
         #expect(untouched.action == .none)
         #expect(untouched.keptColumns == ["score"])
-        let plan = try db.migrateTable(for: PlayerDroppedColumn.self, options: TableMigrationOptions(dropping: ["score"]))
+        let plan = try db.migrateTable(
+            for: PlayerDroppedColumn.self, options: TableMigrationOptions(dropping: ["score"]))
         #expect(plan.droppedColumns == ["score"])
-        #expect(try PlayerDroppedColumn.all().fetchAll(db) == [
-            PlayerDroppedColumn(id: 1, name: "Arthur"), PlayerDroppedColumn(id: 2, name: "Ford"),
-            PlayerDroppedColumn(id: 3, name: "Zaphod"),
-        ])
+        #expect(
+            try PlayerDroppedColumn.all().fetchAll(db) == [
+                PlayerDroppedColumn(id: 1, name: "Arthur"), PlayerDroppedColumn(id: 2, name: "Ford"),
+                PlayerDroppedColumn(id: 3, name: "Zaphod"),
+            ])
     }
 
     @Test func renamingTheKeyKeepsItsValues() throws {
@@ -164,11 +168,12 @@ struct ScoreInteger: Equatable {
         let plan = try db.migrateTable(for: PlayerRenamedKeyRealScore.self)
         #expect(plan.action == .rebuild)
         #expect(plan.statements.contains(#"ALTER TABLE "Player" RENAME COLUMN "id" TO "playerId""#))
-        #expect(try PlayerRenamedKeyRealScore.all().fetchAll(db) == [
-            PlayerRenamedKeyRealScore(playerId: 1, name: "Arthur", score: 10),
-            PlayerRenamedKeyRealScore(playerId: 2, name: "Ford", score: 42),
-            PlayerRenamedKeyRealScore(playerId: 3, name: "Zaphod", score: -3),
-        ])
+        #expect(
+            try PlayerRenamedKeyRealScore.all().fetchAll(db) == [
+                PlayerRenamedKeyRealScore(playerId: 1, name: "Arthur", score: 10),
+                PlayerRenamedKeyRealScore(playerId: 2, name: "Ford", score: 42),
+                PlayerRenamedKeyRealScore(playerId: 3, name: "Zaphod", score: -3),
+            ])
     }
 
     @Test func aNewRequiredColumnWithoutDefaultIsRefusedWhenRowsExist() throws {
@@ -189,14 +194,19 @@ struct ScoreInteger: Equatable {
         do {
             let db = try Database(path: path)
             try db.migrateTable(for: ScoreText.self)
-            try db.insert(contentsOf: [ScoreText(id: nil, value: "12"), ScoreText(id: nil, value: "n/a"), ScoreText(id: nil, value: "7")])
+            try db.insert(contentsOf: [
+                ScoreText(id: nil, value: "12"), ScoreText(id: nil, value: "n/a"), ScoreText(id: nil, value: "7"),
+            ])
             try db.close()
         }
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         let db = try Database(path: path)
         let error = try #require(throws: DatabaseError.self) { try db.migrateTable(for: ScoreInteger.self) }
         #expect(error.resultCode == .mismatch)
-        #expect(error.message == #"cannot migrate table "Score": column value becomes INTEGER, but the text value 'n/a' of rowid 2 cannot be converted to it; the database was left unchanged"#)
+        #expect(
+            error.message
+                == #"cannot migrate table "Score": column value becomes INTEGER, but the text value 'n/a' of rowid 2 cannot be converted to it; the database was left unchanged"#
+        )
         try db.close()
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
 
@@ -212,24 +222,26 @@ struct ScoreInteger: Equatable {
         defer { directory.remove() }
         let db = try seeded(directory)
         let plan = try db.migrationPlan(for: PlayerChangedType.self)
-        #expect(plan.description == """
-            PRAGMA foreign_keys = OFF;
-            BEGIN IMMEDIATE TRANSACTION;
-            CREATE TABLE "slate_new_Player" ("id" INTEGER PRIMARY KEY, "name" TEXT NOT NULL, "score" REAL NOT NULL);
-            INSERT INTO "slate_new_Player" ("id", "name", "score") SELECT "id", "name", "score" FROM "Player";
-            DROP TABLE "Player";
-            PRAGMA legacy_alter_table = ON;
-            ALTER TABLE "slate_new_Player" RENAME TO "Player";
-            PRAGMA legacy_alter_table = OFF;
-            PRAGMA foreign_key_check;
-            COMMIT TRANSACTION;
-            PRAGMA foreign_keys = ON;
-            """)
+        #expect(
+            plan.description == """
+                PRAGMA foreign_keys = OFF;
+                BEGIN IMMEDIATE TRANSACTION;
+                CREATE TABLE "slate_new_Player" ("id" INTEGER PRIMARY KEY, "name" TEXT NOT NULL, "score" REAL NOT NULL);
+                INSERT INTO "slate_new_Player" ("id", "name", "score") SELECT "id", "name", "score" FROM "Player";
+                DROP TABLE "Player";
+                PRAGMA legacy_alter_table = ON;
+                ALTER TABLE "slate_new_Player" RENAME TO "Player";
+                PRAGMA legacy_alter_table = OFF;
+                PRAGMA foreign_key_check;
+                COMMIT TRANSACTION;
+                PRAGMA foreign_keys = ON;
+                """)
         #expect(try db.fetchAll(String.self, "SELECT typeof(score) FROM Player") == ["integer", "integer", "integer"])
-        #expect(try db.migrationPlan(for: PlayerAddedColumns.self).description == """
-            ALTER TABLE "Player" ADD COLUMN "level" INTEGER NOT NULL DEFAULT 1;
-            ALTER TABLE "Player" ADD COLUMN "nickname" TEXT;
-            """)
+        #expect(
+            try db.migrationPlan(for: PlayerAddedColumns.self).description == """
+                ALTER TABLE "Player" ADD COLUMN "level" INTEGER NOT NULL DEFAULT 1;
+                ALTER TABLE "Player" ADD COLUMN "nickname" TEXT;
+                """)
         #expect(try db.migrationPlan(for: PlayerV1.self).isEmpty)
     }
 

@@ -7,7 +7,8 @@ enum Genre: String, SQLValueConvertible, Codable, Sendable {
 }
 
 enum Priority: Int, SQLValueConvertible, Sendable {
-    case low = 1, high = 2
+    case low = 1
+    case high = 2
 }
 
 struct Credits: Codable, Equatable, Sendable {
@@ -55,8 +56,14 @@ struct Membership: Equatable {
     @Test func schemaFollowsTheAnnotations() throws {
         let db = try database()
         let sql = try db.fetchValue(String.self, "SELECT sql FROM sqlite_schema WHERE name = 'records'")
-        #expect(sql == #"CREATE TABLE "records" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "musicianId" INTEGER NOT NULL REFERENCES "Musician" ON DELETE CASCADE, "record_title" TEXT NOT NULL COLLATE "NOCASE", "credits" TEXT, "tracks" TEXT NOT NULL, "releasedAt" INTEGER NOT NULL, "catalogID" BLOB NOT NULL, "price" TEXT NOT NULL)"#)
-        #expect(try db.fetchOne(String.self, "SELECT name FROM sqlite_schema WHERE type = 'index' AND name = 'records_musicianId'") != nil)
+        #expect(
+            sql
+                == #"CREATE TABLE "records" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "musicianId" INTEGER NOT NULL REFERENCES "Musician" ON DELETE CASCADE, "record_title" TEXT NOT NULL COLLATE "NOCASE", "credits" TEXT, "tracks" TEXT NOT NULL, "releasedAt" INTEGER NOT NULL, "catalogID" BLOB NOT NULL, "price" TEXT NOT NULL)"#
+        )
+        #expect(
+            try db.fetchOne(
+                String.self, "SELECT name FROM sqlite_schema WHERE type = 'index' AND name = 'records_musicianId'")
+                != nil)
         #expect(Musician.schema.columns.map(\.declaredType) == ["INTEGER", "TEXT", "TEXT", "INTEGER"])
         #expect(try db.migrationPlan(for: Record.self).isEmpty)
         #expect(try db.migrationPlan(for: Musician.self).isEmpty)
@@ -73,12 +80,17 @@ struct Membership: Equatable {
         let record = Record(
             id: nil, musicianId: musicianID, title: "Kind of Blue",
             credits: Credits(producer: "Teo", engineers: ["Fred"]), tracks: ["So What", "Blue in Green"],
-            releasedAt: Date(timeIntervalSince1970: -328_000_000), catalogID: UUID(), price: Decimal(string: "19.99") ?? 0,
+            releasedAt: Date(timeIntervalSince1970: -328_000_000), catalogID: UUID(),
+            price: Decimal(string: "19.99") ?? 0,
             isSelected: true)
         let inserted = try db.insert(record)
         #expect(inserted.id == 1)
 
-        let row = try #require(try db.fetchOne(CopiedRow.self, "SELECT typeof(releasedAt), releasedAt, typeof(catalogID), length(catalogID), json_extract(credits, '$.producer') FROM records"))
+        let row = try #require(
+            try db.fetchOne(
+                CopiedRow.self,
+                "SELECT typeof(releasedAt), releasedAt, typeof(catalogID), length(catalogID), json_extract(credits, '$.producer') FROM records"
+            ))
         #expect(row.values == ["integer", -328_000_000, "blob", 16, "Teo"])
 
         var expected = inserted
@@ -88,7 +100,9 @@ struct Membership: Equatable {
         #expect(try Musician.where { $0.genre == .jazz && $0.priority == .high }.fetchCount(db) == 1)
 
         // The unique constraint and the cascading foreign key are in force.
-        #expect(throws: DatabaseError.self) { try db.insert(Musician(id: nil, name: "Miles", genre: .rock, priority: nil)) }
+        #expect(throws: DatabaseError.self) {
+            try db.insert(Musician(id: nil, name: "Miles", genre: .rock, priority: nil))
+        }
         try db.delete(musician)
         #expect(try Record.all().fetchCount(db) == 0)
     }

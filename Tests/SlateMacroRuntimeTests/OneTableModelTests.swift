@@ -43,7 +43,9 @@ extension HandGadget: PrimaryKeyedTable {
             .init(name: "code", type: "TEXT", isUnique: true),
             .init(name: "note", type: "TEXT"),
         ],
-        foreignKeys: [.init(columns: ["ownerId"], referencedTable: "owner", referencedColumns: ["id"], onDelete: .cascade)],
+        foreignKeys: [
+            .init(columns: ["ownerId"], referencedTable: "owner", referencedColumns: ["id"], onDelete: .cascade)
+        ],
         indexes: [.init(name: "gadget_ownerId", columns: ["ownerId"])])
 
     struct Columns: TableColumns {
@@ -84,10 +86,11 @@ extension HandGadget: PrimaryKeyedTable {
         let hand = try HandGadget.schema.createStatements()
         let macro = try MacroGadget.schema.createStatements()
         let generated = try GeneratedGadget.schema.createStatements()
-        #expect(hand == [
-            #"CREATE TABLE "gadget" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "name" TEXT NOT NULL COLLATE "NOCASE", "price" REAL NOT NULL DEFAULT 0, "ownerId" INTEGER REFERENCES "owner" ("id") ON DELETE CASCADE, "code" TEXT UNIQUE, "note" TEXT)"#,
-            #"CREATE INDEX "gadget_ownerId" ON "gadget" ("ownerId")"#,
-        ])
+        #expect(
+            hand == [
+                #"CREATE TABLE "gadget" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "name" TEXT NOT NULL COLLATE "NOCASE", "price" REAL NOT NULL DEFAULT 0, "ownerId" INTEGER REFERENCES "owner" ("id") ON DELETE CASCADE, "code" TEXT UNIQUE, "note" TEXT)"#,
+                #"CREATE INDEX "gadget_ownerId" ON "gadget" ("ownerId")"#,
+            ])
         #expect(macro == hand)
         #expect(generated == hand)
         #expect(MacroGadget.schema == HandGadget.schema)
@@ -121,8 +124,10 @@ extension HandGadget: PrimaryKeyedTable {
         try db.createTable(for: MacroOwner.self)
         try db.createTable(for: MacroGadget.self)
         let owner = try db.insert(MacroOwner(id: nil, name: "Ada"))
-        let first = try db.insert(MacroGadget(id: nil, name: "lamp", price: 9.5, ownerId: owner.id, code: "L1", note: nil))
-        let second = try db.insert(HandGadget(id: nil, name: "desk", price: 120, ownerId: owner.id, code: nil, note: "oak"))
+        let first = try db.insert(
+            MacroGadget(id: nil, name: "lamp", price: 9.5, ownerId: owner.id, code: "L1", note: nil))
+        let second = try db.insert(
+            HandGadget(id: nil, name: "desk", price: 120, ownerId: owner.id, code: nil, note: "oak"))
         let third = try db.insert(GeneratedGadget(name: "chair", price: 45, ownerId: owner.id, code: "C1"))
         #expect([first.id, second.id, third.id] == [1, 2, 3])
         #expect(try MacroGadget.all().fetchAll(db).map(\.name) == ["lamp", "desk", "chair"])

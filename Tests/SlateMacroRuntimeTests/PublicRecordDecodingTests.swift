@@ -59,7 +59,8 @@ struct PublicRecordDecodingTests {
         let db = try Database()
         try db.createTable(for: Shipment.self)
         try db.insert(Shipment(label: "crate", carrier: "post", weight: 2.5, parcels: 3, note: nil))
-        try db.insert(Shipment(label: "letter", carrier: nil, weight: nil, parcels: nil, note: "by hand", sentAt: "2026-01-02"))
+        try db.insert(
+            Shipment(label: "letter", carrier: nil, weight: nil, parcels: nil, note: "by hand", sentAt: "2026-01-02"))
         let shipments: [Shipment] = try Shipment.all().order(by: \.id).fetchAll(db)
         #expect(shipments.count == 2)
         let first: Shipment = try #require(shipments.first)
@@ -77,7 +78,9 @@ struct PublicRecordDecodingTests {
         let db = try Database()
         try db.createTable(for: Shipment.self)
         // `parcels` (column 4 of 7) holds text that is no integer: the record must not decode.
-        try db.execute("INSERT INTO shipment(id, label, carrier, weight, parcels, note) VALUES (1, 'crate', 'post', 2.5, 'many', 'x')")
+        try db.execute(
+            "INSERT INTO shipment(id, label, carrier, weight, parcels, note) VALUES (1, 'crate', 'post', 2.5, 'many', 'x')"
+        )
         let error: DatabaseError = try #require(throws: DatabaseError.self) { try Shipment.all().fetchAll(db) }
         #expect(error.resultCode == .mismatch)
         #expect(error.message.contains("parcels"))

@@ -13,7 +13,8 @@ import Testing
 
 @Suite struct ReadmeExampleTests {
     @Test func readmeSnippetWorks() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("slate-readme-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "slate-readme-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
 
@@ -34,6 +35,7 @@ import Testing
         let changed = try ReadmePlayer.update { $0.score.set(to: $0.score + 1) }.where { $0.team == "red" }.execute(db)
         #expect(changed == 2)
         #expect(try ReadmePlayer.where { $0.team == "red" }.select { $0.score }.fetchAll(db) == [11, 4])
-        #expect(ReadmePlayer.where { $0.name.hasPrefix("A") }.description.contains(#"WHERE "ReadmePlayer"."name" GLOB ?"#))
+        #expect(
+            ReadmePlayer.where { $0.name.hasPrefix("A") }.description.contains(#"WHERE "ReadmePlayer"."name" GLOB ?"#))
     }
 }

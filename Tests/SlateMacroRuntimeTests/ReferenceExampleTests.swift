@@ -41,11 +41,13 @@ struct Bookmark: Equatable {
         // select
         let arr = try store.fetchAll(ExampleType.self) { $0.name == c.name }
         #expect(arr == [c])
-        #expect(try store.fetchAll(ExampleType.self) { $0.name == "u" }.first?.data == ExampleNested(desc: "u2", index: 3))
+        #expect(
+            try store.fetchAll(ExampleType.self) { $0.name == "u" }.first?.data == ExampleNested(desc: "u2", index: 3))
 
         // the nested value is JSON, queryable with SQLite's JSON functions
         let index = try store.withDatabase(file: ExampleType.databaseFile) { db in
-            try db.fetchValue(Int.self, "SELECT json_extract(data, '$.index') FROM orm_example_type_t WHERE name = \("u")")
+            try db.fetchValue(
+                Int.self, "SELECT json_extract(data, '$.index') FROM orm_example_type_t WHERE name = \("u")")
         }
         #expect(index == 3)
 
@@ -73,13 +75,19 @@ struct Bookmark: Equatable {
         let store = RecordStore(path: directory.path("bookmarks.sqlite"))
         let saved = try store.save([
             Bookmark(id: nil, address: try WebAddress("https://swift.org"), mirror: nil, title: "Swift"),
-            Bookmark(id: nil, address: try WebAddress("https://sqlite.org"), mirror: try WebAddress("https://www.sqlite.org"), title: nil),
+            Bookmark(
+                id: nil, address: try WebAddress("https://sqlite.org"),
+                mirror: try WebAddress("https://www.sqlite.org"), title: nil),
         ])
         #expect(saved.map(\.id) == [1, 2])
         #expect(Bookmark.schema.columns.map(\.declaredType) == ["INTEGER", "TEXT", "TEXT", "TEXT"])
-        let found = try store.fetchAll(Bookmark.self) { $0.address == (try? WebAddress("https://sqlite.org")) ?? saved[0].address }
+        let found = try store.fetchAll(Bookmark.self) {
+            $0.address == (try? WebAddress("https://sqlite.org")) ?? saved[0].address
+        }
         #expect(found == [saved[1]])
-        let stored = try store.withDatabase { db in try db.fetchAll(String?.self, "SELECT mirror FROM Bookmark ORDER BY id") }
+        let stored = try store.withDatabase { db in
+            try db.fetchAll(String?.self, "SELECT mirror FROM Bookmark ORDER BY id")
+        }
         #expect(stored == [nil, "https://www.sqlite.org"])
     }
 }
@@ -114,7 +122,9 @@ struct Everything: Equatable {
 
         // Create each table
         try db.createTable(for: Sample.self)
-        #expect(try Sample.schema.createTableSQL() == #"CREATE TABLE "samples" ("id" TEXT PRIMARY KEY NOT NULL, "value" INTEGER NOT NULL)"#)
+        #expect(
+            try Sample.schema.createTableSQL()
+                == #"CREATE TABLE "samples" ("id" TEXT PRIMARY KEY NOT NULL, "value" INTEGER NOT NULL)"#)
 
         // Insert data into the database
         try db.insert(Sample(id: "foo", value: 7))
@@ -123,7 +133,10 @@ struct Everything: Equatable {
         // Fetch data from the database
         #expect(try Sample.all().fetchAll(db).count == 3)
         let query = Sample.where { $0.value > 5 }.order { $0.id }
-        #expect(query.sql.text == #"SELECT "samples"."id", "samples"."value" FROM "samples" WHERE "samples"."value" > ? ORDER BY "samples"."id""#)
+        #expect(
+            query.sql.text
+                == #"SELECT "samples"."id", "samples"."value" FROM "samples" WHERE "samples"."value" > ? ORDER BY "samples"."id""#
+        )
         #expect(try query.fetchAll(db) == [Sample(id: "baz", value: 12), Sample(id: "foo", value: 7)])
 
         // Update and delete
@@ -146,7 +159,10 @@ struct Everything: Equatable {
             date: Date(timeIntervalSince1970: 1_700_000_000.5))
         let inserted = try db.insert(value)
         #expect(inserted.id == 1)
-        #expect(try Everything.where { $0.flag == true && $0.date > Date(timeIntervalSince1970: 0) }.fetchAll(db) == [inserted])
+        #expect(
+            try Everything.where { $0.flag == true && $0.date > Date(timeIntervalSince1970: 0) }.fetchAll(db) == [
+                inserted
+            ])
         let types = try db.fetchAll(String.self, "SELECT type FROM pragma_table_info('Everything')")
         #expect(types == ["INTEGER", "INTEGER", "INTEGER", "REAL", "TEXT", "BLOB", "TEXT", "TEXT", "DATETIME"])
     }

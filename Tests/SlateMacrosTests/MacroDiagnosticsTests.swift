@@ -16,14 +16,15 @@ import Testing
             }
             """,
             expandedSource: """
-            struct Entry {
-                var id: Int64?
-                var addedAt: Date?
-            }
-            """,
+                struct Entry {
+                    var id: Int64?
+                    var addedAt: Date?
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
-                    message: "@Column argument 'notNull' must be paired with a 'default:' when the property is optional",
+                    message:
+                        "@Column argument 'notNull' must be paired with a 'default:' when the property is optional",
                     line: 4, column: 41)
             ])
     }
@@ -37,13 +38,14 @@ import Testing
             }
             """,
             expandedSource: """
-            struct Address {
-                var street: String
-            }
-            """,
+                struct Address {
+                    var street: String
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
-                    message: "@ColumnGroup argument 'street' must be a plain column: no key, group, foreign key or index",
+                    message:
+                        "@ColumnGroup argument 'street' must be a plain column: no key, group, foreign key or index",
                     line: 2, column: 8)
             ])
     }
@@ -57,10 +59,10 @@ import Testing
             }
             """,
             expandedSource: """
-            class Artist {
-                var id: Int64?
-            }
-            """,
+                class Artist {
+                    var id: Int64?
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
                     message: "@Table applies to a struct, not a class: \(Self.notAStruct)", line: 2, column: 1,
@@ -68,11 +70,11 @@ import Testing
             ],
             applyFixIts: ["make it a struct"],
             fixedSource: """
-            @Table
-            struct Artist {
-                var id: Int64?
-            }
-            """)
+                @Table
+                struct Artist {
+                    var id: Int64?
+                }
+                """)
     }
 
     @Test func actorIsRejectedWithAFixItToStruct() {
@@ -84,10 +86,10 @@ import Testing
             }
             """,
             expandedSource: """
-            actor Counter {
-                var id: Int64?
-            }
-            """,
+                actor Counter {
+                    var id: Int64?
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
                     message: "@Table applies to a struct, not an actor: \(Self.notAStruct)", line: 2, column: 1,
@@ -104,12 +106,13 @@ import Testing
             }
             """,
             expandedSource: """
-            enum Kind {
-                case a
-            }
-            """,
+                enum Kind {
+                    case a
+                }
+                """,
             diagnostics: [
-                DiagnosticSpec(message: "@Table applies to a struct, not an enum: \(Self.notAStruct)", line: 2, column: 1)
+                DiagnosticSpec(
+                    message: "@Table applies to a struct, not an enum: \(Self.notAStruct)", line: 2, column: 1)
             ])
     }
 
@@ -124,15 +127,16 @@ import Testing
             }
             """,
             expandedSource: """
-            struct Derived {
-                var total: Int { 42 }
-                var cache: Int = 0
-                static var shared = 1
-            }
-            """,
+                struct Derived {
+                    var total: Int { 42 }
+                    var cache: Int = 0
+                    static var shared = 1
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
-                    message: "'Derived' has no stored properties to store as columns: @Table needs at least one stored, non-ignored property",
+                    message:
+                        "'Derived' has no stored properties to store as columns: @Table needs at least one stored, non-ignored property",
                     line: 2, column: 8)
             ])
     }
@@ -152,30 +156,35 @@ import Testing
             }
             """,
             expandedSource: """
-            struct Bad {
-                var id: Int64?
-                var pair: (Int, Int)
-                var callback: () -> Void
-                var anything: Any
-                var shape: any Shape
-                var twice: Int??
-            }
-            """,
+                struct Bad {
+                    var id: Int64?
+                    var pair: (Int, Int)
+                    var callback: () -> Void
+                    var anything: Any
+                    var shape: any Shape
+                    var twice: Int??
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
-                    message: "property 'pair' has type '(Int, Int)', which cannot be stored in a column: tuples have no column representation; \(suffix)",
+                    message:
+                        "property 'pair' has type '(Int, Int)', which cannot be stored in a column: tuples have no column representation; \(suffix)",
                     line: 4, column: 15),
                 DiagnosticSpec(
-                    message: "property 'callback' has type '() -> Void', which cannot be stored in a column: functions cannot be stored; \(suffix)",
+                    message:
+                        "property 'callback' has type '() -> Void', which cannot be stored in a column: functions cannot be stored; \(suffix)",
                     line: 5, column: 19),
                 DiagnosticSpec(
-                    message: "property 'anything' has type 'Any', which cannot be stored in a column: an existential or opaque type has no fixed column type; \(suffix)",
+                    message:
+                        "property 'anything' has type 'Any', which cannot be stored in a column: an existential or opaque type has no fixed column type; \(suffix)",
                     line: 6, column: 19),
                 DiagnosticSpec(
-                    message: "property 'shape' has type 'any Shape', which cannot be stored in a column: an existential or opaque type has no fixed column type; \(suffix)",
+                    message:
+                        "property 'shape' has type 'any Shape', which cannot be stored in a column: an existential or opaque type has no fixed column type; \(suffix)",
                     line: 7, column: 16),
                 DiagnosticSpec(
-                    message: "property 'twice' has type 'Int??', which cannot be stored in a column: nested optionals cannot be told apart from NULL; \(suffix)",
+                    message:
+                        "property 'twice' has type 'Int??', which cannot be stored in a column: nested optionals cannot be told apart from NULL; \(suffix)",
                     line: 8, column: 16),
             ])
     }
@@ -190,24 +199,25 @@ import Testing
             }
             """,
             expandedSource: """
-            struct Post {
-                var id: Int64?
-                var tags: [String]
-            }
-            """,
+                struct Post {
+                    var id: Int64?
+                    var tags: [String]
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
-                    message: "property 'tags' has collection type '[String]', which has no column representation: store it as JSON with @Column(storage: .json)",
+                    message:
+                        "property 'tags' has collection type '[String]', which has no column representation: store it as JSON with @Column(storage: .json)",
                     line: 4, column: 15, fixIts: [FixItSpec(message: "store it as JSON")])
             ],
             applyFixIts: ["store it as JSON"],
             fixedSource: """
-            @Table
-            struct Post {
-                var id: Int64?
-                @Column(storage: .json) var tags: [String]
-            }
-            """)
+                @Table
+                struct Post {
+                    var id: Int64?
+                    @Column(storage: .json) var tags: [String]
+                }
+                """)
     }
 
     @Test func implicitlyUnwrappedOptionalGetsAFixIt() {
@@ -220,11 +230,11 @@ import Testing
             }
             """,
             expandedSource: """
-            struct User {
-                var id: Int64?
-                var name: String!
-            }
-            """,
+                struct User {
+                    var id: Int64?
+                    var name: String!
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
                     message: "property 'name' is implicitly unwrapped: declare it optional ('?') to store NULL",
@@ -232,12 +242,12 @@ import Testing
             ],
             applyFixIts: ["make it optional"],
             fixedSource: """
-            @Table
-            struct User {
-                var id: Int64?
-                var name: String?
-            }
-            """)
+                @Table
+                struct User {
+                    var id: Int64?
+                    var name: String?
+                }
+                """)
     }
 
     @Test func duplicateColumnNames() {
@@ -251,15 +261,16 @@ import Testing
             }
             """,
             expandedSource: """
-            struct Person {
-                var id: Int64?
-                var name: String
-                var displayName: String
-            }
-            """,
+                struct Person {
+                    var id: Int64?
+                    var name: String
+                    var displayName: String
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
-                    message: "property 'displayName' maps to column \"NAME\", already used by 'name' (SQLite column names are case-insensitive); give one of them another name with @Column(\"…\")",
+                    message:
+                        "property 'displayName' maps to column \"NAME\", already used by 'name' (SQLite column names are case-insensitive); give one of them another name with @Column(\"…\")",
                     line: 5, column: 5,
                     notes: [NoteSpec(message: "column \"NAME\" is first used by 'name' here", line: 4, column: 5)])
             ])
@@ -275,11 +286,11 @@ import Testing
             }
             """,
             expandedSource: """
-            struct Counter {
-                var id: Int64?
-                var count = 0
-            }
-            """,
+                struct Counter {
+                    var id: Int64?
+                    var count = 0
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
                     message: "property 'count' needs an explicit type annotation: @Table reads the column type from it",
@@ -287,12 +298,12 @@ import Testing
             ],
             applyFixIts: ["add ': Int'"],
             fixedSource: """
-            @Table
-            struct Counter {
-                var id: Int64?
-                var count: Int = 0
-            }
-            """)
+                @Table
+                struct Counter {
+                    var id: Int64?
+                    var count: Int = 0
+                }
+                """)
     }
 
     @Test func letWithInitialValueGetsAFixIt() {
@@ -305,24 +316,25 @@ import Testing
             }
             """,
             expandedSource: """
-            struct Setting {
-                var id: Int64?
-                let version: Int = 1
-            }
-            """,
+                struct Setting {
+                    var id: Int64?
+                    let version: Int = 1
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
-                    message: "property 'version' is a 'let' with an initial value, so it cannot be read from the database; make it 'var', or mark it @Ignored",
+                    message:
+                        "property 'version' is a 'let' with an initial value, so it cannot be read from the database; make it 'var', or mark it @Ignored",
                     line: 4, column: 5, fixIts: [FixItSpec(message: "make it 'var'")])
             ],
             applyFixIts: ["make it 'var'"],
             fixedSource: """
-            @Table
-            struct Setting {
-                var id: Int64?
-                var version: Int = 1
-            }
-            """)
+                @Table
+                struct Setting {
+                    var id: Int64?
+                    var version: Int = 1
+                }
+                """)
     }
 
     @Test func lazyPropertyGetsAFixIt() {
@@ -335,11 +347,11 @@ import Testing
             }
             """,
             expandedSource: """
-            struct Report {
-                var id: Int64?
-                lazy var summary: String = ""
-            }
-            """,
+                struct Report {
+                    var id: Int64?
+                    lazy var summary: String = ""
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
                     message: "lazy property 'summary' cannot be a column; mark it @Ignored",
@@ -347,12 +359,12 @@ import Testing
             ],
             applyFixIts: ["mark it @Ignored"],
             fixedSource: """
-            @Table
-            struct Report {
-                var id: Int64?
-                @Ignored lazy var summary: String = ""
-            }
-            """)
+                @Table
+                struct Report {
+                    var id: Int64?
+                    @Ignored lazy var summary: String = ""
+                }
+                """)
     }
 
     @Test func ignoredPropertyNeedsADefault() {
@@ -365,14 +377,15 @@ import Testing
             }
             """,
             expandedSource: """
-            struct Item {
-                var id: Int64?
-                var rank: Int
-            }
-            """,
+                struct Item {
+                    var id: Int64?
+                    var rank: Int
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
-                    message: "ignored property 'rank' needs a default value: records decoded from rows set only their columns",
+                    message:
+                        "ignored property 'rank' needs a default value: records decoded from rows set only their columns",
                     line: 4, column: 18)
             ])
     }
@@ -386,12 +399,14 @@ import Testing
             }
             """,
             expandedSource: """
-            struct Box<Value> {
-                var id: Int64?
-            }
-            """,
+                struct Box<Value> {
+                    var id: Int64?
+                }
+                """,
             diagnostics: [
-                DiagnosticSpec(message: "@Table does not support generic types: a table's columns need concrete types", line: 2, column: 8)
+                DiagnosticSpec(
+                    message: "@Table does not support generic types: a table's columns need concrete types", line: 2,
+                    column: 8)
             ])
     }
 
@@ -405,14 +420,16 @@ import Testing
             }
             """,
             expandedSource: """
-            struct Named {
-                var id: Int64?
-                var body: String
-            }
-            """,
+                struct Named {
+                    var id: Int64?
+                    var body: String
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(message: "@Table argument 'name' must be a string literal", line: 1, column: 8),
-                DiagnosticSpec(message: "@Column argument 'storage' must be '.json', '.date(…)' or '.uuid(…)'", line: 4, column: 22),
+                DiagnosticSpec(
+                    message: "@Column argument 'storage' must be '.json', '.date(…)' or '.uuid(…)'", line: 4, column: 22
+                ),
             ])
     }
 
@@ -424,10 +441,10 @@ import Testing
             }
             """,
             expandedSource: """
-            struct Helper {
-                func name() -> String { "" }
-            }
-            """,
+                struct Helper {
+                    func name() -> String { "" }
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(message: "@Column applies to a stored property of a @Table struct", line: 2, column: 5)
             ])

@@ -35,9 +35,12 @@ func assertTableExpansion(
         let file = Parser.parse(source: source)
         let expanded = file.expand(
             macroSpecs: slateMacroSpecs,
-            contextGenerator: { syntax in BasicMacroExpansionContext(lexicalContext: [], expansionDiscriminator: "", sourceFiles: [:]) },
+            contextGenerator: { syntax in
+                BasicMacroExpansionContext(lexicalContext: [], expansionDiscriminator: "", sourceFiles: [:])
+            },
             indentationWidth: .spaces(4))
-        print("@@EXPANSION line=\(sourceLocation.line)\n\(expanded.description.trimmingCharacters(in: .newlines))\n@@END")
+        print(
+            "@@EXPANSION line=\(sourceLocation.line)\n\(expanded.description.trimmingCharacters(in: .newlines))\n@@END")
     }
     assertMacroExpansion(
         source,

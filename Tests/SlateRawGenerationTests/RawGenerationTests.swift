@@ -2,9 +2,9 @@ import Foundation
 import Testing
 
 #if canImport(SQLite3)
-import SQLite3
+    import SQLite3
 #else
-import CSQLite
+    import CSQLite
 #endif
 
 // This target depends only on CSQLite. SlateBuildPlugin generates raw-style code (slate.json:
@@ -159,7 +159,9 @@ struct RawGenerationTests {
         #expect(found.mentorId == mentor.id)
         #expect(found.fetchMentor(in: db)?.homepage == URL(string: "https://example.com"))
         var statement: OpaquePointer?
-        #expect(sqlite3_prepare_v2(db, "SELECT typeof(id), length(id) FROM talent_profile LIMIT 1", -1, &statement, nil) == SQLITE_OK)
+        #expect(
+            sqlite3_prepare_v2(db, "SELECT typeof(id), length(id) FROM talent_profile LIMIT 1", -1, &statement, nil)
+                == SQLITE_OK)
         #expect(sqlite3_step(statement) == SQLITE_ROW)
         #expect(String(cString: sqlite3_column_text(statement, 0)) == "blob")
         #expect(sqlite3_column_int(statement, 1) == 16)
@@ -261,14 +263,18 @@ struct RawNamedQueryTests {
         let invoices = try #require(sqlite3_invoices_between(db, from: from, to: to))
         #expect(invoices.count == 5)
         #expect(invoices.allSatisfy { $0.invoiceDate >= from && $0.invoiceDate < to })
-        #expect(invoices.first?.invoiceDate == Date(timeIntervalSince1970: 1_609_459_200 + 86_400))  // 2021-01-02, as stored
+        // 2021-01-02, as stored
+        #expect(invoices.first?.invoiceDate == Date(timeIntervalSince1970: 1_609_459_200 + 86_400))
     }
 
     @Test func datesOfNamedQueriesRoundTripThroughSQLite() throws {
         let connection = try Connection(fixtures: RawFiles.fixtures)
         defer { connection.close() }
         let db = connection.handle
-        #expect(sqlite3_exec(db, "INSERT INTO nq_author (id, name, born) VALUES (1, 'Ada', '1815-12-10'), (2, 'Alan', NULL)", nil, nil, nil) == SQLITE_OK)
+        #expect(
+            sqlite3_exec(
+                db, "INSERT INTO nq_author (id, name, born) VALUES (1, 'Ada', '1815-12-10'), (2, 'Alan', NULL)", nil,
+                nil, nil) == SQLITE_OK)
         let born = try #require(sqlite3_authors_born_after(db, date: Date(timeIntervalSince1970: -5_000_000_000)))
         #expect(born.map(\.name) == ["Ada"])
         #expect(born.first?.born == Date(timeIntervalSince1970: -4_861_728_000))

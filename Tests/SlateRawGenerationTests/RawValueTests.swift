@@ -2,9 +2,9 @@ import Foundation
 import Testing
 
 #if canImport(SQLite3)
-import SQLite3
+    import SQLite3
 #else
-import CSQLite
+    import CSQLite
 #endif
 
 // `RawValue` is generated from Schema/raw_values.sql, with the Swift types slate.json gives its
@@ -13,7 +13,8 @@ import CSQLite
 
 /// An in-memory database with the `raw_value` table.
 func rawValuesConnection() throws -> Connection {
-    let schema = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Schema/raw_values.sql")
+    let schema = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "Schema/raw_values.sql")
     return try Connection(fixtures: [schema])
 }
 
@@ -138,8 +139,11 @@ struct RawValueTests {
         let posix = Locale(identifier: "en_US_POSIX")
         // A REAL by its shortest form, not the binary fraction 0.1000000000000000055…
         #expect(try connection.read("amount", "CAST(0.1 AS REAL)")?.amount == Decimal(string: "0.1", locale: posix))
-        #expect(try connection.read("amount", "CAST(1e-7 AS REAL)")?.amount == Decimal(string: "0.0000001", locale: posix))
-        #expect(try connection.read("amount", "9223372036854775807")?.amount == Decimal(string: "9223372036854775807", locale: posix))
+        #expect(
+            try connection.read("amount", "CAST(1e-7 AS REAL)")?.amount == Decimal(string: "0.0000001", locale: posix))
+        #expect(
+            try connection.read("amount", "9223372036854775807")?.amount
+                == Decimal(string: "9223372036854775807", locale: posix))
         #expect(try connection.read("amount", "' 12.50 '")?.amount == Decimal(string: "12.5", locale: posix))
         // Beyond Decimal's range, infinite, or not only a number: no value, no trap.
         #expect(try connection.read("amount", "1e300") == nil)
@@ -213,9 +217,12 @@ struct RawValueTests {
         #expect(sqlite3_genres_fetch(db, sql: #"SELECT "GenreId" FROM "Genre""#) == nil)
         #expect(sqlite3_genres_fetch(db, sql: #"SELECT "GenreId", "Name", 1 FROM "Genre""#) == nil)
         // A record with dates: the query is wrapped, and its order kept.
-        let youngestFirst = try #require(sqlite3_employees_fetch(db, sql: #"SELECT * FROM "Employee" ORDER BY "BirthDate" DESC"#))
+        let youngestFirst = try #require(
+            sqlite3_employees_fetch(db, sql: #"SELECT * FROM "Employee" ORDER BY "BirthDate" DESC"#))
         #expect(youngestFirst.count == 8)
-        #expect(youngestFirst.map(\.birthDate) == youngestFirst.map(\.birthDate).sorted { ($0 ?? .distantPast) > ($1 ?? .distantPast) })
+        #expect(
+            youngestFirst.map(\.birthDate)
+                == youngestFirst.map(\.birthDate).sorted { ($0 ?? .distantPast) > ($1 ?? .distantPast) })
         #expect(youngestFirst.first?.birthDate != youngestFirst.last?.birthDate)
         #expect(sqlite3_employees_fetch(db, sql: #"SELECT "EmployeeId" FROM "Employee""#) == nil)
     }

@@ -3,9 +3,9 @@ import Slate
 import Testing
 
 #if canImport(SQLite3)
-import SQLite3
+    import SQLite3
 #else
-import CSQLite
+    import CSQLite
 #endif
 
 // SlateBuildPlugin generates raw-style code (slate.json) for Schema/dates.sql: a pair of tables per
@@ -50,7 +50,9 @@ extension SecondsEvent: RawEvent {
     static let strategy = DateStrategy.unixSeconds
     static func rawFind(_ db: OpaquePointer?, _ key: Date) -> Self? { sqlite3_seconds_event_find(db, key) }
     static func rawFetch(_ db: OpaquePointer?, sql: String?) -> [Self]? { sqlite3_seconds_events_fetch(db, sql: sql) }
-    static func rawInsert(_ db: OpaquePointer?, _ record: inout Self) -> Int32 { sqlite3_seconds_event_insert(db, &record) }
+    static func rawInsert(_ db: OpaquePointer?, _ record: inout Self) -> Int32 {
+        sqlite3_seconds_event_insert(db, &record)
+    }
     static func rawUpdate(_ db: OpaquePointer?, _ record: Self) -> Int32 { sqlite3_seconds_event_update(db, record) }
     static func rawDelete(_ db: OpaquePointer?, _ record: Self) -> Int32 { sqlite3_seconds_event_delete(db, record) }
     static func rawNoteRoundTrip(_ db: OpaquePointer?, _ event: Self) -> (notes: Int?, parent: Self?) {
@@ -65,10 +67,18 @@ extension MillisecondsEvent: RawEvent {
     static let table = "milliseconds_event"
     static let strategy = DateStrategy.unixMilliseconds
     static func rawFind(_ db: OpaquePointer?, _ key: Date) -> Self? { sqlite3_milliseconds_event_find(db, key) }
-    static func rawFetch(_ db: OpaquePointer?, sql: String?) -> [Self]? { sqlite3_milliseconds_events_fetch(db, sql: sql) }
-    static func rawInsert(_ db: OpaquePointer?, _ record: inout Self) -> Int32 { sqlite3_milliseconds_event_insert(db, &record) }
-    static func rawUpdate(_ db: OpaquePointer?, _ record: Self) -> Int32 { sqlite3_milliseconds_event_update(db, record) }
-    static func rawDelete(_ db: OpaquePointer?, _ record: Self) -> Int32 { sqlite3_milliseconds_event_delete(db, record) }
+    static func rawFetch(_ db: OpaquePointer?, sql: String?) -> [Self]? {
+        sqlite3_milliseconds_events_fetch(db, sql: sql)
+    }
+    static func rawInsert(_ db: OpaquePointer?, _ record: inout Self) -> Int32 {
+        sqlite3_milliseconds_event_insert(db, &record)
+    }
+    static func rawUpdate(_ db: OpaquePointer?, _ record: Self) -> Int32 {
+        sqlite3_milliseconds_event_update(db, record)
+    }
+    static func rawDelete(_ db: OpaquePointer?, _ record: Self) -> Int32 {
+        sqlite3_milliseconds_event_delete(db, record)
+    }
     static func rawNoteRoundTrip(_ db: OpaquePointer?, _ event: Self) -> (notes: Int?, parent: Self?) {
         var note = MillisecondsNote(eventAt: event.startAt)
         guard sqlite3_milliseconds_note_insert(db, &note) == SQLITE_OK else { return (nil, nil) }
@@ -82,7 +92,9 @@ extension JulianEvent: RawEvent {
     static let strategy = DateStrategy.julianDay
     static func rawFind(_ db: OpaquePointer?, _ key: Date) -> Self? { sqlite3_julian_event_find(db, key) }
     static func rawFetch(_ db: OpaquePointer?, sql: String?) -> [Self]? { sqlite3_julian_events_fetch(db, sql: sql) }
-    static func rawInsert(_ db: OpaquePointer?, _ record: inout Self) -> Int32 { sqlite3_julian_event_insert(db, &record) }
+    static func rawInsert(_ db: OpaquePointer?, _ record: inout Self) -> Int32 {
+        sqlite3_julian_event_insert(db, &record)
+    }
     static func rawUpdate(_ db: OpaquePointer?, _ record: Self) -> Int32 { sqlite3_julian_event_update(db, record) }
     static func rawDelete(_ db: OpaquePointer?, _ record: Self) -> Int32 { sqlite3_julian_event_delete(db, record) }
     static func rawNoteRoundTrip(_ db: OpaquePointer?, _ event: Self) -> (notes: Int?, parent: Self?) {
@@ -176,8 +188,10 @@ struct RawDateInteropTests {
             #expect(code == SQLITE_OK, "\(date.timeIntervalSince1970)")
             stored += 1
             // Written: what Slate writes, to the bit, in both columns.
-            let row = try #require(try db.fetchOne(
-                SQLValueRow.self, sql: "SELECT start_at, end_at FROM \(Event.table) WHERE rowid = last_insert_rowid()"))
+            let row = try #require(
+                try db.fetchOne(
+                    SQLValueRow.self,
+                    sql: "SELECT start_at, end_at FROM \(Event.table) WHERE rowid = last_insert_rowid()"))
             #expect(same(row.first, expected), "\(date.timeIntervalSince1970): \(row.first) ≠ \(expected)")
             #expect(same(row.second, expected), "\(date.timeIntervalSince1970)")
             // Read: what Slate reads, to the bit, through find (the key bound as stored) and fetch.
@@ -195,7 +209,8 @@ struct RawDateInteropTests {
         for date in sampleDates {
             guard let value = try? strategy.sqlValue(for: date) else { continue }
             try db.execute(sql: "DELETE FROM \(Event.table)")
-            try db.execute(sql: "INSERT INTO \(Event.table) (start_at, end_at) VALUES (?, ?)", arguments: [value, value])
+            try db.execute(
+                sql: "INSERT INTO \(Event.table) (start_at, end_at) VALUES (?, ?)", arguments: [value, value])
             written += 1
             let fetched = Event.rawFetch(db.handle, sql: nil)
             #expect(fetched?.count == 1, "\(date.timeIntervalSince1970)")
@@ -219,7 +234,8 @@ struct RawDateInteropTests {
         event.endAt = Date(timeIntervalSince1970: 1_672_576_496.789)
         #expect(Event.rawUpdate(db.handle, event) == SQLITE_OK)
         #expect(db.changesCount == 1)
-        let end = try #require(try db.fetchOne(SQLValueRow.self, sql: "SELECT end_at, end_at FROM \(Event.table)")).first
+        let end = try #require(try db.fetchOne(SQLValueRow.self, sql: "SELECT end_at, end_at FROM \(Event.table)"))
+            .first
         let expectedEnd = try Event.strategy.sqlValue(for: Date(timeIntervalSince1970: 1_672_576_496.789))
         #expect(same(end, expectedEnd))
         let stored = try #require(Event.rawFind(db.handle, start))
@@ -234,7 +250,10 @@ struct RawDateInteropTests {
         let (notes, parent) = Event.rawNoteRoundTrip(db.handle, event)
         #expect(notes == 1)
         #expect(parent == stored)
-        #expect(try db.fetchValue(Int.self, sql: "SELECT count(*) FROM \(Event.table.replacingOccurrences(of: "event", with: "note"))") == 0)
+        #expect(
+            try db.fetchValue(
+                Int.self, sql: "SELECT count(*) FROM \(Event.table.replacingOccurrences(of: "event", with: "note"))")
+                == 0)
 
         #expect(Event.rawDelete(db.handle, event) == SQLITE_OK)
         #expect(db.changesCount == 1)
@@ -264,15 +283,19 @@ struct RawDateInteropTests {
 
     static let texts = [
         "2023-01-01 12:34:56.789", "2023-01-01", "2023-01-01 12:34", "2023-01-01T12:34:56", "2023-01-01T12:34:56.789Z",
-        "2023-01-01 12:34:56Z", "2023-01-01 12:34:56+02:00", "2023-01-01T12:34:56.5-07:30", "2023-01-01 12:34:56.123456",
+        "2023-01-01 12:34:56Z", "2023-01-01 12:34:56+02:00", "2023-01-01T12:34:56.5-07:30",
+        "2023-01-01 12:34:56.123456",
         "2023-01-01 12:34:56.0005", "2023-01-01 12:34:56.1235", "2023-01-01 12:34:56.9999", "2023-01-01 23:59:59.9999",
         "1969-12-31 23:59:59.999", "0000-01-01 00:00:00.000", "9999-12-31 23:59:59.999", "2024-02-29", "0000-02-29",
-        "2038-01-19 03:14:08+00:00", "2004-01-10 13:37:04.5+01:00", "2004-01-10 13:37:04.1+01:00", "2004-01-10 13:37:04.7+01:00",
+        "2038-01-19 03:14:08+00:00", "2004-01-10 13:37:04.5+01:00", "2004-01-10 13:37:04.1+01:00",
+        "2004-01-10 13:37:04.7+01:00",
         "2004-01-10 11:37:03.9-01:00", "2038-01-19 04:14:07.3+01:00", "1900-03-01 00:00:00.001",
     ]
     static let notDates = [
-        "now", "2460000.5", "1700000000", "", "yesterday", "2023-02-30", "2023-04-31", "2023-02-29", "2023-13-01", "2023-00-10",
-        "2023-01-00", "2023-01-01 24:00", "2023-01-01 12:60", "2023-01-01 12:00:60", "2023-01-01  12:00", "2023-01-01TT12:00",
+        "now", "2460000.5", "1700000000", "", "yesterday", "2023-02-30", "2023-04-31", "2023-02-29", "2023-13-01",
+        "2023-00-10",
+        "2023-01-00", "2023-01-01 24:00", "2023-01-01 12:60", "2023-01-01 12:00:60", "2023-01-01  12:00",
+        "2023-01-01TT12:00",
         "2023-01-01 12:00 Z", "2023-01-01 12:00z", "-001-01-01", "12:00", "2023-01-01T", "2023-01-01 12:00:00.",
         "2023-01-01 12", "2023-1-01", "2023-01-01 12:00:00+02", "2023-01-01Z", "20230101",
         // The shape Slate writes, with values out of range.
@@ -325,17 +348,23 @@ struct RawDateInteropTests {
             var iso = IsoEvent(startAt: Date(timeIntervalSince1970: seconds), endAt: nil)
             #expect(sqlite3_iso_event_insert(db.handle, &iso) == SQLITE_OK)
         }
-        let descending = sqlite3_milliseconds_events_fetch(db.handle, sql: "SELECT * FROM milliseconds_event ORDER BY start_at DESC")
+        let descending = sqlite3_milliseconds_events_fetch(
+            db.handle, sql: "SELECT * FROM milliseconds_event ORDER BY start_at DESC")
         #expect(descending?.map(\.startAt.timeIntervalSince1970) == [1_672_576_496.789, 3.5, 2.0, -1.25])
-        let isoAscending = sqlite3_iso_events_fetch(db.handle, sql: "SELECT start_at, end_at FROM iso_event WHERE start_at > '1970' ORDER BY 1")
+        let isoAscending = sqlite3_iso_events_fetch(
+            db.handle, sql: "SELECT start_at, end_at FROM iso_event WHERE start_at > '1970' ORDER BY 1")
         #expect(isoAscending?.map(\.startAt.timeIntervalSince1970) == [2.0, 3.5, 1_672_576_496.789])
         // Stored values, converted once: not the seconds of `sqlite3_selectSQL` converted again.
         #expect(sqlite3_milliseconds_events_fetch(db.handle, sql: MillisecondsEvent.sqlite3_selectSQL)?.count == 4)
-        #expect(sqlite3_milliseconds_events_fetch(db.handle, sql: MillisecondsEvent.sqlite3_selectSQL + " WHERE start_at = 3500")?
-            .map(\.startAt) == [Date(timeIntervalSince1970: 3.5)])
+        #expect(
+            sqlite3_milliseconds_events_fetch(
+                db.handle, sql: MillisecondsEvent.sqlite3_selectSQL + " WHERE start_at = 3500")?
+                .map(\.startAt) == [Date(timeIntervalSince1970: 3.5)])
         // A query of another shape fails rather than fill the record with whatever is there.
         #expect(sqlite3_milliseconds_events_fetch(db.handle, sql: "SELECT start_at FROM milliseconds_event") == nil)
-        #expect(sqlite3_milliseconds_events_fetch(db.handle, sql: "SELECT start_at, end_at, 1 FROM milliseconds_event") == nil)
+        #expect(
+            sqlite3_milliseconds_events_fetch(db.handle, sql: "SELECT start_at, end_at, 1 FROM milliseconds_event")
+                == nil)
     }
 }
 

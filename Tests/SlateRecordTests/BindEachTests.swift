@@ -17,7 +17,8 @@ import Testing
         var b: String?
 
         static let schema = TableSchema(
-            name: "hand_written_pair", columns: [.init(name: "a", type: "INTEGER", isNotNull: true), .init(name: "b", type: "TEXT")])
+            name: "hand_written_pair",
+            columns: [.init(name: "a", type: "INTEGER", isNotNull: true), .init(name: "b", type: "TEXT")])
 
         struct Columns: TableColumns {
             let a: Column<HandWrittenPair, Int>
@@ -46,7 +47,8 @@ import Testing
 
     /// Runs `bindEach` for `records` into `table(a, b)` through one statement, running it in
     /// `body`; returns the positions `body` saw and the rows stored, as "a:b" text.
-    static func bindEach<Record: Table>(_ records: [Record], table: String) throws -> (positions: [Int], rows: [String]) {
+    static func bindEach<Record: Table>(_ records: [Record], table: String) throws -> (positions: [Int], rows: [String])
+    {
         let db: Database = try Database()
         try db.execute(sql: "CREATE TABLE \(table)(a INTEGER NOT NULL, b TEXT)")
         let statement: Statement = try db.prepare(sql: "INSERT INTO \(table)(a, b) VALUES (?, ?)")
@@ -66,7 +68,9 @@ import Testing
     }
 
     @Test func theDefaultBindsEveryRecordInOrder() throws {
-        let records: [HandWrittenPair] = [HandWrittenPair(a: 1, b: "x"), HandWrittenPair(a: 2, b: nil), HandWrittenPair(a: 3, b: "z")]
+        let records: [HandWrittenPair] = [
+            HandWrittenPair(a: 1, b: "x"), HandWrittenPair(a: 2, b: nil), HandWrittenPair(a: 3, b: "z"),
+        ]
         let result: (positions: [Int], rows: [String]) = try Self.bindEach(records, table: "hand_written_pair")
         #expect(result.positions == [0, 1, 2])
         #expect(result.rows == ["1:x", "2:NULL", "3:z"])
@@ -83,7 +87,8 @@ import Testing
 
     @Test func noRecordsCallNothing() throws {
         let empty: (positions: [Int], rows: [String]) = try Self.bindEach([CodablePair](), table: "codable_pair")
-        let emptyDefault: (positions: [Int], rows: [String]) = try Self.bindEach([HandWrittenPair](), table: "hand_written_pair")
+        let emptyDefault: (positions: [Int], rows: [String]) = try Self.bindEach(
+            [HandWrittenPair](), table: "hand_written_pair")
         #expect(empty.positions.isEmpty)
         #expect(empty.rows.isEmpty)
         #expect(emptyDefault.positions.isEmpty)

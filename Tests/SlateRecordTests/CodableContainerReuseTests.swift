@@ -1,7 +1,8 @@
 import Foundation
 import Slate
-@testable import SlateRecords
 import Testing
+
+@testable import SlateRecords
 
 /// Decoders keep their key lookups per statement, and binders keep one keyed container per
 /// statement for every record; these tests pin down that the reuse never carries one type's keys or
@@ -23,10 +24,11 @@ import Testing
 
     func shapes() throws -> Database {
         let db = try Database()
-        try db.execute(sql: """
-            CREATE TABLE shape(kind TEXT, radius REAL, label TEXT);
-            INSERT INTO shape VALUES ('circle', 1.5, 'a'), ('square', NULL, NULL), ('circle', 3, 'c');
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE shape(kind TEXT, radius REAL, label TEXT);
+                INSERT INTO shape VALUES ('circle', 1.5, 'a'), ('square', NULL, NULL), ('circle', 3, 'c');
+                """)
         return db
     }
 
@@ -39,17 +41,23 @@ import Testing
         let kinds = rows.map(\.0)
         let rest = rows.map(\.1)
         #expect(kinds == [KindOnly(kind: "circle"), KindOnly(kind: "square"), KindOnly(kind: "circle")])
-        #expect(rest == [
-            LabelAndRadius(label: "a", radius: 1.5), LabelAndRadius(label: nil, radius: nil), LabelAndRadius(label: "c", radius: 3),
-        ])
+        #expect(
+            rest == [
+                LabelAndRadius(label: "a", radius: 1.5), LabelAndRadius(label: nil, radius: nil),
+                LabelAndRadius(label: "c", radius: 3),
+            ])
     }
 
     @Test func eachRowDecodesItsOwnValuesThroughTheKeptContainer() throws {
         let db = try shapes()
         let decoder = RowDecoder()
-        let first = try db.fetchAll("SELECT kind FROM shape ORDER BY rowid") { try decoder.decode(KindOnly.self, from: $0) }
+        let first = try db.fetchAll("SELECT kind FROM shape ORDER BY rowid") {
+            try decoder.decode(KindOnly.self, from: $0)
+        }
         // Another statement (other SQL): the decoder starts over, and the rows are this statement's.
-        let second = try db.fetchAll("SELECT kind FROM shape ORDER BY rowid DESC") { try decoder.decode(KindOnly.self, from: $0) }
+        let second = try db.fetchAll("SELECT kind FROM shape ORDER BY rowid DESC") {
+            try decoder.decode(KindOnly.self, from: $0)
+        }
         #expect(first.map(\.kind) == ["circle", "square", "circle"])
         #expect(second.map(\.kind) == ["circle", "square", "circle"].reversed())
     }
@@ -62,7 +70,9 @@ import Testing
             let decoder = RowDecoder()
             _ = try db.fetchAll("SELECT kind FROM shape") { try decoder.decode(KindOnly.self, from: $0) }
             replaced = decoder.state
-            _ = try db.fetchAll("SELECT kind FROM shape WHERE radius > 1") { try decoder.decode(KindOnly.self, from: $0) }
+            _ = try db.fetchAll("SELECT kind FROM shape WHERE radius > 1") {
+                try decoder.decode(KindOnly.self, from: $0)
+            }
             kept = decoder.state
         }
         let replacedAfterwards = replaced

@@ -52,44 +52,56 @@ struct Reading: CodableRecord, Equatable {
 @Suite struct CodableOrderCacheTests {
     @Test func rowsThatAskForDifferentKeysDecodeCorrectly() throws {
         let db = try Database()
-        try db.execute(sql: """
-            CREATE TABLE shape(kind TEXT, radius REAL, width REAL, height REAL, label TEXT);
-            INSERT INTO shape VALUES ('circle', 1.5, NULL, NULL, 'a'), ('rectangle', NULL, 2, 3, NULL),
-                ('rectangle', NULL, 4, 5, 'c'), ('circle', 6, NULL, NULL, NULL), ('circle', 7, NULL, NULL, 'e');
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE shape(kind TEXT, radius REAL, width REAL, height REAL, label TEXT);
+                INSERT INTO shape VALUES ('circle', 1.5, NULL, NULL, 'a'), ('rectangle', NULL, 2, 3, NULL),
+                    ('rectangle', NULL, 4, 5, 'c'), ('circle', 6, NULL, NULL, NULL), ('circle', 7, NULL, NULL, 'e');
+                """)
         let decoder = RowDecoder()
         let shapes = try db.fetchAll("SELECT * FROM shape ORDER BY rowid") { try decoder.decode(Shape.self, from: $0) }
-        #expect(shapes == [
-            Shape(kind: .circle, radius: 1.5, label: "a"),
-            Shape(kind: .rectangle, width: 2, height: 3),
-            Shape(kind: .rectangle, width: 4, height: 5, label: "c"),
-            Shape(kind: .circle, radius: 6),
-            Shape(kind: .circle, radius: 7, label: "e"),
-        ])
+        #expect(
+            shapes == [
+                Shape(kind: .circle, radius: 1.5, label: "a"),
+                Shape(kind: .rectangle, width: 2, height: 3),
+                Shape(kind: .rectangle, width: 4, height: 5, label: "c"),
+                Shape(kind: .circle, radius: 6),
+                Shape(kind: .circle, radius: 7, label: "e"),
+            ])
     }
 
     @Test func copiedAndHandMadeRowsDecodeLikeLiveOnes() throws {
         let db = try Database()
-        try db.execute(sql: """
-            CREATE TABLE shape(kind TEXT, radius REAL, width REAL, height REAL, label TEXT);
-            INSERT INTO shape VALUES ('circle', 1.5, NULL, NULL, 'a'), ('rectangle', NULL, 2, 3, NULL);
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE shape(kind TEXT, radius REAL, width REAL, height REAL, label TEXT);
+                INSERT INTO shape VALUES ('circle', 1.5, NULL, NULL, 'a'), ('rectangle', NULL, 2, 3, NULL);
+                """)
         let decoder = RowDecoder()
         let copies = try db.fetchAll(CopiedRow.self, "SELECT * FROM shape ORDER BY rowid")
-        #expect(try copies.map { try decoder.decode(Shape.self, from: $0) } == [
-            Shape(kind: .circle, radius: 1.5, label: "a"), Shape(kind: .rectangle, width: 2, height: 3),
-        ])
-        let handMade = CopiedRow(columnNames: ["label", "kind", "radius"], values: [.text("h"), .text("circle"), .real(4)])
+        #expect(
+            try copies.map { try decoder.decode(Shape.self, from: $0) } == [
+                Shape(kind: .circle, radius: 1.5, label: "a"), Shape(kind: .rectangle, width: 2, height: 3),
+            ])
+        let handMade = CopiedRow(
+            columnNames: ["label", "kind", "radius"], values: [.text("h"), .text("circle"), .real(4)])
         #expect(try decoder.decode(Shape.self, from: handMade) == Shape(kind: .circle, radius: 4, label: "h"))
     }
 
     @Test func oneDecoderFollowsEachStatementsColumns() throws {
         let db = try Database()
-        try db.execute(sql: "CREATE TABLE shape(kind TEXT, radius REAL, label TEXT); INSERT INTO shape VALUES ('circle', 2, 'x')")
+        try db.execute(
+            sql: "CREATE TABLE shape(kind TEXT, radius REAL, label TEXT); INSERT INTO shape VALUES ('circle', 2, 'x')")
         let decoder = RowDecoder()
-        let first = try db.fetchAll("SELECT kind, radius, label FROM shape") { try decoder.decode(Shape.self, from: $0) }
-        let reordered = try db.fetchAll("SELECT label, radius, kind FROM shape") { try decoder.decode(Shape.self, from: $0) }
-        let withoutLabel = try db.fetchAll("SELECT radius, kind FROM shape") { try decoder.decode(Shape.self, from: $0) }
+        let first = try db.fetchAll("SELECT kind, radius, label FROM shape") {
+            try decoder.decode(Shape.self, from: $0)
+        }
+        let reordered = try db.fetchAll("SELECT label, radius, kind FROM shape") {
+            try decoder.decode(Shape.self, from: $0)
+        }
+        let withoutLabel = try db.fetchAll("SELECT radius, kind FROM shape") {
+            try decoder.decode(Shape.self, from: $0)
+        }
         #expect(first == [Shape(kind: .circle, radius: 2, label: "x")])
         #expect(reordered == first)
         #expect(withoutLabel == [Shape(kind: .circle, radius: 2)])
@@ -117,21 +129,30 @@ struct Reading: CodableRecord, Equatable {
         #expect(try Reading.order { $0.id }.fetchAll(db) == saved)
         // The values previous records bound never leak into a later one's NULLs.
         let nulls = try db.fetchAll(
-            CopiedRow.self, "SELECT value IS NULL, note IS NULL, taken_at IS NULL, count IS NULL FROM Reading ORDER BY id")
-            .map { row in try (0..<4).map { try row.decode(Bool.self, at: $0) } }
-        #expect(nulls == [
-            [false, false, false, false], [true, true, true, true], [false, true, false, true], [true, false, true, false],
-        ])
+            CopiedRow.self,
+            "SELECT value IS NULL, note IS NULL, taken_at IS NULL, count IS NULL FROM Reading ORDER BY id"
+        )
+        .map { row in try (0..<4).map { try row.decode(Bool.self, at: $0) } }
+        #expect(
+            nulls == [
+                [false, false, false, false], [true, true, true, true], [false, true, false, true],
+                [true, false, true, false],
+            ])
     }
 
     @Test func bulkSaveUpdatesByKeyAndKeepsGivenKeys() throws {
         let db = try Database()
         try db.save(contentsOf: [Reading(id: 10, sensor: "a", value: 1), Reading(sensor: "b", value: 2)])
-        let updated = try db.save(contentsOf: [Reading(id: 10, sensor: "a", value: nil, note: "changed"), Reading(sensor: "c")])
-        #expect(updated.map(\.id) == [10, 12])
-        #expect(try Reading.order { $0.id }.fetchAll(db).map { "\($0.id ?? 0):\($0.sensor):\($0.value ?? -1):\($0.note ?? "-")" } == [
-            "10:a:-1.0:changed", "11:b:2.0:-", "12:c:-1.0:-",
+        let updated = try db.save(contentsOf: [
+            Reading(id: 10, sensor: "a", value: nil, note: "changed"), Reading(sensor: "c"),
         ])
+        #expect(updated.map(\.id) == [10, 12])
+        #expect(
+            try Reading.order { $0.id }.fetchAll(db).map {
+                "\($0.id ?? 0):\($0.sensor):\($0.value ?? -1):\($0.note ?? "-")"
+            } == [
+                "10:a:-1.0:changed", "11:b:2.0:-", "12:c:-1.0:-",
+            ])
     }
 
     /// Two key types whose cases have the same bits (`Forward.a` and `Backward.b` are both case 0),
@@ -148,7 +169,8 @@ struct Reading: CodableRecord, Equatable {
             var a: Int
         }
         let db = try Database()
-        try db.execute(sql: "CREATE TABLE t(a INTEGER, b INTEGER); INSERT INTO t VALUES (1, 10), (2, 20), (3, 30), (4, 40)")
+        try db.execute(
+            sql: "CREATE TABLE t(a INTEGER, b INTEGER); INSERT INTO t VALUES (1, 10), (2, 20), (3, 30), (4, 40)")
         let decoder = RowDecoder()
         var forward: [Forward] = []
         var backward: [Backward] = []

@@ -50,12 +50,15 @@ struct LogLine: CodableRecord, Equatable {
     @Test func columnsAreInferredFromTheCodableShape() throws {
         let schema = Contact.schema
         #expect(schema.name == "Contact")
-        let columns = schema.columns.map { "\($0.name) \($0.declaredType)\($0.isNullable ? "" : " NOT NULL")\($0.isPrimaryKey ? " KEY" : "")" }
-        #expect(columns == [
-            "id INTEGER NOT NULL KEY", "name TEXT NOT NULL", "email TEXT", "score REAL NOT NULL",
-            "is_favorite INTEGER NOT NULL", "mood TEXT NOT NULL", "address TEXT NOT NULL", "tags TEXT NOT NULL",
-            "birthday DATETIME", "token TEXT NOT NULL", "avatar BLOB",
-        ])
+        let columns = schema.columns.map {
+            "\($0.name) \($0.declaredType)\($0.isNullable ? "" : " NOT NULL")\($0.isPrimaryKey ? " KEY" : "")"
+        }
+        #expect(
+            columns == [
+                "id INTEGER NOT NULL KEY", "name TEXT NOT NULL", "email TEXT", "score REAL NOT NULL",
+                "is_favorite INTEGER NOT NULL", "mood TEXT NOT NULL", "address TEXT NOT NULL", "tags TEXT NOT NULL",
+                "birthday DATETIME", "token TEXT NOT NULL", "avatar BLOB",
+            ])
         #expect(schema.rowIDAlias?.name == "id")
         #expect(Tag.schema.primaryKey == ["name"])
         #expect(LogLine.schema.primaryKey.isEmpty)
@@ -80,7 +83,8 @@ struct LogLine: CodableRecord, Equatable {
         #expect(json == #"{"city":"London"}"#)
         let city = try db.fetchValue(String.self, "SELECT json_extract(address, '$.city') FROM Contact")
         #expect(city == "London")
-        let tagged = try Contact.where(sql: "EXISTS (SELECT 1 FROM json_each(tags) WHERE value = \("engines"))").fetchAll(db)
+        let tagged = try Contact.where(sql: "EXISTS (SELECT 1 FROM json_each(tags) WHERE value = \("engines"))")
+            .fetchAll(db)
         #expect(tagged.count == 1)
         #expect(try db.fetchValue(String.self, "SELECT mood FROM Contact") == "grumpy")
     }
@@ -143,7 +147,10 @@ struct LogLine: CodableRecord, Equatable {
 
     func database(_ values: String) throws -> Database {
         let db = try Database(location: .inMemory)
-        try db.execute(sql: "CREATE TABLE Reading(id INTEGER PRIMARY KEY, count, small, ratio, extra, flag); INSERT INTO Reading VALUES \(values)")
+        try db.execute(
+            sql:
+                "CREATE TABLE Reading(id INTEGER PRIMARY KEY, count, small, ratio, extra, flag); INSERT INTO Reading VALUES \(values)"
+        )
         return db
     }
 
@@ -189,14 +196,20 @@ extension CodableExactReadTests {
 
     @Test func lenientPropertiesOptInToSQLitesConversions() throws {
         let db = try Database(location: .inMemory)
-        try db.execute(sql: "CREATE TABLE LooseLine(id INTEGER PRIMARY KEY, quantity, discount); INSERT INTO LooseLine VALUES (1, '12abc', NULL), (2, 3.7, '0.5x')")
+        try db.execute(
+            sql:
+                "CREATE TABLE LooseLine(id INTEGER PRIMARY KEY, quantity, discount); INSERT INTO LooseLine VALUES (1, '12abc', NULL), (2, 3.7, '0.5x')"
+        )
         let lines = try LooseLine.all().fetchAll(db)
-        #expect(lines == [
-            LooseLine(id: 1, quantity: Lenient(12), discount: nil),
-            LooseLine(id: 2, quantity: Lenient(3), discount: Lenient(0.5)),
-        ])
+        #expect(
+            lines == [
+                LooseLine(id: 1, quantity: Lenient(12), discount: nil),
+                LooseLine(id: 2, quantity: Lenient(3), discount: Lenient(0.5)),
+            ])
         let inserted = try db.insert(LooseLine(id: nil, quantity: Lenient(7), discount: Lenient(1.5)))
         #expect(inserted.id == 3)
-        #expect(try db.fetchValue(String.self, "SELECT typeof(quantity) || typeof(discount) FROM LooseLine WHERE id = 3") == "integerreal")
+        #expect(
+            try db.fetchValue(String.self, "SELECT typeof(quantity) || typeof(discount) FROM LooseLine WHERE id = 3")
+                == "integerreal")
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import Slate
-@testable import SlateRecords
 import Testing
+
+@testable import SlateRecords
 
 /// A `Decoder` or keyed container that `init(from:)` keeps reads nothing once that call is over: it
 /// throws a misuse error instead of reading a row that is gone (for a copied row, freed memory), and
@@ -67,10 +68,11 @@ import Testing
 
     func database() throws -> Database {
         let db = try Database()
-        try db.execute(sql: """
-            CREATE TABLE t(a INTEGER, b TEXT);
-            INSERT INTO t VALUES (1, 'one'), (2, NULL), (3, 'three');
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE t(a INTEGER, b TEXT);
+                INSERT INTO t VALUES (1, 'one'), (2, NULL), (3, 'three');
+                """)
         return db
     }
 
@@ -218,7 +220,9 @@ import Testing
     @Test func twoContainersOfOneDecodeBothRead() throws {
         let db = try database()
         let decoder = RowDecoder()
-        let records = try db.fetchAll("SELECT a, b FROM t ORDER BY a") { try decoder.decode(TwoContainers.self, from: $0) }
+        let records = try db.fetchAll("SELECT a, b FROM t ORDER BY a") {
+            try decoder.decode(TwoContainers.self, from: $0)
+        }
         #expect(records.map(\.a) == [1, 2, 3])
         #expect(records.map(\.b) == ["one", nil, "three"])
     }

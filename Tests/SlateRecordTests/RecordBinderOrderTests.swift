@@ -1,7 +1,8 @@
 import Foundation
 import Slate
-@testable import SlateRecords
 import Testing
+
+@testable import SlateRecords
 
 /// The record binder follows the first record's key order by comparing the keys' bits; these tests
 /// pin down that a record that leaves that order (another order, a skipped or extra key, another key
@@ -154,7 +155,9 @@ import Testing
             func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encode(1, forKey: .a)
-                if fails { throw EncodingError.invalidValue(0, EncodingError.Context(codingPath: [], debugDescription: "no")) }
+                if fails {
+                    throw EncodingError.invalidValue(0, EncodingError.Context(codingPath: [], debugDescription: "no"))
+                }
                 try container.encode(2, forKey: .b)
             }
         }
@@ -205,7 +208,8 @@ import Testing
         var refused: [ResultCode?] = []
         for firstIndex in [Int(Int32.max) - 2, Int(Int32.max), Int.max - 1, Int.max, 0, -3, Int.min] {
             do {
-                _ = try RecordBinder(statement: statement, columns: ["a", "b", "c", "d"], columnNames: [:], firstIndex: firstIndex)
+                _ = try RecordBinder(
+                    statement: statement, columns: ["a", "b", "c", "d"], columnNames: [:], firstIndex: firstIndex)
                 refused.append(nil)
             } catch let error as DatabaseError {
                 refused.append(error.resultCode)
@@ -230,13 +234,16 @@ import Testing
 
     @Test func everyIntegerWidthBindsExactly() throws {
         let db = try Database()
-        let low = Widths(flag: false, i8: .min, i16: .min, i32: .min, i64: .min, int: .min, u8: 0, u16: 0, u32: 0, u64: 0)
-        let high = Widths(flag: true, i8: .max, i16: .max, i32: .max, i64: .max, int: .max, u8: .max, u16: .max, u32: .max, u64: 7)
+        let low = Widths(
+            flag: false, i8: .min, i16: .min, i32: .min, i64: .min, int: .min, u8: 0, u16: 0, u32: 0, u64: 0)
+        let high = Widths(
+            flag: true, i8: .max, i16: .max, i32: .max, i64: .max, int: .max, u8: .max, u16: .max, u32: .max, u64: 7)
         _ = try db.save(contentsOf: [low, high])
         let stored: [Widths] = try Widths.all().fetchAll(db)
         let expected: [Widths] = [low, high]
         #expect(stored == expected)
-        let rows: [CopiedRow] = try db.fetchAll(CopiedRow.self, "SELECT typeof(flag), flag, i8, u32 FROM widths ORDER BY rowid")
+        let rows: [CopiedRow] = try db.fetchAll(
+            CopiedRow.self, "SELECT typeof(flag), flag, i8, u32 FROM widths ORDER BY rowid")
         let raw: [String] = try rows.map { row in
             "\(try row.decode(String.self, at: 0)) \(try row.decode(Int64.self, at: 1)) \(try row.decode(Int64.self, at: 2)) \(try row.decode(Int64.self, at: 3))"
         }

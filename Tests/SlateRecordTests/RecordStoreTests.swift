@@ -66,23 +66,28 @@ struct SettingV2: CodableRecord, Equatable {
         let directory = try ScratchDirectory()
         defer { directory.remove() }
         let store = RecordStore(path: directory.path("settings/main.sqlite"))
-        let saved = try store.save([Setting(id: nil, key: "theme", value: "dark"), Setting(id: nil, key: "lang", value: "en")])
+        let saved = try store.save([
+            Setting(id: nil, key: "theme", value: "dark"), Setting(id: nil, key: "lang", value: "en"),
+        ])
         #expect(saved.map(\.id) == [1, 2])
         try store.save([OrmExample(name: "x", data: OrmNested(desc: "x", index: 0))])
         #expect(FileManager.default.fileExists(atPath: directory.path("settings/main.sqlite")))
         #expect(FileManager.default.fileExists(atPath: directory.path("settings/orm_example_database.sqlite")))
 
         // A new version of the type: a read does not migrate, and names the missing column.
-        let missing = try #require(throws: DatabaseError.self) { try store.fetchAll(SettingV2.self, where: "1", orderBy: "id") }
+        let missing = try #require(throws: DatabaseError.self) {
+            try store.fetchAll(SettingV2.self, where: "1", orderBy: "id")
+        }
         #expect(missing.message.contains("isSecret"))
         // The first write adds it.
         try store.save([SettingV2(id: 3, key: "font", value: "serif", isSecret: true)])
         let v2 = try store.fetchAll(SettingV2.self, where: "1", orderBy: "id")
-        #expect(v2 == [
-            SettingV2(id: 1, key: "theme", value: "dark", isSecret: false),
-            SettingV2(id: 2, key: "lang", value: "en", isSecret: false),
-            SettingV2(id: 3, key: "font", value: "serif", isSecret: true),
-        ])
+        #expect(
+            v2 == [
+                SettingV2(id: 1, key: "theme", value: "dark", isSecret: false),
+                SettingV2(id: 2, key: "lang", value: "en", isSecret: false),
+                SettingV2(id: 3, key: "font", value: "serif", isSecret: true),
+            ])
         let plan = try store.migrate(SettingV2.self)
         #expect(plan.isEmpty)
     }

@@ -20,13 +20,17 @@ extension Database {
     /// Every table's rows, as text, in a stable order: compares database contents.
     func dump() throws -> String {
         var text = ""
-        let objects = try fetchAll(CopiedRow.self, "SELECT type, name, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name")
+        let objects = try fetchAll(
+            CopiedRow.self,
+            "SELECT type, name, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name")
         for object in objects {
             text += object.description + "\n"
             let type: String = try object.decode(at: 0)
             let name: String = try object.decode(at: 1)
             if type == "table" {
-                for row in try fetchAll(CopiedRow.self, sql: "SELECT rowid, * FROM \(name.quotedIdentifier) ORDER BY rowid") {
+                for row in try fetchAll(
+                    CopiedRow.self, sql: "SELECT rowid, * FROM \(name.quotedIdentifier) ORDER BY rowid")
+                {
                     text += "  " + row.description + "\n"
                 }
             }

@@ -1,7 +1,8 @@
 import Foundation
 import Slate
-@testable import SlateRecords
 import Testing
+
+@testable import SlateRecords
 
 /// SQLite re-prepares a statement transparently after a schema change, and its result columns can
 /// change with it (`SELECT *` after a dropped column, a table recreated in another column order).
@@ -18,7 +19,8 @@ import Testing
     /// A `pair` table with a column `x` between `a` and `b`, and one row (1, 99, 2, 3).
     func pairs() throws -> Database {
         let db: Database = try Database()
-        try db.execute(sql: "CREATE TABLE pair(a INTEGER, x INTEGER, b INTEGER, c INTEGER); INSERT INTO pair VALUES (1, 99, 2, 3)")
+        try db.execute(
+            sql: "CREATE TABLE pair(a INTEGER, x INTEGER, b INTEGER, c INTEGER); INSERT INTO pair VALUES (1, 99, 2, 3)")
         return db
     }
 
@@ -40,12 +42,13 @@ import Testing
     @Test func readsByNameFollowATableRecreatedInAnotherOrder() throws {
         let db: Database = try pairs()
         let before: [Int] = try Self.bByName(db)
-        try db.execute(sql: """
-            CREATE TABLE pair2(b INTEGER, c INTEGER, a INTEGER);
-            INSERT INTO pair2 SELECT b, c, a FROM pair;
-            DROP TABLE pair;
-            ALTER TABLE pair2 RENAME TO pair;
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE pair2(b INTEGER, c INTEGER, a INTEGER);
+                INSERT INTO pair2 SELECT b, c, a FROM pair;
+                DROP TABLE pair;
+                ALTER TABLE pair2 RENAME TO pair;
+                """)
         let after: [Int] = try Self.bByName(db)
         let copied: [CopiedRow] = try db.fetchAll("SELECT * FROM pair") { row in row.copy() }
         let copiedB: Int = try #require(copied.first).decode(named: "b")

@@ -4,11 +4,13 @@ import Testing
 
 /// Migrations driven by `TableSchema`s, on files in a temporary directory.
 @Suite struct SelfManagingTableTests {
-    static let v1 = TableSchema(name: "item", columns: [
-        .init(name: "id", type: "INTEGER", primaryKeyPosition: 1),
-        .init(name: "name", type: "TEXT", isNotNull: true),
-        .init(name: "price", type: "TEXT"),
-    ], indexes: [.init(name: "item_name", columns: ["name"])])
+    static let v1 = TableSchema(
+        name: "item",
+        columns: [
+            .init(name: "id", type: "INTEGER", primaryKeyPosition: 1),
+            .init(name: "name", type: "TEXT", isNotNull: true),
+            .init(name: "price", type: "TEXT"),
+        ], indexes: [.init(name: "item_name", columns: ["name"])])
 
     func open(_ directory: ScratchDirectory) throws -> Database {
         var configuration = Database.Configuration()
@@ -28,7 +30,9 @@ import Testing
         let plan = try db.migrateTable(to: Self.v1)
         #expect(plan.action == .create)
         #expect(FileManager.default.fileExists(atPath: directory.path("nested/dir/items.sqlite")))
-        #expect(try db.fetchOne(String.self, "SELECT name FROM sqlite_schema WHERE type = 'index' AND name = 'item_name'") == "item_name")
+        #expect(
+            try db.fetchOne(String.self, "SELECT name FROM sqlite_schema WHERE type = 'index' AND name = 'item_name'")
+                == "item_name")
         #expect(try db.migrateTable(to: Self.v1).action == .none)
     }
 
@@ -42,10 +46,11 @@ import Testing
         v2.columns.append(.init(name: "note", type: "TEXT"))
         let plan = try db.migrateTable(to: v2)
         #expect(plan.action == .alter)
-        #expect(plan.statements == [
-            #"ALTER TABLE "item" ADD COLUMN "stock" INTEGER NOT NULL DEFAULT 0"#,
-            #"ALTER TABLE "item" ADD COLUMN "note" TEXT"#,
-        ])
+        #expect(
+            plan.statements == [
+                #"ALTER TABLE "item" ADD COLUMN "stock" INTEGER NOT NULL DEFAULT 0"#,
+                #"ALTER TABLE "item" ADD COLUMN "note" TEXT"#,
+            ])
         #expect(try db.fetchAll(Int.self, "SELECT stock FROM item") == [0, 0, 0])
     }
 
@@ -62,10 +67,12 @@ import Testing
         #expect(plan.action == .rebuild)
         #expect(plan.reasons == ["the type of column price changes from TEXT to REAL"])
         let rows = try db.fetchAll(CopiedRow.self, "SELECT id, name, price, typeof(price) FROM item ORDER BY id")
-        #expect(rows.map(\.values) == [
-            [1, "pen", 1.5, "real"], [2, "ink", .null, "null"], [3, "pad", 3.0, "real"],
-        ])
-        let objects = try db.fetchAll(String.self, "SELECT name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY name")
+        #expect(
+            rows.map(\.values) == [
+                [1, "pen", 1.5, "real"], [2, "ink", .null, "null"], [3, "pad", 3.0, "real"],
+            ])
+        let objects = try db.fetchAll(
+            String.self, "SELECT name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY name")
         #expect(objects == ["cheap", "item", "item_name", "item_touch"])
         #expect(try db.fetchAll(String.self, "SELECT name FROM cheap") == ["pen"])
         #expect(try db.fetchValue(String.self, "PRAGMA integrity_check") == "ok")
@@ -131,10 +138,15 @@ import Testing
         #expect(rebuilt.action == .rebuild)
         #expect(rebuilt.keptColumns == ["price"])
         #expect(try db.fetchAll(String?.self, "SELECT price FROM item ORDER BY id") == ["1.5", nil, "3"])
-        #expect(try db.fetchOne(String.self, "SELECT name FROM sqlite_schema WHERE name = 'item_price'") == "item_price")
+        #expect(
+            try db.fetchOne(String.self, "SELECT name FROM sqlite_schema WHERE name = 'item_price'") == "item_price")
         // Naming a column the type still declares, or one the table lacks, is refused.
-        #expect(throws: DatabaseError.self) { try db.migrateTable(to: v2, options: TableMigrationOptions(dropping: ["name"])) }
-        #expect(throws: DatabaseError.self) { try db.migrateTable(to: v2, options: TableMigrationOptions(dropping: ["nope"])) }
+        #expect(throws: DatabaseError.self) {
+            try db.migrateTable(to: v2, options: TableMigrationOptions(dropping: ["name"]))
+        }
+        #expect(throws: DatabaseError.self) {
+            try db.migrateTable(to: v2, options: TableMigrationOptions(dropping: ["nope"]))
+        }
         // Named: dropped.
         let plan = try db.migrateTable(to: v2, options: TableMigrationOptions(dropping: ["PRICE"]))
         #expect(plan.droppedColumns == ["price"])
@@ -169,20 +181,21 @@ import Testing
         let dump = try db.dump()
         let plan = try db.migrationPlan(for: v2)
         #expect(plan.action == .rebuild)
-        #expect(plan.description == """
-            PRAGMA foreign_keys = OFF;
-            BEGIN IMMEDIATE TRANSACTION;
-            CREATE TABLE "slate_new_item" ("id" INTEGER PRIMARY KEY, "name" TEXT NOT NULL, "price" REAL NOT NULL DEFAULT 0);
-            INSERT INTO "slate_new_item" ("id", "name", "price") SELECT "id", "name", coalesce("price", 0) FROM "item";
-            DROP TABLE "item";
-            PRAGMA legacy_alter_table = ON;
-            ALTER TABLE "slate_new_item" RENAME TO "item";
-            PRAGMA legacy_alter_table = OFF;
-            CREATE INDEX "item_name" ON "item" ("name");
-            PRAGMA foreign_key_check;
-            COMMIT TRANSACTION;
-            PRAGMA foreign_keys = ON;
-            """)
+        #expect(
+            plan.description == """
+                PRAGMA foreign_keys = OFF;
+                BEGIN IMMEDIATE TRANSACTION;
+                CREATE TABLE "slate_new_item" ("id" INTEGER PRIMARY KEY, "name" TEXT NOT NULL, "price" REAL NOT NULL DEFAULT 0);
+                INSERT INTO "slate_new_item" ("id", "name", "price") SELECT "id", "name", coalesce("price", 0) FROM "item";
+                DROP TABLE "item";
+                PRAGMA legacy_alter_table = ON;
+                ALTER TABLE "slate_new_item" RENAME TO "item";
+                PRAGMA legacy_alter_table = OFF;
+                CREATE INDEX "item_name" ON "item" ("name");
+                PRAGMA foreign_key_check;
+                COMMIT TRANSACTION;
+                PRAGMA foreign_keys = ON;
+                """)
         #expect(try db.dump() == dump)
     }
 
@@ -191,10 +204,11 @@ import Testing
         defer { directory.remove() }
         let db = try open(directory)
         try seed(db)
-        try db.execute(sql: """
-            CREATE TABLE review (id INTEGER PRIMARY KEY, itemId INTEGER REFERENCES item(id) ON DELETE CASCADE, body TEXT);
-            INSERT INTO review (itemId, body) VALUES (1, 'great'), (3, 'fine');
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE review (id INTEGER PRIMARY KEY, itemId INTEGER REFERENCES item(id) ON DELETE CASCADE, body TEXT);
+                INSERT INTO review (itemId, body) VALUES (1, 'great'), (3, 'fine');
+                """)
         var v2 = Self.v1
         v2.columns[2].declaredType = "REAL"
         try db.migrateTable(to: v2)
@@ -244,11 +258,12 @@ import Testing
         #expect(error.message.contains("view priced would no longer work"))
         #expect(try db.dump() == dump)
 
-        try db.execute(sql: """
-            DROP VIEW priced;
-            CREATE TABLE audit (name TEXT);
-            CREATE TRIGGER item_audit AFTER INSERT ON item BEGIN INSERT INTO audit VALUES (new.price); END;
-            """)
+        try db.execute(
+            sql: """
+                DROP VIEW priced;
+                CREATE TABLE audit (name TEXT);
+                CREATE TRIGGER item_audit AFTER INSERT ON item BEGIN INSERT INTO audit VALUES (new.price); END;
+                """)
         let triggerError = try #require(throws: DatabaseError.self) { try db.migrateTable(to: v2, options: dropPrice) }
         #expect(triggerError.message.contains("trigger item_audit refers to column price, which is dropped"))
         #expect(try db.fetchAll(String.self, "SELECT name FROM pragma_table_info('item')") == ["id", "name", "price"])

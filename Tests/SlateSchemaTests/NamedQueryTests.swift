@@ -51,7 +51,8 @@ func namedQueryError(_ sql: String, schema: String = namedQuerySchema) -> String
 @Suite("Named queries: labels and files")
 struct NamedQueryFileTests {
     @Test func labelledStatementsAreQueriesAndTheRestIsSchema() throws {
-        let queries = try namedQueries("""
+        let queries = try namedQueries(
+            """
             CREATE TABLE extra (id INTEGER PRIMARY KEY);
 
             -- name: artistNames
@@ -76,7 +77,9 @@ struct NamedQueryFileTests {
     @Test func queriesAreNotPartOfTheSchema() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let file = try scratch.write("all.sql", """
+        let file = try scratch.write(
+            "all.sql",
+            """
             CREATE TABLE t (id INTEGER PRIMARY KEY);
             -- name: make
             CREATE TABLE not_schema (x);
@@ -120,7 +123,8 @@ struct NamedQueryFileTests {
 
     @Test func statementsSQLiteRefusesAreErrorsWithFileLineAndMessage() throws {
         do {
-            _ = try namedQueries("""
+            _ = try namedQueries(
+                """
                 -- name: ok
                 SELECT 1;
 
@@ -187,20 +191,26 @@ struct NamedQueryNullabilityTests {
         // A WITHOUT ROWID key cannot be NULL; the key of a rowid table that is not the rowid can.
         #expect(try nullability("SELECT code, label FROM tag") == ["code": false, "label": false])
         #expect(try nullability("SELECT key, value FROM loose") == ["key": true, "value": true])
-        #expect(try nullability("SELECT p.a, p.b, p.rowid AS r FROM plain AS p") == ["a": false, "b": true, "r": false])
+        #expect(
+            try nullability("SELECT p.a, p.b, p.rowid AS r FROM plain AS p") == ["a": false, "b": true, "r": false])
     }
 
     @Test func outerJoinsNullTheirSide() throws {
-        let left = try nullability("SELECT album.title, artist.name FROM album LEFT JOIN artist ON artist.id = album.artist_id")
+        let left = try nullability(
+            "SELECT album.title, artist.name FROM album LEFT JOIN artist ON artist.id = album.artist_id")
         #expect(left == ["title": false, "name": true])
-        let inner = try nullability("SELECT album.title, artist.name FROM album JOIN artist ON artist.id = album.artist_id")
+        let inner = try nullability(
+            "SELECT album.title, artist.name FROM album JOIN artist ON artist.id = album.artist_id")
         #expect(inner == ["title": false, "name": false])
-        let right = try nullability("SELECT album.title, artist.name FROM album RIGHT JOIN artist ON artist.id = album.artist_id")
+        let right = try nullability(
+            "SELECT album.title, artist.name FROM album RIGHT JOIN artist ON artist.id = album.artist_id")
         #expect(right == ["title": true, "name": false])
-        let full = try nullability("SELECT album.title, artist.name FROM album FULL OUTER JOIN artist ON artist.id = album.artist_id")
+        let full = try nullability(
+            "SELECT album.title, artist.name FROM album FULL OUTER JOIN artist ON artist.id = album.artist_id")
         #expect(full == ["title": true, "name": true])
         // An inner join after a left join does not null its own table.
-        let chain = try nullability("""
+        let chain = try nullability(
+            """
             SELECT a.title, ar.name, t.label FROM album a LEFT JOIN artist ar ON ar.id = a.artist_id
             JOIN tag t ON t.code = a.title
             """)
@@ -215,7 +225,8 @@ struct NamedQueryNullabilityTests {
     @Test func viewsCteAndSubqueriesAreFollowedToTheirTables() throws {
         #expect(try nullability("SELECT title, name FROM album_artist") == ["title": false, "name": false])
         #expect(try nullability("SELECT name, title FROM artist_albums") == ["name": false, "title": true])
-        let cte = try nullability("""
+        let cte = try nullability(
+            """
             WITH named AS (SELECT a.title AS t, ar.name AS n FROM album a LEFT JOIN artist ar ON ar.id = a.artist_id)
             SELECT t, n FROM named
             """)
@@ -223,35 +234,44 @@ struct NamedQueryNullabilityTests {
         let subquery = try nullability("SELECT s.t FROM (SELECT title AS t FROM album) AS s")
         #expect(subquery == ["t": false])
         // A subquery on the right of a LEFT JOIN is nulled as a whole.
-        let joined = try nullability("""
+        let joined = try nullability(
+            """
             SELECT artist.name, s.t FROM artist LEFT JOIN (SELECT artist_id, title AS t FROM album) s ON s.artist_id = artist.id
             """)
         #expect(joined == ["name": false, "t": true])
     }
 
     @Test func scalarSubqueriesMayReturnNoRow() throws {
-        let columns = try nullability("SELECT (SELECT name FROM artist WHERE id = 999) AS n, EXISTS (SELECT 1 FROM artist) AS e")
+        let columns = try nullability(
+            "SELECT (SELECT name FROM artist WHERE id = 999) AS n, EXISTS (SELECT 1 FROM artist) AS e")
         #expect(columns == ["n": true, "e": false])
     }
 
     @Test func aggregatesOverPossiblyEmptyInput() throws {
-        let ungrouped = try nullability("""
+        let ungrouped = try nullability(
+            """
             SELECT count(*) AS c, count(year) AS cy, total(price) AS t, sum(price) AS s, max(title) AS mx, avg(price) AS av,
                    group_concat(title) AS g, title
             FROM album
             """)
-        #expect(ungrouped == ["c": false, "cy": false, "t": false, "s": true, "mx": true, "av": true, "g": true, "title": true])
+        #expect(
+            ungrouped == [
+                "c": false, "cy": false, "t": false, "s": true, "mx": true, "av": true, "g": true, "title": true,
+            ])
         // Groups are never empty: aggregates of NOT NULL columns and bare NOT NULL columns are not NULL.
-        let grouped = try nullability("""
+        let grouped = try nullability(
+            """
             SELECT artist_id, sum(price) AS s, max(title) AS mx, min(year) AS my, avg(price) AS av, title
             FROM album GROUP BY artist_id
             """)
         #expect(grouped == ["artist_id": false, "s": false, "mx": false, "my": true, "av": false, "title": false])
         // FILTER may leave a group empty.
-        let filtered = try nullability("SELECT sum(price) FILTER (WHERE year > 2000) AS s FROM album GROUP BY artist_id")
+        let filtered = try nullability(
+            "SELECT sum(price) FILTER (WHERE year > 2000) AS s FROM album GROUP BY artist_id")
         #expect(filtered == ["s": true])
         // A group over the right side of a LEFT JOIN may hold only NULLs.
-        let outer = try nullability("""
+        let outer = try nullability(
+            """
             SELECT artist.name, max(album.title) AS latest, count(album.id) AS n
             FROM artist LEFT JOIN album ON album.artist_id = artist.id GROUP BY artist.id
             """)
@@ -259,7 +279,8 @@ struct NamedQueryNullabilityTests {
     }
 
     @Test func coalesceCaseAndOperators() throws {
-        let columns = try nullability("""
+        let columns = try nullability(
+            """
             SELECT coalesce(country, 'none') AS c1, coalesce(country, year) AS c2, ifnull(year, 0) AS c3,
                    CASE WHEN year > 2000 THEN 'new' END AS case1,
                    CASE WHEN year > 2000 THEN 'new' ELSE 'old' END AS case2,
@@ -276,7 +297,8 @@ struct NamedQueryNullabilityTests {
             "c1": false, "c2": true, "c3": false, "case1": true, "case2": false, "case3": true,
             "p1": false, "p2": false, "p3": true, "p4": true, "p5": false,
             "b1": false, "b2": true, "b3": false, "b4": false, "b5": false,
-            "n1": false, "n2": false, "f1": false, "f2": true, "f3": false, "f4": true, "f5": true, "f6": false, "f7": false,
+            "n1": false, "n2": false, "f1": false, "f2": true, "f3": false, "f4": true, "f5": true, "f6": false,
+            "f7": false,
             "b6": true, "b7": false, "b8": true, "b9": false, "paren": false, "m1": false,
             "l1": false, "l2": false, "l3": true, "l4": false, "l5": false,
         ]
@@ -286,12 +308,16 @@ struct NamedQueryNullabilityTests {
     }
 
     @Test func windowFunctions() throws {
-        let columns = try nullability("""
+        let columns = try nullability(
+            """
             SELECT row_number() OVER (ORDER BY id) AS rn, rank() OVER w AS rk, sum(price) OVER w AS s,
                    count(*) OVER w AS c, lag(title) OVER w AS l1, lag(title, 1, '') OVER w AS l2, first_value(title) OVER w AS fv, title
             FROM album WINDOW w AS (ORDER BY id)
             """)
-        #expect(columns == ["rn": false, "rk": false, "s": true, "c": false, "l1": true, "l2": false, "fv": true, "title": false])
+        #expect(
+            columns == [
+                "rn": false, "rk": false, "s": true, "c": false, "l1": true, "l2": false, "fv": true, "title": false,
+            ])
     }
 
     @Test func compoundSelects() throws {
@@ -307,7 +333,9 @@ struct NamedQueryNullabilityTests {
     }
 
     @Test func writesWithReturning() throws {
-        let insert = try namedQuery("INSERT INTO album (artist_id, title) VALUES (:artistId, :title) RETURNING id, title, year, price * 2 AS double")
+        let insert = try namedQuery(
+            "INSERT INTO album (artist_id, title) VALUES (:artistId, :title) RETURNING id, title, year, price * 2 AS double"
+        )
         #expect(insert.columns.map(\.isNullable) == [false, false, true, false])
         #expect(insert.isReadOnly == false)
         let update = try namedQuery("UPDATE artist SET country = :country WHERE id = :id RETURNING *")
@@ -319,14 +347,16 @@ struct NamedQueryNullabilityTests {
     }
 
     @Test func overridesWin() throws {
-        let query = try namedQuery("SELECT max(title) AS \"latest!\", name AS \"name?\", country AS [country!] FROM album, artist")
+        let query = try namedQuery(
+            "SELECT max(title) AS \"latest!\", name AS \"name?\", country AS [country!] FROM album, artist")
         #expect(query.columns.map(\.name) == ["latest", "name", "country"])
         #expect(query.columns.map(\.isNullable) == [false, true, false])
         #expect(query.columns.map(\.nullabilityOverride) == [.nonNull, .nullable, .nonNull])
     }
 
     @Test func typesComeFromSQLiteThenFromTheExpression() throws {
-        let query = try namedQuery("""
+        let query = try namedQuery(
+            """
             SELECT title, price, count(*) AS n, avg(price) AS a, sum(year) AS s, title || 'x' AS t, CAST(year AS REAL) AS r,
                    max(released) AS m, json_extract(title, '$.a') AS j
             FROM album GROUP BY title
@@ -342,14 +372,19 @@ struct NamedQueryNullabilityTests {
 @Suite("Named queries: parameters")
 struct NamedQueryParameterTests {
     @Test func typesComeFromTheColumnsTheyMeet() throws {
-        let query = try namedQuery("""
+        let query = try namedQuery(
+            """
             SELECT a.title FROM album a JOIN artist ar ON ar.id = a.artist_id
             WHERE a.artist_id = :artistId AND ar.name LIKE :pattern AND :minYear <= a.year AND a.year BETWEEN :low AND :high
               AND a.id IN (:first, :second) AND ar.country IS :country AND released > :after
             ORDER BY a.title LIMIT :limit OFFSET :offset
             """)
         let byName = Dictionary(query.parameters.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        #expect(query.parameters.map(\.name) == ["artistId", "pattern", "minYear", "low", "high", "first", "second", "country", "after", "limit", "offset"])
+        #expect(
+            query.parameters.map(\.name) == [
+                "artistId", "pattern", "minYear", "low", "high", "first", "second", "country", "after", "limit",
+                "offset",
+            ])
         #expect(byName["artistId"]?.declaredType == "INTEGER")
         #expect(byName["artistId"]?.table == "album")
         #expect(byName["artistId"]?.column == "artist_id")
@@ -371,17 +406,22 @@ struct NamedQueryParameterTests {
         #expect(update.parameters.map(\.name) == ["title", "year", "id"])
         #expect(update.parameters.map(\.isOptional) == [false, true, false])
         #expect(update.parameters.map(\.declaredType) == ["TEXT", "INTEGER", "INTEGER"])
-        let insert = try namedQuery("INSERT INTO album (id, artist_id, title, year) VALUES (:id, :artistId, :title, :year)")
-        #expect(insert.parameters.map(\.isOptional) == [true, false, false, true])  // a NULL rowid alias takes the next rowid
+        let insert = try namedQuery(
+            "INSERT INTO album (id, artist_id, title, year) VALUES (:id, :artistId, :title, :year)")
+        // a NULL rowid alias takes the next rowid
+        #expect(insert.parameters.map(\.isOptional) == [true, false, false, true])
         let positional = try namedQuery("INSERT INTO artist VALUES (:id, :name, :country)")
         #expect(positional.parameters.map(\.declaredType) == ["INTEGER", "TEXT", "TEXT"])
-        let upsert = try namedQuery("INSERT INTO tag (code, label) VALUES (:code, :label) ON CONFLICT (code) DO UPDATE SET label = :newLabel")
+        let upsert = try namedQuery(
+            "INSERT INTO tag (code, label) VALUES (:code, :label) ON CONFLICT (code) DO UPDATE SET label = :newLabel")
         #expect(upsert.parameters.map(\.name) == ["code", "label", "newLabel"])
         #expect(upsert.parameters.map(\.declaredType) == ["TEXT", "TEXT", "TEXT"])
     }
 
     @Test func annotationsGiveTypesAndAreRemovedFromTheSQL() throws {
-        let query = try namedQuery("SELECT :label AS TEXT AS label, title FROM album WHERE year > abs(:delta AS INTEGER) AND :maybe AS REAL? IS NULL")
+        let query = try namedQuery(
+            "SELECT :label AS TEXT AS label, title FROM album WHERE year > abs(:delta AS INTEGER) AND :maybe AS REAL? IS NULL"
+        )
         #expect(query.parameters.map(\.declaredType) == ["TEXT", "INTEGER", "REAL"])
         #expect(query.parameters.map(\.isOptional) == [false, false, true])
         #expect(query.sql == "SELECT :label AS label, title FROM album WHERE year > abs(:delta) AND :maybe IS NULL")

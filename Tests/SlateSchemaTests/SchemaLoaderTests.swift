@@ -37,7 +37,9 @@ struct SchemaLoaderTests {
     @Test func badSQLReportsFileLineStatementAndMessage() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let file = try scratch.write("schema.sql", """
+        let file = try scratch.write(
+            "schema.sql",
+            """
             -- a comment
             CREATE TABLE ok (id INTEGER PRIMARY KEY);
 
@@ -71,7 +73,9 @@ struct SchemaLoaderTests {
         let scratch = try Scratch()
         defer { scratch.remove() }
         // What `sqlite3 file .schema` prints for a database with AUTOINCREMENT, ANALYZE and FTS5.
-        let dump = try scratch.write("dump.sql", """
+        let dump = try scratch.write(
+            "dump.sql",
+            """
             CREATE TABLE t(a INTEGER PRIMARY KEY AUTOINCREMENT, b);
             CREATE TABLE sqlite_sequence(name,seq);
             CREATE VIRTUAL TABLE docs USING fts5(title, body)
@@ -176,7 +180,9 @@ struct SQLScriptTests {
     @Test func statementsSplitOutsideQuotesCommentsAndTriggerBodies() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let file = try scratch.write("script.sql", """
+        let file = try scratch.write(
+            "script.sql",
+            """
             CREATE TABLE "a;b" (x TEXT DEFAULT 'semi;colon', [y;z] INTEGER); -- trailing; comment
             /* block; comment */
             CREATE TRIGGER t AFTER INSERT ON "a;b" BEGIN

@@ -41,7 +41,8 @@ struct SchemaReaderTests {
     }
 
     @Test func onlyIntegerPrimaryKeyIsARowIDAlias() throws {
-        let schema = try schema("""
+        let schema = try schema(
+            """
             CREATE TABLE a (id INTEGER PRIMARY KEY, x TEXT);
             CREATE TABLE b (id INT PRIMARY KEY, x TEXT);
             CREATE TABLE c (id BIGINT PRIMARY KEY, x TEXT);
@@ -68,17 +69,20 @@ struct SchemaReaderTests {
     }
 
     @Test func columnsReportTypesDefaultsGenerationAndCollation() throws {
-        let table = try #require(try schema("""
-            CREATE TABLE t (
-              id INTEGER PRIMARY KEY,
-              name VARCHAR(40) NOT NULL DEFAULT 'none' COLLATE NOCASE,
-              price NUMERIC(10,2) DEFAULT (1.5 + 1),
-              untyped,
-              doubled INTEGER GENERATED ALWAYS AS (id * 2) STORED,
-              tripled AS (id * 3),
-              code TEXT UNIQUE
-            );
-            """).table(named: "t"))
+        let table = try #require(
+            try schema(
+                """
+                CREATE TABLE t (
+                  id INTEGER PRIMARY KEY,
+                  name VARCHAR(40) NOT NULL DEFAULT 'none' COLLATE NOCASE,
+                  price NUMERIC(10,2) DEFAULT (1.5 + 1),
+                  untyped,
+                  doubled INTEGER GENERATED ALWAYS AS (id * 2) STORED,
+                  tripled AS (id * 3),
+                  code TEXT UNIQUE
+                );
+                """
+            ).table(named: "t"))
         #expect(table.columns.map(\.name) == ["id", "name", "price", "untyped", "doubled", "tripled", "code"])
         let name = try #require(table.column(named: "NAME"))
         #expect(name.declaredType == "VARCHAR(40)")
@@ -99,7 +103,8 @@ struct SchemaReaderTests {
     }
 
     @Test func compositeKeysAndMultiColumnForeignKeysWithActions() throws {
-        let schema = try schema("""
+        let schema = try schema(
+            """
             CREATE TABLE parent (a INTEGER, b TEXT, PRIMARY KEY (b, a));
             CREATE TABLE child (
               id INTEGER PRIMARY KEY,
@@ -130,7 +135,8 @@ struct SchemaReaderTests {
     }
 
     @Test func uniqueConstraintsAndIndexes() throws {
-        let schema = try schema("""
+        let schema = try schema(
+            """
             CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT, b TEXT, c TEXT, UNIQUE (a, b));
             CREATE UNIQUE INDEX t_c ON t (c);
             CREATE INDEX t_b ON t (b DESC, a);
@@ -155,7 +161,8 @@ struct SchemaReaderTests {
     }
 
     @Test func strictAndWithoutRowIDTables() throws {
-        let schema = try schema("""
+        let schema = try schema(
+            """
             CREATE TABLE s (id INTEGER PRIMARY KEY, v ANY) STRICT;
             CREATE TABLE w (k TEXT PRIMARY KEY, v) WITHOUT ROWID;
             CREATE TABLE both (k TEXT PRIMARY KEY, v INT) STRICT, WITHOUT ROWID;
@@ -171,7 +178,8 @@ struct SchemaReaderTests {
     }
 
     @Test func virtualTablesAndTriggersAreRecordedNotTables() throws {
-        let schema = try schema("""
+        let schema = try schema(
+            """
             CREATE TABLE doc (id INTEGER PRIMARY KEY, body TEXT);
             CREATE VIRTUAL TABLE doc_search USING fts5(title, body);
             CREATE TRIGGER doc_added AFTER INSERT ON doc BEGIN
@@ -189,7 +197,8 @@ struct SchemaReaderTests {
     }
 
     @Test func viewColumnsHaveDeclaredOrInferredTypes() throws {
-        let schema = try schema("""
+        let schema = try schema(
+            """
             CREATE TABLE sale (id INTEGER PRIMARY KEY, amount REAL NOT NULL, quantity INTEGER, region NVARCHAR(20), day DATE);
             CREATE VIEW report AS
               SELECT s.region, count(*) AS n, sum(quantity) AS units, sum(amount) AS revenue, total(amount) AS t,

@@ -6,11 +6,12 @@ import Testing
     /// A source of about 2 MB: 2,000 rows of 1 KB of random text.
     private func makeSource() throws -> Database {
         let db = try Database.memory()
-        try db.execute(sql: """
-            CREATE TABLE document(id INTEGER PRIMARY KEY, body TEXT NOT NULL);
-            WITH RECURSIVE counter(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM counter WHERE x < 2000)
-            INSERT INTO document(id, body) SELECT x, hex(randomblob(512)) FROM counter;
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE document(id INTEGER PRIMARY KEY, body TEXT NOT NULL);
+                WITH RECURSIVE counter(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM counter WHERE x < 2000)
+                INSERT INTO document(id, body) SELECT x, hex(randomblob(512)) FROM counter;
+                """)
         return db
     }
 
@@ -47,9 +48,10 @@ import Testing
         #expect(total > 400, "the source spans many pages")
         #expect(reports.count == (total + 4) / 5)
         #expect(reports.allSatisfy { $0.totalPageCount == total })
-        #expect(zip(reports, reports.dropFirst()).allSatisfy {
-            $0.remainingPageCount > $1.remainingPageCount && $0.fractionCompleted < $1.fractionCompleted
-        })
+        #expect(
+            zip(reports, reports.dropFirst()).allSatisfy {
+                $0.remainingPageCount > $1.remainingPageCount && $0.fractionCompleted < $1.fractionCompleted
+            })
         #expect(reports.first?.completedPageCount == 5)
         #expect(reports.last?.remainingPageCount == 0)
         #expect(reports.last?.isFinished == true)
@@ -57,7 +59,8 @@ import Testing
 
         #expect(try rowCount(destination) == 2000)
         #expect(try checksum(destination) == checksum(source))
-        #expect(try destination.fetchOne(String.self, sql: "SELECT name FROM sqlite_schema WHERE name = 'leftover'") == nil)
+        #expect(
+            try destination.fetchOne(String.self, sql: "SELECT name FROM sqlite_schema WHERE name = 'leftover'") == nil)
         try destination.close()
 
         let reopened = try Database(path: directory.path("copy.sqlite"))
@@ -82,7 +85,8 @@ import Testing
         #expect(error.resultCode == .abort)
         #expect(error.message.contains("cancelled"))
         #expect(try destination.fetchValue(Int.self, sql: "SELECT x FROM original") == 1)
-        #expect(try destination.fetchOne(String.self, sql: "SELECT name FROM sqlite_schema WHERE name = 'document'") == nil)
+        #expect(
+            try destination.fetchOne(String.self, sql: "SELECT name FROM sqlite_schema WHERE name = 'document'") == nil)
 
         // Both connections were released cleanly: a second backup succeeds.
         try source.backup(to: destination)

@@ -5,7 +5,8 @@ import Testing
 /// S4: every standard type binds and reads back, through both the fast path (a live row) and the
 /// boxed path (a copied row).
 @Suite struct BindingTests {
-    func roundTrip<Value: SQLValueConvertible & Equatable>(_ value: Value, expectStorage storage: String? = nil) throws {
+    func roundTrip<Value: SQLValueConvertible & Equatable>(_ value: Value, expectStorage storage: String? = nil) throws
+    {
         let db = try Database.memory()
         let live = try db.fetchValue(Value.self, "SELECT \(value)")
         #expect(live == value)
@@ -115,7 +116,10 @@ import Testing
         var x: Int32, y: Int32
         var sqlValue: SQLValue { .text("\(x),\(y)") }
         func bind(to statement: Statement, at index: Int) throws { try statement.bindText("\(x),\(y)", at: index) }
-        init(x: Int32, y: Int32) { self.x = x; self.y = y }
+        init(x: Int32, y: Int32) {
+            self.x = x
+            self.y = y
+        }
         init(sqlValue: SQLValue) throws {
             let parts = try String(sqlValue: sqlValue).split(separator: ",").compactMap { Int32($0) }
             guard parts.count == 2 else { throw DatabaseError(resultCode: .mismatch, message: "not a point") }

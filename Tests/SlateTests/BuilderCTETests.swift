@@ -41,7 +41,10 @@ struct Level: Table, Equatable {
     /// Chinook's reporting tree: the top employee at depth 0, each report one deeper.
     static var levels: CompoundSelect<Employee.Columns, (Int64?, Int64)> {
         Employee.where { $0.reportsTo == nil }.select { ($0.employeeId, SQLExpression<Int64>(value: 0)) }
-            .unionAll(Employee.join(Level.self, on: { $0.reportsTo == $1.employeeId }).select { employee, level in (employee.employeeId, level.depth + 1) })
+            .unionAll(
+                Employee.join(Level.self, on: { $0.reportsTo == $1.employeeId }).select { employee, level in
+                    (employee.employeeId, level.depth + 1)
+                })
     }
 
     static let handWrittenLevels = """
@@ -58,14 +61,19 @@ struct Level: Table, Equatable {
                 + #" UNION ALL SELECT "Employee"."EmployeeId", "level"."depth" + ? FROM "Employee" JOIN "level" ON "Employee"."ReportsTo" = "level"."employeeId")"#
                 + #" SELECT "level"."employeeId", "level"."depth" FROM "level" ORDER BY "level"."depth", "level"."employeeId""#,
             [.integer(0), .integer(1)])
-        let plain = Level.all().with(Level.self, as: Employee.select { ($0.employeeId, SQLExpression<Int64>(value: 1)) })
-        #expect(plain.sql.text.hasPrefix(#"WITH "level"("employeeId", "depth") AS (SELECT "Employee"."EmployeeId", ? FROM "Employee") SELECT "#))
+        let plain = Level.all().with(
+            Level.self, as: Employee.select { ($0.employeeId, SQLExpression<Int64>(value: 1)) })
+        #expect(
+            plain.sql.text.hasPrefix(
+                #"WITH "level"("employeeId", "depth") AS (SELECT "Employee"."EmployeeId", ? FROM "Employee") SELECT "#))
         #expect(plain.countSQL.text.hasPrefix(#"WITH "level""#))
     }
 
     @Test func selectsFromARecursiveTreeLikeHandWrittenSQL() throws {
         let db = try Database.chinook()
-        let levels = try Level.all().with(Level.self, recursive: true, as: Self.levels).order { ($0.depth, $0.employeeId) }.fetchAll(db)
+        let levels = try Level.all().with(Level.self, recursive: true, as: Self.levels).order {
+            ($0.depth, $0.employeeId)
+        }.fetchAll(db)
         let expected = try db.fetchAll(
             SQL(sql: Self.handWrittenLevels + " SELECT employeeId, depth FROM level ORDER BY depth, employeeId")
         ) { row in Level(employeeId: try row.decode(at: 0), depth: try row.decode(at: 1)) }
@@ -79,7 +87,9 @@ struct Level: Table, Equatable {
             .order { employee, _ in employee.lastName }
             .select { employee, level in (employee.lastName, level.depth) }.fetchAll(db)
         #expect(deepest.count == 5 && deepest.allSatisfy { $0.1 == 2 })
-        #expect(try Level.all().with(Level.self, recursive: true, as: Self.levels).where { $0.depth >= 1 }.fetchCount(db) == 7)
+        #expect(
+            try Level.all().with(Level.self, recursive: true, as: Self.levels).where { $0.depth >= 1 }.fetchCount(db)
+                == 7)
     }
 
     @Test func updatesAndDeletesUseCommonTables() throws {
@@ -88,21 +98,28 @@ struct Level: Table, Equatable {
             .where { $0.employeeId.in(Level.where { $0.depth == 2 }.select { $0.employeeId }) }
             .with(Level.self, recursive: true, as: Self.levels)
         #expect(update.sql.text.hasPrefix(#"WITH RECURSIVE "level"("employeeId", "depth") AS ("#))
-        #expect(update.sql.text.contains(#") UPDATE "Employee" SET "Title" = ? WHERE "Employee"."EmployeeId" IN (SELECT "level"."employeeId" FROM "level" WHERE "level"."depth" = ?)"#))
+        #expect(
+            update.sql.text.contains(
+                #") UPDATE "Employee" SET "Title" = ? WHERE "Employee"."EmployeeId" IN (SELECT "level"."employeeId" FROM "level" WHERE "level"."depth" = ?)"#
+            ))
         #expect(try update.execute(db) == 5)
         #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM Employee WHERE Title = 'Deep'") == 5)
         let written = try Database.chinookCopy()
         // Customers have invoices: compare the deletions without the foreign keys.
         try db.execute(sql: "PRAGMA foreign_keys = OFF")
         try written.execute(sql: "PRAGMA foreign_keys = OFF")
-        try written.execute(sql: Self.handWrittenLevels + " DELETE FROM Customer WHERE SupportRepId IN (SELECT employeeId FROM level WHERE depth = 2) AND Country = 'USA'")
+        try written.execute(
+            sql: Self.handWrittenLevels
+                + " DELETE FROM Customer WHERE SupportRepId IN (SELECT employeeId FROM level WHERE depth = 2) AND Country = 'USA'"
+        )
         let deleted = try Customer.delete()
             .where { $0.supportRepId.in(Level.where { $0.depth == 2 }.select { $0.employeeId }) && $0.country == "USA" }
             .with(Level.self, recursive: true, as: Self.levels)
             .execute(db)
         #expect(deleted == 13)
         let after = try db.fetchAll(SQL(sql: "SELECT * FROM Customer ORDER BY rowid")) { row in row.values }
-        let expectedAfter = try written.fetchAll(SQL(sql: "SELECT * FROM Customer ORDER BY rowid")) { row in row.values }
+        let expectedAfter = try written.fetchAll(SQL(sql: "SELECT * FROM Customer ORDER BY rowid")) { row in row.values
+        }
         #expect(after == expectedAfter)
     }
 }

@@ -8,7 +8,8 @@ import Testing
         let query = Track.where { $0.trackId <= 3 }.select { track in
             (
                 track.trackId,
-                Case.when(track.milliseconds > 300_000, then: "long").when(track.milliseconds > 60_000, then: "medium").else("short"),
+                Case.when(track.milliseconds > 300_000, then: "long").when(track.milliseconds > 60_000, then: "medium")
+                    .else("short"),
                 Case.when(track.composer == nil, then: track.name)
             )
         }
@@ -19,15 +20,19 @@ import Testing
             [.integer(300_000), .text("long"), .integer(60_000), .text("medium"), .text("short"), .integer(3)])
         // A CASE is atomic: no parentheses as an operand.
         let doubled = Case.when(Track.Columns(qualifier: "Track").milliseconds > 1, then: 2).else(3) * 2
-        try expectFragment(doubled, #"CASE WHEN "Track"."Milliseconds" > ? THEN ? ELSE ? END * ?"#, [.integer(1), .integer(2), .integer(3), .integer(2)])
+        try expectFragment(
+            doubled, #"CASE WHEN "Track"."Milliseconds" > ? THEN ? ELSE ? END * ?"#,
+            [.integer(1), .integer(2), .integer(3), .integer(2)])
     }
 
     @Test func runsLikeHandWrittenSQL() throws {
         let db = try Database.chinook()
-        let rows: [(Int64?, String, String?)] = try Track.where { $0.trackId <= 100 }.order(by: \.trackId).select { track in
+        let rows: [(Int64?, String, String?)] = try Track.where { $0.trackId <= 100 }.order(by: \.trackId).select {
+            track in
             (
                 track.trackId,
-                Case.when(track.milliseconds > 300_000, then: "long").when(track.milliseconds > 200_000, then: "medium").else("short"),
+                Case.when(track.milliseconds > 300_000, then: "long").when(track.milliseconds > 200_000, then: "medium")
+                    .else("short"),
                 Case.when(track.composer == nil, then: track.name)
             )
         }.fetchAll(db)
@@ -36,7 +41,12 @@ import Testing
             SELECT TrackId, CASE WHEN Milliseconds > 300000 THEN 'long' WHEN Milliseconds > 200000 THEN 'medium' ELSE 'short' END,
               CASE WHEN Composer IS NULL THEN Name END FROM Track WHERE TrackId <= 100 ORDER BY TrackId
             """
-        ) { row in (try row.decode(Int64?.self, at: 0), try row.decode(String.self, at: 1), try row.decode(String?.self, at: 2)) }
+        ) { row in
+            (
+                try row.decode(Int64?.self, at: 0), try row.decode(String.self, at: 1),
+                try row.decode(String?.self, at: 2)
+            )
+        }
         #expect(rows.count == 100 && expected.count == 100)
         for (row, raw) in zip(rows, expected) {
             #expect(row.0 == raw.0 && row.1 == raw.1 && row.2 == raw.2)
@@ -47,9 +57,11 @@ import Testing
         let nullCount: Int = rows.filter { $0.2 == nil }.count
         #expect(nullCount > 0 && nullCount < rows.count)
         // In a predicate, a grouping and an ordering.
-        let grouped: [(String, Int)] = try Track.group { Case.when($0.milliseconds > 300_000, then: "long").else("short") }
-            .order { Case.when($0.milliseconds > 300_000, then: "long").else("short") }
-            .select { (Case.when($0.milliseconds > 300_000, then: "long").else("short"), count()) }.fetchAll(db)
+        let grouped: [(String, Int)] = try Track.group {
+            Case.when($0.milliseconds > 300_000, then: "long").else("short")
+        }
+        .order { Case.when($0.milliseconds > 300_000, then: "long").else("short") }
+        .select { (Case.when($0.milliseconds > 300_000, then: "long").else("short"), count()) }.fetchAll(db)
         let groupedSQL = try db.fetchAll(
             "SELECT CASE WHEN Milliseconds > 300000 THEN 'long' ELSE 'short' END AS k, count(*) FROM Track GROUP BY k ORDER BY k"
         ) { row in (try row.decode(String.self, at: 0), try row.decode(Int.self, at: 1)) }

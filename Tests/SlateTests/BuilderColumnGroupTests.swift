@@ -90,8 +90,10 @@ struct Shop: PrimaryKeyedTable, Equatable {
     ]
 
     @Test func theGroupIsColumnsOfItsParent() throws {
-        #expect(try Shop.schema.createTableSQL()
-            == #"CREATE TABLE "shop" ("id" INTEGER PRIMARY KEY, "street" TEXT NOT NULL, "city" TEXT, "name" TEXT NOT NULL)"#)
+        #expect(
+            try Shop.schema.createTableSQL()
+                == #"CREATE TABLE "shop" ("id" INTEGER PRIMARY KEY, "street" TEXT NOT NULL, "city" TEXT, "name" TEXT NOT NULL)"#
+        )
         try expectSQL(
             Shop.where { $0.address.city == "Oslo" }.order { $0.address.street },
             #"SELECT "shop"."id", "shop"."street", "shop"."city", "shop"."name" FROM "shop" WHERE "shop"."city" = ? ORDER BY "shop"."street""#,
@@ -110,7 +112,8 @@ struct Shop: PrimaryKeyedTable, Equatable {
         #expect(try Shop.order(by: \.id).fetchAll(db) == inserted)
         #expect(try Shop.where { $0.address.city == "Oslo" }.fetchAll(db).map(\.name) == ["Books"])
         #expect(try Shop.where { $0.address.city == nil }.fetchAll(db).map(\.name) == ["Pop-up"])
-        let cities = try Shop.where { $0.address.street.hasPrefix("D") }.select { ($0.name, $0.address.city) }.fetchAll(db)
+        let cities = try Shop.where { $0.address.street.hasPrefix("D") }.select { ($0.name, $0.address.city) }.fetchAll(
+            db)
         #expect(cities.count == 1 && cities[0].0 == "Tea" && cities[0].1 == "Stockholm")
         // Updates of a group's columns, and of a whole record.
         try Shop.update { $0.address.city.set(to: "Bergen") }.where { $0.address.city == nil }.execute(db)
@@ -118,6 +121,8 @@ struct Shop: PrimaryKeyedTable, Equatable {
         tea.address.street = "Storgatan 9"
         try db.update(tea)
         #expect(try Shop.find(2).fetchOne(db) == tea)
-        #expect(try db.fetchValue(String.self, "SELECT group_concat(city, ',') FROM (SELECT city FROM shop ORDER BY id)") == "Oslo,Stockholm,Bergen")
+        #expect(
+            try db.fetchValue(String.self, "SELECT group_concat(city, ',') FROM (SELECT city FROM shop ORDER BY id)")
+                == "Oslo,Stockholm,Bergen")
     }
 }

@@ -28,7 +28,9 @@ import Testing
         func expected(_ op: String) throws -> [Int64?] {
             try db.fetchAll(
                 Int64?.self,
-                sql: "SELECT AlbumId FROM Track WHERE GenreId = 1 \(op) SELECT AlbumId FROM Track WHERE Milliseconds > 400000 ORDER BY 1")
+                sql:
+                    "SELECT AlbumId FROM Track WHERE GenreId = 1 \(op) SELECT AlbumId FROM Track WHERE Milliseconds > 400000 ORDER BY 1"
+            )
         }
         let union: [Int64?] = try rock.union(long).order { $0.albumId }.fetchAll(db)
         #expect(union == (try expected("UNION")))
@@ -42,7 +44,9 @@ import Testing
         #expect(try rock.union(long).fetchCount(db) == union.count)
         #expect(try rock.union(long).order { $0.albumId }.fetchOne(db) == union.first)
         // Whole records.
-        let records = try Artist.where { $0.artistId <= 2 }.union(Artist.where { $0.artistId == 5 }).order { $0.artistId }.fetchAll(db)
+        let records = try Artist.where { $0.artistId <= 2 }.union(Artist.where { $0.artistId == 5 }).order {
+            $0.artistId
+        }.fetchAll(db)
         #expect(records.map(\.artistId) == [1, 2, 5])
     }
 }

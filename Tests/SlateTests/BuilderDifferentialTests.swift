@@ -63,9 +63,11 @@ struct DifferentialCase {
         let db = try Database.chinook()
         var random = SeededGenerator(state: Self.seed)
         let invoiceDates = try db.fetchAll(Date.self, "SELECT DISTINCT InvoiceDate FROM Invoice ORDER BY 1")
-        let states = try db.fetchAll(String.self, "SELECT DISTINCT State FROM Customer WHERE State IS NOT NULL ORDER BY 1")
+        let states = try db.fetchAll(
+            String.self, "SELECT DISTINCT State FROM Customer WHERE State IS NOT NULL ORDER BY 1")
         let countries = try db.fetchAll(String.self, "SELECT DISTINCT Country FROM Customer ORDER BY 1")
-        let composers = try db.fetchAll(String.self, "SELECT DISTINCT Composer FROM Track WHERE Composer IS NOT NULL ORDER BY 1 LIMIT 60")
+        let composers = try db.fetchAll(
+            String.self, "SELECT DISTINCT Composer FROM Track WHERE Composer IS NOT NULL ORDER BY 1 LIMIT 60")
         #expect(invoiceDates.count > 300)
 
         var cases: [DifferentialCase] = []
@@ -75,7 +77,8 @@ struct DifferentialCase {
             shapes.insert(shape)
             cases.append(
                 try Self.makeCase(
-                    shape: shape, db: db, random: &random, invoiceDates: invoiceDates, states: states, countries: countries,
+                    shape: shape, db: db, random: &random, invoiceDates: invoiceDates, states: states,
+                    countries: countries,
                     composers: composers))
         }
         var mismatches: [String] = []
@@ -84,7 +87,9 @@ struct DifferentialCase {
             let builder = item.isOrdered ? item.builder : item.builder.sorted(by: Self.precedes)
             let handWritten = item.isOrdered ? item.handWritten : item.handWritten.sorted(by: Self.precedes)
             if builder != handWritten {
-                mismatches.append("\(item.label): builder \(builder.prefix(3)) … (\(builder.count)), SQL \(handWritten.prefix(3)) … (\(handWritten.count))")
+                mismatches.append(
+                    "\(item.label): builder \(builder.prefix(3)) … (\(builder.count)), SQL \(handWritten.prefix(3)) … (\(handWritten.count))"
+                )
             }
             if !builder.isEmpty { nonEmpty += 1 }
         }
@@ -103,7 +108,8 @@ struct DifferentialCase {
 
     // swiftlint:disable:next function_body_length cyclomatic_complexity
     static func makeCase(
-        shape: Int, db: Database, random: inout SeededGenerator, invoiceDates: [Date], states: [String], countries: [String],
+        shape: Int, db: Database, random: inout SeededGenerator, invoiceDates: [Date], states: [String],
+        countries: [String],
         composers: [String]
     ) throws -> DifferentialCase {
         switch shape {
@@ -116,19 +122,27 @@ struct DifferentialCase {
             let rows = try Track.where { $0.milliseconds > minimum && $0.genreId == genre }
                 .order { ($0.name, $0.trackId) }.limit(limit, offset: offset).fetchAll(db)
             return DifferentialCase(
-                label: "tracks genre \(genre) > \(minimum) limit \(limit) offset \(offset)", builder: try rows.map(raw(record:)),
+                label: "tracks genre \(genre) > \(minimum) limit \(limit) offset \(offset)",
+                builder: try rows.map(raw(record:)),
                 handWritten: try sql(
-                    db, "SELECT * FROM Track WHERE Milliseconds > ? AND GenreId = ? ORDER BY Name, TrackId LIMIT ? OFFSET ?",
+                    db,
+                    "SELECT * FROM Track WHERE Milliseconds > ? AND GenreId = ? ORDER BY Name, TrackId LIMIT ? OFFSET ?",
                     [minimum, genre, limit, offset]),
                 isOrdered: true)
         case 1:
             // Date equality against dates SQLite stored, and a date the table does not hold.
-            let date = random.bool() ? random.element(invoiceDates) : random.element(invoiceDates).addingTimeInterval(Double(random.int(1...86_399)))
-            let rows = try Invoice.where { $0.invoiceDate == date }.order(by: \.invoiceId).select { ($0.invoiceId, $0.invoiceDate) }.fetchAll(db)
+            let date =
+                random.bool()
+                ? random.element(invoiceDates)
+                : random.element(invoiceDates).addingTimeInterval(Double(random.int(1...86_399)))
+            let rows = try Invoice.where { $0.invoiceDate == date }.order(by: \.invoiceId).select {
+                ($0.invoiceId, $0.invoiceDate)
+            }.fetchAll(db)
             return DifferentialCase(
                 label: "invoices on \(date)", builder: try rows.map { try raw($0.0, $0.1) },
                 handWritten: try sql(
-                    db, "SELECT InvoiceId, InvoiceDate FROM Invoice WHERE InvoiceDate = datetime(?, 'unixepoch') ORDER BY InvoiceId",
+                    db,
+                    "SELECT InvoiceId, InvoiceDate FROM Invoice WHERE InvoiceDate = datetime(?, 'unixepoch') ORDER BY InvoiceId",
                     [Int64(date.timeIntervalSince1970)]),
                 isOrdered: true)
         case 2:
@@ -139,23 +153,28 @@ struct DifferentialCase {
             return DifferentialCase(
                 label: "invoices in \(dates.count) dates", builder: [try raw(count)],
                 handWritten: try sql(
-                    db, "SELECT count(*) FROM Invoice WHERE InvoiceDate IN (\(list))", dates.map { Int64($0.timeIntervalSince1970) }),
+                    db, "SELECT count(*) FROM Invoice WHERE InvoiceDate IN (\(list))",
+                    dates.map { Int64($0.timeIntervalSince1970) }),
                 isOrdered: true)
         case 3:
             // Date ranges, bounds equal to stored instants.
             let lower = random.element(invoiceDates)
             let upper = lower.addingTimeInterval(Double(random.int(0...30)) * 86_400)
-            let between = try Invoice.where { $0.invoiceDate.between(lower, and: upper) }.select { $0.invoiceId }.fetchAll(db)
-            let below = try Invoice.where { $0.invoiceDate < upper && $0.invoiceDate >= lower }.select { $0.invoiceId }.fetchAll(db)
+            let between = try Invoice.where { $0.invoiceDate.between(lower, and: upper) }.select { $0.invoiceId }
+                .fetchAll(db)
+            let below = try Invoice.where { $0.invoiceDate < upper && $0.invoiceDate >= lower }.select { $0.invoiceId }
+                .fetchAll(db)
             let arguments: [any SQLBindable] = [Int64(lower.timeIntervalSince1970), Int64(upper.timeIntervalSince1970)]
             return DifferentialCase(
                 label: "invoices between \(lower) and \(upper)",
                 builder: try between.map { try raw($0) } + [[.text("<")]] + below.map { try raw($0) },
                 handWritten: try sql(
-                    db, "SELECT InvoiceId FROM Invoice WHERE InvoiceDate BETWEEN datetime(?1, 'unixepoch') AND datetime(?2, 'unixepoch')",
+                    db,
+                    "SELECT InvoiceId FROM Invoice WHERE InvoiceDate BETWEEN datetime(?1, 'unixepoch') AND datetime(?2, 'unixepoch')",
                     arguments) + [[.text("<")]]
                     + sql(
-                        db, "SELECT InvoiceId FROM Invoice WHERE InvoiceDate < datetime(?2, 'unixepoch') AND InvoiceDate >= datetime(?1, 'unixepoch')",
+                        db,
+                        "SELECT InvoiceId FROM Invoice WHERE InvoiceDate < datetime(?2, 'unixepoch') AND InvoiceDate >= datetime(?1, 'unixepoch')",
                         arguments),
                 isOrdered: false)
         case 4:
@@ -169,7 +188,8 @@ struct DifferentialCase {
                 label: "customers in states \(chosen) nil \(withNil)", builder: try rows.map { try raw($0.0, $0.1) },
                 handWritten: try sql(
                     db,
-                    "SELECT CustomerId, State FROM Customer WHERE State IN (\(list)) OR " + (withNil ? "State IS NULL" : "State = 'none'")
+                    "SELECT CustomerId, State FROM Customer WHERE State IN (\(list)) OR "
+                        + (withNil ? "State IS NULL" : "State = 'none'")
                         + " ORDER BY CustomerId", chosen),
                 isOrdered: true)
         case 5:
@@ -186,13 +206,15 @@ struct DifferentialCase {
                 handWritten: try sql(
                     db,
                     "SELECT EmployeeId FROM Employee e WHERE \(negate ? "NOT " : "")EXISTS (SELECT 1 FROM Employee r WHERE r.ReportsTo = e.EmployeeId"
-                        + " AND r.HireDate > datetime(?, 'unixepoch')) ORDER BY EmployeeId", [Int64(hiredAfter.timeIntervalSince1970)]),
+                        + " AND r.HireDate > datetime(?, 'unixepoch')) ORDER BY EmployeeId",
+                    [Int64(hiredAfter.timeIntervalSince1970)]),
                 isOrdered: true)
         case 6:
             // Two scalar subqueries in one tuple, one of them finding no row for some artists.
             let lower = random.int64(1...250)
             let upper = lower + random.int64(0...30)
-            let rows = try Artist.where { $0.artistId.between(lower, and: upper) }.order(by: \.artistId).select { artist in
+            let rows = try Artist.where { $0.artistId.between(lower, and: upper) }.order(by: \.artistId).select {
+                artist in
                 (
                     artist.artistId,
                     Album.where { $0.artistId == artist.artistId }.select { _ in count() },
@@ -200,11 +222,13 @@ struct DifferentialCase {
                 )
             }.fetchAll(db)
             return DifferentialCase(
-                label: "artists \(lower)...\(upper) with album counts", builder: try rows.map { try raw($0.0, $0.1, $0.2) },
+                label: "artists \(lower)...\(upper) with album counts",
+                builder: try rows.map { try raw($0.0, $0.1, $0.2) },
                 handWritten: try sql(
                     db,
                     "SELECT a.ArtistId, (SELECT count(*) FROM Album b WHERE b.ArtistId = a.ArtistId), (SELECT min(b.Title) FROM Album b"
-                        + " WHERE b.ArtistId = a.ArtistId) FROM Artist a WHERE a.ArtistId BETWEEN ? AND ? ORDER BY a.ArtistId", [lower, upper]),
+                        + " WHERE b.ArtistId = a.ArtistId) FROM Artist a WHERE a.ArtistId BETWEEN ? AND ? ORDER BY a.ArtistId",
+                    [lower, upper]),
                 isOrdered: true)
         case 7:
             // A left join selected into a tuple: the right side is NULL for artists without albums.
@@ -215,7 +239,8 @@ struct DifferentialCase {
                 .order { artist, album in (artist.artistId, album.albumId) }
                 .select { artist, album in (artist.name, album.title, album.albumId) }.fetchAll(db)
             return DifferentialCase(
-                label: "artists \(lower)...\(upper) left join albums", builder: try rows.map { try raw($0.0, $0.1, $0.2) },
+                label: "artists \(lower)...\(upper) left join albums",
+                builder: try rows.map { try raw($0.0, $0.1, $0.2) },
                 handWritten: try sql(
                     db,
                     "SELECT a.Name, b.Title, b.AlbumId FROM Artist a LEFT JOIN Album b ON a.ArtistId = b.ArtistId WHERE a.ArtistId BETWEEN ? AND ?"
@@ -229,16 +254,19 @@ struct DifferentialCase {
             return DifferentialCase(
                 label: "artists up to \(upper) without albums", builder: [try raw(count)],
                 handWritten: try sql(
-                    db, "SELECT count(*) FROM Artist a LEFT JOIN Album b ON a.ArtistId = b.ArtistId WHERE b.AlbumId IS NULL AND a.ArtistId <= ?",
+                    db,
+                    "SELECT count(*) FROM Artist a LEFT JOIN Album b ON a.ArtistId = b.ArtistId WHERE b.AlbumId IS NULL AND a.ArtistId <= ?",
                     [upper]),
                 isOrdered: true)
         case 9:
             // Grouping, aggregates and HAVING.
             let minimum = random.int(1...200)
             let rows = try Track.group(by: \.genreId).having { _ in count() >= minimum }.order(by: \.genreId)
-                .select { ($0.genreId, count(), $0.milliseconds.sum(), $0.milliseconds.max(), $0.composer.count()) }.fetchAll(db)
+                .select { ($0.genreId, count(), $0.milliseconds.sum(), $0.milliseconds.max(), $0.composer.count()) }
+                .fetchAll(db)
             return DifferentialCase(
-                label: "genres with at least \(minimum) tracks", builder: try rows.map { try raw($0.0, $0.1, $0.2, $0.3, $0.4) },
+                label: "genres with at least \(minimum) tracks",
+                builder: try rows.map { try raw($0.0, $0.1, $0.2, $0.3, $0.4) },
                 handWritten: try sql(
                     db,
                     "SELECT GenreId, count(*), sum(Milliseconds), max(Milliseconds), count(Composer) FROM Track GROUP BY GenreId"
@@ -252,27 +280,35 @@ struct DifferentialCase {
             return DifferentialCase(
                 label: "tracks of artist \(artist)", builder: try rows.map { try raw($0.0, $0.1) },
                 handWritten: try sql(
-                    db, "SELECT TrackId, Name FROM Track WHERE AlbumId IN (SELECT AlbumId FROM Album WHERE ArtistId = ?)", [artist]),
+                    db,
+                    "SELECT TrackId, Name FROM Track WHERE AlbumId IN (SELECT AlbumId FROM Album WHERE ArtistId = ?)",
+                    [artist]),
                 isOrdered: false)
         case 11:
             // Text prefixes, case-sensitive.
             let prefix = String(random.element(composers).prefix(random.int(1...4)))
-            let rows = try Track.where { $0.composer.hasPrefix(prefix) }.order(by: \.trackId).select { $0.trackId }.fetchAll(db)
+            let rows = try Track.where { $0.composer.hasPrefix(prefix) }.order(by: \.trackId).select { $0.trackId }
+                .fetchAll(db)
             return DifferentialCase(
                 label: "composers starting with \(prefix)", builder: try rows.map { try raw($0) },
                 handWritten: try sql(
-                    db, "SELECT TrackId FROM Track WHERE substr(Composer, 1, length(?1)) = ?1 ORDER BY TrackId", [prefix]),
+                    db, "SELECT TrackId FROM Track WHERE substr(Composer, 1, length(?1)) = ?1 ORDER BY TrackId",
+                    [prefix]),
                 isOrdered: true)
         case 12:
             // Ordering with NULLs placed, descending.
             let limit = random.int(1...40)
             let offset = random.int(0...200)
-            let rows = try Track.order { ($0.composer.descending(nulls: .last), $0.trackId) }.limit(limit, offset: offset)
-                .select { ($0.trackId, $0.composer) }.fetchAll(db)
+            let rows = try Track.order { ($0.composer.descending(nulls: .last), $0.trackId) }.limit(
+                limit, offset: offset
+            )
+            .select { ($0.trackId, $0.composer) }.fetchAll(db)
             return DifferentialCase(
-                label: "tracks by composer desc limit \(limit) offset \(offset)", builder: try rows.map { try raw($0.0, $0.1) },
+                label: "tracks by composer desc limit \(limit) offset \(offset)",
+                builder: try rows.map { try raw($0.0, $0.1) },
                 handWritten: try sql(
-                    db, "SELECT TrackId, Composer FROM Track ORDER BY Composer IS NULL, Composer DESC, TrackId LIMIT ? OFFSET ?",
+                    db,
+                    "SELECT TrackId, Composer FROM Track ORDER BY Composer IS NULL, Composer DESC, TrackId LIMIT ? OFFSET ?",
                     [limit, offset]),
                 isOrdered: true)
         case 13:
@@ -281,12 +317,14 @@ struct DifferentialCase {
             let lines = random.int(1...14)
             let rows = try Invoice.join(Customer.self, on: { $0.customerId == $1.customerId })
                 .where { invoice, customer in
-                    customer.country == country && InvoiceLine.where { $0.invoiceId == invoice.invoiceId }.select { _ in count() } >= lines
+                    customer.country == country
+                        && InvoiceLine.where { $0.invoiceId == invoice.invoiceId }.select { _ in count() } >= lines
                 }
                 .order { invoice, _ in invoice.invoiceId }
                 .select { invoice, customer in (invoice.invoiceId, customer.lastName, invoice.total) }.fetchAll(db)
             return DifferentialCase(
-                label: "invoices from \(country) with \(lines)+ lines", builder: try rows.map { try raw($0.0, $0.1, $0.2) },
+                label: "invoices from \(country) with \(lines)+ lines",
+                builder: try rows.map { try raw($0.0, $0.1, $0.2) },
                 handWritten: try sql(
                     db,
                     "SELECT i.InvoiceId, c.LastName, i.Total FROM Invoice i JOIN Customer c ON i.CustomerId = c.CustomerId WHERE c.Country = ?"
@@ -322,10 +360,13 @@ struct DifferentialCase {
             let upper = random.int64(1...412)
             let built = try Database.chinookCopy()
             let written = try Database.chinookCopy()
-            try Invoice.update { $0.invoiceDate.set(to: date) }.where { $0.invoiceId <= upper && $0.billingState == nil }.execute(built)
+            try Invoice.update { $0.invoiceDate.set(to: date) }.where {
+                $0.invoiceId <= upper && $0.billingState == nil
+            }.execute(built)
             try written.execute(
                 SQL(
-                    sql: "UPDATE Invoice SET InvoiceDate = datetime(?, 'unixepoch') WHERE InvoiceId <= ? AND BillingState IS NULL",
+                    sql:
+                        "UPDATE Invoice SET InvoiceDate = datetime(?, 'unixepoch') WHERE InvoiceId <= ? AND BillingState IS NULL",
                     arguments: [Int64(date.timeIntervalSince1970), upper]))
             return DifferentialCase(
                 label: "update invoice dates to \(date) up to \(upper)", builder: try contents(built, "Invoice"),
@@ -337,11 +378,16 @@ struct DifferentialCase {
             let written = try Database.chinookCopy()
             try InvoiceLine.delete().where { line in
                 line.quantity >= quantity
-                    && exists(InvoiceLine.where { $0.invoiceId == line.invoiceId && $0.invoiceLineId != line.invoiceLineId && $0.unitPrice > line.unitPrice })
+                    && exists(
+                        InvoiceLine.where {
+                            $0.invoiceId == line.invoiceId && $0.invoiceLineId != line.invoiceLineId
+                                && $0.unitPrice > line.unitPrice
+                        })
             }.execute(built)
             try written.execute(
                 SQL(
-                    sql: "DELETE FROM InvoiceLine WHERE Quantity >= ? AND EXISTS (SELECT 1 FROM InvoiceLine o WHERE o.InvoiceId = InvoiceLine.InvoiceId"
+                    sql:
+                        "DELETE FROM InvoiceLine WHERE Quantity >= ? AND EXISTS (SELECT 1 FROM InvoiceLine o WHERE o.InvoiceId = InvoiceLine.InvoiceId"
                         + " AND o.InvoiceLineId <> InvoiceLine.InvoiceLineId AND o.UnitPrice > InvoiceLine.UnitPrice)",
                     arguments: [quantity]))
             return DifferentialCase(
@@ -358,7 +404,8 @@ struct DifferentialCase {
                 try written.execute(SQL(sql: "INSERT INTO Artist (Name) VALUES (?)", arguments: [name]))
             }
             return DifferentialCase(
-                label: "insert \(names.count) artists", builder: try contents(built, "Artist"), handWritten: try contents(written, "Artist"),
+                label: "insert \(names.count) artists", builder: try contents(built, "Artist"),
+                handWritten: try contents(written, "Artist"),
                 isOrdered: true)
         case 20:
             // CASE, with and without ELSE, selected and in a predicate.
@@ -370,17 +417,21 @@ struct DifferentialCase {
                 .select { track in
                     (
                         track.trackId,
-                        Case.when(track.milliseconds > long, then: "long").when(track.milliseconds < short, then: "short").else("medium"),
+                        Case.when(track.milliseconds > long, then: "long").when(
+                            track.milliseconds < short, then: "short"
+                        ).else("medium"),
                         Case.when(track.composer == nil, then: track.milliseconds)
                     )
                 }.fetchAll(db)
             return DifferentialCase(
-                label: "tracks by CASE \(short)...\(long) genre \(genre)", builder: try rows.map { try raw($0.0, $0.1, $0.2) },
+                label: "tracks by CASE \(short)...\(long) genre \(genre)",
+                builder: try rows.map { try raw($0.0, $0.1, $0.2) },
                 handWritten: try sql(
                     db,
                     "SELECT TrackId, CASE WHEN Milliseconds > ?1 THEN 'long' WHEN Milliseconds < ?2 THEN 'short' ELSE 'medium' END,"
                         + " CASE WHEN Composer IS NULL THEN Milliseconds END FROM Track"
-                        + " WHERE CASE WHEN Milliseconds > ?1 THEN 1 ELSE GenreId = ?3 END ORDER BY TrackId LIMIT 50", [long, short, genre]),
+                        + " WHERE CASE WHEN Milliseconds > ?1 THEN 1 ELSE GenreId = ?3 END ORDER BY TrackId LIMIT 50",
+                    [long, short, genre]),
                 isOrdered: true)
         case 21:
             // A compound select, ordered and limited as a whole.
@@ -399,7 +450,8 @@ struct DifferentialCase {
             }
             let rows = try compound.order { $0.albumId.descending() }.limit(limit).fetchAll(db)
             return DifferentialCase(
-                label: "genre \(genre) \(op.rawValue) longer than \(minimum) limit \(limit)", builder: try rows.map { try raw($0) },
+                label: "genre \(genre) \(op.rawValue) longer than \(minimum) limit \(limit)",
+                builder: try rows.map { try raw($0) },
                 handWritten: try sql(
                     db,
                     "SELECT AlbumId FROM Track WHERE GenreId = ? \(op.rawValue) SELECT AlbumId FROM Track WHERE Milliseconds > ?"
@@ -428,9 +480,11 @@ struct DifferentialCase {
             let rows = try Track.where { $0.bytes > minimum }.order(by: \.trackId).limit(30)
                 .select { ($0.trackId, $0.milliseconds * factor, $0.composer ?? "unknown") }.fetchAll(db)
             return DifferentialCase(
-                label: "tracks over \(minimum) bytes times \(factor)", builder: try rows.map { try raw($0.0, $0.1, $0.2) },
+                label: "tracks over \(minimum) bytes times \(factor)",
+                builder: try rows.map { try raw($0.0, $0.1, $0.2) },
                 handWritten: try sql(
-                    db, "SELECT TrackId, Milliseconds * ?, coalesce(Composer, 'unknown') FROM Track WHERE Bytes > ? ORDER BY TrackId LIMIT 30",
+                    db,
+                    "SELECT TrackId, Milliseconds * ?, coalesce(Composer, 'unknown') FROM Track WHERE Bytes > ? ORDER BY TrackId LIMIT 30",
                     [factor, minimum]),
                 isOrdered: true)
         }

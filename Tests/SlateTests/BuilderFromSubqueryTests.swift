@@ -39,12 +39,16 @@ struct Spending: Table, Equatable {
 /// A select used as a table source, with typed columns, alone and joined.
 @Suite struct BuilderFromSubqueryTests {
     static func spending(since year: String) -> Selection<Invoice.Columns, (Int64, Double?)> {
-        Invoice.where { $0.invoiceDate.strftime("%Y") >= year }.group(by: \.customerId).select { ($0.customerId, $0.total.sum()) }
+        Invoice.where { $0.invoiceDate.strftime("%Y") >= year }.group(by: \.customerId).select {
+            ($0.customerId, $0.total.sum())
+        }
     }
 
     @Test func selectsFromASubquery() throws {
         let db = try Database.chinook()
-        let query = Spending.from(Self.spending(since: "2024")).where { $0.spent > 20.0 }.order { ($0.spent.descending(), $0.customerId) }
+        let query = Spending.from(Self.spending(since: "2024")).where { $0.spent > 20.0 }.order {
+            ($0.spent.descending(), $0.customerId)
+        }
         try expectSQL(
             query,
             #"WITH "spending"("customerId", "spent") AS (SELECT "Invoice"."CustomerId", sum("Invoice"."Total") FROM "Invoice" WHERE strftime(?, "Invoice"."InvoiceDate") >= ? GROUP BY "Invoice"."CustomerId")"#
@@ -63,12 +67,16 @@ struct Spending: Table, Equatable {
 
     @Test func joinsASubquery() throws {
         let db = try Database.chinook()
-        let query = Customer.join(Spending.self, from: Self.spending(since: "2021"), on: { $0.customerId == $1.customerId })
-            .where { customer, spending in customer.country == "USA" && spending.spent >= 38.0 }
-            .order { customer, _ in customer.customerId }
-            .select { customer, spending in (customer.lastName, spending.spent) }
+        let query = Customer.join(
+            Spending.self, from: Self.spending(since: "2021"), on: { $0.customerId == $1.customerId }
+        )
+        .where { customer, spending in customer.country == "USA" && spending.spent >= 38.0 }
+        .order { customer, _ in customer.customerId }
+        .select { customer, spending in (customer.lastName, spending.spent) }
         #expect(query.sql.text.hasPrefix(#"WITH "spending"("customerId", "spent") AS (SELECT "#))
-        #expect(query.sql.text.contains(#"FROM "Customer" JOIN "spending" ON "Customer"."CustomerId" = "spending"."customerId""#))
+        #expect(
+            query.sql.text.contains(
+                #"FROM "Customer" JOIN "spending" ON "Customer"."CustomerId" = "spending"."customerId""#))
         let rows: [(String, Double?)] = try query.fetchAll(db)
         let expected = try db.fetchAll(
             """
@@ -81,11 +89,17 @@ struct Spending: Table, Equatable {
         #expect(rows.map(\.1) == expected.map(\.1))
         #expect(rows.count > 3)
         // A left join keeps the customers the subquery has no row for.
-        let left: [(Customer, Spending?)] = try Customer.leftJoin(Spending.self, from: Self.spending(since: "2025"), on: { $0.customerId == $1.customerId })
-            .fetchAll(db)
+        let left: [(Customer, Spending?)] = try Customer.leftJoin(
+            Spending.self, from: Self.spending(since: "2025"), on: { $0.customerId == $1.customerId }
+        )
+        .fetchAll(db)
         let unmatched = left.filter { $0.1 == nil }.count
         #expect(left.count == 59)
-        #expect(unmatched == (try db.fetchValue(
-            Int.self, "SELECT count(*) FROM Customer WHERE CustomerId NOT IN (SELECT CustomerId FROM Invoice WHERE strftime('%Y', InvoiceDate) >= '2025')")))
+        #expect(
+            unmatched
+                == (try db.fetchValue(
+                    Int.self,
+                    "SELECT count(*) FROM Customer WHERE CustomerId NOT IN (SELECT CustomerId FROM Invoice WHERE strftime('%Y', InvoiceDate) >= '2025')"
+                )))
     }
 }

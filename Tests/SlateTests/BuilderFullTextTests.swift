@@ -55,7 +55,8 @@ struct PostSearch: Table, Equatable {
     var body: String?
 
     static let schema = TableSchema(
-        name: "post_search", kind: .virtual(module: "fts5", arguments: "title, body, content='post', content_rowid='id'"),
+        name: "post_search",
+        kind: .virtual(module: "fts5", arguments: "title, body, content='post', content_rowid='id'"),
         columns: [.init(name: "title"), .init(name: "body")])
 
     struct Columns: FullTextColumns {
@@ -90,7 +91,8 @@ struct PostSearch: Table, Equatable {
 @Suite struct BuilderFullTextTests {
     static let posts = [
         Post(title: "Swift macros", body: "Macros generate code at compile time, checked by the compiler."),
-        Post(title: "SQLite full-text search", body: "FTS5 indexes text; a MATCH query finds the rows, ranked by bm25."),
+        Post(
+            title: "SQLite full-text search", body: "FTS5 indexes text; a MATCH query finds the rows, ranked by bm25."),
         Post(title: "Cooking", body: "A recipe for bread, with no code at all."),
         Post(title: "Swift and SQLite", body: "Typed queries in Swift over SQLite: the compiler checks the code."),
     ]
@@ -105,11 +107,13 @@ struct PostSearch: Table, Equatable {
     }
 
     @Test func createTableRendersTheVirtualTable() throws {
-        #expect(try PostSearch.schema.createTableSQL()
-            == #"CREATE VIRTUAL TABLE "post_search" USING fts5(title, body, content='post', content_rowid='id')"#)
+        #expect(
+            try PostSearch.schema.createTableSQL()
+                == #"CREATE VIRTUAL TABLE "post_search" USING fts5(title, body, content='post', content_rowid='id')"#)
         let db = try Self.database()
-        #expect(try db.fetchValue(String.self, "SELECT sql FROM sqlite_master WHERE name = 'post_search'")
-            == #"CREATE VIRTUAL TABLE "post_search" USING fts5(title, body, content='post', content_rowid='id')"#)
+        #expect(
+            try db.fetchValue(String.self, "SELECT sql FROM sqlite_master WHERE name = 'post_search'")
+                == #"CREATE VIRTUAL TABLE "post_search" USING fts5(title, body, content='post', content_rowid='id')"#)
     }
 
     @Test func matchBindsTheQuery() throws {
@@ -123,11 +127,13 @@ struct PostSearch: Table, Equatable {
             [.text(#"("swift") AND ("comp" *)"#)])
         try expectSQL(
             PostSearch.where { $0.title.match(.phrase("sqlite")) }.select { $0.rowid },
-            #"SELECT "post_search"."rowid" FROM "post_search" WHERE "post_search"."title" MATCH ?"#, [.text(#""sqlite""#)])
+            #"SELECT "post_search"."rowid" FROM "post_search" WHERE "post_search"."title" MATCH ?"#,
+            [.text(#""sqlite""#)])
         let db = try Self.database()
         let swift = try PostSearch.where { $0.match("swift") }.order { $0.rowid }.select { $0.rowid }.fetchAll(db)
         #expect(swift == [1, 4])
-        let titled = try PostSearch.where { $0.title.match("sqlite") }.order { $0.rowid }.select { $0.rowid }.fetchAll(db)
+        let titled = try PostSearch.where { $0.title.match("sqlite") }.order { $0.rowid }.select { $0.rowid }.fetchAll(
+            db)
         #expect(titled == [2, 4])
         let both = try PostSearch.matching(.all("swift", .prefix("compil"))).select { $0.rowid }.fetchAll(db)
         let expectedBoth: Set<Int64> = [1, 4]
@@ -155,7 +161,12 @@ struct PostSearch: Table, Equatable {
 
     @Test func rankingHighlightsAndSnippets() throws {
         let select = PostSearch.where { $0.match("sqlite") }.order { $0.bm25() }
-            .select { ($0.rowid, $0.title.highlight(open: "[", close: "]"), $0.bm25(), $0.snippet(open: "<", close: ">", ellipsis: "…", tokens: 4)) }
+            .select {
+                (
+                    $0.rowid, $0.title.highlight(open: "[", close: "]"), $0.bm25(),
+                    $0.snippet(open: "<", close: ">", ellipsis: "…", tokens: 4)
+                )
+            }
         try expectSQL(
             select,
             #"SELECT "post_search"."rowid", highlight("post_search"."post_search", 0, ?, ?), bm25("post_search"."post_search"), snippet("post_search"."post_search", -1, ?, ?, ?, ?) FROM "post_search" WHERE "post_search"."post_search" MATCH ? ORDER BY bm25("post_search"."post_search")"#,
@@ -198,7 +209,8 @@ struct PostSearch: Table, Equatable {
         let everyHighlightMarksTheWord = rows.allSatisfy { row in (row.2 ?? "").contains("_compiler_") }
         #expect(everyHighlightMarksTheWord)
         // The records of the content table, found through the index.
-        let posts = try Post.where { post in post.id.in(PostSearch.where { $0.match("bread") }.select { $0.rowid }) }.fetchAll(db)
+        let posts = try Post.where { post in post.id.in(PostSearch.where { $0.match("bread") }.select { $0.rowid }) }
+            .fetchAll(db)
         #expect(posts.map(\.title) == ["Cooking"])
     }
 
@@ -206,7 +218,8 @@ struct PostSearch: Table, Equatable {
         let query = PostSearch.aliased("s").where { $0.match("swift") }.select { ($0.rowid, $0.bm25()) }
         try expectSQL(
             query,
-            #"SELECT "s"."rowid", bm25("s"."post_search") FROM "post_search" AS "s" WHERE "s"."post_search" MATCH ?"#, [.text("swift")])
+            #"SELECT "s"."rowid", bm25("s"."post_search") FROM "post_search" AS "s" WHERE "s"."post_search" MATCH ?"#,
+            [.text("swift")])
         let db = try Self.database()
         #expect(try query.fetchAll(db).map(\.0).sorted() == [1, 4])
     }
@@ -214,11 +227,14 @@ struct PostSearch: Table, Equatable {
     @Test func aSnippetLengthOutsideFTS5sLimitFailsInsteadOfBeingClamped() throws {
         let db = try Self.database()
         for tokens in [0, 65] {
-            let query = PostSearch.where { $0.match("code") }.select { $0.snippet(open: "*", close: "*", tokens: tokens) }
+            let query = PostSearch.where { $0.match("code") }.select {
+                $0.snippet(open: "*", close: "*", tokens: tokens)
+            }
             let error = #expect(throws: DatabaseError.self) { try query.fetchAll(db) }
             #expect(error?.resultCode == .misuse)
         }
-        let fine = try PostSearch.where { $0.match("code") }.select { $0.snippet(open: "*", close: "*", tokens: 64) }.fetchAll(db)
+        let fine = try PostSearch.where { $0.match("code") }.select { $0.snippet(open: "*", close: "*", tokens: 64) }
+            .fetchAll(db)
         #expect(!fine.isEmpty)
     }
 

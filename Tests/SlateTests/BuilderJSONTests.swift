@@ -77,7 +77,12 @@ struct ArtistSummary: Codable, Equatable, Sendable {
     @Test func pathsAreBoundAndTyped() throws {
         let query = Gadget.where { $0.specs.json("$.brand", as: String.self) == "Acme" }
             .order { $0.specs.json("$.weight", as: Int64.self).descending() }
-            .select { ($0.id, $0.specs.jsonExtract("$.colors[0]", as: String.self), $0.specs.json("$.colors", as: String.self).jsonArrayLength()) }
+            .select {
+                (
+                    $0.id, $0.specs.jsonExtract("$.colors[0]", as: String.self),
+                    $0.specs.json("$.colors", as: String.self).jsonArrayLength()
+                )
+            }
         try expectSQL(
             query,
             #"SELECT "gadget"."id", json_extract("gadget"."specs", ?), json_array_length("gadget"."specs" ->> ?) FROM "gadget" WHERE "gadget"."specs" ->> ? = ? ORDER BY "gadget"."specs" ->> ? DESC"#,
@@ -96,7 +101,8 @@ struct ArtistSummary: Codable, Equatable, Sendable {
     }
 
     @Test func jsonEachIsATableSource() throws {
-        let tagged = Gadget.where { gadget in exists(JSONEach<String>.of(gadget.tags).where { $0.value == "sale" }) }.select { $0.id }
+        let tagged = Gadget.where { gadget in exists(JSONEach<String>.of(gadget.tags).where { $0.value == "sale" }) }
+            .select { $0.id }
         try expectSQL(
             tagged,
             #"SELECT "gadget"."id" FROM "gadget" WHERE EXISTS (SELECT "json_each"."key", "json_each"."value", "json_each"."type", "json_each"."fullkey" FROM json_each("gadget"."tags") AS "json_each" WHERE "json_each"."value" = ?)"#,
@@ -116,7 +122,8 @@ struct ArtistSummary: Codable, Equatable, Sendable {
         #expect(elements.map(\.fullKey) == ["$[0]", "$[1]"])
         // A Swift array bound as one value, for IN.
         let ids: [Int64] = [3, 1, 99]
-        let inList = Gadget.where { $0.id.in(JSONEach<Int64>.of(array: ids).select { $0.value }) }.order(by: \.id).select { $0.id }
+        let inList = Gadget.where { $0.id.in(JSONEach<Int64>.of(array: ids).select { $0.value }) }.order(by: \.id)
+            .select { $0.id }
         try expectSQL(
             inList,
             #"SELECT "gadget"."id" FROM "gadget" WHERE "gadget"."id" IN (SELECT "json_each"."value" FROM json_each(?) AS "json_each") ORDER BY "gadget"."id""#,
@@ -135,7 +142,8 @@ struct ArtistSummary: Codable, Equatable, Sendable {
         let names = Track.where { $0.albumId == 1 }.order(by: \.trackId).select { $0.name.jsonGroupArray() }
         try expectSQL(
             names,
-            #"SELECT json_group_array("Track"."Name") FROM "Track" WHERE "Track"."AlbumId" = ? ORDER BY "Track"."TrackId""#, [.integer(1)])
+            #"SELECT json_group_array("Track"."Name") FROM "Track" WHERE "Track"."AlbumId" = ? ORDER BY "Track"."TrackId""#,
+            [.integer(1)])
         let array = try #require(try names.fetchOne(db)).value
         let expected = try db.fetchAll(String.self, "SELECT Name FROM Track WHERE AlbumId = 1 ORDER BY TrackId")
         #expect(array == expected)
@@ -146,11 +154,18 @@ struct ArtistSummary: Codable, Equatable, Sendable {
             objects,
             #"SELECT json_object(?, "Artist"."ArtistId", ?, "Artist"."Name") FROM "Artist" WHERE "Artist"."ArtistId" <= ? ORDER BY "Artist"."ArtistId""#,
             [.text("id"), .text("name"), .integer(3)])
-        #expect(try objects.fetchAll(db).map(\.value) == [
-            ArtistSummary(id: 1, name: "AC/DC"), ArtistSummary(id: 2, name: "Accept"), ArtistSummary(id: 3, name: "Aerosmith"),
-        ])
+        #expect(
+            try objects.fetchAll(db).map(\.value) == [
+                ArtistSummary(id: 1, name: "AC/DC"), ArtistSummary(id: 2, name: "Accept"),
+                ArtistSummary(id: 3, name: "Aerosmith"),
+            ])
         let grouped = try Album.where { $0.artistId <= 2 }.group(by: \.artistId).order(by: \.artistId)
-            .select { ($0.artistId, jsonObject(as: ArtistSummary.self, ["id": $0.albumId, "name": $0.title]).jsonGroupArray()) }
+            .select {
+                (
+                    $0.artistId,
+                    jsonObject(as: ArtistSummary.self, ["id": $0.albumId, "name": $0.title]).jsonGroupArray()
+                )
+            }
             .fetchAll(db)
         let artistIDs: [Int64] = grouped.map(\.0)
         #expect(artistIDs == [1, 2])

@@ -11,14 +11,18 @@ import Testing
 
     @Test func aCorrelatedExistsOnTheSameTableAliasesTheInnerTable() throws {
         let db = try Database.chinook()
-        let query = Employee.where { e in !exists(Employee.where { $0.reportsTo == e.employeeId }.select { $0.employeeId }) }
-            .select { $0.employeeId }
+        let query = Employee.where { e in
+            !exists(Employee.where { $0.reportsTo == e.employeeId }.select { $0.employeeId })
+        }
+        .select { $0.employeeId }
         try expectSQL(
             query,
             #"SELECT "Employee"."EmployeeId" FROM "Employee" WHERE NOT EXISTS (SELECT "Employee_2"."EmployeeId" FROM "Employee" AS "Employee_2" WHERE "Employee_2"."ReportsTo" = "Employee"."EmployeeId")"#
         )
         let expected = try db.fetchAll(
-            Int64?.self, "SELECT EmployeeId FROM Employee e WHERE NOT EXISTS (SELECT 1 FROM Employee m WHERE m.ReportsTo = e.EmployeeId)")
+            Int64?.self,
+            "SELECT EmployeeId FROM Employee e WHERE NOT EXISTS (SELECT 1 FROM Employee m WHERE m.ReportsTo = e.EmployeeId)"
+        )
         let rows = try query.fetchAll(db)
         #expect(rows == expected)
         #expect(rows == [3, 4, 5, 7, 8])
@@ -29,14 +33,18 @@ import Testing
 
     @Test func aCorrelatedInOnTheSameTableAliasesTheInnerTable() throws {
         let db = try Database.chinook()
-        let query = Employee.where { e in e.employeeId.in(Employee.where { $0.reportsTo == e.employeeId }.select { $0.reportsTo }) }
-            .select { $0.lastName }
+        let query = Employee.where { e in
+            e.employeeId.in(Employee.where { $0.reportsTo == e.employeeId }.select { $0.reportsTo })
+        }
+        .select { $0.lastName }
         try expectSQL(
             query,
             #"SELECT "Employee"."LastName" FROM "Employee" WHERE "Employee"."EmployeeId" IN (SELECT "Employee_2"."ReportsTo" FROM "Employee" AS "Employee_2" WHERE "Employee_2"."ReportsTo" = "Employee"."EmployeeId")"#
         )
         let expected = try db.fetchAll(
-            String.self, "SELECT LastName FROM Employee e WHERE e.EmployeeId IN (SELECT m.ReportsTo FROM Employee m WHERE m.ReportsTo = e.EmployeeId)")
+            String.self,
+            "SELECT LastName FROM Employee e WHERE e.EmployeeId IN (SELECT m.ReportsTo FROM Employee m WHERE m.ReportsTo = e.EmployeeId)"
+        )
         #expect(try query.fetchAll(db) == expected)
         #expect(expected.count == 3)
     }
@@ -62,7 +70,9 @@ import Testing
             SELECT EmployeeId, (SELECT count(*) FROM Employee m WHERE m.ReportsTo = e.EmployeeId),
               (SELECT b.LastName FROM Employee b WHERE b.EmployeeId = e.ReportsTo) FROM Employee e ORDER BY EmployeeId
             """
-        ) { row in (try row.decode(Int64?.self, at: 0), try row.decode(Int?.self, at: 1), try row.decode(String?.self, at: 2)) }
+        ) { row in
+            (try row.decode(Int64?.self, at: 0), try row.decode(Int?.self, at: 1), try row.decode(String?.self, at: 2))
+        }
         #expect(rows.count == expected.count)
         for (row, raw) in zip(rows, expected) {
             #expect(row.0 == raw.0 && row.1 == raw.1 && row.2 == raw.2)
@@ -91,7 +101,10 @@ import Testing
     @Test func joinsInsideACorrelatedSubqueryAliasTheOuterTable() throws {
         let db = try Database.chinook()
         let query = Employee.where { e in
-            exists(Customer.join(Employee.self, on: { $0.supportRepId == $1.employeeId }).where { _, rep in rep.reportsTo == e.employeeId })
+            exists(
+                Customer.join(Employee.self, on: { $0.supportRepId == $1.employeeId }).where { _, rep in
+                    rep.reportsTo == e.employeeId
+                })
         }.select { $0.employeeId }
         #expect(
             query.sql.text.contains(
@@ -111,9 +124,14 @@ import Testing
         let db = try Database.chinook()
         // Managers of managers: someone reports to e, and someone reports to that one.
         let query = Employee.where { e in
-            exists(Employee.where { m in m.reportsTo == e.employeeId && exists(Employee.where { $0.reportsTo == m.employeeId }) })
+            exists(
+                Employee.where { m in
+                    m.reportsTo == e.employeeId && exists(Employee.where { $0.reportsTo == m.employeeId })
+                })
         }.select { $0.employeeId }
-        #expect(query.sql.text.contains(#"FROM "Employee" AS "Employee_3" WHERE "Employee_3"."ReportsTo" = "Employee_2"."EmployeeId""#))
+        #expect(
+            query.sql.text.contains(
+                #"FROM "Employee" AS "Employee_3" WHERE "Employee_3"."ReportsTo" = "Employee_2"."EmployeeId""#))
         let expected = try db.fetchAll(
             Int64?.self,
             """
@@ -128,7 +146,9 @@ import Testing
         let db = try Database.chinookCopy()
         let update = Employee.update { $0.title.set(to: "Lead") }
             .where { e in exists(Employee.where { $0.reportsTo == e.employeeId }) }
-        #expect(update.sql.text.contains(#"FROM "Employee" AS "Employee_2" WHERE "Employee_2"."ReportsTo" = "Employee"."EmployeeId""#))
+        #expect(
+            update.sql.text.contains(
+                #"FROM "Employee" AS "Employee_2" WHERE "Employee_2"."ReportsTo" = "Employee"."EmployeeId""#))
         #expect(try update.execute(db) == 3)
         let deleted = try Employee.delete()
             .where { e in !exists(Employee.where { $0.reportsTo == e.employeeId }) && e.employeeId > 6 }
@@ -144,7 +164,8 @@ import Testing
         #expect(Employee.all().sql.text.hasSuffix(#"FROM "Employee""#))
         let boss = TableAlias<Employee>("boss")
         let aliased = Employee.where { e in exists(boss.all().where { $0.employeeId == e.reportsTo }) }
-        #expect(aliased.sql.text.contains(#"FROM "Employee" AS "boss" WHERE "boss"."EmployeeId" = "Employee"."ReportsTo""#))
+        #expect(
+            aliased.sql.text.contains(#"FROM "Employee" AS "boss" WHERE "boss"."EmployeeId" = "Employee"."ReportsTo""#))
     }
 
     // MARK: Optional where SQL can yield NULL
@@ -170,13 +191,17 @@ import Testing
 
     @Test func aScalarSubqueryComparesWithALiteralAndIsOptional() throws {
         let db = try Database.chinook()
-        let query = Invoice.where { invoice in InvoiceLine.where { $0.invoiceId == invoice.invoiceId }.select { _ in count() } > 10 }
+        let query = Invoice.where { invoice in
+            InvoiceLine.where { $0.invoiceId == invoice.invoiceId }.select { _ in count() } > 10
+        }
         try expectSQL(
             query.select { $0.invoiceId },
             #"SELECT "Invoice"."InvoiceId" FROM "Invoice" WHERE (SELECT count(*) FROM "InvoiceLine" WHERE "InvoiceLine"."InvoiceId" = "Invoice"."InvoiceId") > ?"#,
             [.integer(10)])
         let expected = try db.fetchValue(
-            Int.self, "SELECT count(*) FROM Invoice i WHERE (SELECT count(*) FROM InvoiceLine l WHERE l.InvoiceId = i.InvoiceId) > 10")
+            Int.self,
+            "SELECT count(*) FROM Invoice i WHERE (SELECT count(*) FROM InvoiceLine l WHERE l.InvoiceId = i.InvoiceId) > 10"
+        )
         #expect(try query.fetchCount(db) == expected)
         // A subquery that finds no row is nil, not a decoding error.
         let longest = Album.where { $0.albumId <= 2 }.order(by: \.albumId).select { album in
@@ -245,11 +270,15 @@ struct Reminder: PrimaryKeyedTable, Equatable {
     @Test func insertsApplySQLDefaultsAndReadThemBack() throws {
         let db = try Database.memory()
         try db.createTable(for: Reminder.self)
-        try expectSQL(Reminder.insert(Reminder(title: "a")), #"INSERT INTO "reminder" ("id", "title") VALUES (?, ?)"#, [.null, .text("a")])
+        try expectSQL(
+            Reminder.insert(Reminder(title: "a")), #"INSERT INTO "reminder" ("id", "title") VALUES (?, ?)"#,
+            [.null, .text("a")])
         let inserted = try Reminder.insert(Reminder(title: "a")).execute(db)
         #expect(inserted.count == 1)
         #expect(inserted[0].id == 1 && inserted[0].priority == 3 && inserted[0].createdAt != nil)
-        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM reminder WHERE createdAt = datetime(createdAt) AND priority = 3") == 1)
+        #expect(
+            try db.fetchValue(
+                Int.self, "SELECT count(*) FROM reminder WHERE createdAt = datetime(createdAt) AND priority = 3") == 1)
         // What the builder reads back equals what a raw read finds.
         #expect(try Reminder.find(1).fetchOne(db) == inserted[0])
         // `OR IGNORE` that skips a row returns the record unchanged.

@@ -1,7 +1,8 @@
 import Foundation
 import Slate
-@testable import SlateQuery
 import Testing
+
+@testable import SlateQuery
 
 /// Window functions: ranking and value functions, and aggregates over windows with frames; each
 /// rendered exactly and run on Chinook against the same SQL written by hand.
@@ -11,7 +12,8 @@ import Testing
         let query = Track.where { $0.albumId <= 3 }.order { ($0.albumId, $0.trackId) }.select { track in
             let window = Window.partition(by: track.albumId).order(by: track.milliseconds.descending())
             return (
-                track.trackId, rowNumber().over(window), rank().over(window), denseRank().over(.partition(by: track.albumId).order(by: track.unitPrice)),
+                track.trackId, rowNumber().over(window), rank().over(window),
+                denseRank().over(.partition(by: track.albumId).order(by: track.unitPrice)),
                 ntile(3).over(window), percentRank().over(window), cumeDist().over(window)
             )
         }
@@ -27,8 +29,11 @@ import Testing
             FROM Track WHERE AlbumId <= 3 WINDOW w AS (PARTITION BY AlbumId ORDER BY Milliseconds DESC) ORDER BY AlbumId, TrackId
             """
         ) { row in
-            (try row.decode(Int64?.self, at: 0), try row.decode(Int.self, at: 1), try row.decode(Int.self, at: 2), try row.decode(Int.self, at: 3),
-             try row.decode(Int.self, at: 4), try row.decode(Double.self, at: 5), try row.decode(Double.self, at: 6))
+            (
+                try row.decode(Int64?.self, at: 0), try row.decode(Int.self, at: 1), try row.decode(Int.self, at: 2),
+                try row.decode(Int.self, at: 3),
+                try row.decode(Int.self, at: 4), try row.decode(Double.self, at: 5), try row.decode(Double.self, at: 6)
+            )
         }
         #expect(rows.count == expected.count)
         #expect(rows.count > 10)
@@ -44,9 +49,14 @@ import Testing
         let distinctRanks: Set<Int> = Set(rows.map(\.1))
         #expect(distinctRanks.count > 5)
         // OVER () and a window function in ORDER BY.
-        let longestFirst: [Int64?] = try Track.where { $0.albumId == 1 }.order { rank().over(.order(by: $0.milliseconds.descending())) }
-            .limit(3).select { $0.trackId }.fetchAll(db)
-        #expect(longestFirst == (try db.fetchAll(Int64?.self, "SELECT TrackId FROM Track WHERE AlbumId = 1 ORDER BY Milliseconds DESC LIMIT 3")))
+        let longestFirst: [Int64?] = try Track.where { $0.albumId == 1 }.order {
+            rank().over(.order(by: $0.milliseconds.descending()))
+        }
+        .limit(3).select { $0.trackId }.fetchAll(db)
+        #expect(
+            longestFirst
+                == (try db.fetchAll(
+                    Int64?.self, "SELECT TrackId FROM Track WHERE AlbumId = 1 ORDER BY Milliseconds DESC LIMIT 3")))
         // A window function without its window is not an expression: in `select { _ in rowNumber() }`
         // Swift discards the value (with an "unused" warning) and the selection of nothing renders
         // a fragment that throws rather than run `SELECT  FROM`.
@@ -62,8 +72,10 @@ import Testing
         let query = Invoice.where { $0.customerId == 2 }.order(by: \.invoiceId).select { invoice in
             let byDate = Window.order(by: invoice.invoiceDate, invoice.invoiceId)
             return (
-                invoice.total.lag().over(byDate), invoice.total.lead(offset: 2, default: 0).over(byDate), invoice.total.firstValue().over(byDate),
-                invoice.total.lastValue().over(byDate.rows(.currentRow, .unboundedFollowing)), invoice.total.nthValue(2).over(byDate)
+                invoice.total.lag().over(byDate), invoice.total.lead(offset: 2, default: 0).over(byDate),
+                invoice.total.firstValue().over(byDate),
+                invoice.total.lastValue().over(byDate.rows(.currentRow, .unboundedFollowing)),
+                invoice.total.nthValue(2).over(byDate)
             )
         }
         try expectSQL(
@@ -78,8 +90,11 @@ import Testing
             FROM Invoice WHERE CustomerId = 2 WINDOW w AS (ORDER BY InvoiceDate, InvoiceId) ORDER BY InvoiceId
             """
         ) { row in
-            (try row.decode(Double?.self, at: 0), try row.decode(Double.self, at: 1), try row.decode(Double?.self, at: 2), try row.decode(Double?.self, at: 3),
-             try row.decode(Double?.self, at: 4))
+            (
+                try row.decode(Double?.self, at: 0), try row.decode(Double.self, at: 1),
+                try row.decode(Double?.self, at: 2), try row.decode(Double?.self, at: 3),
+                try row.decode(Double?.self, at: 4)
+            )
         }
         #expect(rows.count == 7 && expected.count == 7)
         for (row, raw) in zip(rows, expected) {
@@ -101,7 +116,8 @@ import Testing
             let byDate = Window.partition(by: invoice.customerId).order(by: invoice.invoiceDate)
             return (
                 invoice.total.sum().over(byDate), invoice.total.avg().over(byDate.rows(.preceding(1), .following(1))),
-                count().over(byDate.groups(.unboundedPreceding, .currentRow)), invoice.total.max().over(byDate.range(.unboundedPreceding, .unboundedFollowing)),
+                count().over(byDate.groups(.unboundedPreceding, .currentRow)),
+                invoice.total.max().over(byDate.range(.unboundedPreceding, .unboundedFollowing)),
                 invoice.total.total().over()
             )
         }
@@ -117,8 +133,11 @@ import Testing
             FROM Invoice WHERE CustomerId = 2 WINDOW w AS (PARTITION BY CustomerId ORDER BY InvoiceDate) ORDER BY InvoiceId
             """
         ) { row in
-            (try row.decode(Double?.self, at: 0), try row.decode(Double?.self, at: 1), try row.decode(Int.self, at: 2), try row.decode(Double?.self, at: 3),
-             try row.decode(Double.self, at: 4))
+            (
+                try row.decode(Double?.self, at: 0), try row.decode(Double?.self, at: 1),
+                try row.decode(Int.self, at: 2), try row.decode(Double?.self, at: 3),
+                try row.decode(Double.self, at: 4)
+            )
         }
         #expect(rows.count == 7 && expected.count == 7)
         for (row, raw) in zip(rows, expected) {
@@ -130,11 +149,14 @@ import Testing
         }
         #expect(rows.map(\.2) == [1, 2, 3, 4, 5, 6, 7])
         // A negative frame offset is SQLite's error, not a silently different frame.
-        let negative = Invoice.select { $0.total.sum().over(.order(by: $0.invoiceId).rows(.preceding(-1), .currentRow)) }
+        let negative = Invoice.select {
+            $0.total.sum().over(.order(by: $0.invoiceId).rows(.preceding(-1), .currentRow))
+        }
         #expect(negative.sql.text.contains("ROWS BETWEEN -1 PRECEDING AND CURRENT ROW"))
         #expect(throws: DatabaseError.self) { try negative.fetchAll(db) }
         // Without OVER, the same aggregate still aggregates a group.
-        let sums: [Double?] = try Invoice.where { $0.customerId <= 2 }.group(by: \.customerId).order(by: \.customerId).select { $0.total.sum() }.fetchAll(db)
+        let sums: [Double?] = try Invoice.where { $0.customerId <= 2 }.group(by: \.customerId).order(by: \.customerId)
+            .select { $0.total.sum() }.fetchAll(db)
         #expect(sums.count == 2)
         #expect(sums.last == rows.last?.0)
     }

@@ -7,7 +7,8 @@ struct TrackSearch: Table {
     var name: String?
 
     static let schema = TableSchema(
-        name: "TrackSearch", kind: .virtual(module: "fts5", arguments: "Name, content='Track', content_rowid='TrackId'"),
+        name: "TrackSearch",
+        kind: .virtual(module: "fts5", arguments: "Name, content='Track', content_rowid='TrackId'"),
         columns: [.init(name: "Name")])
 
     struct Columns: FullTextColumns {
@@ -35,7 +36,9 @@ struct TrackSearch: Table {
     static let seed: UInt64 = 0x5EED_018B
     static let caseCount = 120
     static let shapeCount = 6
-    static let words = ["love", "rock", "night", "blue", "man", "time", "world", "heart", "girl", "fire", "dance", "sun"]
+    static let words = [
+        "love", "rock", "night", "blue", "man", "time", "world", "heart", "girl", "fire", "dance", "sun",
+    ]
 
     static func sql(_ db: Database, _ text: String, _ arguments: [any SQLBindable] = []) throws -> [RawRow] {
         try BuilderDifferentialTests.sql(db, text, arguments)
@@ -60,9 +63,12 @@ struct TrackSearch: Table {
             shapes.insert(shape)
             let item = try Self.makeCase(shape: shape, indexed: indexed, random: &random)
             let builder = item.isOrdered ? item.builder : item.builder.sorted(by: BuilderDifferentialTests.precedes)
-            let handWritten = item.isOrdered ? item.handWritten : item.handWritten.sorted(by: BuilderDifferentialTests.precedes)
+            let handWritten =
+                item.isOrdered ? item.handWritten : item.handWritten.sorted(by: BuilderDifferentialTests.precedes)
             if builder != handWritten {
-                mismatches.append("\(item.label): builder \(builder.prefix(3)) … (\(builder.count)), SQL \(handWritten.prefix(3)) … (\(handWritten.count))")
+                mismatches.append(
+                    "\(item.label): builder \(builder.prefix(3)) … (\(builder.count)), SQL \(handWritten.prefix(3)) … (\(handWritten.count))"
+                )
             }
             if !builder.isEmpty { nonEmpty += 1 }
         }
@@ -81,14 +87,19 @@ struct TrackSearch: Table {
             let offset = random.element([0, 1000] as [Int64])
             let built = try Database.chinookCopy()
             let written = try Database.chinookCopy()
-            try Playlist.insert(or: .ignore) { ($0.playlistId, $0.name) } select: {
+            try Playlist.insert(or: .ignore) {
+                ($0.playlistId, $0.name)
+            } select: {
                 Genre.where { $0.genreId <= maximum }.select { ($0.genreId + offset, $0.name) }
             }.execute(built)
             try written.execute(
-                SQL(sql: "INSERT OR IGNORE INTO Playlist (PlaylistId, Name) SELECT GenreId + ?, Name FROM Genre WHERE GenreId <= ?",
+                SQL(
+                    sql:
+                        "INSERT OR IGNORE INTO Playlist (PlaylistId, Name) SELECT GenreId + ?, Name FROM Genre WHERE GenreId <= ?",
                     arguments: [offset, maximum]))
             return DifferentialCase(
-                label: "insert genres <= \(maximum) + \(offset) into playlists", builder: try BuilderDifferentialTests.contents(built, "Playlist"),
+                label: "insert genres <= \(maximum) + \(offset) into playlists",
+                builder: try BuilderDifferentialTests.contents(built, "Playlist"),
                 handWritten: try BuilderDifferentialTests.contents(written, "Playlist"), isOrdered: true)
         case 1:
             // ON CONFLICT … DO UPDATE … WHERE.
@@ -102,10 +113,13 @@ struct TrackSearch: Table {
                 existing.name < excluded.name
             }.execute(built)
             try written.execute(
-                SQL(sql: "INSERT INTO Artist (ArtistId, Name) VALUES (?, ?) ON CONFLICT (ArtistId) DO UPDATE SET Name = excluded.Name WHERE Artist.Name < excluded.Name",
+                SQL(
+                    sql:
+                        "INSERT INTO Artist (ArtistId, Name) VALUES (?, ?) ON CONFLICT (ArtistId) DO UPDATE SET Name = excluded.Name WHERE Artist.Name < excluded.Name",
                     arguments: [key, name]))
             return DifferentialCase(
-                label: "upsert artist \(key) \(name) where greater", builder: try BuilderDifferentialTests.contents(built, "Artist"),
+                label: "upsert artist \(key) \(name) where greater",
+                builder: try BuilderDifferentialTests.contents(built, "Artist"),
                 handWritten: try BuilderDifferentialTests.contents(written, "Artist"), isOrdered: true)
         case 2:
             // FTS5 MATCH ordered by rank, joined back to the content table.
@@ -139,16 +153,29 @@ struct TrackSearch: Table {
             // json_group_array and json_object per group, compared as the JSON SQLite builds.
             let maximum = random.int64(1...40)
             let rows = try Album.where { $0.artistId <= maximum }.group(by: \.artistId).order(by: \.artistId)
-                .select { ($0.artistId, jsonObject(as: ArtistSummary.self, ["id": $0.albumId, "name": $0.title]).jsonGroupArray()) }
+                .select {
+                    (
+                        $0.artistId,
+                        jsonObject(as: ArtistSummary.self, ["id": $0.albumId, "name": $0.title]).jsonGroupArray()
+                    )
+                }
                 .fetchAll(indexed)
             let expected = try indexed.fetchAll(
-                SQL(sql: "SELECT ArtistId, json_group_array(json_object('id', AlbumId, 'name', Title)) FROM Album WHERE ArtistId <= ? GROUP BY ArtistId ORDER BY ArtistId",
+                SQL(
+                    sql:
+                        "SELECT ArtistId, json_group_array(json_object('id', AlbumId, 'name', Title)) FROM Album WHERE ArtistId <= ? GROUP BY ArtistId ORDER BY ArtistId",
                     arguments: [maximum])
-            ) { row in (try row.decode(Int64.self, at: 0), try row.decode(JSONEncoded<[ArtistSummary]>.self, at: 1).value) }
+            ) { row in
+                (try row.decode(Int64.self, at: 0), try row.decode(JSONEncoded<[ArtistSummary]>.self, at: 1).value)
+            }
             return DifferentialCase(
                 label: "albums of artists <= \(maximum) as JSON",
-                builder: try rows.map { try raw($0.0, $0.1.value.map(\.id).description, $0.1.value.map { $0.name ?? "" }.description) },
-                handWritten: try expected.map { try raw($0.0, $0.1.map(\.id).description, $0.1.map { $0.name ?? "" }.description) },
+                builder: try rows.map {
+                    try raw($0.0, $0.1.value.map(\.id).description, $0.1.value.map { $0.name ?? "" }.description)
+                },
+                handWritten: try expected.map {
+                    try raw($0.0, $0.1.map(\.id).description, $0.1.map { $0.name ?? "" }.description)
+                },
                 isOrdered: true)
         default:
             // json_each over a bound array, in IN and as a source, and ->> on its values.
@@ -158,7 +185,10 @@ struct TrackSearch: Table {
             let text = "[" + ids.map(String.init).joined(separator: ",") + "]"
             return DifferentialCase(
                 label: "tracks in \(ids)", builder: try rows.map { try raw($0.0, $0.1) },
-                handWritten: try sql(indexed, "SELECT TrackId, Name FROM Track WHERE TrackId IN (SELECT value FROM json_each(?)) ORDER BY TrackId", [text]),
+                handWritten: try sql(
+                    indexed,
+                    "SELECT TrackId, Name FROM Track WHERE TrackId IN (SELECT value FROM json_each(?)) ORDER BY TrackId",
+                    [text]),
                 isOrdered: true)
         }
     }

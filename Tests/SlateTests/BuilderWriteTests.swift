@@ -110,17 +110,23 @@ struct Hits: PrimaryKeyedTable, Equatable {
     // MARK: NOT NULL columns with defaults
 
     @Test func notNullColumnsWithExpressionDefaultsAreLeftOutAndReadBack() throws {
-        try expectSQL(Entry.insert(Entry(body: "a")), #"INSERT INTO "entry" ("id", "body") VALUES (?, ?)"#, [.null, .text("a")])
+        try expectSQL(
+            Entry.insert(Entry(body: "a")), #"INSERT INTO "entry" ("id", "body") VALUES (?, ?)"#, [.null, .text("a")])
         let db = try Self.entries()
-        #expect(try db.fetchValue(String.self, "SELECT sql FROM sqlite_master WHERE name = 'entry'")
-            == #"CREATE TABLE "entry" ("id" INTEGER PRIMARY KEY, "body" TEXT NOT NULL, "addedAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP, "score" INTEGER NOT NULL DEFAULT (40 + 2))"#)
+        #expect(
+            try db.fetchValue(String.self, "SELECT sql FROM sqlite_master WHERE name = 'entry'")
+                == #"CREATE TABLE "entry" ("id" INTEGER PRIMARY KEY, "body" TEXT NOT NULL, "addedAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP, "score" INTEGER NOT NULL DEFAULT (40 + 2))"#
+        )
         let inserted = try db.insert(Entry(body: "a"))
         #expect(inserted.id == 1)
         #expect(inserted.score == 42)
         let addedAt = try #require(inserted.addedAt)
         #expect(abs(addedAt.timeIntervalSinceNow) < 3600)
         // The record holds what SQLite stored, in SQLite's own text form.
-        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM entry WHERE addedAt = datetime('now') OR addedAt = datetime(addedAt)") == 1)
+        #expect(
+            try db.fetchValue(
+                Int.self, "SELECT count(*) FROM entry WHERE addedAt = datetime('now') OR addedAt = datetime(addedAt)")
+                == 1)
         #expect(try Entry.find(1).fetchOne(db) == inserted)
         // Given values are written, not the defaults.
         let given = try db.insert(Entry(body: "b", addedAt: Date(timeIntervalSince1970: 0), score: 7))
@@ -159,7 +165,8 @@ struct Hits: PrimaryKeyedTable, Equatable {
         try db.insert(Hits(page: "home", count: 10))
         let upsert = Hits.upsert(Hits(page: "home"))
         try expectSQL(
-            upsert, #"INSERT INTO "hits" ("page") VALUES (?) ON CONFLICT ("page") DO UPDATE SET "count" = "count""#, [.text("home")])
+            upsert, #"INSERT INTO "hits" ("page") VALUES (?) ON CONFLICT ("page") DO UPDATE SET "count" = "count""#,
+            [.text("home")])
         #expect(try upsert.execute(db) == [Hits(page: "home", count: 10)])
         #expect(try Hits.upsert(Hits(page: "about")).execute(db) == [Hits(page: "about", count: 1)])
         #expect(try Hits.upsert(Hits(page: "home", count: 11)).execute(db) == [Hits(page: "home", count: 11)])
@@ -209,13 +216,18 @@ struct Hits: PrimaryKeyedTable, Equatable {
     // MARK: INSERT … SELECT
 
     @Test func insertSelectRendersTheColumnsAndTheQuery() throws {
-        let insert = Playlist.insert { $0.name } select: {
+        let insert = Playlist.insert {
+            $0.name
+        } select: {
             Genre.where { $0.genreId <= 3 }.select { $0.name }
         }
         try expectSQL(
             insert,
-            #"INSERT INTO "Playlist" ("Name") SELECT "Genre"."Name" FROM "Genre" WHERE "Genre"."GenreId" <= ?"#, [.integer(3)])
-        let two = Playlist.insert(or: .ignore) { ($0.playlistId, $0.name) } select: {
+            #"INSERT INTO "Playlist" ("Name") SELECT "Genre"."Name" FROM "Genre" WHERE "Genre"."GenreId" <= ?"#,
+            [.integer(3)])
+        let two = Playlist.insert(or: .ignore) {
+            ($0.playlistId, $0.name)
+        } select: {
             Genre.order(by: \.genreId).select { ($0.genreId + 1000, $0.name) }
         }
         try expectSQL(
@@ -227,18 +239,25 @@ struct Hits: PrimaryKeyedTable, Equatable {
     @Test func insertSelectCopiesTheRows() throws {
         let db = try Database.chinookCopy()
         let before = try Playlist.all().fetchCount(db)
-        let inserted = try Playlist.insert { $0.name } select: {
+        let inserted = try Playlist.insert {
+            $0.name
+        } select: {
             Genre.where { $0.genreId <= 3 }.order(by: \.genreId).select { $0.name }
         }.execute(db)
         #expect(inserted == 3)
-        let names = try Playlist.where { $0.playlistId > Int64(before) }.order(by: \.playlistId).select { $0.name }.fetchAll(db)
+        let names = try Playlist.where { $0.playlistId > Int64(before) }.order(by: \.playlistId).select { $0.name }
+            .fetchAll(db)
         #expect(names == ["Rock", "Jazz", "Metal"])
         // Keys chosen by the query; OR IGNORE skips the ones that exist.
-        let copied = try Playlist.insert(or: .ignore) { ($0.playlistId, $0.name) } select: {
+        let copied = try Playlist.insert(or: .ignore) {
+            ($0.playlistId, $0.name)
+        } select: {
             Genre.where { $0.genreId <= 2 }.select { ($0.genreId, $0.name) }
         }.execute(db)
         #expect(copied == 0)
-        let fresh = try Playlist.insert(or: .ignore) { ($0.playlistId, $0.name) } select: {
+        let fresh = try Playlist.insert(or: .ignore) {
+            ($0.playlistId, $0.name)
+        } select: {
             Genre.where { $0.genreId <= 2 }.select { ($0.genreId + 1000, $0.name) }
         }.execute(db)
         #expect(fresh == 2)

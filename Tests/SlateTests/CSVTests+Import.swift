@@ -1,7 +1,8 @@
 import Foundation
 import Slate
-@testable import SlateRecords
 import Testing
+
+@testable import SlateRecords
 
 @Suite("CSV import") struct CSVImportTests {
     // MARK: Existing tables
@@ -10,11 +11,16 @@ import Testing
         let scratch = try CSVScratch()
         defer { scratch.remove() }
         let db = try Database.memory()
-        try db.execute(sql: "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT NOT NULL, age INTEGER DEFAULT 18, note TEXT)")
+        try db.execute(
+            sql: "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT NOT NULL, age INTEGER DEFAULT 18, note TEXT)")
         let result = try db.importCSV(from: scratch.file("NAME, Id\nAnn,10\nBob,11\n"), into: "t")
         #expect(try db.csvRows() == [[10, "Ann", 18, nil], [11, "Bob", 18, nil]])
         #expect(!result.createdTable && result.rowsImported == 2)
-        #expect(result.columns == [CSVImportResult.Column(name: "name", declaredType: "TEXT"), CSVImportResult.Column(name: "id", declaredType: "INTEGER")])
+        #expect(
+            result.columns == [
+                CSVImportResult.Column(name: "name", declaredType: "TEXT"),
+                CSVImportResult.Column(name: "id", declaredType: "INTEGER"),
+            ])
     }
 
     @Test func withoutHeaderOrByPositionFieldsFillColumnsInOrder() throws {
@@ -62,9 +68,15 @@ import Testing
         let db = try Database.memory()
         try db.execute(sql: "CREATE TABLE t(i INTEGER, r REAL, n NUMERIC, s TEXT, v VARCHAR(10), u, b BLOB)")
         try db.importCSV(
-            from: scratch.file("i,r,n,s,v,u,b\n01234,3,1.50,007,1e3,5,X'00ff'\n12,2.5,x,1.5,abc,\"5\",\"X'00'\"\nabc, 7 ,,,,X'',1.5\n"),
+            from: scratch.file(
+                "i,r,n,s,v,u,b\n01234,3,1.50,007,1e3,5,X'00ff'\n12,2.5,x,1.5,abc,\"5\",\"X'00'\"\nabc, 7 ,,,,X'',1.5\n"),
             into: "t")
-        let typed = try db.fetchAll(SQL(sql: "SELECT typeof(i), typeof(r), typeof(n), typeof(s), typeof(v), typeof(u), typeof(b) FROM t ORDER BY rowid")) {
+        let typed = try db.fetchAll(
+            SQL(
+                sql:
+                    "SELECT typeof(i), typeof(r), typeof(n), typeof(s), typeof(v), typeof(u), typeof(b) FROM t ORDER BY rowid"
+            )
+        ) {
             $0.values
         }
         let expectedRows: [[SQLValue]] = [
@@ -110,7 +122,8 @@ import Testing
         let scratch = try CSVScratch()
         defer { scratch.remove() }
         let db = try Database.memory()
-        try db.execute(sql: "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT NOT NULL); INSERT INTO t VALUES (1, 'before')")
+        try db.execute(
+            sql: "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT NOT NULL); INSERT INTO t VALUES (1, 'before')")
         var options = CSVImportOptions()
         options.emptyFieldsAreNull = true
         let error = #expect(throws: CSVError.self) {
@@ -121,7 +134,10 @@ import Testing
         #expect(error?.line == 4)
         #expect(error?.column == 2 && error?.columnName == "name")
         #expect(error?.row == "4,")
-        #expect(error?.description.hasSuffix("data.csv:4: column 2 (\"name\"): SQLite error 1299: NOT NULL constraint failed: t.name — while executing `INSERT INTO \"t\" (\"id\", \"name\") VALUES (?, ?)`; row: 4,") == true)
+        #expect(
+            error?.description.hasSuffix(
+                "data.csv:4: column 2 (\"name\"): SQLite error 1299: NOT NULL constraint failed: t.name — while executing `INSERT INTO \"t\" (\"id\", \"name\") VALUES (?, ?)`; row: 4,"
+            ) == true)
         #expect(try db.csvRows() == [[1, "before"]], "nothing imported, the old row intact")
         #expect(!db.isInTransaction)
 
@@ -155,7 +171,9 @@ import Testing
             try db.execute(sql: "INSERT INTO t VALUES (1)")
             try db.importCSV(from: scratch.file("a\n2\n3\n"), into: "t")
             #expect(throws: CSVError.self) {
-                try db.importCSV(from: scratch.file("bad.csv", "a\n4\n\n"), into: "t", options: CSVImportOptions(emptyFieldsAreNull: true))
+                try db.importCSV(
+                    from: scratch.file("bad.csv", "a\n4\n\n"), into: "t",
+                    options: CSVImportOptions(emptyFieldsAreNull: true))
             }
             #expect(db.isInTransaction, "the failed import rolled back its savepoint only")
             try db.execute(sql: "INSERT INTO t VALUES (5)")
@@ -225,7 +243,9 @@ import Testing
         var options = CSVImportOptions()
         options.badRows = .skip
         options.emptyFieldsAreNull = true
-        let bytes = Array("id,name,n\n1,Ann,1\n2,Bob\n3,,3\n4,\"Cy\"x,4\n5,D".utf8) + [0xFF] + Array(",5\n1,Dup,6\n7,Eve,-7\n8,Fay,8\n".utf8)
+        let bytes =
+            Array("id,name,n\n1,Ann,1\n2,Bob\n3,,3\n4,\"Cy\"x,4\n5,D".utf8) + [0xFF]
+            + Array(",5\n1,Dup,6\n7,Eve,-7\n8,Fay,8\n".utf8)
         let result = try db.importCSV(from: scratch.file(bytes: bytes), into: "t", options: options)
         #expect(try db.csvRows() == [[1, "Ann", 1], [8, "Fay", 8]])
         #expect(result.rowsImported == 2)
@@ -273,13 +293,17 @@ import Testing
         let size = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int
         let db = try Database.memory()
         var reports: [CSVImportProgress] = []
-        let result = try db.importCSV(from: url, into: "t", options: CSVImportOptions(), chunkSize: 64 * 1024) { progress in
+        let result = try db.importCSV(from: url, into: "t", options: CSVImportOptions(), chunkSize: 64 * 1024) {
+            progress in
             reports.append(progress)
             return .continue
         }
         #expect(result.rowsImported == 20_000)
         #expect(reports.count > 5, "one report per 64 KiB chunk")
-        #expect(zip(reports, reports.dropFirst()).allSatisfy { $0.bytesRead <= $1.bytesRead && $0.rowsImported <= $1.rowsImported })
+        #expect(
+            zip(reports, reports.dropFirst()).allSatisfy {
+                $0.bytesRead <= $1.bytesRead && $0.rowsImported <= $1.rowsImported
+            })
         #expect(reports.last?.bytesRead == size && reports.last?.totalBytes == size)
         #expect(reports.last?.rowsImported == 20_000)
         #expect(reports.last?.fractionCompleted == 1)
@@ -349,7 +373,8 @@ import Testing
         let long = String(repeating: "x\"\"y,\n", count: 50_000)  // 300 KB in one quoted field
         let url = try scratch.file("a,b\n1,\"\(long)\"\n2,short\n")
         let reader = CSVReader(
-            input: try CSVInput(url: url, encoding: .automatic), delimiter: UInt8(ascii: ","), maximumRecordLength: 1 << 20,
+            input: try CSVInput(url: url, encoding: .automatic), delimiter: UInt8(ascii: ","),
+            maximumRecordLength: 1 << 20,
             chunkSize: 64 * 1024)
         #expect(try reader.nextRecord() && reader.nextRecord())
         #expect(reader.string(ofField: 1) == long.replacingOccurrences(of: "\"\"", with: "\""))
@@ -364,14 +389,16 @@ import Testing
         let scratch = try CSVScratch()
         defer { scratch.remove() }
         let db = try Database.memory()
-        let result = try db.importCSV(from: scratch.file("name,age,email\nAnn,30,ann@example.com\nBob,,\n"), into: Person.self,
+        let result = try db.importCSV(
+            from: scratch.file("name,age,email\nAnn,30,ann@example.com\nBob,,\n"), into: Person.self,
             options: CSVImportOptions(emptyFieldsAreNull: true, badRows: .skip))
         #expect(result.createdTable)
         #expect(result.rowsImported == 1, "Bob's NULL age breaks NOT NULL")
         #expect(result.skippedRows.first?.column == 2)
         let people = try Person.all().fetchAll(db)
         #expect(people == [Person(id: 1, name: "Ann", age: 30, email: "ann@example.com", score: 0)])
-        #expect(try db.fetchValue(Int.self, sql: "SELECT count(*) FROM sqlite_schema WHERE name = 'person_on_name'") == 1)
+        #expect(
+            try db.fetchValue(Int.self, sql: "SELECT count(*) FROM sqlite_schema WHERE name = 'person_on_name'") == 1)
 
         let error = #expect(throws: CSVError.self) {
             try db.importCSV(from: scratch.file("name,nickname\nCy,C\n"), into: Person.self)
@@ -384,7 +411,10 @@ import Testing
         defer { scratch.remove() }
         let db = try Database.memory()
         // The table exists with another column order than the type's.
-        try db.execute(sql: "CREATE TABLE person(score REAL NOT NULL DEFAULT 0, email TEXT, age INTEGER NOT NULL DEFAULT 0, name TEXT NOT NULL, id INTEGER PRIMARY KEY)")
+        try db.execute(
+            sql:
+                "CREATE TABLE person(score REAL NOT NULL DEFAULT 0, email TEXT, age INTEGER NOT NULL DEFAULT 0, name TEXT NOT NULL, id INTEGER PRIMARY KEY)"
+        )
         var options = CSVImportOptions()
         options.hasHeaderRow = false
         try db.importCSV(from: scratch.file("7,Ann,41,a@x,1.5\n"), into: Person.self, options: options)

@@ -1,7 +1,8 @@
 import Foundation
 import Slate
-@testable import SlateRecords
 import Testing
+
+@testable import SlateRecords
 
 @Suite("CSV type inference") struct CSVInferenceTests {
     private func classify(_ text: String) -> CSVValue {
@@ -22,11 +23,13 @@ import Testing
         for text in ["0", "1", "42", "-7", "9223372036854775807", "-9223372036854775808"] {
             #expect(kind(text) == "integer", "\(text)")
         }
-        guard case .integer(let minimum) = classify("-9223372036854775808"), case .integer(let maximum) = classify("9223372036854775807")
+        guard case .integer(let minimum) = classify("-9223372036854775808"),
+            case .integer(let maximum) = classify("9223372036854775807")
         else { return }
         #expect(minimum == .min && maximum == .max)
         for text in [
-            "007", "00", "-0", "+1", " 1", "1 ", "1_000", "1,000", "0x10", "9223372036854775808", "-9223372036854775809",
+            "007", "00", "-0", "+1", " 1", "1 ", "1_000", "1,000", "0x10", "9223372036854775808",
+            "-9223372036854775809",
             "99999999999999999999999", "", "-", "1-", "١٢",
         ] {
             #expect(kind(text) == "text", "\(text.debugDescription) keeps its exact text")
@@ -46,7 +49,9 @@ import Testing
             }
             #expect(parsed == value && parsed.sign == value.sign, "\(text)")
         }
-        for text in [".5", "5.", "01.5", "1.5.", "1e", "1e+", "nan", "inf", "Infinity", "1,5", "1.5 ", "0x1p3", "1.e5", "--1.5"] {
+        for text in [
+            ".5", "5.", "01.5", "1.5.", "1e", "1e+", "nan", "inf", "Infinity", "1,5", "1.5 ", "0x1p3", "1.e5", "--1.5",
+        ] {
             #expect(kind(text) == "text", "\(text.debugDescription)")
         }
     }
@@ -84,8 +89,10 @@ import Testing
 
     @Test func columnTypesFollowTheValues() throws {
         let (columns, rows) = try inferred(
-            "id,price,zip,name,mixed,empty,big\n1,1.5,01234,Ann,1,,9223372036854775807\n2,2,90210,Bob,2.5,,1\n3,-3e2,00501,Cy,3,,-5\n")
-        #expect(columns == ["id INTEGER", "price REAL", "zip TEXT", "name TEXT", "mixed REAL", "empty TEXT", "big INTEGER"])
+            "id,price,zip,name,mixed,empty,big\n1,1.5,01234,Ann,1,,9223372036854775807\n2,2,90210,Bob,2.5,,1\n3,-3e2,00501,Cy,3,,-5\n"
+        )
+        #expect(
+            columns == ["id INTEGER", "price REAL", "zip TEXT", "name TEXT", "mixed REAL", "empty TEXT", "big INTEGER"])
         let expectedRows: [[SQLValue]] = [
             [.integer(1), .real(1.5), .text("01234"), .text("Ann"), .real(1.0), .null, .integer(.max)],
             [.integer(2), .real(2.0), .text("90210"), .text("Bob"), .real(2.5), .null, .integer(1)],
@@ -120,10 +127,11 @@ import Testing
 
     @Test func namesAreMadeSafeAndUnique() throws {
         let (columns, _) = try inferred("  id ,,Name,name,NAME,\"we\"\"ird\",\"tab\there\",x\n1,2,3,4,5,6,7,8\n")
-        #expect(columns == [
-            "id INTEGER", "column_2 INTEGER", "Name INTEGER", "name_2 INTEGER", "NAME_3 INTEGER", "we\"ird INTEGER",
-            "tab_here INTEGER", "x INTEGER",
-        ])
+        #expect(
+            columns == [
+                "id INTEGER", "column_2 INTEGER", "Name INTEGER", "name_2 INTEGER", "NAME_3 INTEGER", "we\"ird INTEGER",
+                "tab_here INTEGER", "x INTEGER",
+            ])
         let safeNames: [String] = CSVColumnNaming.safeNames(from: ["a", "a_2", "a", "A"])
         #expect(safeNames == ["a", "a_2", "a_3", "A_4"])
         let longName: [String] = CSVColumnNaming.safeNames(from: [String(repeating: "é", count: 300)])
@@ -145,7 +153,9 @@ import Testing
         // "1.0e" looks numeric at first, but SQLite keeps it as text too: the check reads it back.
         let (columns, rows) = try inferred("a\n1\n2\nN/A\n4\n-\nabc\n1.0e\n", sampleSize: 2)
         #expect(columns == ["a INTEGER"])
-        let expectedRows: [[SQLValue]] = [[.integer(1)], [.integer(2)], [.text("N/A")], [.integer(4)], [.text("-")], [.text("abc")], [.text("1.0e")]]
+        let expectedRows: [[SQLValue]] = [
+            [.integer(1)], [.integer(2)], [.text("N/A")], [.integer(4)], [.text("-")], [.text("abc")], [.text("1.0e")],
+        ]
         #expect(rows == expectedRows, "values SQLite keeps as text are stored unchanged")
     }
 

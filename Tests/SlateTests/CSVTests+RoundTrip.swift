@@ -1,7 +1,8 @@
 import Foundation
 import Slate
-@testable import SlateRecords
 import Testing
+
+@testable import SlateRecords
 
 @Suite("CSV export and round trip") struct CSVRoundTripTests {
     /// The options that read an export back: `NULL` is an empty unquoted field.
@@ -14,17 +15,21 @@ import Testing
 
     /// Exports every table of a sample database, imports each file into an empty copy of its
     /// table, and compares every value, storage class included.
-    private func roundTripEveryTable(of database: String, options: CSVExportOptions = CSVExportOptions()) throws -> Int {
+    private func roundTripEveryTable(of database: String, options: CSVExportOptions = CSVExportOptions()) throws -> Int
+    {
         let scratch = try CSVScratch()
         defer { scratch.remove() }
         var configuration = Database.Configuration()
         configuration.isReadOnly = true
         let source = try Database(path: Fixtures.path(database), configuration: configuration)
         let copy = try Database.memory { $0.foreignKeysEnabled = false }
-        let tables = try source.fetchAll(String.self, sql: "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+        let tables = try source.fetchAll(
+            String.self,
+            sql: "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
         var values = 0
         for table in tables {
-            let create = try source.fetchValue(String.self, sql: "SELECT sql FROM sqlite_schema WHERE name = ?", arguments: [table])
+            let create = try source.fetchValue(
+                String.self, sql: "SELECT sql FROM sqlite_schema WHERE name = ?", arguments: [table])
             try copy.execute(sql: create)
             let url = scratch.url("\(table).csv")
             let exported = try source.exportCSV(table: table, to: url, options: options)
@@ -33,7 +38,8 @@ import Testing
             importOptions.hasHeaderRow = options.includesHeaderRow
             let imported = try copy.importCSV(from: url, into: table, options: importOptions)
             let original = try contents(of: table, in: source)
-            #expect(exported.rowCount == original.count && imported.rowsImported == original.count, "\(database) \(table)")
+            #expect(
+                exported.rowCount == original.count && imported.rowsImported == original.count, "\(database) \(table)")
             let roundTripped = try contents(of: table, in: copy)
             #expect(roundTripped == original, "\(database) \(table)")
             values += original.reduce(0) { $0 + $1.count }
@@ -47,8 +53,12 @@ import Testing
 
     @Test func everyNorthwindTableRoundTripsIncludingBlobs() throws {
         #expect(try roundTripEveryTable(of: "northwind.sqlite") > 5_000)
-        #expect(try roundTripEveryTable(of: "northwind.sqlite", options: CSVExportOptions(delimiter: ";", lineEnding: .lf)) > 5_000)
-        #expect(try roundTripEveryTable(of: "chinook.sqlite", options: CSVExportOptions(delimiter: "\t", includesHeaderRow: false)) > 50_000)
+        #expect(
+            try roundTripEveryTable(of: "northwind.sqlite", options: CSVExportOptions(delimiter: ";", lineEnding: .lf))
+                > 5_000)
+        #expect(
+            try roundTripEveryTable(
+                of: "chinook.sqlite", options: CSVExportOptions(delimiter: "\t", includesHeaderRow: false)) > 50_000)
     }
 
     private static let edgeSchema = "CREATE TABLE edge(i INTEGER, r REAL, t TEXT, b BLOB, u, n NUMERIC)"
@@ -81,7 +91,9 @@ import Testing
         defer { scratch.remove() }
         let source = try edgeDatabase()
         let original = try contents(of: "edge", in: source)
-        for options in [CSVExportOptions(), CSVExportOptions(delimiter: ";", lineEnding: .lf), CSVExportOptions(delimiter: "|")] {
+        for options in [
+            CSVExportOptions(), CSVExportOptions(delimiter: ";", lineEnding: .lf), CSVExportOptions(delimiter: "|"),
+        ] {
             let url = scratch.url("edge.csv")
             try source.exportCSV(table: "edge", to: url, options: options)
             let copy = try Database.memory()
@@ -100,11 +112,12 @@ import Testing
         let scratch = try CSVScratch()
         defer { scratch.remove() }
         let db = try Database.memory()
-        try db.execute(sql: """
-            CREATE TABLE t("id" INTEGER, "the name" TEXT, note TEXT, data BLOB, price REAL);
-            INSERT INTO t VALUES (1, 'Ann', NULL, x'CAFE', 9.5), (2, 'Bob, Jr.', '', NULL, 10.0), (3, 'say "hi"', 'two
-            lines', NULL, 0.1), (4, '42', 'x', x'', NULL);
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE t("id" INTEGER, "the name" TEXT, note TEXT, data BLOB, price REAL);
+                INSERT INTO t VALUES (1, 'Ann', NULL, x'CAFE', 9.5), (2, 'Bob, Jr.', '', NULL, 10.0), (3, 'say "hi"', 'two
+                lines', NULL, 0.1), (4, '42', 'x', x'', NULL);
+                """)
         let url = scratch.url("out.csv")
         let result = try db.exportCSV(table: "t", to: url)
         let text = try String(contentsOf: url, encoding: .utf8)
@@ -118,10 +131,14 @@ import Testing
         #expect(text == expected)
         #expect(result.rowCount == 4 && result.byteCount == text.utf8.count)
 
-        try db.exportCSV(sql: "SELECT id FROM t WHERE id > ?", arguments: [2], to: url, options: CSVExportOptions(includesHeaderRow: false, lineEnding: .lf))
+        try db.exportCSV(
+            sql: "SELECT id FROM t WHERE id > ?", arguments: [2], to: url,
+            options: CSVExportOptions(includesHeaderRow: false, lineEnding: .lf))
         #expect(try String(contentsOf: url, encoding: .utf8) == "3\n4\n")
         let minimum = 3
-        try db.exportCSV("SELECT \"the name\" FROM t WHERE id >= \(minimum) ORDER BY id DESC", to: url, options: CSVExportOptions(delimiter: ";"))
+        try db.exportCSV(
+            "SELECT \"the name\" FROM t WHERE id >= \(minimum) ORDER BY id DESC", to: url,
+            options: CSVExportOptions(delimiter: ";"))
         #expect(try String(contentsOf: url, encoding: .utf8) == "the name\r\n\"42\"\r\n\"say \"\"hi\"\"\"\r\n")
     }
 
@@ -170,7 +187,9 @@ import Testing
         _ = try db.insert(contentsOf: people)
         let url = scratch.url("people.csv")
         try db.exportCSV(Person.self, to: url)
-        #expect(try String(contentsOf: url, encoding: .utf8).hasPrefix("id,name,age,email,score\r\n1,\"Ann, the first\",30,"))
+        #expect(
+            try String(contentsOf: url, encoding: .utf8).hasPrefix(
+                "id,name,age,email,score\r\n1,\"Ann, the first\",30,"))
         let copy = try Database.memory()
         try copy.importCSV(from: url, into: Person.self, options: Self.readBack)
         #expect(try Person.all().fetchAll(copy) == Person.all().fetchAll(db))

@@ -1,7 +1,8 @@
 import Foundation
 import Slate
-@testable import SlateRecords
 import Testing
+
+@testable import SlateRecords
 
 // MARK: Support
 
@@ -48,7 +49,9 @@ extension Database {
 
     /// The declared types of `table`'s columns, by name.
     func csvColumns(_ table: String = "t") throws -> [String] {
-        try fetchAll(SQL(sql: "SELECT name || ' ' || type FROM pragma_table_info('\(table)')")) { try $0.decode(String.self, at: 0) }
+        try fetchAll(SQL(sql: "SELECT name || ' ' || type FROM pragma_table_info('\(table)')")) {
+            try $0.decode(String.self, at: 0)
+        }
     }
 
     func csvTableExists(_ table: String = "t") throws -> Bool {
@@ -105,7 +108,8 @@ func importError(
         } catch let error as CSVError {
             errors.append(error)
         }
-        #expect(try !db.csvTableExists(), "the table the import created was rolled back", sourceLocation: sourceLocation)
+        #expect(
+            try !db.csvTableExists(), "the table the import created was rolled back", sourceLocation: sourceLocation)
         #expect(!db.isInTransaction, sourceLocation: sourceLocation)
     }
     for error in errors {
@@ -304,11 +308,16 @@ func importError(
         options.encoding = .utf16LittleEndian
         #expect(try importedRows(bytes: bytes, options: options) == Self.rows)
         options.encoding = .utf16BigEndian
-        #expect(try importedRows(bytes: Self.utf16(Self.text, bigEndian: true, byteOrderMark: false), options: options) == Self.rows)
+        #expect(
+            try importedRows(bytes: Self.utf16(Self.text, bigEndian: true, byteOrderMark: false), options: options)
+                == Self.rows)
     }
 
     @Test func latin1OnRequest() throws {
-        let bytes: [UInt8] = Array("name,word\nAnn,".utf8) + [0x68, 0xE9, 0x6C, 0x6C, 0x6F, 0x0A] + Array("Bob,".utf8) + [0xFF, 0xA9, 0x0A]
+        let bytes: [UInt8] =
+            Array("name,word\nAnn,".utf8) + [0x68, 0xE9, 0x6C, 0x6C, 0x6F, 0x0A] + Array("Bob,".utf8) + [
+                0xFF, 0xA9, 0x0A,
+            ]
         var options = CSVImportOptions()
         options.encoding = .latin1
         #expect(try importedRows(bytes: bytes, options: options) == [["Ann", "héllo"], ["Bob", "ÿ©"]])
@@ -323,7 +332,9 @@ func importError(
     }
 
     @Test func invalidUTF8IsAnErrorWithLineAndColumnAndNothingIsImported() throws {
-        for bad: [UInt8] in [[0xFF], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82], [0x80]] {
+        for bad: [UInt8] in [
+            [0xFF], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82], [0x80],
+        ] {
             let bytes = Array("a,b\n1,ok\n2,x".utf8) + bad + Array("y\n3,z\n".utf8)
             let error = try importError(bytes: bytes)
             #expect(error?.line == 3, "\(bad)")
@@ -366,15 +377,23 @@ func importError(
 
     @Test func validatorAgreesWithTheStandardLibrary() {
         // Every 1- to 3-byte sequence over interesting bytes: the validator and String agree.
-        let interesting: [UInt8] = [0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xE1,
-            0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xFF]
+        let interesting: [UInt8] = [
+            0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xE1,
+            0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xFF,
+        ]
         var sequences: [[UInt8]] = interesting.map { [$0] }
         for a in interesting { for b in interesting { sequences.append([a, b]) } }
-        for a in interesting { for b in interesting { for c in [UInt8(0x80), 0xBF, 0x41] { sequences.append([a, b, c]) } } }
-        sequences += [[0xF0, 0x9F, 0x8E, 0x89], [0xF4, 0x8F, 0xBF, 0xBF], [0xF4, 0x90, 0x80, 0x80], [0xF0, 0x8F, 0xBF, 0xBF]]
+        for a in interesting {
+            for b in interesting { for c in [UInt8(0x80), 0xBF, 0x41] { sequences.append([a, b, c]) } }
+        }
+        sequences += [
+            [0xF0, 0x9F, 0x8E, 0x89], [0xF4, 0x8F, 0xBF, 0xBF], [0xF4, 0x90, 0x80, 0x80], [0xF0, 0x8F, 0xBF, 0xBF],
+        ]
         for bytes in sequences {
             let valid = String(validating: bytes, as: UTF8.self) != nil
-            let invalidAt = bytes.withUnsafeBufferPointer { CSVUTF8.firstInvalidByte(in: $0.baseAddress!, count: $0.count) }
+            let invalidAt = bytes.withUnsafeBufferPointer {
+                CSVUTF8.firstInvalidByte(in: $0.baseAddress!, count: $0.count)
+            }
             #expect((invalidAt == nil) == valid, "\(bytes)")
         }
     }

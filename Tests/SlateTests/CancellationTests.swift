@@ -136,10 +136,11 @@ import Testing
         let releaseBlocker = DispatchSemaphore(value: 0)
         let blockerDone = ConcurrentFlag()
         // Keep the queue busy with a completion-handler call.
-        queue.writeWithoutTransaction({ _ in
-            blockerStarted.set()
-            releaseBlocker.wait()
-        }, completion: { _ in blockerDone.set() })
+        queue.writeWithoutTransaction(
+            { _ in
+                blockerStarted.set()
+                releaseBlocker.wait()
+            }, completion: { _ in blockerDone.set() })
         #expect(await blockerStarted.wait())
 
         let ran = ConcurrentFlag()

@@ -9,7 +9,8 @@ private func numericOrder(_ lhs: String, _ rhs: String) -> ComparisonResult {
 
 /// Compares text case-insensitively beyond ASCII, unlike SQLite's NOCASE.
 private func unicodeCaseInsensitiveOrder(_ lhs: String, _ rhs: String) -> ComparisonResult {
-    let lhs = lhs.lowercased(), rhs = rhs.lowercased()
+    let lhs = lhs.lowercased()
+    let rhs = rhs.lowercased()
     return lhs < rhs ? .orderedAscending : lhs == rhs ? .orderedSame : .orderedDescending
 }
 
@@ -37,9 +38,12 @@ private final class ComparisonLog {
         try db.createCollation("NUMERIC_TEXT", numericOrder)
         try db.execute(sql: "CREATE TABLE t(name TEXT)")
         try insertNames(db, table: "t")
-        #expect(try db.fetchAll(String.self, "SELECT name FROM t ORDER BY name COLLATE NUMERIC_TEXT") == Self.numericOrdering)
-        #expect(try db.fetchAll(String.self, "SELECT name FROM t ORDER BY name COLLATE numeric_text DESC")
-            == Self.numericOrdering.reversed())
+        #expect(
+            try db.fetchAll(String.self, "SELECT name FROM t ORDER BY name COLLATE NUMERIC_TEXT")
+                == Self.numericOrdering)
+        #expect(
+            try db.fetchAll(String.self, "SELECT name FROM t ORDER BY name COLLATE numeric_text DESC")
+                == Self.numericOrdering.reversed())
         #expect(try db.fetchAll(String.self, "SELECT name FROM t ORDER BY name") == Self.binaryOrdering)
     }
 
@@ -49,13 +53,16 @@ private final class ComparisonLog {
         try db.execute(sql: "CREATE TABLE t(name TEXT COLLATE NUMERIC_TEXT)")
         try insertNames(db, table: "t")
         #expect(try db.fetchAll(String.self, "SELECT name FROM t ORDER BY name") == Self.numericOrdering)
-        #expect(try db.fetchAll(String.self, "SELECT name FROM t WHERE name < \("string 3") ORDER BY name")
-            == ["string 1", "string 02"])
+        #expect(
+            try db.fetchAll(String.self, "SELECT name FROM t WHERE name < \("string 3") ORDER BY name")
+                == ["string 1", "string 02"])
         #expect(try db.fetchValue(String.self, "SELECT max(name) FROM t") == "string 21")
         // An index on the column is built and searched with the collation too.
         try db.execute(sql: "CREATE INDEX t_name ON t(name)")
-        #expect(try db.fetchAll(String.self, "SELECT name FROM t INDEXED BY t_name WHERE name > \("string 5") ORDER BY name")
-            == ["string 11", "string 12", "string 21"])
+        #expect(
+            try db.fetchAll(
+                String.self, "SELECT name FROM t INDEXED BY t_name WHERE name > \("string 5") ORDER BY name")
+                == ["string 11", "string 12", "string 21"])
     }
 
     @Test func equalityAndUniquenessFollowTheCollation() throws {
@@ -83,7 +90,8 @@ private final class ComparisonLog {
         try db.execute(sql: "CREATE TABLE t(name TEXT)")
         // Stored records pack values back to back, so each buffer is only delimited by its length.
         try db.execute("INSERT INTO t VALUES (\("naïve🚀")), (\("ab")), (\("a"))")
-        #expect(try db.fetchAll(String.self, "SELECT name FROM t ORDER BY name COLLATE LOGGED") == ["a", "ab", "naïve🚀"])
+        #expect(
+            try db.fetchAll(String.self, "SELECT name FROM t ORDER BY name COLLATE LOGGED") == ["a", "ab", "naïve🚀"])
         let seen = Set(log.pairs.flatMap { $0 })
         #expect(seen == ["naïve🚀", "ab", "a"])
         log.pairs.removeAll()
@@ -96,7 +104,9 @@ private final class ComparisonLog {
         try db.createCollation("NUMERIC_TEXT", numericOrder)
         try db.execute(sql: "CREATE TABLE t(name TEXT)")
         try insertNames(db, table: "t")
-        #expect(try db.fetchAll(String.self, "SELECT name FROM t ORDER BY name COLLATE NUMERIC_TEXT") == Self.numericOrdering)
+        #expect(
+            try db.fetchAll(String.self, "SELECT name FROM t ORDER BY name COLLATE NUMERIC_TEXT")
+                == Self.numericOrdering)
         try db.removeCollation("NUMERIC_TEXT")
         let error = try #require(throws: DatabaseError.self) {
             _ = try db.fetchAll(String.self, "SELECT name FROM t ORDER BY name COLLATE NUMERIC_TEXT")
@@ -113,8 +123,9 @@ private final class ComparisonLog {
         try insertNames(db, table: "t")
         #expect(try db.fetchAll(String.self, "SELECT name FROM t ORDER BY name COLLATE CUSTOM") == Self.numericOrdering)
         try db.createCollation("CUSTOM") { lhs, rhs in numericOrder(rhs, lhs) }
-        #expect(try db.fetchAll(String.self, "SELECT name FROM t ORDER BY name COLLATE CUSTOM")
-            == Self.numericOrdering.reversed())
+        #expect(
+            try db.fetchAll(String.self, "SELECT name FROM t ORDER BY name COLLATE CUSTOM")
+                == Self.numericOrdering.reversed())
     }
 
     @Test func sqliteReleasesTheClosureOnRemoveAndClose() throws {
@@ -122,7 +133,8 @@ private final class ComparisonLog {
         weak var removed: ReleaseMarker?
         weak var closed: ReleaseMarker?
         do {
-            let first = ReleaseMarker(), second = ReleaseMarker()
+            let first = ReleaseMarker()
+            let second = ReleaseMarker()
             removed = first
             closed = second
             try db.createCollation("FIRST") { lhs, rhs in withExtendedLifetime(first) { lhs.compare(rhs) } }
@@ -158,6 +170,8 @@ private final class ComparisonLog {
         #expect(rejected == nil)
         #expect(try statement.withCurrentRow { try $0.decode(String.self, at: 0) } == "string 1")
         try statement.reset()
-        #expect(try db.fetchAll(String.self, "SELECT name FROM t ORDER BY name COLLATE NUMERIC_TEXT") == Self.numericOrdering)
+        #expect(
+            try db.fetchAll(String.self, "SELECT name FROM t ORDER BY name COLLATE NUMERIC_TEXT")
+                == Self.numericOrdering)
     }
 }

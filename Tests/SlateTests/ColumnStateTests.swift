@@ -13,21 +13,23 @@ import Testing
     /// A table `pair(a, x, b, c)` with rows (1, 99, 2, 3) and (10, 990, 20, 30).
     func pairs() throws -> Database {
         let db: Database = try Database()
-        try db.execute(sql: """
-            CREATE TABLE pair(a INTEGER, x INTEGER, b INTEGER, c INTEGER);
-            INSERT INTO pair VALUES (1, 99, 2, 3), (10, 990, 20, 30);
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE pair(a INTEGER, x INTEGER, b INTEGER, c INTEGER);
+                INSERT INTO pair VALUES (1, 99, 2, 3), (10, 990, 20, 30);
+                """)
         return db
     }
 
     /// Recreates `pair` as `(b, c, a)`: every column moves.
     func reorder(_ db: Database) throws {
-        try db.execute(sql: """
-            CREATE TABLE pair2(b INTEGER, c INTEGER, a INTEGER);
-            INSERT INTO pair2 SELECT b, c, a FROM pair;
-            DROP TABLE pair;
-            ALTER TABLE pair2 RENAME TO pair;
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE pair2(b INTEGER, c INTEGER, a INTEGER);
+                INSERT INTO pair2 SELECT b, c, a FROM pair;
+                DROP TABLE pair;
+                ALTER TABLE pair2 RENAME TO pair;
+                """)
     }
 
     /// Both rows read as `[b, a]`.
@@ -86,10 +88,11 @@ import Testing
         let db: Database = try pairs()
         // The second row fails: abs() of the smallest integer overflows. (No ORDER BY: a sort
         // would compute every row, and fail, before the first one is returned.)
-        let statement: Statement = try db.prepare(sql: """
-            SELECT *, abs(CASE WHEN a = 10 THEN -9223372036854775807 - 1 ELSE 0 END) AS failing
-            FROM pair
-            """)
+        let statement: Statement = try db.prepare(
+            sql: """
+                SELECT *, abs(CASE WHEN a = 10 THEN -9223372036854775807 - 1 ELSE 0 END) AS failing
+                FROM pair
+                """)
         var firstRun: [Int] = []
         var failed: Bool = false
         do {

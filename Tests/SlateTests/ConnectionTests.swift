@@ -83,7 +83,8 @@ import Testing
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path("text.sqlite")
-        try Data(String(repeating: "this is not an SQLite database\n", count: 200).utf8).write(to: URL(fileURLWithPath: path))
+        try Data(String(repeating: "this is not an SQLite database\n", count: 200).utf8).write(
+            to: URL(fileURLWithPath: path))
         let error = try #require(throws: DatabaseError.self) { try Database(path: path) }
         #expect(error.resultCode == .notADatabase)
     }
@@ -109,7 +110,8 @@ import Testing
         // Opening it read-only works.
         var configuration = Database.Configuration()
         configuration.isReadOnly = true
-        #expect(try Database(path: path, configuration: configuration).fetchValue(Int.self, "SELECT count(*) FROM t") == 0)
+        #expect(
+            try Database(path: path, configuration: configuration).fetchValue(Int.self, "SELECT count(*) FROM t") == 0)
     }
 
     @Test func uriLocationHonoursParameters() throws {
@@ -131,7 +133,8 @@ import Testing
 
     @Test func foreignKeysAreOnByDefaultAndCanBeTurnedOff() throws {
         #expect(try Database.memory().fetchValue(Bool.self, "PRAGMA foreign_keys") == true)
-        #expect(try Database.memory { $0.foreignKeysEnabled = false }.fetchValue(Bool.self, "PRAGMA foreign_keys") == false)
+        #expect(
+            try Database.memory { $0.foreignKeysEnabled = false }.fetchValue(Bool.self, "PRAGMA foreign_keys") == false)
     }
 
     @Test func prepareDatabaseRunsOnOpen() throws {
@@ -189,6 +192,7 @@ func runTool(_ executable: String, _ arguments: [String]) throws {
     try process.run()
     process.waitUntilExit()
     guard process.terminationStatus == 0 else {
-        throw DatabaseError(resultCode: .error, message: "\(executable) \(arguments) exited with \(process.terminationStatus)")
+        throw DatabaseError(
+            resultCode: .error, message: "\(executable) \(arguments) exited with \(process.terminationStatus)")
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import Slate
-@testable import SlateConcurrency
 import Testing
+
+@testable import SlateConcurrency
 
 @Suite struct ConcurrencyPoolTests {
     /// A pool on a fresh file with an `item` table.
@@ -47,7 +48,9 @@ import Testing
         let outsider = try Database(path: path)
         try outsider.execute(sql: "BEGIN IMMEDIATE")
         let start = Date()
-        let error = capturedDatabaseError { try pool.writeWithoutTransaction { db in try db.execute(sql: "DELETE FROM item") } }
+        let error = capturedDatabaseError {
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "DELETE FROM item") }
+        }
         #expect(error?.resultCode == .busy)
         #expect(Date().timeIntervalSince(start) >= DatabasePool.minimumBusyTimeout * 0.9)
         try outsider.execute(sql: "ROLLBACK")
@@ -88,8 +91,11 @@ import Testing
         let (pool, directory, _) = try makePool()
         defer { directory.remove() }
         let errors = try pool.read { _ in
-            [capturedDatabaseError { try pool.write { _ in 1 } }, capturedDatabaseError { try pool.barrierWrite { _ in 1 } },
-             capturedDatabaseError { try pool.read { _ in 1 } }]
+            [
+                capturedDatabaseError { try pool.write { _ in 1 } },
+                capturedDatabaseError { try pool.barrierWrite { _ in 1 } },
+                capturedDatabaseError { try pool.read { _ in 1 } },
+            ]
         }
         let codes: [ResultCode?] = errors.map(\.?.resultCode)
         let misuse: [ResultCode?] = [.misuse, .misuse, .misuse]
@@ -258,7 +264,9 @@ import Testing
         #expect(failure?.extendedResultCode == .constraintUnique)
         let names = try await pool.read { db in try db.fetchAll(String.self, "SELECT name FROM item ORDER BY id") }
         #expect(names == ["apple", "pear"])
-        let readOnly = await capturedAsyncDatabaseError { try await pool.read { db in try db.execute(sql: "DELETE FROM item") } }
+        let readOnly = await capturedAsyncDatabaseError {
+            try await pool.read { db in try db.execute(sql: "DELETE FROM item") }
+        }
         #expect(readOnly?.resultCode == .readOnly)
 
         // Many parallel async reads share the bounded readers.
@@ -277,17 +285,19 @@ import Testing
         let (pool, directory, _) = try makePool()
         defer { directory.remove() }
         let written = await awaitCompletion { done in
-            pool.write({ db in
-                try db.execute("INSERT INTO item(name) VALUES (\("apple"))")
-                return db.lastInsertedRowID
-            }, completion: done)
+            pool.write(
+                { db in
+                    try db.execute("INSERT INTO item(name) VALUES (\("apple"))")
+                    return db.lastInsertedRowID
+                }, completion: done)
         }
         #expect(try written.get() == 1)
         let plain = await awaitCompletion { done in
-            pool.writeWithoutTransaction({ db in
-                try db.execute("INSERT INTO item(name) VALUES (\("pear"))")
-                return db.isInTransaction
-            }, completion: done)
+            pool.writeWithoutTransaction(
+                { db in
+                    try db.execute("INSERT INTO item(name) VALUES (\("pear"))")
+                    return db.isInTransaction
+                }, completion: done)
         }
         #expect(try plain.get() == false)
         let barrier = await awaitCompletion { done in
@@ -295,10 +305,11 @@ import Testing
         }
         #expect(try barrier.get().first == 0)
         let failed = await awaitCompletion { done in
-            pool.write({ db in
-                try db.execute("INSERT INTO item(name) VALUES (\("plum"))")
-                try db.execute("INSERT INTO item(name) VALUES (\("pear"))")
-            }, completion: done)
+            pool.write(
+                { db in
+                    try db.execute("INSERT INTO item(name) VALUES (\("plum"))")
+                    try db.execute("INSERT INTO item(name) VALUES (\("pear"))")
+                }, completion: done)
         }
         #expect(failed.failureAsDatabaseError?.extendedResultCode == .constraintUnique)
         let read = await awaitCompletion { done in

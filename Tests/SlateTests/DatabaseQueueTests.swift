@@ -63,19 +63,21 @@ import Testing
     @Test func transactionAndSavepointCommitOrRollBack() throws {
         let queue = try makeQueue()
         try queue.transaction(.exclusive) { db in try db.execute("INSERT INTO item(name) VALUES (\("a"))") }
-        #expect(capturedDatabaseError {
-            try queue.transaction { db in
-                try db.execute("INSERT INTO item(name) VALUES (\("b"))")
-                throw DatabaseError(resultCode: .abort, message: "changed my mind")
-            }
-        }?.resultCode == .abort)
+        #expect(
+            capturedDatabaseError {
+                try queue.transaction { db in
+                    try db.execute("INSERT INTO item(name) VALUES (\("b"))")
+                    throw DatabaseError(resultCode: .abort, message: "changed my mind")
+                }
+            }?.resultCode == .abort)
         try queue.savepoint { db in try db.execute("INSERT INTO item(name) VALUES (\("c"))") }
-        #expect(capturedDatabaseError {
-            try queue.savepoint("named") { db in
-                try db.execute("INSERT INTO item(name) VALUES (\("d"))")
-                try db.execute("INSERT INTO item(name) VALUES (\("d"))")
-            }
-        }?.resultCode == .constraint)
+        #expect(
+            capturedDatabaseError {
+                try queue.savepoint("named") { db in
+                    try db.execute("INSERT INTO item(name) VALUES (\("d"))")
+                    try db.execute("INSERT INTO item(name) VALUES (\("d"))")
+                }
+            }?.resultCode == .constraint)
         let names = try queue.read { db in try db.fetchAll(String.self, "SELECT name FROM item ORDER BY id") }
         #expect(names == ["a", "c"])
         #expect(try queue.writeWithoutTransaction { db in db.isInTransaction } == false)
@@ -173,25 +175,29 @@ import Testing
     @Test func completionHandlersDeliverResults() async throws {
         let queue = try makeQueue()
         let written = await awaitCompletion { done in
-            queue.write({ db in
-                try db.execute("INSERT INTO item(name) VALUES (\("apple"))")
-                return db.lastInsertedRowID
-            }, completion: done)
+            queue.write(
+                { db in
+                    try db.execute("INSERT INTO item(name) VALUES (\("apple"))")
+                    return db.lastInsertedRowID
+                }, completion: done)
         }
         #expect(try written.get() == 1)
 
         let inDatabase = await awaitCompletion { done in
-            queue.writeWithoutTransaction({ db in
-                try db.execute("INSERT INTO item(name) VALUES (\("pear"))")
-                return db.isInTransaction
-            }, completion: done)
+            queue.writeWithoutTransaction(
+                { db in
+                    try db.execute("INSERT INTO item(name) VALUES (\("pear"))")
+                    return db.isInTransaction
+                }, completion: done)
         }
         #expect(try inDatabase.get() == false)
 
         let transaction = await awaitCompletion { done in
-            queue.transaction(.exclusive, { db in
-                try db.execute("INSERT INTO item(name) VALUES (\("fig"))")
-            }, completion: done)
+            queue.transaction(
+                .exclusive,
+                { db in
+                    try db.execute("INSERT INTO item(name) VALUES (\("fig"))")
+                }, completion: done)
         }
         #expect(throws: Never.self) { try transaction.get() }
 
@@ -199,15 +205,18 @@ import Testing
             queue.savepoint { db in
                 try db.execute("INSERT INTO item(name) VALUES (\("kiwi"))")
                 try db.execute("INSERT INTO item(name) VALUES (\("kiwi"))")
-            } completion: { done($0) }
+            } completion: {
+                done($0)
+            }
         }
         #expect(savepoint.failureAsDatabaseError?.extendedResultCode == .constraintUnique)
 
         let failedWrite = await awaitCompletion { done in
-            queue.write({ db in
-                try db.execute("INSERT INTO item(name) VALUES (\("plum"))")
-                try db.execute(sql: "INSERT INTO missing_table VALUES (1)")
-            }, completion: done)
+            queue.write(
+                { db in
+                    try db.execute("INSERT INTO item(name) VALUES (\("plum"))")
+                    try db.execute(sql: "INSERT INTO missing_table VALUES (1)")
+                }, completion: done)
         }
         #expect(failedWrite.failureAsDatabaseError?.resultCode == .error)
         let failureMessage: String = failedWrite.failureAsDatabaseError?.message ?? ""
@@ -238,10 +247,11 @@ import Testing
         let group = DispatchGroup()
         for index in 0..<20 {
             group.enter()
-            queue.write({ db in
-                try db.execute("INSERT INTO item(name) VALUES (\("item \(index)"))")
-                order.append(index)
-            }, completion: { _ in group.leave() })
+            queue.write(
+                { db in
+                    try db.execute("INSERT INTO item(name) VALUES (\("item \(index)"))")
+                    order.append(index)
+                }, completion: { _ in group.leave() })
         }
         await withCheckedContinuation { continuation in
             group.notify(queue: .global()) { continuation.resume() }
@@ -249,7 +259,9 @@ import Testing
         let expectedOrder: [Int] = Array(0..<20)
         let values: [Int] = order.values
         #expect(values == expectedOrder)
-        let ids: [String] = try await queue.read { db in try db.fetchAll(String.self, "SELECT name FROM item ORDER BY id") }
+        let ids: [String] = try await queue.read { db in
+            try db.fetchAll(String.self, "SELECT name FROM item ORDER BY id")
+        }
         let expectedIDs: [String] = (0..<20).map { (index: Int) -> String in "item \(index)" }
         #expect(ids == expectedIDs)
     }

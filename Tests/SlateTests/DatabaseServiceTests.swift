@@ -28,7 +28,8 @@ import Testing
             return db.changesCount
         }
         #expect(try created.get() == 2)
-        #expect(try service.runAndWait { db in try db.fetchAll(Int.self, "SELECT x FROM t ORDER BY x") }.get() == [10, 20])
+        #expect(
+            try service.runAndWait { db in try db.fetchAll(Int.self, "SELECT x FROM t ORDER BY x") }.get() == [10, 20])
 
         let failure = service.runAndWait { db in try db.execute(sql: "INSERT INTO nowhere VALUES (1)") }
         #expect(failure.failureAsDatabaseError?.resultCode == .error)
@@ -54,7 +55,8 @@ import Testing
     @Test func synchronousCallsInsideRunFailInsteadOfDeadlocking() throws {
         let service = DatabaseService()
         try service.openAndWait(location: .inMemory).get()
-        let inner = try service.runAndWait { _ in service.runAndWait { _ in 1 }.failureAsDatabaseError?.resultCode }.get()
+        let inner = try service.runAndWait { _ in service.runAndWait { _ in 1 }.failureAsDatabaseError?.resultCode }
+            .get()
         #expect(inner == .misuse)
     }
 
@@ -63,14 +65,17 @@ import Testing
         let events = ConcurrentLog<String>()
         let opened = await awaitCompletion { done in service.open(location: .inMemory, completion: done) }
         #expect(throws: Never.self) { try opened.get() }
-        let migrated = await awaitCompletion { done in service.migrate(with: slowMigrator(events: events), completion: done) }
+        let migrated = await awaitCompletion { done in
+            service.migrate(with: slowMigrator(events: events), completion: done)
+        }
         #expect(throws: Never.self) { try migrated.get() }
         let names = await awaitCompletion { done in
             service.run({ db in try db.fetchAll(String.self, "SELECT name FROM player") }, completion: done)
         }
         #expect(try names.get() == ["Ada"])
         let failed = await awaitCompletion { done in
-            service.run({ db in try db.execute("INSERT INTO player(id, name) VALUES (\(1), \("Bob"))") }, completion: done)
+            service.run(
+                { db in try db.execute("INSERT INTO player(id, name) VALUES (\(1), \("Bob"))") }, completion: done)
         }
         #expect(failed.failureAsDatabaseError?.extendedResultCode == .constraintPrimaryKey)
         let closed = await awaitCompletion { done in service.close(completion: done) }
@@ -117,13 +122,15 @@ import Testing
         }
         // Submitted while the migration sleeps: each must see the migrated schema, in order.
         let first = ConcurrentFlag()
-        service.run({ db in
-            events.append("first run")
-            return try db.fetchValue(Int.self, "SELECT count(*) FROM player")
-        }, completion: { result in
-            events.append("first result \((try? result.get()) ?? -1)")
-            first.set()
-        })
+        service.run(
+            { db in
+                events.append("first run")
+                return try db.fetchValue(Int.self, "SELECT count(*) FROM player")
+            },
+            completion: { result in
+                events.append("first result \((try? result.get()) ?? -1)")
+                first.set()
+            })
         // A synchronous call waits for the migration too.
         let names = try await runOnThread {
             service.runAndWait { db in

@@ -20,19 +20,25 @@ import Testing
         let db = try Database.memory()
         try db.execute(sql: "CREATE TABLE car(name TEXT, released TEXT)")
         for (name, year) in [("70s", 1975), ("80s", 1983), ("90s", 1992), ("00s", 2001)] {
-            let released = try #require(Calendar(identifier: .gregorian).date(from: DateComponents(timeZone: TimeZone(identifier: "UTC"), year: year, month: 6, day: 1)))
+            let released = try #require(
+                Calendar(identifier: .gregorian).date(
+                    from: DateComponents(timeZone: TimeZone(identifier: "UTC"), year: year, month: 6, day: 1)))
             try db.execute("INSERT INTO car VALUES (\(name), \(released))")
         }
         let from = Date(timeIntervalSince1970: 315_532_800)  // 1980-01-01
         let to = Date(timeIntervalSince1970: 946_684_800)  // 2000-01-01
-        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM car WHERE released >= \(from) AND released <= \(to)") == 2)
+        #expect(
+            try db.fetchValue(Int.self, "SELECT count(*) FROM car WHERE released >= \(from) AND released <= \(to)") == 2
+        )
     }
 
     @Test func connectionStrategies() throws {
         let unix = try Database.memory { $0.dateStrategy = .unixSeconds }
         #expect(try unix.fetchValue(String.self, "SELECT typeof(\(date))") == "real")
         #expect(try unix.fetchValue(Int.self, "SELECT \(Date(timeIntervalSince1970: 86_400))") == 86_400)
-        #expect(try unix.fetchValue(String.self, "SELECT datetime(\(Date(timeIntervalSince1970: 86_400)), 'unixepoch')") == "1970-01-02 00:00:00")
+        #expect(
+            try unix.fetchValue(String.self, "SELECT datetime(\(Date(timeIntervalSince1970: 86_400)), 'unixepoch')")
+                == "1970-01-02 00:00:00")
         #expect(try unix.fetchValue(Date.self, "SELECT 86400") == Date(timeIntervalSince1970: 86_400))
 
         let julian = try Database.memory { $0.dateStrategy = .julianDay }
@@ -82,7 +88,8 @@ import Testing
             let value = Date(timeIntervalSince1970: seconds)
             #expect(try db.fetchValue(Date.self, "SELECT \(value)") == value)
         }
-        #expect(try db.fetchValue(String.self, "SELECT \(Date(timeIntervalSince1970: -1.5))") == "1969-12-31 23:59:58.500")
+        #expect(
+            try db.fetchValue(String.self, "SELECT \(Date(timeIntervalSince1970: -1.5))") == "1969-12-31 23:59:58.500")
     }
 }
 
@@ -103,7 +110,9 @@ import Testing
         try db.execute("INSERT INTO employee(data) VALUES (\(phil))")
         #expect(try db.fetchValue(Employee.self, "SELECT data FROM employee") == phil)
         #expect(try db.fetchValue(String.self, "SELECT json_extract(data, '$.firstName') FROM employee") == "Phil")
-        #expect(try db.fetchValue(String.self, "SELECT data FROM employee") == #"{"firstName":"Phil","id":1,"tags":["founder"]}"#)
+        #expect(
+            try db.fetchValue(String.self, "SELECT data FROM employee")
+                == #"{"firstName":"Phil","id":1,"tags":["founder"]}"#)
     }
 
     @Test func arraysSetsAndDictionaries() throws {
@@ -115,7 +124,8 @@ import Testing
         #expect(try db.fetchValue(JSONEncoded<Set<Int>>.self, "SELECT \(JSONEncoded(set))").value == set)
         let dictionary = ["b": 2, "a": 1]
         #expect(try db.fetchValue(String.self, "SELECT \(JSONEncoded(dictionary))") == #"{"a":1,"b":2}"#)
-        #expect(try db.fetchValue(JSONEncoded<[String: Int]>.self, "SELECT \(JSONEncoded(dictionary))").value == dictionary)
+        #expect(
+            try db.fetchValue(JSONEncoded<[String: Int]>.self, "SELECT \(JSONEncoded(dictionary))").value == dictionary)
     }
 
     @Test func invalidJSONIsAMismatch() throws {
@@ -129,19 +139,21 @@ import Testing
 /// Issue 13, hazard 3: every date that can be bound round-trips, or is refused with a clear error.
 @Suite struct DateRoundTripTests {
     static let extremes: [Date] = [
-        Date(timeIntervalSince1970: -9_223_372_036_854_775.808),   // trapped in the ISO-8601 formatter
+        Date(timeIntervalSince1970: -9_223_372_036_854_775.808),  // trapped in the ISO-8601 formatter
         Date(timeIntervalSince1970: 9_223_372_036_854_775.807),
-        Date(timeIntervalSince1970: -62_167_219_200),               // 0000-01-01
-        Date(timeIntervalSince1970: -62_167_219_200.001),           // just before
-        Date(timeIntervalSince1970: 253_402_300_799.999),           // 9999-12-31 23:59:59.999
-        Date(timeIntervalSince1970: 253_402_300_800),               // 10000-01-01
+        Date(timeIntervalSince1970: -62_167_219_200),  // 0000-01-01
+        Date(timeIntervalSince1970: -62_167_219_200.001),  // just before
+        Date(timeIntervalSince1970: 253_402_300_799.999),  // 9999-12-31 23:59:59.999
+        Date(timeIntervalSince1970: 253_402_300_800),  // 10000-01-01
         Date(timeIntervalSince1970: 1e300), Date(timeIntervalSince1970: -1e300),
         Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: -0.001),
-        Date(timeIntervalSince1970: 951_782_400),                   // 2000-02-29
+        Date(timeIntervalSince1970: 951_782_400),  // 2000-02-29
         Date.distantPast, Date.distantFuture,
     ]
 
-    @Test(arguments: [DateStrategy.iso8601, .iso8601Milliseconds, .iso8601Date, .unixSeconds, .unixMilliseconds, .julianDay])
+    @Test(arguments: [
+        DateStrategy.iso8601, .iso8601Milliseconds, .iso8601Date, .unixSeconds, .unixMilliseconds, .julianDay,
+    ])
     func everyDateRoundTripsOrIsRefused(strategy: DateStrategy) throws {
         var configuration = Database.Configuration()
         configuration.dateStrategy = strategy
@@ -153,7 +165,8 @@ import Testing
             } catch let error as DatabaseError {
                 #expect(error.resultCode == .mismatch, "\(date.timeIntervalSince1970) under \(strategy): \(error)")
                 #expect(
-                    !date.timeIntervalSince1970.isFinite || [.iso8601, .iso8601Milliseconds, .iso8601Date].contains(strategy),
+                    !date.timeIntervalSince1970.isFinite
+                        || [.iso8601, .iso8601Milliseconds, .iso8601Date].contains(strategy),
                     "only ISO-8601 refuses finite dates")
                 continue
             }
@@ -164,28 +177,38 @@ import Testing
             case .unixSeconds: precision = 0
             case .julianDay: precision = abs(date.timeIntervalSince1970) * 1e-15 + 1e-3
             }
-            #expect(abs(read.timeIntervalSince1970 - date.timeIntervalSince1970) <= precision,
-                    "\(date.timeIntervalSince1970) under \(strategy) read back as \(read.timeIntervalSince1970)")
+            #expect(
+                abs(read.timeIntervalSince1970 - date.timeIntervalSince1970) <= precision,
+                "\(date.timeIntervalSince1970) under \(strategy) read back as \(read.timeIntervalSince1970)")
         }
     }
 
     @Test func iso8601RefusesYearsOutsideFourDigitsWithAClearError() throws {
         let db = try Database(location: .inMemory)
         for seconds in [-62_167_219_200.001, 253_402_300_800, -9_223_372_036_854_775.808] {
-            let error = #expect(throws: DatabaseError.self) { try db.fetchValue(String.self, "SELECT \(Date(timeIntervalSince1970: seconds))") }
+            let error = #expect(throws: DatabaseError.self) {
+                try db.fetchValue(String.self, "SELECT \(Date(timeIntervalSince1970: seconds))")
+            }
             #expect(error?.message.contains("0000 to 9999") == true)
         }
-        #expect(try db.fetchValue(String.self, "SELECT \(Date(timeIntervalSince1970: -62_167_219_200))") == "0000-01-01 00:00:00")
-        #expect(try db.fetchValue(String.self, "SELECT \(Date(timeIntervalSince1970: 253_402_300_799.999))") == "9999-12-31 23:59:59.999")
+        #expect(
+            try db.fetchValue(String.self, "SELECT \(Date(timeIntervalSince1970: -62_167_219_200))")
+                == "0000-01-01 00:00:00")
+        #expect(
+            try db.fetchValue(String.self, "SELECT \(Date(timeIntervalSince1970: 253_402_300_799.999))")
+                == "9999-12-31 23:59:59.999")
     }
 
     @Test func impossibleCalendarDatesAreNotRead() throws {
         let db = try Database(location: .inMemory)
-        for text in ["2024-02-31", "2023-02-29", "2024-04-31", "2024-13-01", "2024-00-10", "2024-01-01 24:00",
-                     "2024-01-01 10:60", "2024-01-01 10:00:60", "2024-01-01 10:00+25:00", "2024-01-01 10:00+01:60"] {
+        for text in [
+            "2024-02-31", "2023-02-29", "2024-04-31", "2024-13-01", "2024-00-10", "2024-01-01 24:00",
+            "2024-01-01 10:60", "2024-01-01 10:00:60", "2024-01-01 10:00+25:00", "2024-01-01 10:00+01:60",
+        ] {
             #expect(throws: DatabaseError.self, "\(text)") { try db.fetchValue(Date.self, "SELECT \(text)") }
         }
         #expect(try db.fetchValue(Date.self, "SELECT '2024-02-29'") == Date(timeIntervalSince1970: 1_709_164_800))
-        #expect(try db.fetchValue(Date.self, "SELECT '2000-02-29 12:00:00'") == Date(timeIntervalSince1970: 951_825_600))
+        #expect(
+            try db.fetchValue(Date.self, "SELECT '2000-02-29 12:00:00'") == Date(timeIntervalSince1970: 951_825_600))
     }
 }

@@ -21,13 +21,23 @@ struct ExactReadExpectationTests {
         Refusal(known: "real-with-fraction-truncated", sql: "SELECT 0.25") { _ = try $0.decode(Bool.self, at: 0) },
         Refusal(known: "real-out-of-range-saturated", sql: "SELECT 1e30") { _ = try $0.decode(Int64.self, at: 0) },
         Refusal(known: "real-out-of-range-saturated", sql: "SELECT 1e30") { _ = try $0.decode(UInt64.self, at: 0) },
-        Refusal(known: "integer-rounded-to-floating-point", sql: "SELECT 9007199254740993") { _ = try $0.decode(Double.self, at: 0) },
+        Refusal(known: "integer-rounded-to-floating-point", sql: "SELECT 9007199254740993") {
+            _ = try $0.decode(Double.self, at: 0)
+        },
         Refusal(known: "text-prefix-read-as-number", sql: "SELECT '12abc'") { _ = try $0.decode(Int.self, at: 0) },
         Refusal(known: "blob-read-as-number", sql: "SELECT x'3132'") { _ = try $0.decode(Int.self, at: 0) },
-        Refusal(known: "text-outside-number-syntax-read-as-double", sql: "SELECT 'inf'") { _ = try $0.decode(Double.self, at: 0) },
-        Refusal(known: "text-outside-number-syntax-read-as-double", sql: "SELECT '0x1p3'") { _ = try $0.decode(Double.self, at: 0) },
-        Refusal(known: "text-outside-number-syntax-read-as-decimal", sql: "SELECT '12abc'") { _ = try $0.decode(Decimal.self, at: 0) },
-        Refusal(known: "text-outside-number-syntax-read-as-decimal", sql: "SELECT '2016-05-24'") { _ = try $0.decode(Decimal.self, at: 0) },
+        Refusal(known: "text-outside-number-syntax-read-as-double", sql: "SELECT 'inf'") {
+            _ = try $0.decode(Double.self, at: 0)
+        },
+        Refusal(known: "text-outside-number-syntax-read-as-double", sql: "SELECT '0x1p3'") {
+            _ = try $0.decode(Double.self, at: 0)
+        },
+        Refusal(known: "text-outside-number-syntax-read-as-decimal", sql: "SELECT '12abc'") {
+            _ = try $0.decode(Decimal.self, at: 0)
+        },
+        Refusal(known: "text-outside-number-syntax-read-as-decimal", sql: "SELECT '2016-05-24'") {
+            _ = try $0.decode(Decimal.self, at: 0)
+        },
     ]
 
     @Test(arguments: refusals)
@@ -84,7 +94,8 @@ struct ExactReadExpectationTests {
         let posix = Locale(identifier: "en_US_POSIX")
         for real in [2.214119775415665e+18, 0.1, 123.456, -2.5e-10, 1e-5, 3.0] {
             let live = try db.fetchValue(Decimal.self, sql: "SELECT ?", arguments: [real])
-            let copied = try #require(try db.fetchOne(CopiedRow.self, sql: "SELECT ?", arguments: [real])).decode(Decimal.self, at: 0)
+            let copied = try #require(try db.fetchOne(CopiedRow.self, sql: "SELECT ?", arguments: [real])).decode(
+                Decimal.self, at: 0)
             let expected = Decimal(string: real.description, locale: posix)
             #expect(live == expected, "\(real)")
             #expect(copied == expected, "\(real)")
@@ -105,10 +116,13 @@ struct ExactReadExpectationTests {
         let least = "-340282366920938463463374607431768211455" + String(repeating: "0", count: 20)
         #expect(try db.fetchValue(Decimal.self, sql: "SELECT '\(least)'") == Decimal(string: least, locale: posix))
         var tooPrecise: DatabaseError?
-        do { _ = try db.fetchValue(Decimal.self, sql: "SELECT '999999999999999999999999999999999999999'") } catch let error as DatabaseError { tooPrecise = error }
+        do { _ = try db.fetchValue(Decimal.self, sql: "SELECT '999999999999999999999999999999999999999'") } catch let
+            error as DatabaseError
+        { tooPrecise = error }
         #expect(tooPrecise?.resultCode == .mismatch)
         let digits38 = "12345678901234567890123456789012345678"
-        #expect(try db.fetchValue(Decimal.self, sql: "SELECT '\(digits38)'") == Decimal(string: digits38, locale: posix))
+        #expect(
+            try db.fetchValue(Decimal.self, sql: "SELECT '\(digits38)'") == Decimal(string: digits38, locale: posix))
     }
 
     /// Lossless conversions that must answer the exact value.
@@ -121,7 +135,8 @@ struct ExactReadExpectationTests {
         // text-parsed-differently-live-and-copied: one parse, live or copied.
         let text = "-6.33174212636523e-295"
         let live = try db.fetchValue(Double.self, sql: "SELECT ?", arguments: [text])
-        let copied = try #require(try db.fetchOne(CopiedRow.self, sql: "SELECT ?", arguments: [text])).decode(Double.self, at: 0)
+        let copied = try #require(try db.fetchOne(CopiedRow.self, sql: "SELECT ?", arguments: [text])).decode(
+            Double.self, at: 0)
         #expect(live.bitPattern == copied.bitPattern)
     }
 }

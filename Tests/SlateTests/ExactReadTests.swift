@@ -44,7 +44,8 @@ enum ExactRead {
 
     /// Reads a boxed value as `Value` from a copied row built by hand (values SQLite never hands
     /// out, such as NaN).
-    static func read<Value: SQLExtractable & Equatable>(_ type: Value.Type, boxed value: SQLValue) -> ReadOutcome<Value> {
+    static func read<Value: SQLExtractable & Equatable>(_ type: Value.Type, boxed value: SQLValue) -> ReadOutcome<Value>
+    {
         let row = CopiedRow(columnNames: ["v"], values: [value])
         do {
             return .value(try row.decode(Value.self, at: 0))
@@ -66,7 +67,9 @@ enum ExactRead {
         let db = try Database.memory()
         for (expression, expected) in cases {
             let outcome = try read(type, expression, kind, in: db)
-            #expect(outcome == expected, "\(expression) as \(Value.self) from a \(kind.rawValue) row", sourceLocation: sourceLocation)
+            #expect(
+                outcome == expected, "\(expression) as \(Value.self) from a \(kind.rawValue) row",
+                sourceLocation: sourceLocation)
         }
     }
 }
@@ -74,153 +77,172 @@ enum ExactRead {
 @Suite struct ExactReadTests {
     @Test(arguments: RowKind.allCases)
     func integersReadOnlyWholeNumbersInRange(_ kind: RowKind) throws {
-        try ExactRead.check(Int.self, [
-            ("42", .value(42)),
-            ("-42", .value(-42)),
-            ("9223372036854775807", .value(.max)),
-            ("-9223372036854775808", .value(.min)),
-            // REAL: lossless only when whole and in range.
-            ("3.0", .value(3)),
-            ("-0.0", .value(0)),
-            ("1e18", .value(1_000_000_000_000_000_000)),
-            ("3.7", .mismatch),
-            ("-3.7", .mismatch),
-            ("0.5", .mismatch),
-            ("1e300", .mismatch),
-            ("-1e300", .mismatch),
-            ("9223372036854775808.0", .mismatch),  // 2^63, one past Int.max
-            ("1e999", .mismatch),  // +infinity
-            ("-1e999", .mismatch),  // -infinity
-            // TEXT: only when all of it spells such a number.
-            ("'42'", .value(42)),
-            ("' -7 '", .value(-7)),
-            ("'+5'", .value(5)),
-            ("'3.0'", .value(3)),
-            ("'1e3'", .value(1000)),
-            ("'-9223372036854775808'", .value(.min)),
-            ("'9223372036854775808'", .mismatch),
-            ("'-9223372036854775809'", .mismatch),  // rounds to the Double -2^63, which is Int.min
-            ("'99999999999999999999'", .mismatch),
-            ("'0.0'", .value(0)),
-            ("'12abc'", .mismatch),
-            ("'3.7'", .mismatch),
-            ("''", .mismatch),
-            ("' '", .mismatch),
-            ("'0x1A'", .mismatch),
-            ("'inf'", .mismatch),
-            ("'nan'", .mismatch),
-            ("'1e'", .mismatch),
-            ("'.'", .mismatch),
-            ("'- 1'", .mismatch),
-            // BLOB and NULL are no numbers.
-            ("x'3432'", .mismatch),
-            ("NULL", .mismatch),
-        ], kind)
+        try ExactRead.check(
+            Int.self,
+            [
+                ("42", .value(42)),
+                ("-42", .value(-42)),
+                ("9223372036854775807", .value(.max)),
+                ("-9223372036854775808", .value(.min)),
+                // REAL: lossless only when whole and in range.
+                ("3.0", .value(3)),
+                ("-0.0", .value(0)),
+                ("1e18", .value(1_000_000_000_000_000_000)),
+                ("3.7", .mismatch),
+                ("-3.7", .mismatch),
+                ("0.5", .mismatch),
+                ("1e300", .mismatch),
+                ("-1e300", .mismatch),
+                ("9223372036854775808.0", .mismatch),  // 2^63, one past Int.max
+                ("1e999", .mismatch),  // +infinity
+                ("-1e999", .mismatch),  // -infinity
+                // TEXT: only when all of it spells such a number.
+                ("'42'", .value(42)),
+                ("' -7 '", .value(-7)),
+                ("'+5'", .value(5)),
+                ("'3.0'", .value(3)),
+                ("'1e3'", .value(1000)),
+                ("'-9223372036854775808'", .value(.min)),
+                ("'9223372036854775808'", .mismatch),
+                ("'-9223372036854775809'", .mismatch),  // rounds to the Double -2^63, which is Int.min
+                ("'99999999999999999999'", .mismatch),
+                ("'0.0'", .value(0)),
+                ("'12abc'", .mismatch),
+                ("'3.7'", .mismatch),
+                ("''", .mismatch),
+                ("' '", .mismatch),
+                ("'0x1A'", .mismatch),
+                ("'inf'", .mismatch),
+                ("'nan'", .mismatch),
+                ("'1e'", .mismatch),
+                ("'.'", .mismatch),
+                ("'- 1'", .mismatch),
+                // BLOB and NULL are no numbers.
+                ("x'3432'", .mismatch),
+                ("NULL", .mismatch),
+            ], kind)
     }
 
     @Test(arguments: RowKind.allCases)
     func narrowAndUnsignedIntegersThrowOnOverflow(_ kind: RowKind) throws {
-        try ExactRead.check(Int8.self, [
-            ("127", .value(127)), ("-128", .value(-128)), ("128", .mismatch), ("-129", .mismatch),
-            ("127.0", .value(127)), ("128.0", .mismatch), ("'-128'", .value(-128)), ("'200'", .mismatch),
-        ], kind)
+        try ExactRead.check(
+            Int8.self,
+            [
+                ("127", .value(127)), ("-128", .value(-128)), ("128", .mismatch), ("-129", .mismatch),
+                ("127.0", .value(127)), ("128.0", .mismatch), ("'-128'", .value(-128)), ("'200'", .mismatch),
+            ], kind)
         try ExactRead.check(Int16.self, [("32767", .value(.max)), ("32768", .mismatch), ("-32769", .mismatch)], kind)
-        try ExactRead.check(Int32.self, [("2147483647", .value(.max)), ("2147483648", .mismatch), ("-2147483649.0", .mismatch)], kind)
-        try ExactRead.check(Int64.self, [("9223372036854775807", .value(.max)), ("9.3e18", .mismatch), ("2.5", .mismatch)], kind)
-        try ExactRead.check(UInt8.self, [("255", .value(255)), ("256", .mismatch), ("-1", .mismatch), ("'-1'", .mismatch)], kind)
+        try ExactRead.check(
+            Int32.self, [("2147483647", .value(.max)), ("2147483648", .mismatch), ("-2147483649.0", .mismatch)], kind)
+        try ExactRead.check(
+            Int64.self, [("9223372036854775807", .value(.max)), ("9.3e18", .mismatch), ("2.5", .mismatch)], kind)
+        try ExactRead.check(
+            UInt8.self, [("255", .value(255)), ("256", .mismatch), ("-1", .mismatch), ("'-1'", .mismatch)], kind)
         try ExactRead.check(UInt16.self, [("65535", .value(.max)), ("65536", .mismatch)], kind)
-        try ExactRead.check(UInt32.self, [("4294967295", .value(.max)), ("4294967296", .mismatch), ("-1.0", .mismatch)], kind)
-        try ExactRead.check(UInt.self, [("9223372036854775807", .value(9_223_372_036_854_775_807)), ("-1", .mismatch)], kind)
-        try ExactRead.check(UInt64.self, [
-            ("0", .value(0)),
-            ("-1", .mismatch),
-            // Beyond Int64 only as text: SQLite stores the literal 18446744073709551615 as a REAL.
-            ("'18446744073709551615'", .value(.max)),
-            ("'18446744073709551616'", .mismatch),
-            ("'18446744073709551617'", .mismatch),  // rounds to the Double 2^64
-            ("18446744073709551615", .mismatch),  // REAL 2^64: out of range
-            ("9223372036854775808.0", .value(9_223_372_036_854_775_808)),  // REAL 2^63, whole and in range
-        ], kind)
+        try ExactRead.check(
+            UInt32.self, [("4294967295", .value(.max)), ("4294967296", .mismatch), ("-1.0", .mismatch)], kind)
+        try ExactRead.check(
+            UInt.self, [("9223372036854775807", .value(9_223_372_036_854_775_807)), ("-1", .mismatch)], kind)
+        try ExactRead.check(
+            UInt64.self,
+            [
+                ("0", .value(0)),
+                ("-1", .mismatch),
+                // Beyond Int64 only as text: SQLite stores the literal 18446744073709551615 as a REAL.
+                ("'18446744073709551615'", .value(.max)),
+                ("'18446744073709551616'", .mismatch),
+                ("'18446744073709551617'", .mismatch),  // rounds to the Double 2^64
+                ("18446744073709551615", .mismatch),  // REAL 2^64: out of range
+                ("9223372036854775808.0", .value(9_223_372_036_854_775_808)),  // REAL 2^63, whole and in range
+            ], kind)
     }
 
     @Test(arguments: RowKind.allCases)
     func boolReadsIntegersUnderTheIntegerRules(_ kind: RowKind) throws {
-        try ExactRead.check(Bool.self, [
-            ("0", .value(false)), ("1", .value(true)), ("2", .value(true)), ("-1", .value(true)),
-            ("1.0", .value(true)), ("0.0", .value(false)), ("0.5", .mismatch), ("1e999", .mismatch),
-            ("'1'", .value(true)), ("'0'", .value(false)), ("'true'", .mismatch), ("'yes'", .mismatch),
-            ("x'01'", .mismatch), ("NULL", .mismatch),
-        ], kind)
+        try ExactRead.check(
+            Bool.self,
+            [
+                ("0", .value(false)), ("1", .value(true)), ("2", .value(true)), ("-1", .value(true)),
+                ("1.0", .value(true)), ("0.0", .value(false)), ("0.5", .mismatch), ("1e999", .mismatch),
+                ("'1'", .value(true)), ("'0'", .value(false)), ("'true'", .mismatch), ("'yes'", .mismatch),
+                ("x'01'", .mismatch), ("NULL", .mismatch),
+            ], kind)
     }
 
     @Test(arguments: RowKind.allCases)
     func doublesReadIntegersOnlyWhenExact(_ kind: RowKind) throws {
-        try ExactRead.check(Double.self, [
-            ("3.7", .value(3.7)),
-            ("-0.0", .value(-0.0)),
-            ("1e300", .value(1e300)),
-            ("1e999", .value(.infinity)),  // a REAL infinity is itself
-            ("-1e999", .value(-.infinity)),
-            ("42", .value(42)),
-            ("9007199254740992", .value(9_007_199_254_740_992)),  // 2^53
-            ("9007199254740993", .mismatch),  // 2^53 + 1: a Double would round it
-            ("-9007199254740993", .mismatch),
-            ("9223372036854775807", .mismatch),  // Int64.max rounds
-            ("-9223372036854775808", .value(-9_223_372_036_854_775_808)),  // -2^63 is exact
-            ("'2.5'", .value(2.5)),
-            ("' 1e3 '", .value(1000)),
-            ("'.5'", .value(0.5)),
-            ("'9007199254740993'", .mismatch),
-            ("'1e400'", .mismatch),  // beyond Double's range
-            ("'12abc'", .mismatch),
-            ("'inf'", .mismatch),
-            ("''", .mismatch),
-            ("x'00'", .mismatch),
-            ("NULL", .mismatch),
-        ], kind)
+        try ExactRead.check(
+            Double.self,
+            [
+                ("3.7", .value(3.7)),
+                ("-0.0", .value(-0.0)),
+                ("1e300", .value(1e300)),
+                ("1e999", .value(.infinity)),  // a REAL infinity is itself
+                ("-1e999", .value(-.infinity)),
+                ("42", .value(42)),
+                ("9007199254740992", .value(9_007_199_254_740_992)),  // 2^53
+                ("9007199254740993", .mismatch),  // 2^53 + 1: a Double would round it
+                ("-9007199254740993", .mismatch),
+                ("9223372036854775807", .mismatch),  // Int64.max rounds
+                ("-9223372036854775808", .value(-9_223_372_036_854_775_808)),  // -2^63 is exact
+                ("'2.5'", .value(2.5)),
+                ("' 1e3 '", .value(1000)),
+                ("'.5'", .value(0.5)),
+                ("'9007199254740993'", .mismatch),
+                ("'1e400'", .mismatch),  // beyond Double's range
+                ("'12abc'", .mismatch),
+                ("'inf'", .mismatch),
+                ("''", .mismatch),
+                ("x'00'", .mismatch),
+                ("NULL", .mismatch),
+            ], kind)
     }
 
     @Test(arguments: RowKind.allCases)
     func floatsReadOnlyValuesAFloatHoldsExactly(_ kind: RowKind) throws {
-        try ExactRead.check(Float.self, [
-            ("3.5", .value(3.5)),
-            ("0.1", .mismatch),  // a Float would round it (Lenient<Float> does)
-            ("16777216", .value(16_777_216)),  // 2^24
-            ("16777217", .mismatch),  // 2^24 + 1: a Float would round it
-            ("'0.5'", .value(0.5)),
-            ("'0.1'", .mismatch),
-            ("1e300", .mismatch),  // a finite value beyond Float's range
-            ("-1e300", .mismatch),
-            ("1e999", .value(.infinity)),
-            ("'12abc'", .mismatch),
-            ("NULL", .mismatch),
-        ], kind)
+        try ExactRead.check(
+            Float.self,
+            [
+                ("3.5", .value(3.5)),
+                ("0.1", .mismatch),  // a Float would round it (Lenient<Float> does)
+                ("16777216", .value(16_777_216)),  // 2^24
+                ("16777217", .mismatch),  // 2^24 + 1: a Float would round it
+                ("'0.5'", .value(0.5)),
+                ("'0.1'", .mismatch),
+                ("1e300", .mismatch),  // a finite value beyond Float's range
+                ("-1e300", .mismatch),
+                ("1e999", .value(.infinity)),
+                ("'12abc'", .mismatch),
+                ("NULL", .mismatch),
+            ], kind)
     }
 
     @Test(arguments: RowKind.allCases)
     func stringsReadTextAndNumbersButNotBlobs(_ kind: RowKind) throws {
-        try ExactRead.check(String.self, [
-            ("'abc'", .value("abc")),
-            ("''", .value("")),
-            ("'12abc'", .value("12abc")),
-            ("42", .value("42")),
-            ("-9223372036854775808", .value("-9223372036854775808")),
-            ("3.5", .value("3.5")),
-            ("x'41'", .mismatch),
-            ("NULL", .mismatch),
-            // Non-ASCII, short (stored inline by String) and long.
-            ("'Münster'", .value("Münster")),
-            ("'Toms Spezialitäten, Luisenstraße 48 — 東京'", .value("Toms Spezialitäten, Luisenstraße 48 — 東京")),
-            // A zero byte inside the text is kept, whole: the text is not cut at it.
-            ("'a' || char(0) || 'b'", .value("a\u{0}b")),
-            ("char(0)", .value("\u{0}")),
-            ("'Münster' || char(0) || 'ö' || char(0)", .value("Münster\u{0}ö\u{0}")),
-            // Bytes that are not UTF-8, cast to TEXT, are refused rather than repaired.
-            ("CAST(x'61ff62' AS TEXT)", .mismatch),
-            ("CAST(x'c328' AS TEXT)", .mismatch),
-            ("CAST(x'00ff' AS TEXT)", .mismatch),
-            ("CAST(x'eda080' AS TEXT)", .mismatch),
-        ], kind)
+        try ExactRead.check(
+            String.self,
+            [
+                ("'abc'", .value("abc")),
+                ("''", .value("")),
+                ("'12abc'", .value("12abc")),
+                ("42", .value("42")),
+                ("-9223372036854775808", .value("-9223372036854775808")),
+                ("3.5", .value("3.5")),
+                ("x'41'", .mismatch),
+                ("NULL", .mismatch),
+                // Non-ASCII, short (stored inline by String) and long.
+                ("'Münster'", .value("Münster")),
+                ("'Toms Spezialitäten, Luisenstraße 48 — 東京'", .value("Toms Spezialitäten, Luisenstraße 48 — 東京")),
+                // A zero byte inside the text is kept, whole: the text is not cut at it.
+                ("'a' || char(0) || 'b'", .value("a\u{0}b")),
+                ("char(0)", .value("\u{0}")),
+                ("'Münster' || char(0) || 'ö' || char(0)", .value("Münster\u{0}ö\u{0}")),
+                // Bytes that are not UTF-8, cast to TEXT, are refused rather than repaired.
+                ("CAST(x'61ff62' AS TEXT)", .mismatch),
+                ("CAST(x'c328' AS TEXT)", .mismatch),
+                ("CAST(x'00ff' AS TEXT)", .mismatch),
+                ("CAST(x'eda080' AS TEXT)", .mismatch),
+            ], kind)
         // A REAL's text reads back as the same number.
         let db = try Database.memory()
         let text = try ExactRead.read(String.self, "0.1 + 0.2", kind, in: db)
@@ -233,24 +255,30 @@ enum ExactRead {
 
     @Test(arguments: RowKind.allCases)
     func bytesAndDecimals(_ kind: RowKind) throws {
-        try ExactRead.check(Data.self, [
-            ("x'0102'", .value(Data([1, 2]))), ("x''", .value(Data())), ("'ab'", .value(Data("ab".utf8))),
-            ("42", .mismatch), ("4.5", .mismatch), ("NULL", .mismatch),
-        ], kind)
-        try ExactRead.check(Decimal.self, [
-            ("'1.25'", .value(Decimal(string: "1.25")!)),
-            ("' 7 '", .value(7)),
-            ("'12abc'", .mismatch),
-            ("'abc'", .mismatch),
-            ("2.5", .value(2.5)),
-            ("1e999", .mismatch),
-        ], kind)
+        try ExactRead.check(
+            Data.self,
+            [
+                ("x'0102'", .value(Data([1, 2]))), ("x''", .value(Data())), ("'ab'", .value(Data("ab".utf8))),
+                ("42", .mismatch), ("4.5", .mismatch), ("NULL", .mismatch),
+            ], kind)
+        try ExactRead.check(
+            Decimal.self,
+            [
+                ("'1.25'", .value(Decimal(string: "1.25")!)),
+                ("' 7 '", .value(7)),
+                ("'12abc'", .mismatch),
+                ("'abc'", .mismatch),
+                ("2.5", .value(2.5)),
+                ("1e999", .mismatch),
+            ], kind)
     }
 
     @Test(arguments: RowKind.allCases)
     func optionalsReadNullAsNilAndStillThrowOnLoss(_ kind: RowKind) throws {
-        try ExactRead.check(Int?.self, [("NULL", .value(nil)), ("7", .value(7)), ("3.7", .mismatch), ("'12abc'", .mismatch)], kind)
-        try ExactRead.check(Double?.self, [("NULL", .value(nil)), ("2.5", .value(2.5)), ("9007199254740993", .mismatch)], kind)
+        try ExactRead.check(
+            Int?.self, [("NULL", .value(nil)), ("7", .value(7)), ("3.7", .mismatch), ("'12abc'", .mismatch)], kind)
+        try ExactRead.check(
+            Double?.self, [("NULL", .value(nil)), ("2.5", .value(2.5)), ("9007199254740993", .mismatch)], kind)
         try ExactRead.check(Bool?.self, [("NULL", .value(nil)), ("1", .value(true)), ("0.5", .mismatch)], kind)
         try ExactRead.check(UInt8?.self, [("NULL", .value(nil)), ("255", .value(255)), ("256", .mismatch)], kind)
         try ExactRead.check(String?.self, [("NULL", .value(nil)), ("'x'", .value("x")), ("x'00'", .mismatch)], kind)
@@ -279,7 +307,8 @@ enum ExactRead {
     @Test(arguments: RowKind.allCases)
     func errorsNameTheColumnTheReasonAndATruncatedValue(_ kind: RowKind) throws {
         let db = try Database.memory()
-        try db.execute(sql: "CREATE TABLE t(quantity, note); INSERT INTO t VALUES (3.7, '\(String(repeating: "9", count: 500))x')")
+        try db.execute(
+            sql: "CREATE TABLE t(quantity, note); INSERT INTO t VALUES (3.7, '\(String(repeating: "9", count: 500))x')")
         func failure(_ body: () throws -> Void) -> DatabaseError? {
             do {
                 try body()
@@ -290,8 +319,13 @@ enum ExactRead {
         }
         let fractional = failure {
             switch kind {
-            case .live: _ = try db.fetchAll("SELECT note, quantity FROM t") { row in try row.decode(Int.self, named: "quantity") }
-            case .copied: _ = try db.fetchAll(CopiedRow.self, "SELECT note, quantity FROM t").map { try $0.decode(Int.self, named: "quantity") }
+            case .live:
+                _ = try db.fetchAll("SELECT note, quantity FROM t") { row in try row.decode(Int.self, named: "quantity")
+                }
+            case .copied:
+                _ = try db.fetchAll(CopiedRow.self, "SELECT note, quantity FROM t").map {
+                    try $0.decode(Int.self, named: "quantity")
+                }
             }
         }
         let error = try #require(fractional)
@@ -304,7 +338,8 @@ enum ExactRead {
         let long = failure {
             switch kind {
             case .live: _ = try db.fetchAll("SELECT note FROM t") { row in try row.decode(Int.self, at: 0) }
-            case .copied: _ = try db.fetchAll(CopiedRow.self, "SELECT note FROM t").map { try $0.decode(Int.self, at: 0) }
+            case .copied:
+                _ = try db.fetchAll(CopiedRow.self, "SELECT note FROM t").map { try $0.decode(Int.self, at: 0) }
             }
         }
         let longError = try #require(long)
@@ -333,11 +368,16 @@ enum ExactRead {
         let sums = try db.fetchAll("SELECT a, b, c FROM t ORDER BY a") { row -> Int in
             defer { round += 1 }
             switch round {
-            case 0: return try row.decode(Int.self, named: "a") * 100 + row.decode(Int.self, named: "b") * 10 + row.decode(Int.self, named: "c")
-            case 1: return try row.decode(Int.self, named: "c") + row.decode(Int.self, named: "B") * 10 + row.decode(Int.self, named: "a") * 100
+            case 0:
+                return try row.decode(Int.self, named: "a") * 100 + row.decode(Int.self, named: "b") * 10
+                    + row.decode(Int.self, named: "c")
+            case 1:
+                return try row.decode(Int.self, named: "c") + row.decode(Int.self, named: "B") * 10 + row.decode(
+                    Int.self, named: "a") * 100
             default:
                 #expect(row.index(ofColumn: "missing") == nil)
-                return try row.decode(Int.self, named: "b") * 10 + row.decode(Int.self, named: "a") * 100 + row.decode(Int.self, named: "c")
+                return try row.decode(Int.self, named: "b") * 10 + row.decode(Int.self, named: "a") * 100
+                    + row.decode(Int.self, named: "c")
             }
         }
         #expect(sums == [123, 456, 789])
@@ -401,7 +441,8 @@ enum ExactRead {
     func lenientRealsAreSQLitesConversion(_ kind: RowKind) throws {
         let db = try Database.memory()
         let expressions = [
-            "2.5", "42", "9007199254740993", "'1.5e'", "'1.5e3x'", "'.5'", "'-.5e2x'", "'abc'", "''", "' 7 '", "x'312e35'",
+            "2.5", "42", "9007199254740993", "'1.5e'", "'1.5e3x'", "'.5'", "'-.5e2x'", "'abc'", "''", "' 7 '",
+            "x'312e35'",
         ]
         for expression in expressions {
             let cast = try db.fetchValue(Double.self, sql: "SELECT CAST(\(expression) AS REAL)")
@@ -426,11 +467,12 @@ enum ExactRead {
 @Suite struct ExactRecordReadTests {
     func tracks(_ values: String) throws -> Database {
         let db = try Database.memory()
-        try db.execute(sql: """
-            CREATE TABLE Track(TrackId INTEGER PRIMARY KEY, Name TEXT NOT NULL, AlbumId INTEGER, MediaTypeId INTEGER NOT NULL,
-              GenreId INTEGER, Composer TEXT, Milliseconds INTEGER NOT NULL, Bytes INTEGER, UnitPrice NUMERIC NOT NULL);
-            INSERT INTO Track VALUES \(values)
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE Track(TrackId INTEGER PRIMARY KEY, Name TEXT NOT NULL, AlbumId INTEGER, MediaTypeId INTEGER NOT NULL,
+                  GenreId INTEGER, Composer TEXT, Milliseconds INTEGER NOT NULL, Bytes INTEGER, UnitPrice NUMERIC NOT NULL);
+                INSERT INTO Track VALUES \(values)
+                """)
         return db
     }
 
@@ -458,7 +500,10 @@ enum ExactRead {
             ("query", { _ = try Track.all().fetchAll(db) }),
             ("raw SQL", { _ = try db.fetchAll(Track.self, "SELECT * FROM Track") }),
             ("cursor", { _ = try db.fetchCursor(Track.self, "SELECT * FROM Track").collect() }),
-            ("copied", { _ = try db.fetchAll(CopiedRow.self, "SELECT * FROM Track").map { try $0.decode(Track.self) } }),
+            (
+                "copied",
+                { _ = try db.fetchAll(CopiedRow.self, "SELECT * FROM Track").map { try $0.decode(Track.self) } }
+            ),
         ] as [(String, () throws -> Void)] {
             do {
                 try read()

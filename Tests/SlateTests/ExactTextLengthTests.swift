@@ -11,14 +11,18 @@ struct ExactTextLengthTests {
     /// Reads `bytes` cast to TEXT from a live row, as `String`.
     static func string(_ bytes: [UInt8], in db: Database) throws -> String {
         let data: Data = Data(bytes)
-        let strings: [String] = try db.fetchAll(SQL("SELECT CAST(\(data) AS TEXT) AS v")) { row in try row.decode(String.self, at: 0) }
+        let strings: [String] = try db.fetchAll(SQL("SELECT CAST(\(data) AS TEXT) AS v")) { row in
+            try row.decode(String.self, at: 0)
+        }
         return try #require(strings.first)
     }
 
     /// Reads `bytes` cast to TEXT from a live row, as `String?`.
     static func optionalString(_ bytes: [UInt8], in db: Database) throws -> String? {
         let data: Data = Data(bytes)
-        let strings: [String?] = try db.fetchAll(SQL("SELECT CAST(\(data) AS TEXT) AS v")) { row in try row.decode(String?.self, at: 0) }
+        let strings: [String?] = try db.fetchAll(SQL("SELECT CAST(\(data) AS TEXT) AS v")) { row in
+            try row.decode(String?.self, at: 0)
+        }
         return try #require(strings.first)
     }
 
@@ -76,7 +80,8 @@ struct ExactTextLengthTests {
         for character in characters {
             for before in 0...18 {
                 for after in [0, 1, 7, 16] {
-                    let bytes: [UInt8] = [UInt8](repeating: 0x62, count: before) + character + [UInt8](repeating: 0x63, count: after)
+                    let bytes: [UInt8] =
+                        [UInt8](repeating: 0x62, count: before) + character + [UInt8](repeating: 0x63, count: after)
                     let expected: String = String(decoding: bytes, as: UTF8.self)
                     let string: String = try Self.string(bytes, in: db)
                     let value: SQLValue = try Self.value(bytes, in: db)
@@ -112,9 +117,12 @@ struct ExactTextLengthTests {
     /// same answer as the one that runs here, on every kind of text above: it is compiled
     /// everywhere but runs only there, so it is checked directly.
     @Test func theReaderWithoutUTF8SpanAgreesOnEveryKindOfText() {
-        var samples: [[UInt8]] = (0...40).map { (length: Int) -> [UInt8] in (0..<length).map { (index: Int) -> UInt8 in UInt8(97 + index % 26) } }
+        var samples: [[UInt8]] = (0...40).map { (length: Int) -> [UInt8] in
+            (0..<length).map { (index: Int) -> UInt8 in UInt8(97 + index % 26) }
+        }
         let zeroInside: [UInt8] = [0x61, 0x00, 0x62]
-        let multibyte: [UInt8] = [0x62, 0xC3, 0xA9, 0xE2, 0x82, 0xAC, 0xF0, 0x9F, 0x98, 0x80] + [UInt8](repeating: 0x63, count: 16)
+        let multibyte: [UInt8] =
+            [0x62, 0xC3, 0xA9, 0xE2, 0x82, 0xAC, 0xF0, 0x9F, 0x98, 0x80] + [UInt8](repeating: 0x63, count: 16)
         samples.append(zeroInside)
         samples.append(multibyte)
         let invalid: [[UInt8]] = [[0xFF], [0xC3], [0x80], [0xED, 0xA0, 0x80], [0x61, 0x62, 0xC3]]
@@ -129,7 +137,8 @@ struct ExactTextLengthTests {
         }
         var refused: Int = 0
         for bytes in samples {
-            let (fast, fallback): (String?, String?) = bytes.withUnsafeBufferPointer { (buffer: UnsafeBufferPointer<UInt8>) -> (String?, String?) in
+            let (fast, fallback): (String?, String?) = bytes.withUnsafeBufferPointer {
+                (buffer: UnsafeBufferPointer<UInt8>) -> (String?, String?) in
                 guard let base = buffer.baseAddress else { return ("", String(decodingExactUTF8: buffer)) }
                 return (String(exactUTF8: base, count: buffer.count), String(decodingExactUTF8: buffer))
             }

@@ -5,21 +5,25 @@ import Testing
 @Suite struct ExecuteTests {
     @Test func executesManyStatementsInOneCall() throws {
         let db = try Database.memory()
-        try db.execute(sql: """
-            CREATE TABLE car(id INTEGER PRIMARY KEY, name TEXT, price INTEGER);
-            -- a comment between statements
-            INSERT INTO car VALUES (1, 'Audi', 52642);
-            INSERT INTO car VALUES (2, 'Mercedes', 57127);
-            UPDATE car SET name = 'Honda' WHERE id = 1;
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE car(id INTEGER PRIMARY KEY, name TEXT, price INTEGER);
+                -- a comment between statements
+                INSERT INTO car VALUES (1, 'Audi', 52642);
+                INSERT INTO car VALUES (2, 'Mercedes', 57127);
+                UPDATE car SET name = 'Honda' WHERE id = 1;
+                """)
         #expect(try db.fetchAll(String.self, "SELECT name FROM car ORDER BY id") == ["Honda", "Mercedes"])
     }
 
     @Test func scriptArgumentsAreConsumedStatementByStatement() throws {
         let db = try Database.memory()
         try db.execute(sql: "CREATE TABLE t(a, b)")
-        try db.execute(sql: "INSERT INTO t VALUES (?, ?); INSERT INTO t VALUES (?, :named)", arguments: StatementArguments([1, 2, 3], named: ["named": "x"]))
-        #expect(try db.fetchAll(CopiedRow.self, "SELECT a, b FROM t ORDER BY rowid").map(\.values) == [[1, 2], [3, "x"]])
+        try db.execute(
+            sql: "INSERT INTO t VALUES (?, ?); INSERT INTO t VALUES (?, :named)",
+            arguments: StatementArguments([1, 2, 3], named: ["named": "x"]))
+        #expect(
+            try db.fetchAll(CopiedRow.self, "SELECT a, b FROM t ORDER BY rowid").map(\.values) == [[1, 2], [3, "x"]])
     }
 
     @Test func scriptWithTooManyArgumentsThrowsRange() throws {
@@ -74,7 +78,9 @@ import Testing
         #expect(error.arguments == [.text("a@example.com")])
         #expect(error.description.contains("'a@example.com'"))
 
-        let notNull = try #require(throws: DatabaseError.self) { try db.execute(sql: "INSERT INTO t(email) VALUES (NULL)") }
+        let notNull = try #require(throws: DatabaseError.self) {
+            try db.execute(sql: "INSERT INTO t(email) VALUES (NULL)")
+        }
         #expect(notNull.extendedResultCode == .constraintNotNull)
         switch notNull.extendedResultCode {
         case .constraint: break
@@ -93,10 +99,11 @@ import Testing
 
     @Test func foreignKeyViolationIsReported() throws {
         let db = try Database.memory()
-        try db.execute(sql: """
-            CREATE TABLE parent(id INTEGER PRIMARY KEY);
-            CREATE TABLE child(parent_id INTEGER REFERENCES parent(id));
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE parent(id INTEGER PRIMARY KEY);
+                CREATE TABLE child(parent_id INTEGER REFERENCES parent(id));
+                """)
         let error = try #require(throws: DatabaseError.self) { try db.execute(sql: "INSERT INTO child VALUES (7)") }
         #expect(error.extendedResultCode == .constraintForeignKey)
     }

@@ -9,7 +9,10 @@ import Testing
     struct Numbered: RowDecodable, Equatable {
         var number: Int
         var label: String
-        init(number: Int, label: String) { self.number = number; self.label = label }
+        init(number: Int, label: String) {
+            self.number = number
+            self.label = label
+        }
         init(row: borrowing Row) throws {
             number = try row.decode(at: 0)
             label = try row.decode(at: 1)
@@ -101,10 +104,11 @@ import Testing
         let db = try Database.memory()
         let live = LiveCount()
         // abs(Int64.min) fails at run time, on row 20, after 19 rows were built (two growth steps).
-        let sql = SQL(sql: """
-            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 50)
-            SELECT CASE WHEN i = 20 THEN abs(-9223372036854775807 - 1) ELSE i END FROM n
-            """)
+        let sql = SQL(
+            sql: """
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 50)
+                SELECT CASE WHEN i = 20 THEN abs(-9223372036854775807 - 1) ELSE i END FROM n
+                """)
         let error: DatabaseError = try #require(throws: DatabaseError.self) {
             _ = try db.fetchAll(sql) { row in Token(live, number: try row.decode(at: 0)) }
         }

@@ -7,7 +7,10 @@ import Testing
     struct Car: RowDecodable, Equatable {
         var name: String
         var price: Int?
-        init(name: String, price: Int?) { self.name = name; self.price = price }
+        init(name: String, price: Int?) {
+            self.name = name
+            self.price = price
+        }
         init(row: borrowing Row) throws {
             name = try row.decode(at: 0)
             price = try row.decode(at: 1)
@@ -16,10 +19,11 @@ import Testing
 
     func cars() throws -> Database {
         let db = try Database.memory()
-        try db.execute(sql: """
-            CREATE TABLE car(id INTEGER PRIMARY KEY, name TEXT NOT NULL, price INTEGER);
-            INSERT INTO car(name, price) VALUES ('Audi', 52642), ('Mercedes', 57127), ('Trabant', NULL);
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE car(id INTEGER PRIMARY KEY, name TEXT NOT NULL, price INTEGER);
+                INSERT INTO car(name, price) VALUES ('Audi', 52642), ('Mercedes', 57127), ('Trabant', NULL);
+                """)
         return db
     }
 
@@ -30,13 +34,16 @@ import Testing
         #expect(try db.fetchOne(Int.self, "SELECT price FROM car WHERE name = \("Trabant")") == nil)
         #expect(try db.fetchOne(Int.self, "SELECT price FROM car WHERE name = \("Lada")") == nil)
         #expect(try db.fetchValue(Int?.self, "SELECT max(price) FROM car WHERE price < 0") == nil)
-        let error = try #require(throws: DatabaseError.self) { try db.fetchValue(Int.self, "SELECT price FROM car WHERE 0") }
+        let error = try #require(throws: DatabaseError.self) {
+            try db.fetchValue(Int.self, "SELECT price FROM car WHERE 0")
+        }
         #expect(error.resultCode == .notFound)
     }
 
     @Test func arraysOfValues() throws {
         let db = try cars()
-        #expect(try db.fetchAll(String.self, "SELECT name FROM car ORDER BY name DESC") == ["Trabant", "Mercedes", "Audi"])
+        #expect(
+            try db.fetchAll(String.self, "SELECT name FROM car ORDER BY name DESC") == ["Trabant", "Mercedes", "Audi"])
         #expect(try db.fetchAll(Int?.self, "SELECT price FROM car ORDER BY id") == [52642, 57127, nil])
         #expect(try db.fetchAll(Int.self, sql: "SELECT id FROM car WHERE price > ?", arguments: [53_000]) == [2])
     }
@@ -57,42 +64,57 @@ import Testing
         let rows = try db.fetchAll(CopiedRow.self, "SELECT name, price FROM car ORDER BY id")
         #expect(rows.count == 3)
         let values: [[SQLValue]] = rows.map { $0.values }
-        let expectedValues: [[SQLValue]] = [[.text("Audi"), .integer(52642)], [.text("Mercedes"), .integer(57127)], [.text("Trabant"), .null]]
+        let expectedValues: [[SQLValue]] = [
+            [.text("Audi"), .integer(52642)], [.text("Mercedes"), .integer(57127)], [.text("Trabant"), .null],
+        ]
         #expect(values.elementsEqual(expectedValues))
         #expect(rows[2].isNull(at: 1))
     }
 
     @Test func decodedTypes() throws {
         let db = try cars()
-        #expect(try db.fetchAll(Car.self, "SELECT name, price FROM car ORDER BY id") == [
-            Car(name: "Audi", price: 52642), Car(name: "Mercedes", price: 57127), Car(name: "Trabant", price: nil),
-        ])
-        #expect(try db.fetchOne(Car.self, sql: "SELECT name, price FROM car WHERE name = ?", arguments: ["Mercedes"]) == Car(name: "Mercedes", price: 57127))
+        #expect(
+            try db.fetchAll(Car.self, "SELECT name, price FROM car ORDER BY id") == [
+                Car(name: "Audi", price: 52642), Car(name: "Mercedes", price: 57127), Car(name: "Trabant", price: nil),
+            ])
+        #expect(
+            try db.fetchOne(Car.self, sql: "SELECT name, price FROM car WHERE name = ?", arguments: ["Mercedes"])
+                == Car(name: "Mercedes", price: 57127))
         #expect(try db.fetchOne(Car.self, "SELECT name, price FROM car WHERE 0") == nil)
     }
 
     @Test func dictionariesFromRows() throws {
         let db = try cars()
-        let prices = try db.fetchDictionary(String.self, Int.self, "SELECT name, price FROM car WHERE price > \(20_000)")
+        let prices = try db.fetchDictionary(
+            String.self, Int.self, "SELECT name, price FROM car WHERE price > \(20_000)")
         #expect(prices == ["Audi": 52642, "Mercedes": 57127])
-        let lengths = try db.fetchDictionary("SELECT id, name FROM car") { row in (try row.decode(Int.self, at: 0), try row.decode(String.self, at: 1).count) }
+        let lengths = try db.fetchDictionary("SELECT id, name FROM car") { row in
+            (try row.decode(Int.self, at: 0), try row.decode(String.self, at: 1).count)
+        }
         #expect(lengths == [1: 4, 2: 8, 3: 7])
-        #expect(try db.fetchAll("SELECT name FROM car ORDER BY id") { try $0.decode(String.self, at: 0).uppercased() } == ["AUDI", "MERCEDES", "TRABANT"])
+        #expect(
+            try db.fetchAll("SELECT name FROM car ORDER BY id") { try $0.decode(String.self, at: 0).uppercased() } == [
+                "AUDI", "MERCEDES", "TRABANT",
+            ])
     }
 
     @Test func decodingErrorInsideFetchLeavesConnectionUsable() throws {
         let db = try cars()
-        let error = try #require(throws: DatabaseError.self) { try db.fetchAll(Int.self, "SELECT price FROM car ORDER BY id") }
+        let error = try #require(throws: DatabaseError.self) {
+            try db.fetchAll(Int.self, "SELECT price FROM car ORDER BY id")
+        }
         #expect(error.resultCode == .mismatch)
         #expect(error.message.contains("price"))
-        #expect(try db.fetchAll(Int.self, "SELECT price FROM car WHERE price IS NOT NULL ORDER BY id") == [52642, 57127])
+        #expect(
+            try db.fetchAll(Int.self, "SELECT price FROM car WHERE price IS NOT NULL ORDER BY id") == [52642, 57127])
     }
 }
 
 @Suite struct CursorTests {
     @Test func cursorStreamsRowsWithoutMaterializing() throws {
         let db = try Database.memory()
-        let cursor = try db.fetchCursor(Int.self, "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT x FROM n")
+        let cursor = try db.fetchCursor(
+            Int.self, "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT x FROM n")
         // The series is infinite: only a streaming cursor can take its first values.
         var taken: [Int] = []
         while taken.count < 5, let value = try cursor.next() { taken.append(value) }
@@ -109,7 +131,9 @@ import Testing
         #expect(try cursor.collect() == [FetchTests.Car(name: "y", price: 2)])
         #expect(try cursor.next() == nil)
         var seen: [String] = []
-        try db.fetchCursor(CopiedRow.self, sql: "SELECT b FROM t ORDER BY a").forEach { seen.append(try $0.decode(at: 0)) }
+        try db.fetchCursor(CopiedRow.self, sql: "SELECT b FROM t ORDER BY a").forEach {
+            seen.append(try $0.decode(at: 0))
+        }
         #expect(seen == ["x", "y"])
     }
 
@@ -148,7 +172,9 @@ import Testing
         try db.execute(sql)
         try db.execute("INSERT INTO \(identifier: table) VALUES (\(1))")
         #expect(try db.fetchValue(Int.self, "SELECT x FROM \(identifier: table)") == 1)
-        #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM \(identifier: "sqlite_schema", qualifiedBy: "main")") == 1)
+        #expect(
+            try db.fetchValue(Int.self, "SELECT count(*) FROM \(identifier: "sqlite_schema", qualifiedBy: "main")") == 1
+        )
     }
 
     @Test func fragmentsComposeWithTheirArguments() throws {
@@ -166,7 +192,12 @@ import Testing
     @Test func listsExpandToParameters() throws {
         let db = try Database.memory()
         let ids = [1, 3]
-        #expect(try db.fetchAll(Int.self, "SELECT value FROM json_each('[1,2,3]') WHERE value IN (\(list: ids)) ORDER BY value") == [1, 3])
-        #expect(try db.fetchAll(Int.self, "SELECT value FROM json_each('[1,2,3]') WHERE value IN (\(list: [Int]()))") == [])
+        #expect(
+            try db.fetchAll(
+                Int.self, "SELECT value FROM json_each('[1,2,3]') WHERE value IN (\(list: ids)) ORDER BY value") == [
+                    1, 3,
+                ])
+        #expect(
+            try db.fetchAll(Int.self, "SELECT value FROM json_each('[1,2,3]') WHERE value IN (\(list: [Int]()))") == [])
     }
 }

@@ -192,7 +192,9 @@ private struct Kaboom: Error, CustomStringConvertible {
         #expect(try typeAndValue("empty text") == ["text", ""])
         #expect(try typeAndValue("blob") == ["blob", .blob(Data([0xDE, 0xAD, 0xBE, 0xEF]))])
         #expect(try typeAndValue("empty blob") == ["blob", .blob(Data())])
-        #expect(try db.fetchValue(Int.self, "SELECT length(make('empty blob')) = 0 AND make('empty blob') IS NOT NULL") == 1)
+        #expect(
+            try db.fetchValue(Int.self, "SELECT length(make('empty blob')) = 0 AND make('empty blob') IS NOT NULL") == 1
+        )
         #expect(try typeAndValue("bytes") == ["blob", .blob(Data([1, 2, 3]))])
         #expect(try typeAndValue("bool") == ["integer", 1])
         #expect(try typeAndValue("optional none") == ["null", nil])
@@ -411,7 +413,9 @@ private struct Kaboom: Error, CustomStringConvertible {
         weak var replaced: CapturedMarker?
         weak var closed: CapturedMarker?
         do {
-            let first = CapturedMarker(), second = CapturedMarker(), third = CapturedMarker()
+            let first = CapturedMarker()
+            let second = CapturedMarker()
+            let third = CapturedMarker()
             removed = first
             replaced = second
             closed = third
@@ -481,15 +485,20 @@ private struct Kaboom: Error, CustomStringConvertible {
         let db = try Database.memory()
         try db.createAggregate("joined", argumentCount: 1, deterministic: true, JoinedText.self)
         try db.createAggregate("joined", argumentCount: 2, deterministic: true, JoinedText.self)
-        try db.execute(sql: """
-            CREATE TABLE pet(owner TEXT, name TEXT);
-            INSERT INTO pet VALUES ('ann', 'rex'), ('bob', 'tom'), ('ann', 'fluffy'), ('bob', NULL), ('cat', NULL);
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE pet(owner TEXT, name TEXT);
+                INSERT INTO pet VALUES ('ann', 'rex'), ('bob', 'tom'), ('ann', 'fluffy'), ('bob', NULL), ('cat', NULL);
+                """)
         let rows = try db.fetchAll(CopiedRow.self, "SELECT owner, joined(name) FROM pet GROUP BY owner ORDER BY owner")
         let values: [[SQLValue]] = rows.map(\.values)
-        let expectedValues: [[SQLValue]] = [[.text("ann"), .text("rex,fluffy")], [.text("bob"), .text("tom")], [.text("cat"), .null]]
+        let expectedValues: [[SQLValue]] = [
+            [.text("ann"), .text("rex,fluffy")], [.text("bob"), .text("tom")], [.text("cat"), .null],
+        ]
         #expect(values.elementsEqual(expectedValues))
-        #expect(try db.fetchValue(String.self, "SELECT joined(name, \(" & ")) FROM pet WHERE owner = 'ann'") == "rex & fluffy")
+        #expect(
+            try db.fetchValue(String.self, "SELECT joined(name, \(" & ")) FROM pet WHERE owner = 'ann'")
+                == "rex & fluffy")
         #expect(JoinedText.live.value == 0)
     }
 
@@ -543,7 +552,9 @@ private struct Kaboom: Error, CustomStringConvertible {
         try db.execute(sql: "CREATE TABLE t(a, b, c); INSERT INTO t VALUES (1, 2, 3), (4, 5, 6)")
         #expect(try db.fetchValue(Int.self, "SELECT tally() FROM t") == 0)
         #expect(try db.fetchValue(Int.self, "SELECT tally(a, b, c) FROM t") == 6)
-        let error = try #require(throws: DatabaseError.self) { try db.prepare(sql: "SELECT first_value_of(a, b) FROM t") }
+        let error = try #require(throws: DatabaseError.self) {
+            try db.prepare(sql: "SELECT first_value_of(a, b) FROM t")
+        }
         #expect(error.resultCode == .error)
         #expect(error.message.contains("wrong number of arguments to function first_value_of()"))
 

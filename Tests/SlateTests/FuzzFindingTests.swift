@@ -47,7 +47,9 @@ import Testing
         try db.createFunction("kind", argumentCount: 1) { arguments in
             arguments.value(at: 0).storageClass
         }
-        #expect(try db.fetchValue(String.self, sql: "SELECT kind(CAST(? AS TEXT))", arguments: [Data(Self.invalidUTF8)]) == "blob")
+        #expect(
+            try db.fetchValue(String.self, sql: "SELECT kind(CAST(? AS TEXT))", arguments: [Data(Self.invalidUTF8)])
+                == "blob")
         #expect(try db.fetchValue(String.self, sql: "SELECT kind('ok')") == "text")
     }
 
@@ -63,7 +65,9 @@ import Testing
             #expect(error.resultCode == .mismatch)
             #expect(error.message.contains("NaN"))
         }
-        #expect(throws: DatabaseError.self) { try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: [SQLValue.real(.nan)]) }
+        #expect(throws: DatabaseError.self) {
+            try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: [SQLValue.real(.nan)])
+        }
         #expect(throws: DatabaseError.self) { try db.execute("INSERT INTO t VALUES (\(Float.nan))") }
         #expect(try db.fetchValue(Int.self, sql: "SELECT count(*) FROM t") == 0)
         // Infinities are REALs SQLite keeps.
@@ -77,7 +81,10 @@ import Testing
         let db = try Database.memory()
         let read = try db.fetchValue(Decimal.self, "SELECT \(Decimal.nan)")
         #expect(read.isNaN)
-        #expect(try db.fetchValue(Decimal.self, "SELECT \(Decimal(string: "12.5", locale: Locale(identifier: "en_US_POSIX")))") == Decimal(12.5))
+        #expect(
+            try db.fetchValue(
+                Decimal.self, "SELECT \(Decimal(string: "12.5", locale: Locale(identifier: "en_US_POSIX")))")
+                == Decimal(12.5))
     }
 
     /// SQLite leaves an EXPLAIN statement active after `SQLITE_DONE`. A cached one run to the end
@@ -94,7 +101,9 @@ import Testing
         try reader.execute(sql: "CREATE TABLE t(a); INSERT INTO t VALUES (1)")
         let writer = try Database(location: .file(path))
 
-        for sql in ["EXPLAIN QUERY PLAN SELECT a FROM t", "EXPLAIN SELECT a FROM t", "  /* plan */ explain query plan SELECT 1"] {
+        for sql in [
+            "EXPLAIN QUERY PLAN SELECT a FROM t", "EXPLAIN SELECT a FROM t", "  /* plan */ explain query plan SELECT 1",
+        ] {
             try reader.cachedStatement(sql: sql).run()
             #expect(try reader.fetchValue(Int.self, sql: "SELECT count(*) FROM t") >= 1)
             try writer.execute(sql: "INSERT INTO t VALUES (2)")
@@ -118,7 +127,9 @@ import Testing
     @Test func refusedArgumentsNameTheirStatement() throws {
         let db = try Database.memory()
         let sql = "SELECT ? + 1"
-        let error = try #require(throws: DatabaseError.self) { try db.fetchValue(Double.self, sql: sql, arguments: [Double.nan]) }
+        let error = try #require(throws: DatabaseError.self) {
+            try db.fetchValue(Double.self, sql: sql, arguments: [Double.nan])
+        }
         #expect(error.sql == sql)
         let typed = try #require(throws: DatabaseError.self) { try db.fetchValue(Int.self, "SELECT \(UInt64.max) + 1") }
         #expect(typed.sql == "SELECT ? + 1")

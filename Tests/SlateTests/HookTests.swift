@@ -24,13 +24,14 @@ private final class HookCallLog<Value> {
         try db.execute(sql: "CREATE TEMP TABLE scratch(x)")
         try db.execute(sql: "INSERT INTO scratch(x) VALUES (42)")
 
-        #expect(changes.values == [
-            DatabaseChange(kind: .insert, databaseName: "main", tableName: "player", rowID: 1),
-            DatabaseChange(kind: .insert, databaseName: "main", tableName: "player", rowID: 7),
-            DatabaseChange(kind: .update, databaseName: "main", tableName: "player", rowID: 7),
-            DatabaseChange(kind: .delete, databaseName: "main", tableName: "player", rowID: 1),
-            DatabaseChange(kind: .insert, databaseName: "temp", tableName: "scratch", rowID: 1),
-        ])
+        #expect(
+            changes.values == [
+                DatabaseChange(kind: .insert, databaseName: "main", tableName: "player", rowID: 1),
+                DatabaseChange(kind: .insert, databaseName: "main", tableName: "player", rowID: 7),
+                DatabaseChange(kind: .update, databaseName: "main", tableName: "player", rowID: 7),
+                DatabaseChange(kind: .delete, databaseName: "main", tableName: "player", rowID: 1),
+                DatabaseChange(kind: .insert, databaseName: "temp", tableName: "scratch", rowID: 1),
+            ])
     }
 
     @Test func twoObserversAreBothCalledAndACancelledOneStops() throws {
@@ -82,8 +83,14 @@ private final class HookCallLog<Value> {
         try db.execute(sql: "CREATE TABLE t(id INTEGER PRIMARY KEY)")
         let first = HookCallLog<String>()
         let second = HookCallLog<String>()
-        let firstObservation = db.observeCommits { first.record("commit"); return .proceed }
-        db.observeCommits { second.record("commit"); return .proceed }
+        let firstObservation = db.observeCommits {
+            first.record("commit")
+            return .proceed
+        }
+        db.observeCommits {
+            second.record("commit")
+            return .proceed
+        }
 
         try db.execute(sql: "INSERT INTO t(id) VALUES (1)")  // autocommit
         try db.transaction {
@@ -105,7 +112,10 @@ private final class HookCallLog<Value> {
         try db.execute(sql: "CREATE TABLE t(id INTEGER PRIMARY KEY)")
         let approvals = HookCallLog<Int>()
         let rollbacks = HookCallLog<Int>()
-        db.observeCommits { approvals.record(1); return .proceed }
+        db.observeCommits {
+            approvals.record(1)
+            return .proceed
+        }
         let veto = db.observeCommits { .veto }
         db.observeRollbacks { rollbacks.record(1) }
 
@@ -185,17 +195,24 @@ private final class HookCallLog<Value> {
         let db = try Database.memory()
         try db.execute(sql: "CREATE TABLE player(id INTEGER PRIMARY KEY, name TEXT)")
         let requests = HookCallLog<AuthorizationRequest>()
-        let observation = db.addAuthorizer { requests.record($0); return .allow }
+        let observation = db.addAuthorizer {
+            requests.record($0)
+            return .allow
+        }
 
         _ = try db.prepare(sql: "SELECT name FROM player")
         #expect(requests.values.contains(AuthorizationRequest(action: .select)))
-        #expect(requests.values.contains(AuthorizationRequest(
-            action: .read, firstParameter: "player", secondParameter: "name", databaseName: "main")))
+        #expect(
+            requests.values.contains(
+                AuthorizationRequest(
+                    action: .read, firstParameter: "player", secondParameter: "name", databaseName: "main")))
 
         requests.values.removeAll()
         _ = try db.prepare(sql: "INSERT INTO player(name) VALUES ('x')")
-        #expect(requests.values.contains(AuthorizationRequest(
-            action: .insert, firstParameter: "player", databaseName: "main")))
+        #expect(
+            requests.values.contains(
+                AuthorizationRequest(
+                    action: .insert, firstParameter: "player", databaseName: "main")))
         #expect(requests.values.first { $0.action == .insert }?.description == "insert(player, nil) in main")
         observation.cancel()
     }

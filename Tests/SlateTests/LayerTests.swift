@@ -23,8 +23,11 @@ import Testing
     static func slateImports(of target: String) throws -> [String: Set<String>] {
         let directory = packageRoot.appendingPathComponent("Sources/" + target)
         var imports: [String: Set<String>] = [:]
-        let pattern = /^\s*(?:@_exported\s+|@testable\s+)?import\s+(?:(?:struct|class|enum|protocol|func|var)\s+)?([A-Za-z_][A-Za-z0-9_]*)/
-        guard let files = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil) else { return [:] }
+        let pattern =
+            /^\s*(?:@_exported\s+|@testable\s+)?import\s+(?:(?:struct|class|enum|protocol|func|var)\s+)?([A-Za-z_][A-Za-z0-9_]*)/
+        guard let files = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil) else {
+            return [:]
+        }
         while let url = files.nextObject() as? URL {
             guard url.pathExtension == "swift" else { continue }
             let text = try String(contentsOf: url, encoding: .utf8)
@@ -65,7 +68,9 @@ import Testing
             let rest = manifest[range.upperBound...]
             let list = rest.prefix { $0 != "]" }
             let dependencies = Set(list.matches(of: /"([A-Za-z]+)"/).map { String($0.1) }).subtracting([target])
-            #expect(dependencies.isSubset(of: allowed), "\(target) depends on \(dependencies.subtracting(allowed).sorted())")
+            #expect(
+                dependencies.isSubset(of: allowed), "\(target) depends on \(dependencies.subtracting(allowed).sorted())"
+            )
         }
     }
 }

@@ -2,8 +2,9 @@ import CSQLite
 import Foundation
 import Observation
 import Slate
-@testable import SlateCore
 import Testing
+
+@testable import SlateCore
 
 // Live queries on queues and pools: the three calling styles (async sequence, callback with a
 // token, `@Observable` object), refetch counts, error delivery, cancellation, pool snapshot
@@ -233,10 +234,11 @@ private func names(_ db: Database) throws -> [String] {
         defer { fixture.directory.remove() }
         let fetches = Counter()
         let delivered = Delivered<[String]>()
-        let token = fixture.writer.observe({ db in
-            fetches.increment()
-            return try db.fetchAll(String.self, "SELECT name FROM person WHERE id <= 3 ORDER BY id")
-        }, onError: { Issue.record($0) }, onChange: { delivered.append($0) })
+        let token = fixture.writer.observe(
+            { db in
+                fetches.increment()
+                return try db.fetchAll(String.self, "SELECT name FROM person WHERE id <= 3 ORDER BY id")
+            }, onError: { Issue.record($0) }, onChange: { delivered.append($0) })
         await delivered.expect { $0.count == 1 }
         for index in 0..<30 {
             try await fixture.writer.write { db in
@@ -263,13 +265,16 @@ private func names(_ db: Database) throws -> [String] {
         defer { fixture.directory.remove() }
         let fetches = Counter()
         let delivered = Delivered<String?>()
-        let token = fixture.writer.observe({ db in
-            fetches.increment()
-            return try Person.find(3).fetchOne(db)?.name
-        }, onError: { Issue.record($0) }, onChange: { delivered.append($0) })
+        let token = fixture.writer.observe(
+            { db in
+                fetches.increment()
+                return try Person.find(3).fetchOne(db)?.name
+            }, onError: { Issue.record($0) }, onChange: { delivered.append($0) })
         await delivered.expect { $0 == ["P3"] }
         for index in 0..<20 {
-            try await fixture.writer.write { db in try db.execute("UPDATE person SET name = \("N\(index)") WHERE id <> 3") }
+            try await fixture.writer.write { db in
+                try db.execute("UPDATE person SET name = \("N\(index)") WHERE id <> 3")
+            }
         }
         try await fixture.writer.write { db in try db.execute("UPDATE person SET name = 'Three' WHERE id = 3") }
         await delivered.expect { $0 == ["P3", "Three"] }
@@ -283,10 +288,11 @@ private func names(_ db: Database) throws -> [String] {
         defer { fixture.directory.remove() }
         let fetches = Counter()
         let delivered = Delivered<[String]>()
-        let token = fixture.writer.observe({ db in
-            fetches.increment()
-            return try names(db)
-        }, onError: { Issue.record($0) }, onChange: { delivered.append($0) })
+        let token = fixture.writer.observe(
+            { db in
+                fetches.increment()
+                return try names(db)
+            }, onError: { Issue.record($0) }, onChange: { delivered.append($0) })
         await delivered.expect { $0.count == 1 }
         // Writes the column the read uses, to the same value: refetched, not delivered.
         try await fixture.writer.write { db in try db.execute(sql: "UPDATE person SET name = name") }
@@ -312,7 +318,8 @@ private func names(_ db: Database) throws -> [String] {
         let fixture = try Fixture(kind)
         defer { fixture.directory.remove() }
         let delivered = Delivered<[String]>()
-        let token = fixture.writer.observe({ db in try names(db) }, onError: { Issue.record($0) }, onChange: { delivered.append($0) })
+        let token = fixture.writer.observe(
+            { db in try names(db) }, onError: { Issue.record($0) }, onChange: { delivered.append($0) })
         await delivered.expect { $0.count == 1 }
         try await fixture.writer.writeWithoutTransaction { db in
             _ = sqlite3_exec(db.handle, "UPDATE person SET name = 'C' WHERE id = 1", nil, nil, nil)
@@ -329,9 +336,12 @@ private func names(_ db: Database) throws -> [String] {
     func anErrorInTheReadIsDeliveredAndEndsTheObservation(_ kind: LiveQueryWriterKind) async throws {
         let fixture = try Fixture(kind)
         defer { fixture.directory.remove() }
-        try await fixture.writer.write { db in try db.execute(sql: "CREATE TABLE note(text TEXT); INSERT INTO note VALUES ('a')") }
+        try await fixture.writer.write { db in
+            try db.execute(sql: "CREATE TABLE note(text TEXT); INSERT INTO note VALUES ('a')")
+        }
         let delivered = Delivered<[String]>()
-        let token = fixture.writer.observe({ db in try db.fetchAll(String.self, "SELECT text FROM note") },
+        let token = fixture.writer.observe(
+            { db in try db.fetchAll(String.self, "SELECT text FROM note") },
             onError: { delivered.fail($0) }, onChange: { delivered.append($0) })
         await delivered.expect { $0 == [["a"]] }
         try await fixture.writer.write { db in try db.execute(sql: "DROP TABLE note") }
@@ -362,10 +372,11 @@ private func names(_ db: Database) throws -> [String] {
             let canary = Canary()
             weakCanary.object = canary
             let delivered = Delivered<Int>()
-            let token = fixture.writer.observe({ db in
-                _ = canary
-                return try Person.all().fetchCount(db)
-            }, onError: { Issue.record($0) }, onChange: { delivered.append($0) })
+            let token = fixture.writer.observe(
+                { db in
+                    _ = canary
+                    return try Person.all().fetchCount(db)
+                }, onError: { Issue.record($0) }, onChange: { delivered.append($0) })
             await delivered.expect { $0 == [5] }
             token.cancel()
         }
@@ -383,10 +394,11 @@ private func names(_ db: Database) throws -> [String] {
         do {
             let canary = Canary()
             weakCanary.object = canary
-            let token = fixture.writer.observe({ db in
-                _ = canary
-                return try Person.all().fetchCount(db)
-            }, onError: { Issue.record($0) }, onChange: { delivered.append($0) })
+            let token = fixture.writer.observe(
+                { db in
+                    _ = canary
+                    return try Person.all().fetchCount(db)
+                }, onError: { Issue.record($0) }, onChange: { delivered.append($0) })
             await delivered.expect { $0 == [5] }
             _ = token
         }
@@ -423,7 +435,9 @@ private func names(_ db: Database) throws -> [String] {
         defer { fixture.directory.remove() }
         let weakQuery = WeakReference<LiveQuery<Int>>()
         do {
-            let query = LiveQuery(in: fixture.writer, initialValue: 0, queue: .global()) { db in try Person.all().fetchCount(db) }
+            let query = LiveQuery(in: fixture.writer, initialValue: 0, queue: .global()) { db in
+                try Person.all().fetchCount(db)
+            }
             weakQuery.object = query
             await expectEventually { query.value == 5 }
         }
@@ -443,15 +457,16 @@ private func names(_ db: Database) throws -> [String] {
         let written = DispatchSemaphore(value: 0)
         let fetches = Counter()
         let delivered = Delivered<[String]>()
-        let token = fixture.writer.observe({ db in
-            let value = try names(db)  // the snapshot began before this read
-            fetches.increment()
-            if fetches.count == 1 {
-                inFirstFetch.signal()
-                written.wait()
-            }
-            return value
-        }, onError: { Issue.record($0) }, onChange: { delivered.append($0) })
+        let token = fixture.writer.observe(
+            { db in
+                let value = try names(db)  // the snapshot began before this read
+                fetches.increment()
+                if fetches.count == 1 {
+                    inFirstFetch.signal()
+                    written.wait()
+                }
+                return value
+            }, onError: { Issue.record($0) }, onChange: { delivered.append($0) })
         try await runOnThread { inFirstFetch.wait() }
         try await fixture.writer.write { db in try db.execute(sql: "UPDATE person SET name = 'Late' WHERE id = 1") }
         written.signal()
@@ -464,7 +479,8 @@ private func names(_ db: Database) throws -> [String] {
         let fixture = try Fixture(.pool)
         defer { fixture.directory.remove() }
         let delivered = Delivered<Int>()
-        let token = fixture.writer.observe({ db in try Person.all().fetchCount(db) }, onError: { Issue.record($0) },
+        let token = fixture.writer.observe(
+            { db in try Person.all().fetchCount(db) }, onError: { Issue.record($0) },
             onChange: { delivered.append($0) })
         await delivered.expect { $0 == [5] }
         for index in 0..<50 {
@@ -482,11 +498,12 @@ private func names(_ db: Database) throws -> [String] {
         let fixture = try Fixture(.pool)
         defer { fixture.directory.remove() }
         let delivered = Delivered<[String]>()
-        let token = fixture.writer.observe({ db in
-            try db.fetchAll(CopiedRow.self, "SELECT * FROM person WHERE id = 1").map { row in
-                row.values.map { "\($0)" }.joined(separator: ",") + "/\(row.count)"
-            }
-        }, onError: { Issue.record($0) }, onChange: { delivered.append($0) })
+        let token = fixture.writer.observe(
+            { db in
+                try db.fetchAll(CopiedRow.self, "SELECT * FROM person WHERE id = 1").map { row in
+                    row.values.map { "\($0)" }.joined(separator: ",") + "/\(row.count)"
+                }
+            }, onError: { Issue.record($0) }, onChange: { delivered.append($0) })
         await delivered.expect { $0.count == 1 }
         try await fixture.writer.write { db in try db.execute(sql: "ALTER TABLE person ADD COLUMN nickname TEXT") }
         await delivered.expect { $0.last?.first?.hasSuffix("/6") == true }
@@ -506,10 +523,11 @@ private func names(_ db: Database) throws -> [String] {
             .start(in: fixture.writer, onError: { Issue.record($0) }, onChange: { polled.append($0) })
         let fetches = Counter()
         let notPolled = Delivered<Int>()
-        let plain = fixture.writer.observe({ db in
-            fetches.increment()
-            return try Person.all().fetchCount(db)
-        }, onError: { Issue.record($0) }, onChange: { notPolled.append($0) })
+        let plain = fixture.writer.observe(
+            { db in
+                fetches.increment()
+                return try Person.all().fetchCount(db)
+            }, onError: { Issue.record($0) }, onChange: { notPolled.append($0) })
         await polled.expect { $0 == [5] }
         await notPolled.expect { $0 == [5] }
         _ = try await other.write { db in try db.insert(Person(name: "From elsewhere")) }
@@ -535,7 +553,9 @@ private func waitUntil(_ condition: @Sendable () -> Bool) async -> Bool {
 }
 
 /// Waits until `condition` holds, and records an issue when it never does.
-private func expectEventually(sourceLocation: SourceLocation = #_sourceLocation, _ condition: @Sendable () -> Bool) async {
+private func expectEventually(sourceLocation: SourceLocation = #_sourceLocation, _ condition: @Sendable () -> Bool)
+    async
+{
     let reached = await waitUntil(condition)
     if !reached { Issue.record("the condition never held", sourceLocation: sourceLocation) }
 }

@@ -18,10 +18,12 @@ import Testing
         migrator.registerMigration("v1") { db in
             try db.execute(sql: "CREATE TABLE author(id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
         }
-        migrator.registerMigration("v2", sql: """
-            CREATE TABLE book(id INTEGER PRIMARY KEY, authorId INTEGER NOT NULL REFERENCES author(id), title TEXT);
-            CREATE INDEX book_author ON book(authorId);
-            """)
+        migrator.registerMigration(
+            "v2",
+            sql: """
+                CREATE TABLE book(id INTEGER PRIMARY KEY, authorId INTEGER NOT NULL REFERENCES author(id), title TEXT);
+                CREATE INDEX book_author ON book(authorId);
+                """)
         migrator.registerMigration("v3", sql: "ALTER TABLE author ADD COLUMN country TEXT")
         if let events {
             migrator.willMigrate = { events.append("will \($0)") }
@@ -126,20 +128,26 @@ import Testing
     @Test func deferredForeignKeyChecksAllowRebuildingAReferencedTable() throws {
         let db = try Database.memory()
         var migrator = basicMigrator()
-        migrator.registerMigration("seed", sql: """
-            INSERT INTO author(id, name) VALUES (1, 'Ada');
-            INSERT INTO book(id, authorId, title) VALUES (1, 1, 'Notes');
-            """)
+        migrator.registerMigration(
+            "seed",
+            sql: """
+                INSERT INTO author(id, name) VALUES (1, 'Ada');
+                INSERT INTO book(id, authorId, title) VALUES (1, 1, 'Notes');
+                """)
         // Rebuild `author` without the `country` column, the way SQLite recommends.
-        migrator.registerMigration("rebuild", foreignKeyChecks: .deferred, sql: """
-            CREATE TABLE new_author(id INTEGER PRIMARY KEY, name TEXT NOT NULL);
-            INSERT INTO new_author(id, name) SELECT id, name FROM author;
-            DROP TABLE author;
-            ALTER TABLE new_author RENAME TO author;
-            """)
+        migrator.registerMigration(
+            "rebuild", foreignKeyChecks: .deferred,
+            sql: """
+                CREATE TABLE new_author(id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+                INSERT INTO new_author(id, name) SELECT id, name FROM author;
+                DROP TABLE author;
+                ALTER TABLE new_author RENAME TO author;
+                """)
         try migrator.migrate(db)
         #expect(try columnNames(db, "author") == ["id", "name"])
-        #expect(try db.fetchValue(String.self, "SELECT title FROM book JOIN author ON author.id = book.authorId") == "Notes")
+        #expect(
+            try db.fetchValue(String.self, "SELECT title FROM book JOIN author ON author.id = book.authorId") == "Notes"
+        )
         #expect(try db.fetchValue(Bool.self, "PRAGMA foreign_keys"))
     }
 

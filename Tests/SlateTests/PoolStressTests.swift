@@ -106,17 +106,19 @@ import Testing
             }
         }
         let blockingReaders = (0..<2).map { _ in
-            Task { try await runOnThread {
-                var reads = 0
-                while Date() < deadline, reads < Self.maximumReadsPerReader {
-                    do {
-                        observations.recordRead(total: try pool.read(check), expected: total)
-                    } catch {
-                        observations.recordError(error)
+            Task {
+                try await runOnThread {
+                    var reads = 0
+                    while Date() < deadline, reads < Self.maximumReadsPerReader {
+                        do {
+                            observations.recordRead(total: try pool.read(check), expected: total)
+                        } catch {
+                            observations.recordError(error)
+                        }
+                        reads += 1
                     }
-                    reads += 1
                 }
-            } }
+            }
         }
 
         let written = try await writerResult

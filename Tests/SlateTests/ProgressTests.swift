@@ -74,8 +74,14 @@ private final class InterruptStopFlag: @unchecked Sendable {
         let db = try Database.memory()
         var first = 0
         var second = 0
-        db.setProgressHandler(every: 100) { first += 1; return false }
-        db.setProgressHandler(every: 100) { second += 1; return false }
+        db.setProgressHandler(every: 100) {
+            first += 1
+            return false
+        }
+        db.setProgressHandler(every: 100) {
+            second += 1
+            return false
+        }
         _ = try db.fetchValue(Int.self, sql: Self.countTo(1_000))
         #expect(first == 0)
         #expect(second > 0)

@@ -14,7 +14,8 @@ import Testing
 
     @Test func filtersLikeRawSQL() throws {
         let tracks = try Track.where {
-            $0.milliseconds > 300_000 && $0.genreId == 1 && $0.composer != nil && $0.unitPrice <= 0.99 || $0.name.hasPrefix("Z")
+            $0.milliseconds > 300_000 && $0.genreId == 1 && $0.composer != nil && $0.unitPrice <= 0.99
+                || $0.name.hasPrefix("Z")
         }.fetchAll(db)
         let expected = try db.fetchAll(
             Int64.self,
@@ -30,20 +31,26 @@ import Testing
     @Test func matchesTextCaseSensitivelyWithEscaping() throws {
         let containsLower = try Track.where { $0.name.contains("love") }.fetchCount(db)
         let containsCapital = try Track.where { $0.name.contains("Love") }.fetchCount(db)
-        #expect(containsLower == (try db.fetchValue(Int.self, "SELECT count(*) FROM Track WHERE instr(Name, 'love') > 0")))
-        #expect(containsCapital == (try db.fetchValue(Int.self, "SELECT count(*) FROM Track WHERE instr(Name, 'Love') > 0")))
+        #expect(
+            containsLower == (try db.fetchValue(Int.self, "SELECT count(*) FROM Track WHERE instr(Name, 'love') > 0")))
+        #expect(
+            containsCapital == (try db.fetchValue(Int.self, "SELECT count(*) FROM Track WHERE instr(Name, 'Love') > 0"))
+        )
         #expect(containsLower != containsCapital)
         let likeCount = try Track.where { $0.name.like("%love%") }.fetchCount(db)
         #expect(likeCount == (try db.fetchValue(Int.self, "SELECT count(*) FROM Track WHERE Name LIKE '%love%'")))
         let prefixed = try Track.where { $0.name.hasPrefix("The ") }.fetchCount(db)
-        #expect(prefixed == (try db.fetchValue(Int.self, "SELECT count(*) FROM Track WHERE substr(Name, 1, 4) = 'The '")))
+        #expect(
+            prefixed == (try db.fetchValue(Int.self, "SELECT count(*) FROM Track WHERE substr(Name, 1, 4) = 'The '")))
         let suffixed = try Album.where { $0.title.hasSuffix("[Live]") }.select { $0.title }.fetchAll(db)
         let expectedSuffixed = try db.fetchAll(
             String.self, "SELECT Title FROM Album WHERE substr(Title, -6) = '[Live]' ORDER BY AlbumId")
         #expect(suffixed == expectedSuffixed)
         // `?` in a title is matched literally, not as a GLOB wildcard.
         let questions = try Track.where { $0.name.contains("?") }.select { $0.name }.fetchAll(db)
-        #expect(questions == (try db.fetchAll(String.self, "SELECT Name FROM Track WHERE instr(Name, '?') > 0 ORDER BY TrackId")))
+        #expect(
+            questions
+                == (try db.fetchAll(String.self, "SELECT Name FROM Track WHERE instr(Name, '?') > 0 ORDER BY TrackId")))
         #expect(!questions.isEmpty)
     }
 
@@ -70,21 +77,26 @@ import Testing
     // MARK: Ordering, limit, distinct
 
     @Test func ordersWithNullsFirstAndLast() throws {
-        let last = try Track.order { ($0.composer.descending(nulls: .last), $0.name, $0.trackId) }.select { $0.trackId }.fetchAll(db)
+        let last = try Track.order { ($0.composer.descending(nulls: .last), $0.name, $0.trackId) }.select { $0.trackId }
+            .fetchAll(db)
         let expectedLast = try db.fetchAll(
             Int64?.self, "SELECT TrackId FROM Track ORDER BY Composer DESC NULLS LAST, Name, TrackId")
         #expect(last == expectedLast)
-        let first = try Track.order { ($0.composer.ascending(nulls: .last), $0.trackId.descending()) }.limit(5).fetchAll(db)
+        let first = try Track.order { ($0.composer.ascending(nulls: .last), $0.trackId.descending()) }.limit(5)
+            .fetchAll(db)
         #expect(first.allSatisfy { $0.composer != nil })
         let nullsFirst = try Track.order { ($0.composer.descending(nulls: .first), $0.trackId) }.limit(3).fetchAll(db)
         #expect(nullsFirst.allSatisfy { $0.composer == nil })
-        #expect(nullsFirst.compactMap(\.trackId) == (try db.fetchAll(
-            Int64.self, "SELECT TrackId FROM Track WHERE Composer IS NULL ORDER BY TrackId LIMIT 3")))
+        #expect(
+            nullsFirst.compactMap(\.trackId)
+                == (try db.fetchAll(
+                    Int64.self, "SELECT TrackId FROM Track WHERE Composer IS NULL ORDER BY TrackId LIMIT 3")))
     }
 
     @Test func limitsAndOffsets() throws {
         let page = try Track.order(by: \.name, \.trackId).limit(10, offset: 20).fetchAll(db)
-        let expected = try db.fetchAll(Int64.self, "SELECT TrackId FROM Track ORDER BY Name, TrackId LIMIT 10 OFFSET 20")
+        let expected = try db.fetchAll(
+            Int64.self, "SELECT TrackId FROM Track ORDER BY Name, TrackId LIMIT 10 OFFSET 20")
         #expect(page.compactMap(\.trackId) == expected)
         #expect(try Track.all().limit(3).fetchCount(db) == 3)
         #expect(try Track.all().limit(10, offset: 3500).fetchCount(db) == 3)
@@ -111,8 +123,11 @@ import Testing
             GROUP BY GenreId HAVING count(*) > 100 ORDER BY count(TrackId) DESC
             """
         ) { row in
-            (try row[0] as Int64?, try row[1] as Int, try row[2] as Double?, try row[3] as Double?, try row[4] as Int64?,
-             try row[5] as String?)
+            (
+                try row[0] as Int64?, try row[1] as Int, try row[2] as Double?, try row[3] as Double?,
+                try row[4] as Int64?,
+                try row[5] as String?
+            )
         }
         #expect(rows.count == expected.count)
         for (row, raw) in zip(rows, expected) {
@@ -124,12 +139,16 @@ import Testing
 
     @Test func aggregatesWholeTable() throws {
         let stats = try Invoice.select {
-            (count(), $0.total.sum(), $0.total.total(), $0.total.avg(), $0.total.min(), $0.total.max(),
-             $0.billingCountry.count(distinct: true))
+            (
+                count(), $0.total.sum(), $0.total.total(), $0.total.avg(), $0.total.min(), $0.total.max(),
+                $0.billingCountry.count(distinct: true)
+            )
         }.fetchOne(db)
-        let row = try #require(try db.fetchOne(
-            CopiedRow.self,
-            "SELECT count(*), sum(Total), total(Total), avg(Total), min(Total), max(Total), count(DISTINCT BillingCountry) FROM Invoice"))
+        let row = try #require(
+            try db.fetchOne(
+                CopiedRow.self,
+                "SELECT count(*), sum(Total), total(Total), avg(Total), min(Total), max(Total), count(DISTINCT BillingCountry) FROM Invoice"
+            ))
         let values = try #require(stats)
         #expect(values.0 == (try row[0] as Int))
         #expect(values.1 == (try row[1] as Double?))
@@ -145,13 +164,16 @@ import Testing
     // MARK: Joins
 
     @Test func joinsTwoTables() throws {
-        let rows: [(Album, Artist)] = try Album.join(Artist.self, on: { album, artist in album.artistId == artist.artistId })
-            .where { _, artist in artist.name == "AC/DC" }
-            .order(by: \.0.albumId)
-            .fetchAll(db)
+        let rows: [(Album, Artist)] = try Album.join(
+            Artist.self, on: { album, artist in album.artistId == artist.artistId }
+        )
+        .where { _, artist in artist.name == "AC/DC" }
+        .order(by: \.0.albumId)
+        .fetchAll(db)
         let expected = try db.fetchAll(
             String.self,
-            "SELECT Album.Title FROM Album JOIN Artist ON Album.ArtistId = Artist.ArtistId WHERE Artist.Name = 'AC/DC' ORDER BY Album.AlbumId")
+            "SELECT Album.Title FROM Album JOIN Artist ON Album.ArtistId = Artist.ArtistId WHERE Artist.Name = 'AC/DC' ORDER BY Album.AlbumId"
+        )
         #expect(rows.map(\.0.title) == expected)
         #expect(rows.allSatisfy { $0.1.name == "AC/DC" && $0.0.artistId == $0.1.artistId })
         #expect(rows.count == 2)
@@ -179,9 +201,12 @@ import Testing
             .join(Artist.self, on: { $1.artistId == $2.artistId })
             .where { _, _, artist in artist.name == "Queen" }
             .fetchCount(db)
-        #expect(count == (try db.fetchValue(
-            Int.self,
-            "SELECT count(*) FROM Track JOIN Album USING (AlbumId) JOIN Artist USING (ArtistId) WHERE Artist.Name = 'Queen'")))
+        #expect(
+            count
+                == (try db.fetchValue(
+                    Int.self,
+                    "SELECT count(*) FROM Track JOIN Album USING (AlbumId) JOIN Artist USING (ArtistId) WHERE Artist.Name = 'Queen'"
+                )))
     }
 
     @Test func leftJoinDecodesMissingRowsAsNil() throws {
@@ -251,18 +276,22 @@ import Testing
     // MARK: Subqueries
 
     @Test func filtersWithInSubquery() throws {
-        let artists = try Artist.where { $0.artistId.in(Album.where { $0.title.contains("Greatest") }.select { $0.artistId }) }
-            .order(by: \.artistId)
-            .fetchAll(db)
+        let artists = try Artist.where {
+            $0.artistId.in(Album.where { $0.title.contains("Greatest") }.select { $0.artistId })
+        }
+        .order(by: \.artistId)
+        .fetchAll(db)
         let expected = try db.fetchAll(
             Int64.self,
-            "SELECT ArtistId FROM Artist WHERE ArtistId IN (SELECT ArtistId FROM Album WHERE instr(Title, 'Greatest') > 0) ORDER BY ArtistId")
+            "SELECT ArtistId FROM Artist WHERE ArtistId IN (SELECT ArtistId FROM Album WHERE instr(Title, 'Greatest') > 0) ORDER BY ArtistId"
+        )
         #expect(artists.compactMap(\.artistId) == expected)
         #expect(!expected.isEmpty)
     }
 
     @Test func filtersWithExists() throws {
-        let withoutAlbums = try Artist.where { artist in !exists(Album.where { $0.artistId == artist.artistId }) }.fetchAll(db)
+        let withoutAlbums = try Artist.where { artist in !exists(Album.where { $0.artistId == artist.artistId }) }
+            .fetchAll(db)
         let expected = try db.fetchAll(
             Int64.self,
             "SELECT ArtistId FROM Artist a WHERE NOT EXISTS (SELECT 1 FROM Album WHERE Album.ArtistId = a.ArtistId)")
@@ -274,8 +303,10 @@ import Testing
 
     @Test func comparesWithScalarSubquery() throws {
         let aboveAverage = try Invoice.where { $0.total > Invoice.select { $0.total.avg() } }.fetchCount(db)
-        #expect(aboveAverage == (try db.fetchValue(
-            Int.self, "SELECT count(*) FROM Invoice WHERE Total > (SELECT avg(Total) FROM Invoice)")))
+        #expect(
+            aboveAverage
+                == (try db.fetchValue(
+                    Int.self, "SELECT count(*) FROM Invoice WHERE Total > (SELECT avg(Total) FROM Invoice)")))
     }
 
     // MARK: Selections
@@ -293,8 +324,10 @@ import Testing
         #expect(rows.map(\.2) == expected.map(\.2))
         let names: [String] = try Genre.order(by: \.genreId).select { $0.name ?? "?" }.fetchAll(db)
         #expect(names == (try db.fetchAll(String.self, "SELECT Name FROM Genre ORDER BY GenreId")))
-        let computed = try Track.where { $0.trackId == 1 }.select { ($0.milliseconds / 1000, $0.unitPrice * 2, $0.name.length()) }
-            .fetchOne(db)
+        let computed = try Track.where { $0.trackId == 1 }.select {
+            ($0.milliseconds / 1000, $0.unitPrice * 2, $0.name.length())
+        }
+        .fetchOne(db)
         let row = try #require(computed)
         #expect(row.0 == 343 && row.1 == 1.98 && row.2 == 39)
     }
@@ -304,9 +337,15 @@ import Testing
     @Test func countsRows() throws {
         #expect(try Track.all().fetchCount(db) == 3503)
         #expect(try Track.all().fetchCount(db) == 3503)
-        #expect(try Track.where { $0.genreId == 1 }.fetchCount(db) == (try db.fetchValue(Int.self, "SELECT count(*) FROM Track WHERE GenreId = 1")))
-        #expect(try Track.select { $0.genreId }.distinct().fetchCount(db) == (try db.fetchValue(Int.self, "SELECT count(DISTINCT GenreId) FROM Track")))
-        #expect(try Track.group(by: \.albumId).fetchCount(db) == (try db.fetchValue(Int.self, "SELECT count(DISTINCT AlbumId) FROM Track")))
+        #expect(
+            try Track.where { $0.genreId == 1 }.fetchCount(db)
+                == (try db.fetchValue(Int.self, "SELECT count(*) FROM Track WHERE GenreId = 1")))
+        #expect(
+            try Track.select { $0.genreId }.distinct().fetchCount(db)
+                == (try db.fetchValue(Int.self, "SELECT count(DISTINCT GenreId) FROM Track")))
+        #expect(
+            try Track.group(by: \.albumId).fetchCount(db)
+                == (try db.fetchValue(Int.self, "SELECT count(DISTINCT AlbumId) FROM Track")))
         #expect(try Track.all().limit(10, offset: 5).fetchCount(db) == 10)
     }
 
@@ -320,7 +359,8 @@ import Testing
         while let track = try cursor.next() { ids.append(try #require(track.trackId)) }
         #expect(ids == (try db.fetchAll(Int64.self, "SELECT TrackId FROM Track WHERE GenreId = 2 ORDER BY TrackId")))
 
-        let joined = try Album.join(Artist.self, on: { $0.artistId == $1.artistId }).where { $1.artistId == 1 }.fetchCursor(db)
+        let joined = try Album.join(Artist.self, on: { $0.artistId == $1.artistId }).where { $1.artistId == 1 }
+            .fetchCursor(db)
         #expect(try joined.collect().map(\.0.title) == ["For Those About To Rock We Salute You", "Let There Be Rock"])
         let titles = try Album.where { $0.artistId == 1 }.select { $0.title }.fetchCursor(db)
         #expect(try titles.collect().count == 2)
@@ -346,7 +386,8 @@ import Testing
         #expect(try PlaylistTrack.find((1, 1)).fetchOne(db) != nil)
         #expect(try PlaylistTrack.find((2, 1)).fetchOne(db) == nil)  // playlist 2 is empty
         let countInPlaylist = try PlaylistTrack.where { $0.playlistId == 1 }.fetchCount(db)
-        #expect(countInPlaylist == (try db.fetchValue(Int.self, "SELECT count(*) FROM PlaylistTrack WHERE PlaylistId = 1")))
+        #expect(
+            countInPlaylist == (try db.fetchValue(Int.self, "SELECT count(*) FROM PlaylistTrack WHERE PlaylistId = 1")))
     }
 
     @Test func fetchesThroughForeignKeys() throws {
@@ -370,11 +411,13 @@ import Testing
         #expect(try Invoice.referenced(by: line).fetchOne(db)?.invoiceId == line.invoiceId)
         #expect(try Track.referenced(by: line).fetchOne(db)?.trackId == line.trackId)
         let playlist = try #require(try Playlist.find(1).fetchOne(db))
-        #expect(try PlaylistTrack.belonging(to: playlist).fetchAll(db).count
-            == (try db.fetchValue(Int.self, "SELECT count(*) FROM PlaylistTrack WHERE PlaylistId = 1")))
+        #expect(
+            try PlaylistTrack.belonging(to: playlist).fetchAll(db).count
+                == (try db.fetchValue(Int.self, "SELECT count(*) FROM PlaylistTrack WHERE PlaylistId = 1")))
         let rep = try #require(try Employee.find(3).fetchOne(db))
-        #expect(try Customer.belonging(to: rep).fetchCount(db)
-            == (try db.fetchValue(Int.self, "SELECT count(*) FROM Customer WHERE SupportRepId = 3")))
+        #expect(
+            try Customer.belonging(to: rep).fetchCount(db)
+                == (try db.fetchValue(Int.self, "SELECT count(*) FROM Customer WHERE SupportRepId = 3")))
     }
 
     @Test func reportsMissingForeignKeys() throws {

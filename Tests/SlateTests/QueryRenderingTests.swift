@@ -19,7 +19,9 @@ func expectSQL(
 }
 
 /// Checks an SQL value's exact text and arguments.
-func expectSQL(_ sql: SQL, _ text: String, _ arguments: [SQLValue] = [], sourceLocation: SourceLocation = #_sourceLocation) throws {
+func expectSQL(
+    _ sql: SQL, _ text: String, _ arguments: [SQLValue] = [], sourceLocation: SourceLocation = #_sourceLocation
+) throws {
     #expect(sql.text == text, sourceLocation: sourceLocation)
     #expect(try argumentValues(sql) == arguments, sourceLocation: sourceLocation)
 }
@@ -89,7 +91,8 @@ let pet = Pet.Columns(qualifier: "pet")
         try expectFragment(
             (person.age > 5 || person.age < 2) && person.email != nil,
             #"("person"."age" > ? OR "person"."age" < ?) AND "person"."email" IS NOT NULL"#, [5, 2])
-        try expectFragment(!(person.age > 5 && person.age < 9), #"NOT ("person"."age" > ? AND "person"."age" < ?)"#, [5, 9])
+        try expectFragment(
+            !(person.age > 5 && person.age < 9), #"NOT ("person"."age" > ? AND "person"."age" < ?)"#, [5, 9])
         try expectFragment(!(person.age == 5), #"NOT "person"."age" = ?"#, [5])
         try expectFragment(
             person.age > 5 && person.name == "x" && person.score <= 3.5 && person.email != nil && person.age < 90
@@ -130,7 +133,8 @@ let pet = Pet.Columns(qualifier: "pet")
 
     @Test func rendersPatternMatching() throws {
         try expectFragment(person.name.like("A%"), #""person"."name" LIKE ?"#, ["A%"])
-        try expectFragment(person.name.like("100\\%", escape: "\\"), #""person"."name" LIKE ? ESCAPE ?"#, ["100\\%", "\\"])
+        try expectFragment(
+            person.name.like("100\\%", escape: "\\"), #""person"."name" LIKE ? ESCAPE ?"#, ["100\\%", "\\"])
         try expectFragment(person.email.notLike("%@x.org"), #""person"."email" NOT LIKE ?"#, ["%@x.org"])
         try expectFragment(person.name.glob("[A-C]*"), #""person"."name" GLOB ?"#, ["[A-C]*"])
     }
@@ -214,10 +218,12 @@ let pet = Pet.Columns(qualifier: "pet")
 
     @Test func rendersLimitOffsetAndDistinct() throws {
         try expectSQL(Person.limit(10), "SELECT \(personColumns) FROM \"person\" LIMIT ?", [10])
-        try expectSQL(Person.all().limit(10, offset: 20), "SELECT \(personColumns) FROM \"person\" LIMIT ? OFFSET ?", [10, 20])
+        try expectSQL(
+            Person.all().limit(10, offset: 20), "SELECT \(personColumns) FROM \"person\" LIMIT ? OFFSET ?", [10, 20])
         try expectSQL(
             Person.where { $0.age > 1 }.order(by: \.name).limit(3),
-            "SELECT \(personColumns) FROM \"person\" WHERE \"person\".\"age\" > ? ORDER BY \"person\".\"name\" LIMIT ?", [1, 3])
+            "SELECT \(personColumns) FROM \"person\" WHERE \"person\".\"age\" > ? ORDER BY \"person\".\"name\" LIMIT ?",
+            [1, 3])
         try expectSQL(Person.all().distinct(), "SELECT DISTINCT \(personColumns) FROM \"person\"")
         try expectSQL(
             Person.select { $0.name }.distinct(), #"SELECT DISTINCT "person"."name" FROM "person""#)
@@ -228,14 +234,18 @@ let pet = Pet.Columns(qualifier: "pet")
             Person.group(by: \.age).select { ($0.age, count()) },
             #"SELECT "person"."age", count(*) FROM "person" GROUP BY "person"."age""#)
         try expectSQL(
-            Person.all().group { ($0.age, $0.name.lower()) }.having { $0.score.avg() > 2.5 }.select { ($0.age, $0.score.sum()) },
+            Person.all().group { ($0.age, $0.name.lower()) }.having { $0.score.avg() > 2.5 }.select {
+                ($0.age, $0.score.sum())
+            },
             #"SELECT "person"."age", sum("person"."score") FROM "person" GROUP BY "person"."age", lower("person"."name")"#
                 + #" HAVING avg("person"."score") > ?"#,
             [2.5])
         try expectSQL(
             Person.select {
-                ($0.id.count(), $0.email.count(distinct: true), $0.age.sum(), $0.age.total(), $0.score.avg(),
-                 $0.name.min(), $0.name.max(), $0.name.groupConcat(separator: "; "), $0.email.groupConcat())
+                (
+                    $0.id.count(), $0.email.count(distinct: true), $0.age.sum(), $0.age.total(), $0.score.avg(),
+                    $0.name.min(), $0.name.max(), $0.name.groupConcat(separator: "; "), $0.email.groupConcat()
+                )
             },
             #"SELECT count("person"."id"), count(DISTINCT "person"."email"), sum("person"."age"), total("person"."age"), "#
                 + #"avg("person"."score"), min("person"."name"), max("person"."name"), group_concat("person"."name", ?), "#
@@ -271,7 +281,8 @@ let pet = Pet.Columns(qualifier: "pet")
         try expectSQL(keyPath, #"SELECT "person"."name" FROM "person""#)
         try expectSQL(
             Person.select { ($0.age + 1, $0.name.upper(), $0.email ?? "-") },
-            #"SELECT "person"."age" + ?, upper("person"."name"), coalesce("person"."email", ?) FROM "person""#, [1, "-"])
+            #"SELECT "person"."age" + ?, upper("person"."name"), coalesce("person"."email", ?) FROM "person""#,
+            [1, "-"])
         // Clauses may follow the selection.
         try expectSQL(
             Person.select { $0.name }.where { $0.age > 1 }.order(by: \.name).limit(2),
@@ -284,7 +295,8 @@ let pet = Pet.Columns(qualifier: "pet")
             Person.where { $0.age > 1 }.order(by: \.name).countSQL,
             #"SELECT count(*) FROM "person" WHERE "person"."age" > ?"#, [1])
         try expectSQL(
-            Person.all().limit(5).countSQL, "SELECT count(*) FROM (SELECT \(personColumns) FROM \"person\" LIMIT ?)", [5])
+            Person.all().limit(5).countSQL, "SELECT count(*) FROM (SELECT \(personColumns) FROM \"person\" LIMIT ?)",
+            [5])
         try expectSQL(
             Person.select { $0.name }.distinct().countSQL,
             #"SELECT count(*) FROM (SELECT DISTINCT "person"."name" FROM "person")"#)
@@ -298,7 +310,8 @@ let pet = Pet.Columns(qualifier: "pet")
     @Test func rendersSubqueries() throws {
         try expectSQL(
             Person.where { $0.id.in(Pet.select { $0.ownerId }) },
-            "SELECT \(personColumns) FROM \"person\" WHERE \"person\".\"id\" IN (SELECT \"pet\".\"ownerId\" FROM \"pet\")")
+            "SELECT \(personColumns) FROM \"person\" WHERE \"person\".\"id\" IN (SELECT \"pet\".\"ownerId\" FROM \"pet\")"
+        )
         try expectSQL(
             Person.where { $0.id.notIn(Pet.where { $0.name == "Rex" }.select { $0.ownerId }) },
             "SELECT \(personColumns) FROM \"person\" WHERE \"person\".\"id\" NOT IN "
@@ -307,7 +320,8 @@ let pet = Pet.Columns(qualifier: "pet")
         // A non-optional column in an optional subquery column, and the reverse.
         let album = Album.Columns(qualifier: "Album")
         try expectFragment(
-            album.artistId.in(Artist.select { $0.artistId }), #""Album"."ArtistId" IN (SELECT "Artist"."ArtistId" FROM "Artist")"#)
+            album.artistId.in(Artist.select { $0.artistId }),
+            #""Album"."ArtistId" IN (SELECT "Artist"."ArtistId" FROM "Artist")"#)
         try expectFragment(
             person.id.in(Toy.select { $0.petId }), #""person"."id" IN (SELECT "toy"."petId" FROM "toy")"#)
         // Correlated EXISTS.
@@ -334,15 +348,19 @@ let pet = Pet.Columns(qualifier: "pet")
     @Test func rendersJoins() throws {
         try expectSQL(
             Person.join(Pet.self, on: { person, pet in person.id == pet.ownerId }),
-            "SELECT \(personColumns), \(petColumns) FROM \"person\" JOIN \"pet\" ON \"person\".\"id\" = \"pet\".\"ownerId\"")
+            "SELECT \(personColumns), \(petColumns) FROM \"person\" JOIN \"pet\" ON \"person\".\"id\" = \"pet\".\"ownerId\""
+        )
         try expectSQL(
-            Person.leftJoin(Pet.self, on: { $0.id == $1.ownerId }).where { person, pet in pet.name == "Rex" || person.age > 3 },
+            Person.leftJoin(Pet.self, on: { $0.id == $1.ownerId }).where { person, pet in
+                pet.name == "Rex" || person.age > 3
+            },
             "SELECT \(personColumns), \(petColumns) FROM \"person\" LEFT JOIN \"pet\" ON \"person\".\"id\" = \"pet\".\"ownerId\""
                 + " WHERE \"pet\".\"name\" = ? OR \"person\".\"age\" > ?",
             ["Rex", 3])
         try expectSQL(
             Person.crossJoin(Pet.self).where { $0.id == $1.ownerId },
-            "SELECT \(personColumns), \(petColumns) FROM \"person\" CROSS JOIN \"pet\" WHERE \"person\".\"id\" = \"pet\".\"ownerId\"")
+            "SELECT \(personColumns), \(petColumns) FROM \"person\" CROSS JOIN \"pet\" WHERE \"person\".\"id\" = \"pet\".\"ownerId\""
+        )
         try expectSQL(
             Person.where { $0.age > 1 }
                 .join(Pet.self, on: { $0.id == $1.ownerId })
@@ -378,8 +396,10 @@ let pet = Pet.Columns(qualifier: "pet")
 
     @Test func rendersAliases() throws {
         let manager = TableAlias<Employee>("manager")
-        let query = Employee.aliased("e").leftJoin(manager, on: { employee, manager in employee.reportsTo == manager.employeeId })
-            .select { employee, manager in (employee.lastName, manager.lastName) }
+        let query = Employee.aliased("e").leftJoin(
+            manager, on: { employee, manager in employee.reportsTo == manager.employeeId }
+        )
+        .select { employee, manager in (employee.lastName, manager.lastName) }
         try expectSQL(
             query,
             #"SELECT "e"."LastName", "manager"."LastName" FROM "Employee" AS "e" LEFT JOIN "Employee" AS "manager""#
@@ -389,13 +409,16 @@ let pet = Pet.Columns(qualifier: "pet")
             #"SELECT "a"."ArtistId", "a"."Name" FROM "Artist" AS "a" WHERE "a"."Name" = ?"#, ["x"])
         try expectSQL(
             Artist.all().join(Artist.self, as: "b", on: { $0.artistId < $1.artistId }).select { ($0.name, $1.name) },
-            #"SELECT "Artist"."Name", "b"."Name" FROM "Artist" JOIN "Artist" AS "b" ON "Artist"."ArtistId" < "b"."ArtistId""#)
+            #"SELECT "Artist"."Name", "b"."Name" FROM "Artist" JOIN "Artist" AS "b" ON "Artist"."ArtistId" < "b"."ArtistId""#
+        )
         #expect(manager.columns.lastName.description == #""manager"."LastName""#)
     }
 
     @Test func printsQueries() {
         let query = Person.where { $0.name == "Arthur" }.order(by: \.age)
-        #expect("\(query)" == "SELECT \(personColumns) FROM \"person\" WHERE \"person\".\"name\" = ? ORDER BY \"person\".\"age\"")
+        #expect(
+            "\(query)"
+                == "SELECT \(personColumns) FROM \"person\" WHERE \"person\".\"name\" = ? ORDER BY \"person\".\"age\"")
         #expect(person.name.description == #""person"."name""#)
         #expect((person.age > 1).description == #""person"."age" > ?"#)
     }

@@ -43,7 +43,8 @@ import Testing
                 existing.age.set(to: existing.age + 1)
                 existing.score.set(to: 5)
             },
-            insertPerson + #" ON CONFLICT ("email") DO UPDATE SET "name" = "excluded"."name", "age" = "person"."age" + ?, "#
+            insertPerson
+                + #" ON CONFLICT ("email") DO UPDATE SET "name" = "excluded"."name", "age" = "person"."age" + ?, "#
                 + #""score" = ?"#,
             [.null, "Arthur", 42, .null, 0.0, 1, 5.0])
         try expectSQL(
@@ -57,17 +58,20 @@ import Testing
             Person.insert(arthur).onConflictDoNothing(\.email), insertPerson + #" ON CONFLICT ("email") DO NOTHING"#,
             [.null, "Arthur", 42, .null, 0.0])
         try expectSQL(
-            Person.insert(arthur).onConflictDoNothing(), insertPerson + " ON CONFLICT DO NOTHING", [.null, "Arthur", 42, .null, 0.0])
+            Person.insert(arthur).onConflictDoNothing(), insertPerson + " ON CONFLICT DO NOTHING",
+            [.null, "Arthur", 42, .null, 0.0])
     }
 
     @Test func rendersReturning() throws {
         try expectSQL(
-            Person.insert(arthur).returning(\.id), insertPerson + #" RETURNING "person"."id""#, [.null, "Arthur", 42, .null, 0.0])
+            Person.insert(arthur).returning(\.id), insertPerson + #" RETURNING "person"."id""#,
+            [.null, "Arthur", 42, .null, 0.0])
         try expectSQL(
             Person.insert(arthur).returning { ($0.id, $0.age + 1) },
             insertPerson + #" RETURNING "person"."id", "person"."age" + ?"#, [.null, "Arthur", 42, .null, 0.0, 1])
         try expectSQL(
-            Person.insert(arthur).returning(), insertPerson + " RETURNING \(personColumns)", [.null, "Arthur", 42, .null, 0.0])
+            Person.insert(arthur).returning(), insertPerson + " RETURNING \(personColumns)",
+            [.null, "Arthur", 42, .null, 0.0])
         try expectSQL(
             Person.update { $0.age.set(to: 1) }.where { $0.id == 2 }.returning(\.name),
             #"UPDATE "person" SET "age" = ? WHERE "person"."id" = ? RETURNING "person"."name""#, [1, 2])
@@ -87,10 +91,14 @@ import Testing
             .where { $0.id == 3 },
             #"UPDATE "person" SET "name" = ?, "age" = "person"."age" + ? WHERE "person"."id" = ?"#, ["Bob", 1, 3])
         try expectSQL(
-            Person.update(or: .replace) { $0.email.set(to: nil) }.where { $0.age > 1 }.where { $0.age < 9 || $0.name == "x" },
+            Person.update(or: .replace) { $0.email.set(to: nil) }.where { $0.age > 1 }.where {
+                $0.age < 9 || $0.name == "x"
+            },
             #"UPDATE OR REPLACE "person" SET "email" = ? WHERE "person"."age" > ? AND ("person"."age" < ? OR "person"."name" = ?)"#,
             [.null, 1, 9, "x"])
-        try expectSQL(Person.update { $0.score.set(to: $0.score * 2) }, #"UPDATE "person" SET "score" = "person"."score" * ?"#, [2.0])
+        try expectSQL(
+            Person.update { $0.score.set(to: $0.score * 2) }, #"UPDATE "person" SET "score" = "person"."score" * ?"#,
+            [2.0])
     }
 
     @Test func rendersRecordUpdatesWithNumberedParameters() throws {
@@ -103,7 +111,8 @@ import Testing
             #"UPDATE "shelf" SET "label" = ?3 WHERE "building" = ?1 AND "number" = ?2"#, ["A", 2, "x"])
         try expectSQL(
             UpdateRecord(PlaylistTrack(playlistId: 1, trackId: 2)),
-            #"UPDATE "PlaylistTrack" SET "PlaylistId" = ?1, "TrackId" = ?2 WHERE "PlaylistId" = ?1 AND "TrackId" = ?2"#, [1, 2])
+            #"UPDATE "PlaylistTrack" SET "PlaylistId" = ?1, "TrackId" = ?2 WHERE "PlaylistId" = ?1 AND "TrackId" = ?2"#,
+            [1, 2])
     }
 
     // MARK: Delete and find
@@ -114,7 +123,8 @@ import Testing
         try expectSQL(Person.delete(key: 3), #"DELETE FROM "person" WHERE "person"."id" = ?"#, [3])
         try expectSQL(
             PlaylistTrack.delete(key: (1, 2)),
-            #"DELETE FROM "PlaylistTrack" WHERE "PlaylistTrack"."PlaylistId" = ? AND "PlaylistTrack"."TrackId" = ?"#, [1, 2])
+            #"DELETE FROM "PlaylistTrack" WHERE "PlaylistTrack"."PlaylistId" = ? AND "PlaylistTrack"."TrackId" = ?"#,
+            [1, 2])
         try expectSQL(Person.find(1), "SELECT \(personColumns) FROM \"person\" WHERE \"person\".\"id\" = ?", [1])
         try expectSQL(
             PlaylistTrack.find((1, 3402)).where { $0.trackId > 0 },
@@ -129,8 +139,11 @@ import Testing
         try expectSQL(
             Person.createTable().sql,
             #"CREATE TABLE "person" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "name" TEXT NOT NULL, "#
-                + #""age" INTEGER NOT NULL DEFAULT 0, "email" TEXT UNIQUE COLLATE "NOCASE", "score" REAL NOT NULL DEFAULT 0.0)"#)
-        #expect(Person.createTable().indexStatements.map(\.text) == [#"CREATE INDEX "person_on_name" ON "person" ("name")"#])
+                + #""age" INTEGER NOT NULL DEFAULT 0, "email" TEXT UNIQUE COLLATE "NOCASE", "score" REAL NOT NULL DEFAULT 0.0)"#
+        )
+        #expect(
+            Person.createTable().indexStatements.map(\.text) == [#"CREATE INDEX "person_on_name" ON "person" ("name")"#]
+        )
         try expectSQL(
             Pet.createTable(ifNotExists: true).sql,
             #"CREATE TABLE IF NOT EXISTS "pet" ("id" INTEGER PRIMARY KEY, "ownerId" INTEGER REFERENCES "person" ("id") "#
@@ -143,7 +156,8 @@ import Testing
             Message.createTable().sql,
             #"CREATE TABLE "message" ("id" INTEGER PRIMARY KEY, "senderId" INTEGER NOT NULL REFERENCES "person", "#
                 + #""recipientId" INTEGER NOT NULL REFERENCES "person", "body" TEXT NOT NULL)"#)
-        try expectSQL(Artist.createTable().sql, #"CREATE TABLE "Artist" ("ArtistId" INTEGER PRIMARY KEY, "Name" NVARCHAR(120))"#)
+        try expectSQL(
+            Artist.createTable().sql, #"CREATE TABLE "Artist" ("ArtistId" INTEGER PRIMARY KEY, "Name" NVARCHAR(120))"#)
         try expectSQL(
             PlaylistTrack.createTable().sql,
             #"CREATE TABLE "PlaylistTrack" ("PlaylistId" INTEGER NOT NULL REFERENCES "Playlist" ("PlaylistId"), "#
@@ -157,15 +171,17 @@ import Testing
             #"CREATE TABLE IF NOT EXISTS "book" ("id" INTEGER PRIMARY KEY, "title" TEXT NOT NULL COLLATE "NOCASE", "#
                 + #""building" TEXT, "shelfNumber" INTEGER, FOREIGN KEY ("building", "shelfNumber") REFERENCES "shelf" "#
                 + #"("building", "number") ON DELETE SET NULL ON UPDATE CASCADE)"#)
-        #expect(book.indexStatements.map(\.text) == [
-            #"CREATE INDEX IF NOT EXISTS "book_on_shelf" ON "book" ("building", "shelfNumber")"#,
-            #"CREATE UNIQUE INDEX IF NOT EXISTS "book_on_title" ON "book" ("title")"#,
-        ])
+        #expect(
+            book.indexStatements.map(\.text) == [
+                #"CREATE INDEX IF NOT EXISTS "book_on_shelf" ON "book" ("building", "shelfNumber")"#,
+                #"CREATE UNIQUE INDEX IF NOT EXISTS "book_on_title" ON "book" ("title")"#,
+            ])
         #expect(book.statements.count == 3)
-        #expect(Album.createTable().description == #"""
-            CREATE TABLE "Album" ("AlbumId" INTEGER PRIMARY KEY, "Title" NVARCHAR(160) NOT NULL, "ArtistId" INTEGER NOT NULL REFERENCES "Artist" ("ArtistId"));
-            CREATE INDEX "IFK_AlbumArtistId" ON "Album" ("ArtistId")
-            """#)
+        #expect(
+            Album.createTable().description == #"""
+                CREATE TABLE "Album" ("AlbumId" INTEGER PRIMARY KEY, "Title" NVARCHAR(160) NOT NULL, "ArtistId" INTEGER NOT NULL REFERENCES "Artist" ("ArtistId"));
+                CREATE INDEX "IFK_AlbumArtistId" ON "Album" ("ArtistId")
+                """#)
     }
 
     @Test func rendersDefaultExpressionsAsSQLiteRequires() throws {
@@ -174,7 +190,8 @@ import Testing
             #"CREATE TABLE "defaults" ("a" TEXT DEFAULT CURRENT_TIMESTAMP, "b" TEXT DEFAULT (datetime('now')), "#
                 + #""c" INTEGER DEFAULT (1 + 2), "d" INTEGER DEFAULT -1, "e" TEXT DEFAULT 'it''s', "f" TEXT DEFAULT ('a' || 'b'), "#
                 + #""g" BLOB DEFAULT x'00FF', "h" INTEGER DEFAULT 0x1F, "i" TEXT DEFAULT NULL, "j" REAL DEFAULT 1.5e3, "#
-                + #""k" TEXT DEFAULT ('a') || ('b'))"#.replacingOccurrences(of: "('a') || ('b'))", with: "(('a') || ('b')))"))
+                + #""k" TEXT DEFAULT ('a') || ('b'))"#.replacingOccurrences(
+                    of: "('a') || ('b'))", with: "(('a') || ('b')))"))
         let db = try Database.memory()
         try db.createTable(for: Defaults.self)
         try db.execute(sql: "INSERT INTO defaults DEFAULT VALUES")

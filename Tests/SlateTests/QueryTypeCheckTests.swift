@@ -14,26 +14,31 @@ enum TypeCheckQueries {
     // MARK: Six-condition predicates
 
     static func q01() -> Select<Person> {
-        Person.where { $0.age > 5 && $0.name == "x" && $0.score <= 3.5 && $0.email != nil && $0.age < 90 || $0.name.hasPrefix("A") }
+        Person.where {
+            $0.age > 5 && $0.name == "x" && $0.score <= 3.5 && $0.email != nil && $0.age < 90 || $0.name.hasPrefix("A")
+        }
     }
 
     static func q02() -> Select<Track> {
         Track.where {
-            $0.milliseconds > 200_000 && $0.genreId == 1 && $0.composer != nil && $0.unitPrice <= 0.99 && $0.bytes > 1_000
+            $0.milliseconds > 200_000 && $0.genreId == 1 && $0.composer != nil && $0.unitPrice <= 0.99
+                && $0.bytes > 1_000
                 && $0.name.contains("Love")
         }
     }
 
     static func q03() -> Select<Customer> {
         Customer.where {
-            $0.country == "USA" && $0.state != nil && $0.company == nil && $0.supportRepId == 3 && $0.email.hasSuffix(".com")
+            $0.country == "USA" && $0.state != nil && $0.company == nil && $0.supportRepId == 3
+                && $0.email.hasSuffix(".com")
                 || $0.city == "Paris"
         }
     }
 
     static func q04() -> Select<Invoice> {
         Invoice.where {
-            $0.total > 5 && $0.total < 20 && $0.billingCountry == country && $0.billingCity != "Rio" && $0.customerId >= 1
+            $0.total > 5 && $0.total < 20 && $0.billingCountry == country && $0.billingCity != "Rio"
+                && $0.customerId >= 1
                 && $0.billingPostalCode != nil
         }
     }
@@ -53,7 +58,9 @@ enum TypeCheckQueries {
     }
 
     static func q07() -> Select<Person> {
-        Person.where { $0.age >= 18 && $0.age <= 65 && $0.score > 1.5 && $0.email != nil && $0.name != "root" && $0.id != nil }
+        Person.where {
+            $0.age >= 18 && $0.age <= 65 && $0.score > 1.5 && $0.email != nil && $0.name != "root" && $0.id != nil
+        }
     }
 
     static func q08() -> Select<Track> {
@@ -76,7 +83,9 @@ enum TypeCheckQueries {
     static func q17() -> Select<Employee> { Employee.where { $0.reportsTo == nil } }
     static func q18() -> Select<Track> { Track.where { ($0.bytes ?? 0) > 10_000_000 } }
     static func q19() -> Select<Genre> { Genre.where { $0.name.in(["Rock", "Jazz", "Blues"]) } }
-    static func q20() -> Select<Track> { Track.where { $0.milliseconds + 1_000 > minimumLength && -$0.milliseconds < 0 } }
+    static func q20() -> Select<Track> {
+        Track.where { $0.milliseconds + 1_000 > minimumLength && -$0.milliseconds < 0 }
+    }
 
     // MARK: Ordering and paging
 
@@ -86,7 +95,9 @@ enum TypeCheckQueries {
 
     // MARK: Selections and aggregates
 
-    static func q24() -> Selection<Track.Columns, (Int64?, String)> { Track.where { $0.trackId < 5 }.select { ($0.trackId, $0.name) } }
+    static func q24() -> Selection<Track.Columns, (Int64?, String)> {
+        Track.where { $0.trackId < 5 }.select { ($0.trackId, $0.name) }
+    }
     static func q25() -> Selection<Customer.Columns, String?> { Customer.select { $0.country }.distinct() }
     static func q26() -> Selection<Track.Columns, (Int64?, Int)> {
         Track.group(by: \.genreId).having { _ in count() > 100 }.select { ($0.genreId, count()) }
@@ -111,10 +122,15 @@ enum TypeCheckQueries {
     // MARK: Subqueries
 
     static func q34() -> Select<Artist> { Artist.where { $0.artistId.in(Album.select { $0.artistId }) } }
-    static func q35() -> Select<Artist> { Artist.where { artist in !exists(Album.where { $0.artistId == artist.artistId }) } }
+    static func q35() -> Select<Artist> {
+        Artist.where { artist in !exists(Album.where { $0.artistId == artist.artistId }) }
+    }
     static func q36() -> Select<Invoice> { Invoice.where { $0.total > Invoice.select { $0.total.avg() } } }
     static func q37() -> Select<Track> {
-        Track.where { $0.genreId.in(Genre.where { $0.name == "Rock" || $0.name == "Metal" }.select { $0.genreId }) && $0.trackId < 100 }
+        Track.where {
+            $0.genreId.in(Genre.where { $0.name == "Rock" || $0.name == "Metal" }.select { $0.genreId })
+                && $0.trackId < 100
+        }
     }
     static func q38() -> Select<Customer> {
         Customer.where { customer in exists(Invoice.where { $0.customerId == customer.customerId && $0.total > 15 }) }
@@ -123,7 +139,9 @@ enum TypeCheckQueries {
     // MARK: Joins
 
     static func q39() -> Select2<Album, Artist> {
-        Album.join(Artist.self, on: { album, artist in album.artistId == artist.artistId }).where { _, artist in artist.name == "Queen" }
+        Album.join(Artist.self, on: { album, artist in album.artistId == artist.artistId }).where { _, artist in
+            artist.name == "Queen"
+        }
     }
     static func q40() -> Select2<Artist, Album?> {
         Artist.leftJoin(Album.self, on: { $0.artistId == $1.artistId }).where { _, album in album.albumId == nil }
@@ -178,11 +196,18 @@ enum TypeCheckQueries {
         }
     }
     static func q50() -> Returning<Person, (Int64?, String)> {
-        Person.update { $0.score.set(to: $0.score * 1.1) }.where { $0.score > 1 && $0.age > 30 }.returning { ($0.id, $0.name) }
+        Person.update { $0.score.set(to: $0.score * 1.1) }.where { $0.score > 1 && $0.age > 30 }.returning {
+            ($0.id, $0.name)
+        }
     }
-    static func q51() -> Select<Album> { Album.where { $0.albumId == 1 || $0.albumId == 2 || $0.albumId == 3 || $0.title.hasPrefix("X") } }
+    static func q51() -> Select<Album> {
+        Album.where { $0.albumId == 1 || $0.albumId == 2 || $0.albumId == 3 || $0.title.hasPrefix("X") }
+    }
     static func q52() -> Select<Track> {
-        Track.where { $0.trackId > 0 && $0.trackId < 10 && $0.trackId != 5 && $0.trackId >= 1 && $0.trackId <= 9 && $0.trackId != 7 }
+        Track.where {
+            $0.trackId > 0 && $0.trackId < 10 && $0.trackId != 5 && $0.trackId >= 1 && $0.trackId <= 9
+                && $0.trackId != 7
+        }
     }
 }
 

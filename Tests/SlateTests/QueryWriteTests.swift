@@ -12,21 +12,33 @@ import Testing
     // MARK: Schema
 
     @Test func createsTablesFromDeclarations() throws {
-        let columns = try db.fetchAll("SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info('person')") { row in
+        let columns = try db.fetchAll("SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info('person')")
+        { row in
             "\(try row[0] as String) \(try row[1] as String) \(try row[2] as Int) \(try row[3] as String? ?? "-") \(try row[4] as Int)"
         }
-        #expect(columns == ["id INTEGER 0 - 1", "name TEXT 1 - 0", "age INTEGER 1 0 0", "email TEXT 0 - 0", "score REAL 1 0.0 0"])
-        let keys = try db.fetchAll("SELECT \"table\", \"from\", \"to\", on_delete FROM pragma_foreign_key_list('pet')") { row in
+        #expect(
+            columns == [
+                "id INTEGER 0 - 1", "name TEXT 1 - 0", "age INTEGER 1 0 0", "email TEXT 0 - 0", "score REAL 1 0.0 0",
+            ])
+        let keys = try db.fetchAll("SELECT \"table\", \"from\", \"to\", on_delete FROM pragma_foreign_key_list('pet')")
+        { row in
             [try row[0] as String, try row[1] as String, try row[2] as String, try row[3] as String]
         }
         #expect(keys == [["person", "ownerId", "id", "CASCADE"]])
-        let bookKeys = try db.fetchAll("SELECT \"from\", \"to\", on_update, on_delete FROM pragma_foreign_key_list('book') ORDER BY seq") { row in
+        let bookKeys = try db.fetchAll(
+            "SELECT \"from\", \"to\", on_update, on_delete FROM pragma_foreign_key_list('book') ORDER BY seq"
+        ) { row in
             [try row[0] as String, try row[1] as String, try row[2] as String, try row[3] as String]
         }
-        #expect(bookKeys == [["building", "building", "CASCADE", "SET NULL"], ["shelfNumber", "number", "CASCADE", "SET NULL"]])
-        let indexes = try db.fetchAll(String.self, "SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
+        #expect(
+            bookKeys == [
+                ["building", "building", "CASCADE", "SET NULL"], ["shelfNumber", "number", "CASCADE", "SET NULL"],
+            ])
+        let indexes = try db.fetchAll(
+            String.self, "SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
         #expect(indexes == ["book_on_shelf", "book_on_title", "person_on_name"])
-        #expect(try db.fetchValue(Bool.self, "SELECT sql LIKE '%WITHOUT ROWID' FROM sqlite_schema WHERE name = 'shelf'"))
+        #expect(
+            try db.fetchValue(Bool.self, "SELECT sql LIKE '%WITHOUT ROWID' FROM sqlite_schema WHERE name = 'shelf'"))
         // Creating is idempotent (IF NOT EXISTS), and changes nothing of an existing table.
         let before = try db.fetchAll(String?.self, "SELECT sql FROM sqlite_schema ORDER BY name")
         try db.createTable(for: Person.self)
@@ -88,7 +100,8 @@ import Testing
 
     @Test func insertsOrIgnoresOrReplaces() throws {
         var original = try db.insert(Person(name: "Arthur", email: "arthur@example.com"))
-        let ignored = try Person.insert(Person(name: "Impostor", email: "arthur@example.com"), or: .ignore).execute(db)[0]
+        let ignored = try Person.insert(Person(name: "Impostor", email: "arthur@example.com"), or: .ignore).execute(db)[
+            0]
         #expect(ignored.id == nil)
         #expect(try Person.all().fetchCount(db) == 1)
 
@@ -127,7 +140,8 @@ import Testing
         #expect(stored == [Person(id: 1, name: "Arthur Dent", age: 31, email: "a@example.com")])
         #expect(try Person.all().fetchAll(db) == stored)
 
-        let skipped = try Person.insert(Person(name: "Other", email: "a@example.com")).onConflictDoNothing(\.email).execute(db)
+        let skipped = try Person.insert(Person(name: "Other", email: "a@example.com")).onConflictDoNothing(\.email)
+            .execute(db)
         #expect(skipped == [Person(name: "Other", email: "a@example.com")])
         #expect(try Person.all().fetchCount(db) == 1)
     }
@@ -137,7 +151,8 @@ import Testing
     @Test func returnsValuesFromWrites() throws {
         let id = try Person.insert(Person(name: "Arthur", age: 42)).returning(\.id).fetchOne(db)
         #expect(id == 1)
-        let row = try Person.insert(Person(name: "Ford", age: 7)).returning { ($0.id, $0.name.upper(), $0.age + 1) }.fetchOne(db)
+        let row = try Person.insert(Person(name: "Ford", age: 7)).returning { ($0.id, $0.name.upper(), $0.age + 1) }
+            .fetchOne(db)
         #expect(row?.0 == 2 && row?.1 == "FORD" && row?.2 == 8)
         let records = try Person.insert([Person(name: "A"), Person(name: "B")]).returning().fetchAll(db)
         let recordIDs: [Int64?] = records.map(\.id)
@@ -199,7 +214,9 @@ import Testing
     }
 
     @Test func deletesWithPredicate() throws {
-        let ten: [Person] = (Int64(1)...Int64(10)).map { (number: Int64) -> Person in Person(name: "P\(number)", age: number) }
+        let ten: [Person] = (Int64(1)...Int64(10)).map { (number: Int64) -> Person in
+            Person(name: "P\(number)", age: number)
+        }
         try db.insert(contentsOf: ten)
         let deleted: Int = try Person.delete().where { $0.age > 7 || $0.name == "P1" }.execute(db)
         #expect(deleted == 4)
@@ -281,7 +298,8 @@ import Testing
     @Test func requiresNamingOneOfSeveralForeignKeys() throws {
         let arthur = try db.insert(Person(name: "Arthur"))
         let ford = try db.insert(Person(name: "Ford"))
-        let hello = try db.insert(Message(senderId: try #require(arthur.id), recipientId: try #require(ford.id), body: "Hello"))
+        let hello = try db.insert(
+            Message(senderId: try #require(arthur.id), recipientId: try #require(ford.id), body: "Hello"))
         let error = try #require(throws: DatabaseError.self) { try Message.belonging(to: arthur).fetchAll(db) }
         #expect(error.resultCode == .misuse)
         #expect(error.message.contains("2 foreign keys to person"))
@@ -314,8 +332,13 @@ import Testing
         let path = directory.path("chinook.sqlite")
         try FileManager.default.copyItem(atPath: Fixtures.path("chinook.sqlite"), toPath: path)
         let chinook = try Database(path: path)
-        try chinook.execute(sql: "UPDATE Track SET GenreId = NULL WHERE TrackId <= 3; UPDATE Customer SET SupportRepId = NULL WHERE CustomerId IN (1, 2)")
-        let tracks = try Track.leftJoin(Genre.self, on: { $0.genreId == $1.genreId }).where { track, _ in track.trackId <= 5 }.fetchAll(chinook)
+        try chinook.execute(
+            sql:
+                "UPDATE Track SET GenreId = NULL WHERE TrackId <= 3; UPDATE Customer SET SupportRepId = NULL WHERE CustomerId IN (1, 2)"
+        )
+        let tracks = try Track.leftJoin(Genre.self, on: { $0.genreId == $1.genreId }).where { track, _ in
+            track.trackId <= 5
+        }.fetchAll(chinook)
         #expect(tracks.map { $0.1?.name } == [nil, nil, nil, "Rock", "Rock"])
         let customers = try Customer.leftJoin(Employee.self, on: { $0.supportRepId == $1.employeeId })
             .where { _, rep in rep.employeeId == nil }
@@ -331,7 +354,9 @@ import Testing
     // MARK: Text matching with special characters
 
     @Test func matchesSpecialCharactersLikeSwift() throws {
-        let names = ["100%", "100 percent", "a_b", "axb", "a*b", "a?b", "[x]", "x]", "ab", "Ab", "what?", "%_*?[", "*", "?"]
+        let names = [
+            "100%", "100 percent", "a_b", "axb", "a*b", "a?b", "[x]", "x]", "ab", "Ab", "what?", "%_*?[", "*", "?",
+        ]
         try db.insert(contentsOf: names.map { Person(name: $0) })
         for needle in ["100%", "a_b", "a*", "a?", "[", "[x", "x]", "?", "*", "%", "_", "%_*?[", "A", "a", ""] {
             let prefix = try Person.where { $0.name.hasPrefix(needle) }.order(by: \.id).select { $0.name }.fetchAll(db)
@@ -351,7 +376,8 @@ import Testing
     @Test func bindsDatesThroughTheConnectionStrategy() throws {
         let db = try Database.memory { $0.dateStrategy = .unixSeconds }
         try db.execute(sql: "CREATE TABLE event(id INTEGER PRIMARY KEY, at REAL NOT NULL)")
-        try db.execute("INSERT INTO event(at) VALUES (\(Date(timeIntervalSince1970: 100))), (\(Date(timeIntervalSince1970: 200)))")
+        try db.execute(
+            "INSERT INTO event(at) VALUES (\(Date(timeIntervalSince1970: 100))), (\(Date(timeIntervalSince1970: 200)))")
         #expect(try Event.where { $0.at > Date(timeIntervalSince1970: 150) }.fetchAll(db).map(\.id) == [2])
     }
 }
@@ -362,7 +388,7 @@ struct BadKey: PrimaryKeyedTable {
     static let schema = TableSchema(
         name: "person",
         columns: [
-            .init(name: "id", type: "INTEGER"),
+            .init(name: "id", type: "INTEGER")
         ])
     struct Columns: TableColumns {
         let id: Column<BadKey, Int64>

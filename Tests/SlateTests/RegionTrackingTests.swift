@@ -1,8 +1,9 @@
 import CSQLite
 import Foundation
 import Slate
-@testable import SlateCore
 import Testing
+
+@testable import SlateCore
 
 // The connection's side of live queries, tested synchronously on a bare `Database`: the region a
 // read records, and which commits notify an observer of that region. Each "does not notify" test
@@ -217,7 +218,8 @@ private func makePeople() throws -> Database {
         let db = try makePeople()
         try db.execute(sql: "CREATE TABLE scratch(x)")
         let watch = try Watch(db) { db in _ = try Person.all().fetchAll(db) }
-        #expect(try watch.notifications { try $0.execute(sql: "DROP TABLE scratch") } == 1)  // schema changes notify everyone
+        // schema changes notify everyone
+        #expect(try watch.notifications { try $0.execute(sql: "DROP TABLE scratch") } == 1)
         #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM sqlite_master WHERE name = 'scratch'") == 0)
     }
 
@@ -235,7 +237,9 @@ private func makePeople() throws -> Database {
         }
         #expect(rolledBack == 0)
         #expect(try watch.notifications { try $0.execute(sql: "BEGIN; UPDATE person SET name = 'G'; ROLLBACK") } == 0)
-        #expect(try watch.notifications { db in try db.transaction { try db.execute("UPDATE person SET name = 'Kept'") } } == 1)
+        #expect(
+            try watch.notifications { db in try db.transaction { try db.execute("UPDATE person SET name = 'Kept'") } }
+                == 1)
     }
 
     @Test func changesInARolledBackSavepointDoNotNotify() throws {
@@ -328,10 +332,11 @@ private func makePeople() throws -> Database {
         let db = try makePeople()
         let watch = try Watch(db) { db in _ = try Person.all().fetchAll(db) }
         let rolledBack = try watch.notifications {
-            try $0.execute(sql: """
-                BEGIN; SAVEPOINT "a b"; UPDATE person SET name = 'Gone'; ROLLBACK TRANSACTION TO SAVEPOINT "a b";
-                RELEASE "a b"; UPDATE pet SET name = 'x'; COMMIT
-                """)
+            try $0.execute(
+                sql: """
+                    BEGIN; SAVEPOINT "a b"; UPDATE person SET name = 'Gone'; ROLLBACK TRANSACTION TO SAVEPOINT "a b";
+                    RELEASE "a b"; UPDATE pet SET name = 'x'; COMMIT
+                    """)
         }
         #expect(rolledBack == 0)
         let released = try watch.notifications {
@@ -375,7 +380,8 @@ private func makePeople() throws -> Database {
         let db = try makePeople()
         let watch = try Watch(db) { db in _ = try Person.all().fetchAll(db) }
         let count = watch.notifications { db in
-            sqlite3_exec(db.handle, "SAVEPOINT x; UPDATE person SET name = 'Gone'; ROLLBACK TO x; RELEASE x", nil, nil, nil)
+            sqlite3_exec(
+                db.handle, "SAVEPOINT x; UPDATE person SET name = 'Gone'; ROLLBACK TO x; RELEASE x", nil, nil, nil)
         }
         #expect(count == 0)
     }
@@ -394,16 +400,17 @@ private func makePeople() throws -> Database {
 
     @Test func writesMadeByTriggersAreSeen() throws {
         let db = try makePeople()
-        try db.execute(sql: """
-            CREATE TABLE audit(id INTEGER PRIMARY KEY, entry TEXT, other TEXT);
-            CREATE TRIGGER person_audit AFTER UPDATE OF name ON person BEGIN
-                INSERT INTO audit(entry) VALUES (new.name);
-            END;
-            INSERT INTO audit(entry, other) VALUES ('seed', 'o');
-            CREATE TRIGGER pet_audit AFTER UPDATE OF name ON pet BEGIN
-                UPDATE audit SET other = new.name;
-            END;
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE audit(id INTEGER PRIMARY KEY, entry TEXT, other TEXT);
+                CREATE TRIGGER person_audit AFTER UPDATE OF name ON person BEGIN
+                    INSERT INTO audit(entry) VALUES (new.name);
+                END;
+                INSERT INTO audit(entry, other) VALUES ('seed', 'o');
+                CREATE TRIGGER pet_audit AFTER UPDATE OF name ON pet BEGIN
+                    UPDATE audit SET other = new.name;
+                END;
+                """)
         let watch = try Watch(db) { db in _ = try db.fetchAll(String.self, "SELECT entry FROM audit") }
         #expect(try watch.notifications { try $0.execute(sql: "UPDATE person SET name = 'T' WHERE id = 1") } == 1)
         // The trigger updates a column the read does not use.

@@ -14,9 +14,13 @@ import Testing
     /// Rows whose text and blobs are long enough to live in SQLite's heap, not in a page buffer.
     static func database(statementCacheCapacity: Int = 256) throws -> Database {
         let db = try Database.memory { $0.statementCacheCapacity = statementCacheCapacity }
-        try db.execute(sql: "CREATE TABLE item(id INTEGER PRIMARY KEY, name TEXT NOT NULL, payload BLOB NOT NULL, score REAL NOT NULL, note TEXT)")
+        try db.execute(
+            sql:
+                "CREATE TABLE item(id INTEGER PRIMARY KEY, name TEXT NOT NULL, payload BLOB NOT NULL, score REAL NOT NULL, note TEXT)"
+        )
         for id in 1...rowCount {
-            try db.execute("""
+            try db.execute(
+                """
                 INSERT INTO item(id, name, payload, score, note)
                 VALUES (\(id), \(name(id)), \(payload(id)), \(score(id)), \(id.isMultiple(of: 3) ? nil : "note \(id)"))
                 """)
@@ -35,7 +39,8 @@ import Testing
         #expect(try row["name"] as String == name(id), sourceLocation: sourceLocation)
         #expect(try row.decode(Data.self, at: 2) == payload(id), sourceLocation: sourceLocation)
         #expect(try row["score"] as Double == score(id), sourceLocation: sourceLocation)
-        #expect(try row["note"] as String? == (id.isMultiple(of: 3) ? nil : "note \(id)"), sourceLocation: sourceLocation)
+        #expect(
+            try row["note"] as String? == (id.isMultiple(of: 3) ? nil : "note \(id)"), sourceLocation: sourceLocation)
     }
 
     static func expectItems(_ rows: [CopiedRow], sourceLocation: SourceLocation = #_sourceLocation) throws {
@@ -82,7 +87,8 @@ import Testing
     @Test func copiesSurviveClearingTheStatementCache() throws {
         let db = try Self.database()
         let kept = try db.fetchAll(CopiedRow.self, Self.select)
-        let first = try #require(try db.fetchOne(CopiedRow.self, "SELECT id, name, payload, score, note FROM item WHERE id = \(1)"))
+        let first = try #require(
+            try db.fetchOne(CopiedRow.self, "SELECT id, name, payload, score, note FROM item WHERE id = \(1)"))
         #expect(db.cachedStatementCount > 0)
         db.clearStatementCache()
         #expect(db.cachedStatementCount == 0)
@@ -135,7 +141,9 @@ import Testing
             // The same SQL, stepped to its end, and another statement, while this row is lent.
             let inner = try db.fetchAll(CopiedRow.self, Self.select)
             #expect(inner.count == Self.rowCount)
-            #expect(try db.fetchValue(String.self, "SELECT name FROM item WHERE id = \(Self.rowCount + 1 - id)") == Self.name(Self.rowCount + 1 - id))
+            #expect(
+                try db.fetchValue(String.self, "SELECT name FROM item WHERE id = \(Self.rowCount + 1 - id)")
+                    == Self.name(Self.rowCount + 1 - id))
             #expect(row.copy() == before)
             try Self.expectItem(row.copy(), id: id)
             return id
@@ -147,8 +155,11 @@ import Testing
         let db = try Self.database(statementCacheCapacity: 0)
         for id in [1, Self.rowCount, 2, 2, 17] {
             #expect(try db.fetchValue(String.self, "SELECT name FROM item WHERE id = \(id)") == Self.name(id))
-            #expect(try db.fetchOne(Item.self, "SELECT id, name, payload FROM item WHERE id = \(id)")?.payload == Self.payload(id))
-            let row = try #require(try db.fetchOne(CopiedRow.self, "SELECT id, name, payload, score, note FROM item WHERE id = \(id)"))
+            #expect(
+                try db.fetchOne(Item.self, "SELECT id, name, payload FROM item WHERE id = \(id)")?.payload
+                    == Self.payload(id))
+            let row = try #require(
+                try db.fetchOne(CopiedRow.self, "SELECT id, name, payload, score, note FROM item WHERE id = \(id)"))
             try Self.expectItem(row, id: id)
         }
         #expect(db.cachedStatementCount == 0)

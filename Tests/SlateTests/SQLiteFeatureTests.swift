@@ -1,7 +1,8 @@
 import Foundation
 import Slate
-@testable import SlateCore
 import Testing
+
+@testable import SlateCore
 
 /// How Slate names SQL features newer than the SQLite library in use. The library's version is
 /// passed in, so these run against any SQLite; EncryptionTests checks the same on SQLCipher 3.4.1
@@ -18,7 +19,8 @@ import Testing
         #expect(features("SELECT a, rank() OVER (ORDER BY a) FROM t") == [.windowFunctions])
         #expect(features("SELECT sum(a) OVER w FROM t WINDOW w AS (ORDER BY a)").contains(.windowFunctions))
         #expect(features("CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT) STRICT") == [.strictTables])
-        #expect(features("CREATE TABLE t(a INTEGER, b INTEGER GENERATED ALWAYS AS (a * 2) STORED)") == [.generatedColumns])
+        #expect(
+            features("CREATE TABLE t(a INTEGER, b INTEGER GENERATED ALWAYS AS (a * 2) STORED)") == [.generatedColumns])
         #expect(features("CREATE TABLE t(a INTEGER, b INTEGER AS (a * 2))") == [.generatedColumns])
         #expect(features("ALTER TABLE t DROP COLUMN b") == [.dropColumn])
         #expect(features("ALTER TABLE t RENAME COLUMN a TO b") == [.renameColumn])
@@ -51,7 +53,9 @@ import Testing
         #expect(features("ALTER TABLE t RENAME TO u").isEmpty, "renaming a table is old")
         #expect(features("ALTER TABLE t ADD COLUMN c TEXT").isEmpty)
         #expect(features("SELECT name FROM sqlite_master").isEmpty)
-        #expect(features("UPDATE t SET a = (SELECT b FROM u WHERE u.id = t.id)").isEmpty, "a subquery's FROM is not UPDATE FROM")
+        #expect(
+            features("UPDATE t SET a = (SELECT b FROM u WHERE u.id = t.id)").isEmpty,
+            "a subquery's FROM is not UPDATE FROM")
         #expect(features("SELECT a - > b FROM t").isEmpty)
     }
 
@@ -62,7 +66,8 @@ import Testing
         let old = original.explainingUnavailableFeature(libraryVersion: 3_015_002)
         #expect(old.resultCode == .error)
         #expect(old.sql == original.sql)
-        #expect(old.message.hasPrefix("RETURNING clause needs SQLite 3.35.0 or later, but this library is SQLite 3.15.2"))
+        #expect(
+            old.message.hasPrefix("RETURNING clause needs SQLite 3.35.0 or later, but this library is SQLite 3.15.2"))
         #expect(old.message.hasSuffix(#"(SQLite said: near "RETURNING": syntax error)"#))
 
         // A library with the feature, or another kind of error, keeps SQLite's message.
@@ -77,14 +82,18 @@ import Testing
         let upsert = DatabaseError(
             resultCode: .error, message: #"near "DO": syntax error"#,
             sql: "INSERT INTO t(a) VALUES (1) ON CONFLICT(a) DO UPDATE SET a = 2 RETURNING a")
-        #expect(upsert.explainingUnavailableFeature(libraryVersion: 3_030_000).message.hasPrefix("RETURNING clause needs SQLite 3.35.0"))
+        #expect(
+            upsert.explainingUnavailableFeature(libraryVersion: 3_030_000).message.hasPrefix(
+                "RETURNING clause needs SQLite 3.35.0"))
         #expect(upsert.explainingUnavailableFeature(libraryVersion: 3_020_000).message.hasPrefix("UPSERT"))
     }
 
     @Test func pragmasOlderLibrariesIgnoreAreRefused() throws {
-        let error = try #require(SQLiteFeature.unavailablePragmaError(in: "PRAGMA table_list", libraryVersion: 3_036_000))
+        let error = try #require(
+            SQLiteFeature.unavailablePragmaError(in: "PRAGMA table_list", libraryVersion: 3_036_000))
         #expect(error.resultCode == .error)
-        #expect(error.message.contains("PRAGMA table_list needs SQLite 3.37.0 or later, but this library is SQLite 3.36.0"))
+        #expect(
+            error.message.contains("PRAGMA table_list needs SQLite 3.37.0 or later, but this library is SQLite 3.36.0"))
         #expect(SQLiteFeature.unavailablePragmaError(in: "PRAGMA table_xinfo(t)", libraryVersion: 3_025_000) != nil)
         #expect(SQLiteFeature.unavailablePragmaError(in: "PRAGMA table_xinfo(t)", libraryVersion: 3_026_000) == nil)
         #expect(SQLiteFeature.unavailablePragmaError(in: "PRAGMA table_info(t)", libraryVersion: 3_015_002) == nil)
@@ -100,7 +109,9 @@ import Testing
         // Whatever the library, a feature it has works and one it lacks fails with the clear error.
         let db = try Database(location: .inMemory)
         try db.execute(sql: "CREATE TABLE t(id INTEGER PRIMARY KEY, a TEXT)")
-        let error = capturedDatabaseError { try db.fetchAll(Int.self, sql: "INSERT INTO t(a) VALUES ('x') RETURNING id") }
+        let error = capturedDatabaseError {
+            try db.fetchAll(Int.self, sql: "INSERT INTO t(a) VALUES ('x') RETURNING id")
+        }
         if SQLiteFeature.returning.isAvailable {
             #expect(error == nil)
         } else {

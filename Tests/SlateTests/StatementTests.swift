@@ -130,7 +130,9 @@ import Testing
         let cursor = try db.fetchCursor(String.self, "SELECT name FROM car ORDER BY id")
         var pairs: [String] = []
         while let outer = try cursor.next() {
-            for inner in try db.fetchAll(String.self, "SELECT name FROM car ORDER BY id") { pairs.append(outer + inner) }
+            for inner in try db.fetchAll(String.self, "SELECT name FROM car ORDER BY id") {
+                pairs.append(outer + inner)
+            }
         }
         #expect(pairs == ["aa", "ab", "ba", "bb"])
     }

@@ -11,10 +11,12 @@ struct Day: PrimaryKeyedTable, Equatable {
     var date: Date
     var label: String
 
-    static let schema = TableSchema(name: "day", columns: [
-        .init(name: "date", type: "INTEGER", isNotNull: true, primaryKeyPosition: 1),
-        .init(name: "label", type: "TEXT", isNotNull: true),
-    ])
+    static let schema = TableSchema(
+        name: "day",
+        columns: [
+            .init(name: "date", type: "INTEGER", isNotNull: true, primaryKeyPosition: 1),
+            .init(name: "label", type: "TEXT", isNotNull: true),
+        ])
 
     struct Columns: TableColumns {
         let date: Column<Day, Date>
@@ -42,7 +44,8 @@ struct Day: PrimaryKeyedTable, Equatable {
 
     var primaryKey: Date { date }
 
-    static func encode<Encoder: ColumnEncoder>(primaryKey key: Date, to encoder: inout Encoder) throws(Encoder.Failure) {
+    static func encode<Encoder: ColumnEncoder>(primaryKey key: Date, to encoder: inout Encoder) throws(Encoder.Failure)
+    {
         try encoder.encode(EncodedDate(key, strategy: .unixSeconds))
     }
 }
@@ -110,10 +113,12 @@ struct Device: PrimaryKeyedTable, Equatable {
     var id: UUID
     var name: String
 
-    static let schema = TableSchema(name: "device", columns: [
-        .init(name: "id", type: "BLOB", isNotNull: true, primaryKeyPosition: 1),
-        .init(name: "name", type: "TEXT", isNotNull: true),
-    ])
+    static let schema = TableSchema(
+        name: "device",
+        columns: [
+            .init(name: "id", type: "BLOB", isNotNull: true, primaryKeyPosition: 1),
+            .init(name: "name", type: "TEXT", isNotNull: true),
+        ])
 
     struct Columns: TableColumns {
         let id: Column<Device, UUID>
@@ -141,7 +146,8 @@ struct Device: PrimaryKeyedTable, Equatable {
 
     var primaryKey: UUID { id }
 
-    static func encode<Encoder: ColumnEncoder>(primaryKey key: UUID, to encoder: inout Encoder) throws(Encoder.Failure) {
+    static func encode<Encoder: ColumnEncoder>(primaryKey key: UUID, to encoder: inout Encoder) throws(Encoder.Failure)
+    {
         try encoder.encode(UUIDStorage.blob.sqlValue(for: key))
     }
 }
@@ -185,7 +191,9 @@ struct Device: PrimaryKeyedTable, Equatable {
         // A column without its own storage follows the connection, for writes and comparisons alike.
         #expect(try Appointment.where { $0.at == at }.fetchCount(db) == 2)
         // Stored forms: seconds and 16 bytes whatever the connection; `at` by the connection.
-        #expect(try db.fetchValue(String.self, "SELECT typeof(day) || ',' || typeof(device) FROM appointment LIMIT 1") == "integer,blob")
+        #expect(
+            try db.fetchValue(String.self, "SELECT typeof(day) || ',' || typeof(device) FROM appointment LIMIT 1")
+                == "integer,blob")
         #expect(try db.fetchValue(Int.self, "SELECT length(device) FROM appointment LIMIT 1") == 16)
         // Updates assign as the column stores.
         let changed = try Appointment.update { $0.day.set(to: tuesday.date) }.where { $0.id == visit.id }.execute(db)
@@ -194,14 +202,19 @@ struct Device: PrimaryKeyedTable, Equatable {
     }
 
     @Test func printedStatementsShowTheirValuesInsteadOfNothing() throws {
-        let visit = Appointment(id: 7, day: Date(timeIntervalSince1970: 86_400), device: UUID(), at: Date(timeIntervalSince1970: 0))
+        let visit = Appointment(
+            id: 7, day: Date(timeIntervalSince1970: 86_400), device: UUID(), at: Date(timeIntervalSince1970: 0))
         let insert = Appointment.insert(visit)
         #expect(insert.sql.text == #"INSERT INTO "appointment" ("id", "day", "device", "at") VALUES (?, ?, ?, ?)"#)
         #expect(insert.sql.arguments.positional.count == 4)
         let values = try insert.sql.arguments.positional.map { try $0?.sqlValue ?? .null }
         #expect(values[0] == .integer(7))
         #expect(values[1] == .integer(86_400))
-        if case .blob(let bytes) = values[2] { #expect(bytes.count == 16) } else { Issue.record("the UUID is not a blob") }
+        if case .blob(let bytes) = values[2] {
+            #expect(bytes.count == 16)
+        } else {
+            Issue.record("the UUID is not a blob")
+        }
         let update = UpdateRecord(visit)
         #expect(update.sql.text == #"UPDATE "appointment" SET "day" = ?2, "device" = ?3, "at" = ?4 WHERE "id" = ?1"#)
         #expect(update.sql.arguments.positional.count == 4)

@@ -15,7 +15,8 @@ private final class EventRecorder {
 @Suite struct TraceTests {
     private func makePlayers() throws -> Database {
         let db = try Database.memory()
-        try db.execute(sql: "CREATE TABLE player(id INTEGER PRIMARY KEY, name TEXT, score INTEGER, ratio REAL, avatar BLOB)")
+        try db.execute(
+            sql: "CREATE TABLE player(id INTEGER PRIMARY KEY, name TEXT, score INTEGER, ratio REAL, avatar BLOB)")
         return db
     }
 
@@ -24,16 +25,21 @@ private final class EventRecorder {
         let recorder = EventRecorder()
         db.trace(.statement, recorder.record)
         let name = "O'Brien"
-        try db.execute("INSERT INTO player(name, score, ratio, avatar) VALUES (\(name), \(42), \(2.5), \(Data([0xAB, 0xCD])))")
+        try db.execute(
+            "INSERT INTO player(name, score, ratio, avatar) VALUES (\(name), \(42), \(2.5), \(Data([0xAB, 0xCD])))")
         try db.execute("UPDATE player SET ratio = \(nil as Double?) WHERE id = \(1)")
-        #expect(recorder.events == [
-            .statement(TracedStatement(
-                sql: "INSERT INTO player(name, score, ratio, avatar) VALUES (?, ?, ?, ?)",
-                expandedSQL: "INSERT INTO player(name, score, ratio, avatar) VALUES ('O''Brien', 42, 2.5, x'abcd')")),
-            .statement(TracedStatement(
-                sql: "UPDATE player SET ratio = ? WHERE id = ?",
-                expandedSQL: "UPDATE player SET ratio = NULL WHERE id = 1")),
-        ])
+        #expect(
+            recorder.events == [
+                .statement(
+                    TracedStatement(
+                        sql: "INSERT INTO player(name, score, ratio, avatar) VALUES (?, ?, ?, ?)",
+                        expandedSQL:
+                            "INSERT INTO player(name, score, ratio, avatar) VALUES ('O''Brien', 42, 2.5, x'abcd')")),
+                .statement(
+                    TracedStatement(
+                        sql: "UPDATE player SET ratio = ? WHERE id = ?",
+                        expandedSQL: "UPDATE player SET ratio = NULL WHERE id = 1")),
+            ])
         #expect(recorder.statements.allSatisfy { !$0.isTrigger })
     }
 
@@ -44,49 +50,57 @@ private final class EventRecorder {
         for score in [10, 20] {
             try db.execute("INSERT INTO player(score) VALUES (\(score))")
         }
-        #expect(recorder.statements.map(\.expandedSQL) == [
-            "INSERT INTO player(score) VALUES (10)",
-            "INSERT INTO player(score) VALUES (20)",
-        ])
+        #expect(
+            recorder.statements.map(\.expandedSQL) == [
+                "INSERT INTO player(score) VALUES (10)",
+                "INSERT INTO player(score) VALUES (20)",
+            ])
     }
 
     @Test func scriptsReportEachStatement() throws {
         let db = try Database.memory()
         let recorder = EventRecorder()
         db.trace(.statement, recorder.record)
-        try db.execute(sql: "CREATE TABLE t(x); INSERT INTO t VALUES (?); INSERT INTO t VALUES (?)", arguments: [1, "two"])
+        try db.execute(
+            sql: "CREATE TABLE t(x); INSERT INTO t VALUES (?); INSERT INTO t VALUES (?)", arguments: [1, "two"])
         // The text is SQLite's own: each statement's slice of the script, from just after the
         // previous semicolon through its own. The INSERTs cannot be prepared before the CREATE
         // ran, so the script runs inside a savepoint (an argument mismatch would roll it back).
-        #expect(recorder.statements.map(\.sql) == [
-            #"SAVEPOINT "slate_savepoint_1""#, "CREATE TABLE t(x);", " INSERT INTO t VALUES (?);", " INSERT INTO t VALUES (?)",
-            #"RELEASE SAVEPOINT "slate_savepoint_1""#,
-        ])
-        #expect(recorder.statements.map(\.expandedSQL) == [
-            #"SAVEPOINT "slate_savepoint_1""#, "CREATE TABLE t(x);", " INSERT INTO t VALUES (1);", " INSERT INTO t VALUES ('two')",
-            #"RELEASE SAVEPOINT "slate_savepoint_1""#,
-        ])
+        #expect(
+            recorder.statements.map(\.sql) == [
+                #"SAVEPOINT "slate_savepoint_1""#, "CREATE TABLE t(x);", " INSERT INTO t VALUES (?);",
+                " INSERT INTO t VALUES (?)",
+                #"RELEASE SAVEPOINT "slate_savepoint_1""#,
+            ])
+        #expect(
+            recorder.statements.map(\.expandedSQL) == [
+                #"SAVEPOINT "slate_savepoint_1""#, "CREATE TABLE t(x);", " INSERT INTO t VALUES (1);",
+                " INSERT INTO t VALUES ('two')",
+                #"RELEASE SAVEPOINT "slate_savepoint_1""#,
+            ])
     }
 
     @Test func triggerStartsAreReportedAsComments() throws {
         let db = try makePlayers()
-        try db.execute(sql: """
-            CREATE TABLE audit(message TEXT);
-            CREATE TRIGGER log_insert AFTER INSERT ON player BEGIN
-                INSERT INTO audit VALUES ('inserted ' || NEW.name);
-                DELETE FROM audit WHERE message IS NULL;
-            END;
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE audit(message TEXT);
+                CREATE TRIGGER log_insert AFTER INSERT ON player BEGIN
+                    INSERT INTO audit VALUES ('inserted ' || NEW.name);
+                    DELETE FROM audit WHERE message IS NULL;
+                END;
+                """)
         let recorder = EventRecorder()
         db.trace(.statement, recorder.record)
         try db.execute("INSERT INTO player(name) VALUES (\("Zoe"))")
         let statements = recorder.statements
-        #expect(statements.map(\.sql) == [
-            "INSERT INTO player(name) VALUES (?)",
-            "-- TRIGGER log_insert",
-            "-- INSERT INTO audit VALUES ('inserted ' || NEW.name)",
-            "-- DELETE FROM audit WHERE message IS NULL",
-        ])
+        #expect(
+            statements.map(\.sql) == [
+                "INSERT INTO player(name) VALUES (?)",
+                "-- TRIGGER log_insert",
+                "-- INSERT INTO audit VALUES ('inserted ' || NEW.name)",
+                "-- DELETE FROM audit WHERE message IS NULL",
+            ])
         #expect(statements.map(\.isTrigger) == [false, true, true, true])
         #expect(statements.map(\.expandedSQL) == ["INSERT INTO player(name) VALUES ('Zoe')", nil, nil, nil])
         #expect(try db.fetchValue(String.self, "SELECT message FROM audit") == "inserted Zoe")
@@ -110,10 +124,11 @@ private final class EventRecorder {
             #expect(event.kind == .profile)
             sqls.append(statement.expandedSQL)
         }
-        #expect(sqls == [
-            "INSERT INTO player(name) VALUES ('Arthur')",
-            "SELECT count(*) FROM player WHERE name = 'Arthur'",
-        ])
+        #expect(
+            sqls == [
+                "INSERT INTO player(name) VALUES ('Arthur')",
+                "SELECT count(*) FROM player WHERE name = 'Arthur'",
+            ])
     }
 
     @Test func rowEventsFireOncePerRow() throws {
@@ -123,9 +138,13 @@ private final class EventRecorder {
         db.trace(.row, recorder.record)
         let scores = try db.fetchAll(Int.self, "SELECT score FROM player WHERE score >= \(2) ORDER BY score")
         #expect(scores == [2, 3])
-        #expect(recorder.events == Array(repeating: .row(TracedStatement(
-            sql: "SELECT score FROM player WHERE score >= ? ORDER BY score",
-            expandedSQL: "SELECT score FROM player WHERE score >= 2 ORDER BY score")), count: 2))
+        #expect(
+            recorder.events
+                == Array(
+                    repeating: .row(
+                        TracedStatement(
+                            sql: "SELECT score FROM player WHERE score >= ? ORDER BY score",
+                            expandedSQL: "SELECT score FROM player WHERE score >= 2 ORDER BY score")), count: 2))
     }
 
     @Test func closeEventIsReportedAndObserversAreDropped() throws {
@@ -229,10 +248,11 @@ private final class EventRecorder {
         _ = try db.fetchOne(Int.self, "SELECT score FROM player WHERE name = \("Arthur")")
         logging.cancel()
         try db.execute(sql: "DELETE FROM player")
-        #expect(lines == [
-            "INSERT INTO player(name, score) VALUES ('Arthur', 3)",
-            "SELECT score FROM player WHERE name = 'Arthur'",
-        ])
+        #expect(
+            lines == [
+                "INSERT INTO player(name, score) VALUES ('Arthur', 3)",
+                "SELECT score FROM player WHERE name = 'Arthur'",
+            ])
     }
 
     @Test func eventsDescribeThemselves() {

@@ -8,7 +8,8 @@ import Testing
 
     func accounts() throws -> Database {
         let db = try Database.memory()
-        try db.execute(sql: "CREATE TABLE account(id INTEGER PRIMARY KEY, balance INTEGER NOT NULL CHECK (balance >= 0))")
+        try db.execute(
+            sql: "CREATE TABLE account(id INTEGER PRIMARY KEY, balance INTEGER NOT NULL CHECK (balance >= 0))")
         try db.execute(sql: "INSERT INTO account VALUES (1, 100), (2, 0)")
         return db
     }
@@ -57,10 +58,11 @@ import Testing
 
     @Test func failedCommitRollsBack() throws {
         let db = try Database.memory()
-        try db.execute(sql: """
-            CREATE TABLE parent(id INTEGER PRIMARY KEY);
-            CREATE TABLE child(parent_id INTEGER REFERENCES parent(id) DEFERRABLE INITIALLY DEFERRED);
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE parent(id INTEGER PRIMARY KEY);
+                CREATE TABLE child(parent_id INTEGER REFERENCES parent(id) DEFERRABLE INITIALLY DEFERRED);
+                """)
         let error = try #require(throws: DatabaseError.self) {
             try db.transaction { try db.execute(sql: "INSERT INTO child VALUES (1)") }
         }

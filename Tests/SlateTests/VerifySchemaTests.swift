@@ -57,10 +57,14 @@ struct VerifySchemaTests {
         #expect(try kinds(matching(replacing: "CREATE TABLE pet", with: "CREATE TABLE other")) == [.missingTable])
         let missing = try differences(matching(replacing: ",\n  species TEXT NOT NULL DEFAULT 'cat'", with: ""))
         #expect(missing.map(\.description) == ["column pet.species is missing (expected TEXT NOT NULL DEFAULT 'cat')"])
-        let extra = try differences(matching(replacing: "name TEXT NOT NULL,\n  species", with: "name TEXT NOT NULL, color TEXT,\n  species"))
+        let extra = try differences(
+            matching(replacing: "name TEXT NOT NULL,\n  species", with: "name TEXT NOT NULL, color TEXT,\n  species"))
         #expect(extra.map(\.description) == ["column pet.color is not expected (found TEXT)"])
         #expect(try kinds(matching(replacing: "age INTEGER NOT NULL", with: "age TEXT NOT NULL")) == [.affinity])
-        #expect(try kinds(matching(replacing: "name TEXT NOT NULL, age", with: "name VARCHAR(20) NOT NULL, age")) == [.declaredType])
+        #expect(
+            try kinds(matching(replacing: "name TEXT NOT NULL, age", with: "name VARCHAR(20) NOT NULL, age")) == [
+                .declaredType
+            ])
         let nullability = try differences(matching(replacing: "name TEXT NOT NULL, age", with: "name TEXT, age"))
         #expect(nullability.map(\.description) == ["column person.name: nullability expected NOT NULL, found nullable"])
         #expect(try kinds(matching(replacing: "DEFAULT 0,", with: "DEFAULT 1,")) == [.defaultValue])
@@ -70,11 +74,14 @@ struct VerifySchemaTests {
         #expect(try kinds(matching(replacing: "ON DELETE CASCADE", with: "")) == [.foreignKey, .foreignKey])
         #expect(try kinds(matching(replacing: "CREATE INDEX person_on_name ON person (name);", with: "")) == [.index])
         #expect(try kinds(matching(replacing: "ON person (name)", with: "ON person (age)")) == [.index])
-        let key = try differences(matching(replacing: "CREATE TABLE pet (id INTEGER PRIMARY KEY,", with: "CREATE TABLE pet (id INTEGER,"))
+        let key = try differences(
+            matching(replacing: "CREATE TABLE pet (id INTEGER PRIMARY KEY,", with: "CREATE TABLE pet (id INTEGER,"))
         #expect(key.map(\.kind) == [.primaryKey])
         #expect(key.first?.description == "table pet: primary key expected id, found none")
-        let generated = try kinds(matching(
-            replacing: "species TEXT NOT NULL DEFAULT 'cat'", with: "species TEXT NOT NULL GENERATED ALWAYS AS ('cat') STORED"))
+        let generated = try kinds(
+            matching(
+                replacing: "species TEXT NOT NULL DEFAULT 'cat'",
+                with: "species TEXT NOT NULL GENERATED ALWAYS AS ('cat') STORED"))
         #expect(generated.contains(.generated))
         let strict = try kinds(matching(replacing: "DEFAULT 'cat');", with: "DEFAULT 'cat') STRICT;"))
         #expect(strict == [.strict])
@@ -83,12 +90,15 @@ struct VerifySchemaTests {
     @Test func viewsCompareTheirColumns() throws {
         struct NamesView: Table {
             var name: String?
-            static let schema = TableSchema(name: "names", kind: .view, columns: [.init(name: "name", type: "TEXT", isNotNull: true)])
+            static let schema = TableSchema(
+                name: "names", kind: .view, columns: [.init(name: "name", type: "TEXT", isNotNull: true)])
             struct Columns: TableColumns {
                 init(qualifier: String) {}
             }
             init(row: borrowing Row) throws { name = try row.decode(at: 0) }
-            func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) { try encoder.encode(name) }
+            func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+                try encoder.encode(name)
+            }
         }
         let db = try Database(location: .inMemory)
         try db.execute(sql: Self.matching)

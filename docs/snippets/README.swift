@@ -20,6 +20,9 @@ enum ChinookDatabase {
     }
 
     static func tracksOfAlbum(albumId: Int64) -> SQLQuery<TracksOfAlbumRow> {
-        SQLQuery(SQL(sql: "SELECT TrackId, Name, Composer FROM Track WHERE AlbumId = :albumId ORDER BY TrackId", arguments: ["albumId": albumId]))
+        SQLQuery(
+            SQL(
+                sql: "SELECT TrackId, Name, Composer FROM Track WHERE AlbumId = :albumId ORDER BY TrackId",
+                arguments: ["albumId": albumId]))
     }
 }

@@ -78,11 +78,13 @@ struct CodableFetchFloorDecoder: Decoder {
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        throw DecodingError.typeMismatch([Any].self, .init(codingPath: [], debugDescription: "codable-floor decodes keyed values only"))
+        throw DecodingError.typeMismatch(
+            [Any].self, .init(codingPath: [], debugDescription: "codable-floor decodes keyed values only"))
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        throw DecodingError.typeMismatch(Any.self, .init(codingPath: [], debugDescription: "codable-floor decodes keyed values only"))
+        throw DecodingError.typeMismatch(
+            Any.self, .init(codingPath: [], debugDescription: "codable-floor decodes keyed values only"))
     }
 }
 
@@ -138,7 +140,9 @@ struct CodableFetchFloorContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { throw unsupported(type, key) }
     func decode<Value: Decodable>(_ type: Value.Type, forKey key: Key) throws -> Value { throw unsupported(type, key) }
 
-    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
         throw unsupported(type, key)
     }
 
@@ -151,7 +155,8 @@ struct CodableFetchFloorContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     func superDecoder(forKey key: Key) throws -> any Decoder { throw unsupported(Any.self, key) }
 
     private func unsupported(_ type: Any.Type, _ key: Key) -> DecodingError {
-        DecodingError.typeMismatch(type, .init(codingPath: [key], debugDescription: "codable-floor reads Int, Double and String only"))
+        DecodingError.typeMismatch(
+            type, .init(codingPath: [key], debugDescription: "codable-floor reads Int, Double and String only"))
     }
 }
 

@@ -251,11 +251,13 @@ struct Runner {
             for index in order {
                 let contender = prepared.contenders[index]
                 let stopwatch = Stopwatch()
-                InstructionCounting.label = countsRegions && round >= warmupRounds ? "\(scenario.name)|\(contender.name)" : nil
+                InstructionCounting.label =
+                    countsRegions && round >= warmupRounds ? "\(scenario.name)|\(contender.name)" : nil
                 defer { InstructionCounting.label = nil }
                 let checksum = try contender.iteration(stopwatch)
                 guard let elapsed = stopwatch.elapsed else {
-                    throw HarnessError("\(scenario.name) / \(contender.name): the iteration never called Stopwatch.measure")
+                    throw HarnessError(
+                        "\(scenario.name) / \(contender.name): the iteration never called Stopwatch.measure")
                 }
                 guard checksum == prepared.expected else {
                     throw VerificationFailure(
@@ -275,7 +277,9 @@ struct Runner {
         }
         if let baseline = prepared.baseline {
             let baselineMedian = results[0].median
-            guard baselineMedian > 0 else { throw HarnessError("\(scenario.name): the \(baseline) contender's median is zero") }
+            guard baselineMedian > 0 else {
+                throw HarnessError("\(scenario.name): the \(baseline) contender's median is zero")
+            }
             for index in results.indices {
                 results[index].ratioToBaseline = results[index].median / baselineMedian
             }

@@ -16,10 +16,12 @@ enum InstructionPass {
     ) throws {
         guard scenario.countsInstructions else { return }
         guard slate_bench_callgrind_available() != 0 else {
-            throw HarnessError("--instructions: slate-bench was built without valgrind/callgrind.h (apt-get install valgrind)")
+            throw HarnessError(
+                "--instructions: slate-bench was built without valgrind/callgrind.h (apt-get install valgrind)")
         }
         let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("slate-bench-callgrind-\(ProcessInfo.processInfo.processIdentifier)-\(scenario.name)")
+            .appendingPathComponent(
+                "slate-bench-callgrind-\(ProcessInfo.processInfo.processIdentifier)-\(scenario.name)")
         try? FileManager.default.removeItem(at: directory)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -65,7 +67,9 @@ enum InstructionPass {
         }
         if result.baseline != nil, let baseline = result.results.first?.instructions, baseline > 0 {
             for index in result.results.indices {
-                result.results[index].instructionRatio = result.results[index].instructions.map { Double($0) / Double(baseline) }
+                result.results[index].instructionRatio = result.results[index].instructions.map {
+                    Double($0) / Double(baseline)
+                }
             }
         }
     }

@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Peak memory, for the scenarios that report it (Linux only; `nil` elsewhere).
@@ -18,21 +18,21 @@ enum Memory {
     /// Resets the high-water mark to the current resident set, and returns that, in bytes.
     static func reset() -> Int? {
         #if os(Linux)
-        guard let file = fopen("/proc/self/clear_refs", "w") else { return nil }
-        fputs("5", file)
-        fclose(file)
-        return statusValue("VmRSS:")
+            guard let file = fopen("/proc/self/clear_refs", "w") else { return nil }
+            fputs("5", file)
+            fclose(file)
+            return statusValue("VmRSS:")
         #else
-        return nil
+            return nil
         #endif
     }
 
     /// The resident set's high-water mark, in bytes.
     static func highWaterMark() -> Int? {
         #if os(Linux)
-        return statusValue("VmHWM:")
+            return statusValue("VmHWM:")
         #else
-        return nil
+            return nil
         #endif
     }
 
@@ -40,7 +40,9 @@ enum Memory {
     private static func statusValue(_ key: String) -> Int? {
         guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
         for line in text.split(separator: "\n") where line.hasPrefix(key) {
-            let number = line.dropFirst(key.count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first.flatMap { Int($0) }
+            let number = line.dropFirst(key.count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first.flatMap {
+                Int($0)
+            }
             return number.map { $0 * 1024 }
         }
         return nil
@@ -63,9 +65,9 @@ enum Memory {
         }
         let exited = status & 0x7F == 0
         #if os(Linux)
-        let peak = Int(usage.ru_maxrss) * 1024  // kilobytes on Linux
+            let peak = Int(usage.ru_maxrss) * 1024  // kilobytes on Linux
         #else
-        let peak = Int(usage.ru_maxrss)  // bytes on macOS
+            let peak = Int(usage.ru_maxrss)  // bytes on macOS
         #endif
         return (exited ? (status >> 8) & 0xFF : -1, peak)
     }

@@ -66,21 +66,23 @@ struct MachineInfo: Encodable {
             let output = pipe.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
             if process.terminationStatus == 0,
-                let line = String(decoding: output, as: UTF8.self).split(separator: "\n").first(where: { $0.contains("Swift version") })
+                let line = String(decoding: output, as: UTF8.self).split(separator: "\n").first(where: {
+                    $0.contains("Swift version")
+                })
             {
                 return line.trimmingCharacters(in: .whitespaces)
             }
         }
         #if compiler(>=6.4)
-        return "compiler >= 6.4"
+            return "compiler >= 6.4"
         #elseif compiler(>=6.3)
-        return "compiler 6.3"
+            return "compiler 6.3"
         #elseif compiler(>=6.2)
-        return "compiler 6.2"
+            return "compiler 6.2"
         #elseif compiler(>=6.1)
-        return "compiler 6.1"
+            return "compiler 6.1"
         #else
-        return "compiler 6.0"
+            return "compiler 6.0"
         #endif
     }
 
@@ -169,8 +171,10 @@ struct Report: Encodable {
                 results: scenario.results.map {
                     Result(
                         contender: $0.contender, medianSeconds: $0.median, minSeconds: $0.min, maxSeconds: $0.max,
-                        ratioToRaw: scenario.baseline == "raw" ? $0.ratioToBaseline : nil, ratioToBaseline: $0.ratioToBaseline,
-                        rowsPerSecond: $0.median > 0 ? Double(scenario.rows) / $0.median : 0, peakMemoryBytes: $0.peakMemoryBytes,
+                        ratioToRaw: scenario.baseline == "raw" ? $0.ratioToBaseline : nil,
+                        ratioToBaseline: $0.ratioToBaseline,
+                        rowsPerSecond: $0.median > 0 ? Double(scenario.rows) / $0.median : 0,
+                        peakMemoryBytes: $0.peakMemoryBytes,
                         instructions: $0.instructions, instructionRatio: $0.instructionRatio)
                 })
         }
@@ -192,7 +196,10 @@ enum ResultsTable {
         // `sqlite3-shell` for the CSV import). `peak MB`: only where the scenario measures memory.
         // `instr M` and `x instr`: one iteration's instructions under callgrind and their ratio to the
         // baseline's, with `--instructions`.
-        let header = ["scenario", "rows", "contender", "median ms", "min ms", "max ms", "x base", "rows/s", "peak MB", "instr M", "x instr"]
+        let header = [
+            "scenario", "rows", "contender", "median ms", "min ms", "max ms", "x base", "rows/s", "peak MB", "instr M",
+            "x instr",
+        ]
         var rows: [[String]] = []
         for scenario in results {
             for (index, result) in scenario.results.enumerated() {

@@ -161,7 +161,8 @@ final class RawStatement {
     @inline(__always)
     func optionalString(at index: Int32) -> String? {
         guard let text = sqlite3_column_text(handle, index) else { return nil }
-        return String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, index))), as: UTF8.self)
+        return String(
+            decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, index))), as: UTF8.self)
     }
 
     /// A nullable INTEGER column.

@@ -21,7 +21,8 @@ struct Item: Equatable {
     /// Deterministic values for row `row`: mixed bits, roughly ±2^30, both signs, never all zero.
     static func generated(row: Int) -> Item {
         func value(_ column: Int) -> Int {
-            var bits = UInt64(truncatingIfNeeded: row) &* 0x9e37_79b9_7f4a_7c15 &+ UInt64(column) &* 0xbf58_476d_1ce4_e5b9
+            var bits =
+                UInt64(truncatingIfNeeded: row) &* 0x9e37_79b9_7f4a_7c15 &+ UInt64(column) &* 0xbf58_476d_1ce4_e5b9
             bits ^= bits >> 31
             bits = bits &* 0x94d0_49bb_1331_11eb
             return Int(Int64(bitPattern: bits) >> 33)
@@ -45,8 +46,16 @@ struct Item: Equatable {
 
 extension Item: Checksummable {
     func combine(into checksum: inout Checksum) {
-        checksum.combine(i0); checksum.combine(i1); checksum.combine(i2); checksum.combine(i3); checksum.combine(i4)
-        checksum.combine(i5); checksum.combine(i6); checksum.combine(i7); checksum.combine(i8); checksum.combine(i9)
+        checksum.combine(i0)
+        checksum.combine(i1)
+        checksum.combine(i2)
+        checksum.combine(i3)
+        checksum.combine(i4)
+        checksum.combine(i5)
+        checksum.combine(i6)
+        checksum.combine(i7)
+        checksum.combine(i8)
+        checksum.combine(i9)
     }
 }
 
@@ -59,24 +68,43 @@ extension Item: Slate.Table {
     struct Columns: TableColumns {
         let i0, i1, i2, i3, i4, i5, i6, i7, i8, i9: Slate.Column<Item, Int>
         init(qualifier: String) {
-            i0 = Slate.Column(qualifier, "i0"); i1 = Slate.Column(qualifier, "i1"); i2 = Slate.Column(qualifier, "i2")
-            i3 = Slate.Column(qualifier, "i3"); i4 = Slate.Column(qualifier, "i4"); i5 = Slate.Column(qualifier, "i5")
-            i6 = Slate.Column(qualifier, "i6"); i7 = Slate.Column(qualifier, "i7"); i8 = Slate.Column(qualifier, "i8")
+            i0 = Slate.Column(qualifier, "i0")
+            i1 = Slate.Column(qualifier, "i1")
+            i2 = Slate.Column(qualifier, "i2")
+            i3 = Slate.Column(qualifier, "i3")
+            i4 = Slate.Column(qualifier, "i4")
+            i5 = Slate.Column(qualifier, "i5")
+            i6 = Slate.Column(qualifier, "i6")
+            i7 = Slate.Column(qualifier, "i7")
+            i8 = Slate.Column(qualifier, "i8")
             i9 = Slate.Column(qualifier, "i9")
         }
     }
 
     init(row: borrowing Slate.Row) throws {
-        i0 = try row.decode(at: 0); i1 = try row.decode(at: 1); i2 = try row.decode(at: 2)
-        i3 = try row.decode(at: 3); i4 = try row.decode(at: 4); i5 = try row.decode(at: 5)
-        i6 = try row.decode(at: 6); i7 = try row.decode(at: 7); i8 = try row.decode(at: 8)
+        i0 = try row.decode(at: 0)
+        i1 = try row.decode(at: 1)
+        i2 = try row.decode(at: 2)
+        i3 = try row.decode(at: 3)
+        i4 = try row.decode(at: 4)
+        i5 = try row.decode(at: 5)
+        i6 = try row.decode(at: 6)
+        i7 = try row.decode(at: 7)
+        i8 = try row.decode(at: 8)
         i9 = try row.decode(at: 9)
     }
 
     func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
-        try encoder.encode(i0); try encoder.encode(i1); try encoder.encode(i2); try encoder.encode(i3)
-        try encoder.encode(i4); try encoder.encode(i5); try encoder.encode(i6); try encoder.encode(i7)
-        try encoder.encode(i8); try encoder.encode(i9)
+        try encoder.encode(i0)
+        try encoder.encode(i1)
+        try encoder.encode(i2)
+        try encoder.encode(i3)
+        try encoder.encode(i4)
+        try encoder.encode(i5)
+        try encoder.encode(i6)
+        try encoder.encode(i7)
+        try encoder.encode(i8)
+        try encoder.encode(i9)
     }
 }
 
@@ -84,14 +112,29 @@ extension Item: GRDB.FetchableRecord, GRDB.PersistableRecord {
     static let databaseTableName = "item"
 
     init(row: GRDB.Row) throws {
-        i0 = row[0]; i1 = row[1]; i2 = row[2]; i3 = row[3]; i4 = row[4]
-        i5 = row[5]; i6 = row[6]; i7 = row[7]; i8 = row[8]; i9 = row[9]
+        i0 = row[0]
+        i1 = row[1]
+        i2 = row[2]
+        i3 = row[3]
+        i4 = row[4]
+        i5 = row[5]
+        i6 = row[6]
+        i7 = row[7]
+        i8 = row[8]
+        i9 = row[9]
     }
 
     func encode(to container: inout PersistenceContainer) {
-        container["i0"] = i0; container["i1"] = i1; container["i2"] = i2; container["i3"] = i3
-        container["i4"] = i4; container["i5"] = i5; container["i6"] = i6; container["i7"] = i7
-        container["i8"] = i8; container["i9"] = i9
+        container["i0"] = i0
+        container["i1"] = i1
+        container["i2"] = i2
+        container["i3"] = i3
+        container["i4"] = i4
+        container["i5"] = i5
+        container["i6"] = i6
+        container["i7"] = i7
+        container["i8"] = i8
+        container["i9"] = i9
     }
 }
 
@@ -121,7 +164,8 @@ struct KeyedItem: Equatable {
     var id: Int
     var item: Item
 
-    static let createTable = "CREATE TABLE keyed_item(id INTEGER PRIMARY KEY, i0 INT, i1 INT, i2 INT, i3 INT, i4 INT, i5 INT, i6 INT, i7 INT, i8 INT, i9 INT)"
+    static let createTable =
+        "CREATE TABLE keyed_item(id INTEGER PRIMARY KEY, i0 INT, i1 INT, i2 INT, i3 INT, i4 INT, i5 INT, i6 INT, i7 INT, i8 INT, i9 INT)"
     static let insert = "INSERT INTO keyed_item(id, \(Item.columnList)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
     static let selectByID = "SELECT id, \(Item.columnList) FROM keyed_item WHERE id = ?"
 }
@@ -215,11 +259,20 @@ extension Order {
 
 extension Order: Checksummable {
     func combine(into checksum: inout Checksum) {
-        checksum.combine(orderID); checksum.combine(customerID); checksum.combine(employeeID)
-        checksum.combine(orderDate); checksum.combine(requiredDate); checksum.combine(shippedDate)
-        checksum.combine(shipVia); checksum.combine(freight); checksum.combine(shipName)
-        checksum.combine(shipAddress); checksum.combine(shipCity); checksum.combine(shipRegion)
-        checksum.combine(shipPostalCode); checksum.combine(shipCountry)
+        checksum.combine(orderID)
+        checksum.combine(customerID)
+        checksum.combine(employeeID)
+        checksum.combine(orderDate)
+        checksum.combine(requiredDate)
+        checksum.combine(shippedDate)
+        checksum.combine(shipVia)
+        checksum.combine(freight)
+        checksum.combine(shipName)
+        checksum.combine(shipAddress)
+        checksum.combine(shipCity)
+        checksum.combine(shipRegion)
+        checksum.combine(shipPostalCode)
+        checksum.combine(shipCountry)
     }
 }
 
@@ -272,10 +325,19 @@ struct CodableOrder: Codable, GRDB.FetchableRecord, Checksummable {
     var shipCountry: String?
 
     enum CodingKeys: String, CodingKey {
-        case orderID = "OrderID", customerID = "CustomerID", employeeID = "EmployeeID"
-        case orderDate = "OrderDate", requiredDate = "RequiredDate", shippedDate = "ShippedDate"
-        case shipVia = "ShipVia", freight = "Freight", shipName = "ShipName", shipAddress = "ShipAddress"
-        case shipCity = "ShipCity", shipRegion = "ShipRegion", shipPostalCode = "ShipPostalCode"
+        case orderID = "OrderID"
+        case customerID = "CustomerID"
+        case employeeID = "EmployeeID"
+        case orderDate = "OrderDate"
+        case requiredDate = "RequiredDate"
+        case shippedDate = "ShippedDate"
+        case shipVia = "ShipVia"
+        case freight = "Freight"
+        case shipName = "ShipName"
+        case shipAddress = "ShipAddress"
+        case shipCity = "ShipCity"
+        case shipRegion = "ShipRegion"
+        case shipPostalCode = "ShipPostalCode"
         case shipCountry = "ShipCountry"
     }
 
@@ -296,8 +358,16 @@ struct CodableOrder: Codable, GRDB.FetchableRecord, Checksummable {
 /// `INTEGER NOT NULL` to `Int64`.
 extension GeneratedItem: Checksummable {
     func combine(into checksum: inout Checksum) {
-        checksum.combine(i0); checksum.combine(i1); checksum.combine(i2); checksum.combine(i3); checksum.combine(i4)
-        checksum.combine(i5); checksum.combine(i6); checksum.combine(i7); checksum.combine(i8); checksum.combine(i9)
+        checksum.combine(i0)
+        checksum.combine(i1)
+        checksum.combine(i2)
+        checksum.combine(i3)
+        checksum.combine(i4)
+        checksum.combine(i5)
+        checksum.combine(i6)
+        checksum.combine(i7)
+        checksum.combine(i8)
+        checksum.combine(i9)
     }
 }
 

@@ -115,15 +115,16 @@ func main() -> Int32 {
     }
 
     #if DEBUG
-    if !options.allowDebug {
-        printError("""
-            slate-bench: this is a debug build, whose timings mean nothing. Build and run in release:
-                swift run -c release --package-path Benchmarks slate-bench
-            (pass --allow-debug to run anyway, for instance to check the harness itself)
-            """)
-        return 2
-    }
-    printError("slate-bench: WARNING: debug build; the timings are meaningless")
+        if !options.allowDebug {
+            printError(
+                """
+                slate-bench: this is a debug build, whose timings mean nothing. Build and run in release:
+                    swift run -c release --package-path Benchmarks slate-bench
+                (pass --allow-debug to run anyway, for instance to check the harness itself)
+                """)
+            return 2
+        }
+        printError("slate-bench: WARNING: debug build; the timings are meaningless")
     #endif
 
     if options.observationReport {
@@ -132,7 +133,9 @@ func main() -> Int32 {
         defer { try? FileManager.default.removeItem(at: directory) }
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            print(MachineInfo.current(quick: options.quick, warmupRounds: 0, timedRounds: 0, countsInstructions: false).summary)
+            print(
+                MachineInfo.current(quick: options.quick, warmupRounds: 0, timedRounds: 0, countsInstructions: false)
+                    .summary)
             print("")
             try ObservationBenchmarks.report(quick: options.quick, directory: directory)
         } catch {
@@ -158,10 +161,11 @@ func main() -> Int32 {
         timedRounds: options.timedRounds ?? (options.quick ? 3 : 10),
         countsRegions: options.callgrindRegions)
     let machine = MachineInfo.current(
-        quick: options.quick, warmupRounds: runner.warmupRounds, timedRounds: runner.timedRounds, countsInstructions: options.instructions)
+        quick: options.quick, warmupRounds: runner.warmupRounds, timedRounds: runner.timedRounds,
+        countsInstructions: options.instructions)
     print(machine.summary)
     #if DEBUG
-    print("build: DEBUG (timings meaningless)")
+        print("build: DEBUG (timings meaningless)")
     #endif
     print("")
 
@@ -171,7 +175,8 @@ func main() -> Int32 {
         do {
             if var result = try runner.run(scenario, progress: { printError("  \($0)") }) {
                 if options.instructions {
-                    try InstructionPass.count(scenario, into: &result, options: options, progress: { printError("  \($0)") })
+                    try InstructionPass.count(
+                        scenario, into: &result, options: options, progress: { printError("  \($0)") })
                 }
                 results.append(result)
             }

@@ -106,7 +106,8 @@ func run(_ executable: String, _ arguments: [String], asServerUser: Bool) throws
     let all = asOther ? ["-u", "postgres", "--", executable] + arguments : arguments
     // posix_spawn and waitpid (Foundation's Process can miss pg_ctl's exit); output to a file the
     // server may inherit.
-    let log = FileManager.default.temporaryDirectory.appendingPathComponent("slate-pg-bench-command-\(getpid()).log").path
+    let log = FileManager.default.temporaryDirectory.appendingPathComponent("slate-pg-bench-command-\(getpid()).log")
+        .path
     defer { try? FileManager.default.removeItem(atPath: log) }
     try spawn(command, all, log: log)
 }
@@ -131,7 +132,8 @@ func spawn(_ command: String, _ arguments: [String], log: String) throws {
         guard errno == EINTR else { throw CommandFailure(description: "waitpid failed for \(command)") }
     }
     guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
-        throw CommandFailure(description: "\(executable) failed: " + ((try? String(contentsOfFile: log, encoding: .utf8)) ?? ""))
+        throw CommandFailure(
+            description: "\(executable) failed: " + ((try? String(contentsOfFile: log, encoding: .utf8)) ?? ""))
     }
 }
 
@@ -200,9 +202,13 @@ func repeatIterations(of contender: Contender, in scenario: Scenario, iterations
 /// negative, for regions where several threads take turns (the insert's round trips).
 func countInstructions(_ scenarios: [Scenario], socketDirectory: String) throws -> [String: Int] {
     guard slate_bench_callgrind_available() != 0 else {
-        throw CommandFailure(description: "--instructions: slate-pg-bench was built without valgrind/callgrind.h (apt-get install valgrind)")
+        throw CommandFailure(
+            description:
+                "--instructions: slate-pg-bench was built without valgrind/callgrind.h (apt-get install valgrind)")
     }
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("slate-pg-bench-callgrind-\(getpid())").path
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "slate-pg-bench-callgrind-\(getpid())"
+    ).path
     try? FileManager.default.removeItem(atPath: directory)
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -210,7 +216,9 @@ func countInstructions(_ scenarios: [Scenario], socketDirectory: String) throws 
     // gives up: the child is a copy without debug information (the symbol table stays, so
     // callgrind_annotate still names functions).
     let executable = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])).path
-    try spawn("/usr/bin/env", ["objcopy", "--strip-debug", executable, directory + "/slate-pg-bench"], log: directory + "/objcopy.log")
+    try spawn(
+        "/usr/bin/env", ["objcopy", "--strip-debug", executable, directory + "/slate-pg-bench"],
+        log: directory + "/objcopy.log")
     var counts: [String: Int] = [:]
     for scenario in scenarios {
         for contender in scenario.contenders {
@@ -219,14 +227,16 @@ func countInstructions(_ scenarios: [Scenario], socketDirectory: String) throws 
                 let output = "\(directory)/cg.out"
                 try? FileManager.default.removeItem(atPath: output)
                 var childArguments = [
-                    ProcessInfo.processInfo.environment["VALGRIND"] ?? "valgrind", "--tool=callgrind", "--callgrind-out-file=\(output)",
+                    ProcessInfo.processInfo.environment["VALGRIND"] ?? "valgrind", "--tool=callgrind",
+                    "--callgrind-out-file=\(output)",
                     directory + "/slate-pg-bench", "--callgrind-child", socketDirectory, "--child-contender",
                     "\(scenario.name)|\(contender.name)", "--child-iterations", String(iterations),
                 ]
                 if quick { childArguments.append("--quick") }
                 try spawn("/usr/bin/env", childArguments, log: directory + "/child.log")
                 if let keptCallgrindDirectory {
-                    try? FileManager.default.createDirectory(atPath: keptCallgrindDirectory, withIntermediateDirectories: true)
+                    try? FileManager.default.createDirectory(
+                        atPath: keptCallgrindDirectory, withIntermediateDirectories: true)
                     let kept = "\(keptCallgrindDirectory)/\(scenario.name)_\(contender.name)-\(iterations).out"
                     try? FileManager.default.removeItem(atPath: kept)
                     try FileManager.default.copyItem(atPath: output, toPath: kept)
@@ -236,7 +246,8 @@ func countInstructions(_ scenarios: [Scenario], socketDirectory: String) throws 
                 guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("summary:") }),
                     let total = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
                 else {
-                    throw CommandFailure(description: "callgrind wrote no summary for \(scenario.name)|\(contender.name)")
+                    throw CommandFailure(
+                        description: "callgrind wrote no summary for \(scenario.name)|\(contender.name)")
                 }
                 totals.append(total)
             }
@@ -253,7 +264,9 @@ enum BenchFailure: Error {
 }
 
 /// The scenarios, on `client`/`pg`; `checksum` accumulates what each contender produced.
-func scenarios(client: PostgresClient, pg: PostgreSQLDatabase, logger: Logger, rowCount: Int, insertCount: Int) -> [Scenario] {
+func scenarios(client: PostgresClient, pg: PostgreSQLDatabase, logger: Logger, rowCount: Int, insertCount: Int)
+    -> [Scenario]
+{
     [
         // Typed fetch: every row into a struct.
         Scenario(
@@ -266,12 +279,15 @@ func scenarios(client: PostgresClient, pg: PostgreSQLDatabase, logger: Logger, r
                     var items: [Item] = []
                     for try await row in rows {
                         var cells = row.makeIterator()
-                        guard let id = cells.next(), let name = cells.next(), let score = cells.next(), let count = cells.next() else {
+                        guard let id = cells.next(), let name = cells.next(), let score = cells.next(),
+                            let count = cells.next()
+                        else {
                             throw BenchFailure.missingColumn
                         }
                         items.append(
                             Item(
-                                id: try id.decode(Int64.self), name: try name.decode(String.self), score: try score.decode(Double.self),
+                                id: try id.decode(Int64.self), name: try name.decode(String.self),
+                                score: try score.decode(Double.self),
                                 count: try count.decode(Int64.self)))
                     }
                     checksum.add(items.count)
@@ -354,15 +370,28 @@ let checksum = Checksum()
 
 let arguments = CommandLine.arguments
 let quick = arguments.contains("--quick")
-let rounds = arguments.firstIndex(of: "--rounds").flatMap { arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil } ?? (quick ? 3 : 10)
+let rounds =
+    arguments.firstIndex(of: "--rounds").flatMap { arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil }
+    ?? (quick ? 3 : 10)
 let rowCount = quick ? 2_000 : 20_000
 let insertCount = quick ? 500 : 5_000
-let childSocketDirectory = arguments.firstIndex(of: "--callgrind-child").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
-let childContender = arguments.firstIndex(of: "--child-contender").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
-let childIterations = arguments.firstIndex(of: "--child-iterations").flatMap { arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil } ?? 1
+let childSocketDirectory = arguments.firstIndex(of: "--callgrind-child").flatMap {
+    arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil
+}
+let childContender = arguments.firstIndex(of: "--child-contender").flatMap {
+    arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil
+}
+let childIterations =
+    arguments.firstIndex(of: "--child-iterations").flatMap {
+        arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil
+    } ?? 1
 let countsInstructions = arguments.contains("--instructions")
-let scenarioPrefix = arguments.firstIndex(of: "--scenario").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
-let keptCallgrindDirectory = arguments.firstIndex(of: "--keep-callgrind").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+let scenarioPrefix = arguments.firstIndex(of: "--scenario").flatMap {
+    arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil
+}
+let keptCallgrindDirectory = arguments.firstIndex(of: "--keep-callgrind").flatMap {
+    arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil
+}
 let logger = Logger(label: "slate-pg-bench", factory: { _ in SwiftLogNoOpLogHandler() })
 
 /// The benchmark, or the callgrind child. The top-level code is synchronous and waits for it on
@@ -372,10 +401,13 @@ func benchmark() async throws {
     if let childSocketDirectory {
         // The callgrind child: the server and its rows are the parent's.
         let client = PostgresClient(
-            configuration: .init(unixSocketPath: childSocketDirectory + "/.s.PGSQL.5432", username: "postgres", password: nil, database: "postgres"))
+            configuration: .init(
+                unixSocketPath: childSocketDirectory + "/.s.PGSQL.5432", username: "postgres", password: nil,
+                database: "postgres"))
         let runner = Task { await client.run() }
         let pg = PostgreSQLDatabase(client: client)
-        for scenario in scenarios(client: client, pg: pg, logger: logger, rowCount: rowCount, insertCount: insertCount) {
+        for scenario in scenarios(client: client, pg: pg, logger: logger, rowCount: rowCount, insertCount: insertCount)
+        {
             for contender in scenario.contenders where "\(scenario.name)|\(contender.name)" == childContender {
                 try await repeatIterations(of: contender, in: scenario, iterations: childIterations)
             }
@@ -392,10 +424,16 @@ func benchmark() async throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("slate-pg-bench-\(getpid())").path
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     if getuid() == 0 { try run("/bin/chown", ["postgres:postgres", directory], asServerUser: false) }
-    try run(bin + "/initdb", ["-D", directory + "/data", "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8", "--locale=C"], asServerUser: true)
+    try run(
+        bin + "/initdb",
+        ["-D", directory + "/data", "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8", "--locale=C"],
+        asServerUser: true)
     try run(
         bin + "/pg_ctl",
-        ["-D", directory + "/data", "-l", directory + "/server.log", "-w", "-o", "-k \(directory) -c listen_addresses='' -F", "start"],
+        [
+            "-D", directory + "/data", "-l", directory + "/server.log", "-w", "-o",
+            "-k \(directory) -c listen_addresses='' -F", "start",
+        ],
         asServerUser: true)
     defer {
         try? run(bin + "/pg_ctl", ["-D", directory + "/data", "-m", "immediate", "-w", "stop"], asServerUser: true)
@@ -403,13 +441,16 @@ func benchmark() async throws {
     }
 
     let client = PostgresClient(
-        configuration: .init(unixSocketPath: directory + "/.s.PGSQL.5432", username: "postgres", password: nil, database: "postgres"))
+        configuration: .init(
+            unixSocketPath: directory + "/.s.PGSQL.5432", username: "postgres", password: nil, database: "postgres"))
     let runner = Task { await client.run() }
     let pg = PostgreSQLDatabase(client: client)
 
     print(
         "PostgreSQL \(bin); \(rowCount) rows fetched, \(insertCount) rows inserted per iteration; \(rounds) rounds after 1 warm-up, alternating order"
-            + (countsInstructions ? "; instructions: client process under callgrind, per iteration, (3 iterations - 1 iteration) / 2, each process after 1 warm-up" : ""))
+            + (countsInstructions
+                ? "; instructions: client process under callgrind, per iteration, (3 iterations - 1 iteration) / 2, each process after 1 warm-up"
+                : ""))
     try await pg.createTable(for: Item.self)
     try await pg.transaction { tx in
         for index in 0..<rowCount {
@@ -432,7 +473,9 @@ func benchmark() async throws {
                 format: "%-18@ %-20@ median %9.2f ms   min %9.2f ms   ratio %.3f", scenario.name as NSString,
                 contender.name as NSString, time.median * 1000, time.minimum * 1000, time.median / baseline)
             if let count = instructions["\(scenario.name)|\(contender.name)"], let baselineInstructions {
-                line += String(format: "   instr %8.1f M   x instr %.3f", Double(count) / 1e6, Double(count) / Double(baselineInstructions))
+                line += String(
+                    format: "   instr %8.1f M   x instr %.3f", Double(count) / 1e6,
+                    Double(count) / Double(baselineInstructions))
             }
             print(line)
         }

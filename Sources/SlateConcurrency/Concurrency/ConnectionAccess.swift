@@ -75,7 +75,8 @@ extension Database {
             do {
                 try rollbackIfNeeded()
             } catch let rollbackError {
-                throw Database.error(DatabaseError.cancellation(interrupting: error), notingCleanupFailures: [rollbackError])
+                throw Database.error(
+                    DatabaseError.cancellation(interrupting: error), notingCleanupFailures: [rollbackError])
             }
             if let databaseError = error as? DatabaseError, databaseError.isCancellation { throw databaseError }
             throw DatabaseError.cancellation(interrupting: error)
@@ -86,7 +87,8 @@ extension Database {
     func annotated(_ error: any Error) -> any Error {
         guard var databaseError = error as? DatabaseError, databaseError.resultCode == .busy else { return error }
         let timeout = configuration.busyTimeout ?? 0
-        databaseError.message += "; another connection or process kept the database locked for longer than"
+        databaseError.message +=
+            "; another connection or process kept the database locked for longer than"
             + " the busy timeout (\(timeout) s, Database.Configuration.busyTimeout)"
         return databaseError
     }

@@ -112,7 +112,9 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
             idleTimeout: idleReaderTimeout,
             label: label + ".reader",
             ownerKey: ownerKey,
-            openDatabase: { [readerConfiguration] in try Database(location: location, configuration: readerConfiguration) })
+            openDatabase: { [readerConfiguration] in
+                try Database(location: location, configuration: readerConfiguration)
+            })
     }
 
     /// Opens a pool on the database file at `path`; see ``init(location:configuration:maximumReaderCount:idleReaderTimeout:)``.
@@ -130,7 +132,8 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
     }
 
     private static func requireWAL(_ database: Database, location: Database.Location) throws {
-        let mode = database.configuration.isReadOnly
+        let mode =
+            database.configuration.isReadOnly
             ? try database.fetchValue(String.self, sql: "PRAGMA journal_mode")
             : try database.fetchValue(String.self, sql: "PRAGMA journal_mode = WAL")
         guard mode.lowercased() == "wal" else {
@@ -189,7 +192,9 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
         if access == .read {
             scheduleRead(cancellation: cancellation, work, completion: completion)
         } else {
-            scheduleWrite(Self.writerAccess(access), barrier: access == .barrierWrite, cancellation: cancellation, work, completion: completion)
+            scheduleWrite(
+                Self.writerAccess(access), barrier: access == .barrierWrite, cancellation: cancellation, work,
+                completion: completion)
         }
     }
 
@@ -259,7 +264,9 @@ extension DatabasePool {
     }
 
     /// Runs `work` on the writer while no read runs, without blocking a thread.
-    public func barrierWrite<Value: Sendable>(_ work: @escaping @Sendable (Database) throws -> Value) async throws -> Value {
+    public func barrierWrite<Value: Sendable>(_ work: @escaping @Sendable (Database) throws -> Value) async throws
+        -> Value
+    {
         try await awaitWork(.barrierWrite, work)
     }
 

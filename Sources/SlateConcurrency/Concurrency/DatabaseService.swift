@@ -97,7 +97,9 @@ public final class DatabaseService: @unchecked Sendable {
         completionQueue: DispatchQueue = .global(),
         completion: @escaping @Sendable (Result<Void, any Error>) -> Void
     ) {
-        open(location: .file(path), configuration: configuration, completionQueue: completionQueue, completion: completion)
+        open(
+            location: .file(path), configuration: configuration, completionQueue: completionQueue,
+            completion: completion)
     }
 
     /// Opens the database at `location` and delivers the outcome on `completionQueue`.

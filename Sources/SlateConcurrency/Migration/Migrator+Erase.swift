@@ -42,11 +42,13 @@ extension Migrator {
 
     /// The schema of the main database, without SQLite's internal objects.
     static func schemaFingerprint(of db: Database) throws -> [String] {
-        try db.fetchAll("""
+        try db.fetchAll(
+            """
             SELECT type, name, tbl_name, sql FROM sqlite_master
             WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
             ORDER BY type, name
-            """) { row -> String in
+            """
+        ) { row -> String in
             let parts: [String?] = [try row[0], try row[1], try row[2], try row[3]]
             return parts.map { $0 ?? "NULL" }.joined(separator: "\u{1F}")
         }
@@ -64,10 +66,12 @@ extension Migrator {
     /// The transaction of ``erase(_:)``.
     private func eraseInTransaction(_ db: Database) throws {
         try db.transaction(.immediate) {
-            let objects = try db.fetchAll("""
+            let objects = try db.fetchAll(
+                """
                 SELECT type, name, coalesce(sql, '') FROM sqlite_master
                 WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
-                """) { row -> (type: String, name: String, sql: String) in (try row[0], try row[1], try row[2]) }
+                """
+            ) { row -> (type: String, name: String, sql: String) in (try row[0], try row[1], try row[2]) }
             let isVirtual = { (sql: String) in sql.uppercased().hasPrefix("CREATE VIRTUAL TABLE") }
             // Views first, then virtual tables (which drop their shadow tables), then the rest.
             for object in objects where object.type == "view" {

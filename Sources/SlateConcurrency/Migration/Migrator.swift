@@ -88,8 +88,9 @@ public struct Migrator: Sendable {
         foreignKeyChecks: ForeignKeyChecks = .deferred,
         migrate: @escaping @Sendable (Database) throws -> Void
     ) {
-        migrations.append(Migration(
-            identifier: identifier, foreignKeyChecks: foreignKeyChecks, checksum: nil, body: migrate))
+        migrations.append(
+            Migration(
+                identifier: identifier, foreignKeyChecks: foreignKeyChecks, checksum: nil, body: migrate))
     }
 
     /// Registers a migration that runs the SQL script `sql` (one or more statements).
@@ -101,11 +102,12 @@ public struct Migrator: Sendable {
         foreignKeyChecks: ForeignKeyChecks = .deferred,
         sql: String
     ) {
-        migrations.append(Migration(
-            identifier: identifier,
-            foreignKeyChecks: foreignKeyChecks,
-            checksum: Self.checksum(of: sql),
-            body: { db in try db.execute(sql: sql) }))
+        migrations.append(
+            Migration(
+                identifier: identifier,
+                foreignKeyChecks: foreignKeyChecks,
+                checksum: Self.checksum(of: sql),
+                body: { db in try db.execute(sql: sql) }))
     }
 
     // MARK: Migrating
@@ -171,7 +173,8 @@ public struct Migrator: Sendable {
             try db.transaction(.immediate) {
                 try migration.body(db)
                 try checkForeignKeys(in: db)
-                try db.execute("""
+                try db.execute(
+                    """
                     INSERT INTO \(identifier: tableName)(identifier, applied_at, checksum)
                     VALUES (\(migration.identifier), strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), \(migration.checksum))
                     """)
@@ -189,7 +192,8 @@ public struct Migrator: Sendable {
             let rowID: Int64? = try row[1]
             let parent: String = try row[2]
             let rowDescription = rowID.map { "row \($0)" } ?? "a row"
-            return "\(rowDescription) of \(table.quotedIdentifier) references a missing row of \(parent.quotedIdentifier)"
+            return
+                "\(rowDescription) of \(table.quotedIdentifier) references a missing row of \(parent.quotedIdentifier)"
         }
         guard !violations.isEmpty else { return }
         let shown = violations.prefix(5).joined(separator: "; ")
@@ -209,12 +213,13 @@ public struct Migrator: Sendable {
     }
 
     func createTable(in db: Database) throws {
-        try db.execute(sql: """
-            CREATE TABLE IF NOT EXISTS \(tableName.quotedIdentifier) (
-                identifier TEXT PRIMARY KEY NOT NULL,
-                applied_at TEXT NOT NULL,
-                checksum TEXT)
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE IF NOT EXISTS \(tableName.quotedIdentifier) (
+                    identifier TEXT PRIMARY KEY NOT NULL,
+                    applied_at TEXT NOT NULL,
+                    checksum TEXT)
+                """)
     }
 
     // MARK: Inspecting

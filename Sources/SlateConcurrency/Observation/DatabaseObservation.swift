@@ -113,7 +113,8 @@ public struct DatabaseObservation<Value: Sendable>: Sendable {
         onError: @escaping @Sendable (any Error) -> Void,
         onChange: @escaping @Sendable (Value) -> Void
     ) -> DatabaseObservationToken {
-        let runner = ObservationRunner(observation: self, writer: writer, queue: queue, onError: onError, onChange: onChange)
+        let runner = ObservationRunner(
+            observation: self, writer: writer, queue: queue, onError: onError, onChange: onChange)
         runner.start()
         return DatabaseObservationToken(runner)
     }
@@ -174,7 +175,8 @@ extension DatabaseObservation {
 
         /// Starts the observation. Each iterator observes on its own.
         public func makeAsyncIterator() -> Iterator {
-            let (stream, continuation) = AsyncThrowingStream<Value, any Error>.makeStream(bufferingPolicy: .bufferingNewest(1))
+            let (stream, continuation) = AsyncThrowingStream<Value, any Error>.makeStream(
+                bufferingPolicy: .bufferingNewest(1))
             let token = observation.start(
                 in: writer,
                 queue: DispatchQueue(label: "Slate.DatabaseObservation.values"),
@@ -217,7 +219,9 @@ extension DatabaseWriter {
     ///     print(players)
     /// }
     /// ```
-    public func observe<Value: Sendable>(_ fetch: @escaping @Sendable (Database) throws -> Value) -> DatabaseObservation<Value>.Values {
+    public func observe<Value: Sendable>(_ fetch: @escaping @Sendable (Database) throws -> Value)
+        -> DatabaseObservation<Value>.Values
+    {
         DatabaseObservation(fetch).values(in: self)
     }
 

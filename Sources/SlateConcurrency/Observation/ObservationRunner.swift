@@ -70,28 +70,31 @@ final class ObservationRunner<Value: Sendable>: ObservationCancelling, @unchecke
         let writer = self.writer
         let polls = pollingInterval != nil
         lock.unlock()
-        writer?.schedule(.writeWithoutTransaction, cancellation: nil, { db in
-            guard let clock = db.attachCommitObserver(observer) else { throw Database.closedConnectionError() }
-            let version = polls ? try db.fetchValue(Int.self, sql: "PRAGMA data_version") : nil
-            return StartState(clock: clock, dataVersion: version)
-        }, completion: { [self] result in
-            switch result {
-            case .failure(let error):
-                fail(error)
-            case .success(let state):
-                lock.lock()
-                guard !cancelled else {
+        writer?.schedule(
+            .writeWithoutTransaction, cancellation: nil,
+            { db in
+                guard let clock = db.attachCommitObserver(observer) else { throw Database.closedConnectionError() }
+                let version = polls ? try db.fetchValue(Int.self, sql: "PRAGMA data_version") : nil
+                return StartState(clock: clock, dataVersion: version)
+            },
+            completion: { [self] result in
+                switch result {
+                case .failure(let error):
+                    fail(error)
+                case .success(let state):
+                    lock.lock()
+                    guard !cancelled else {
+                        lock.unlock()
+                        return
+                    }
+                    clock = state.clock
+                    dataVersion = state.dataVersion
+                    isFetching = true
                     lock.unlock()
-                    return
+                    startPolling()
+                    fetch()
                 }
-                clock = state.clock
-                dataVersion = state.dataVersion
-                isFetching = true
-                lock.unlock()
-                startPolling()
-                fetch()
-            }
-        })
+            })
     }
 
     private struct StartState: Sendable {
@@ -113,11 +116,14 @@ final class ObservationRunner<Value: Sendable>: ObservationCancelling, @unchecke
         // Read before the snapshot begins: every commit counted by then is in the snapshot.
         let since = clock.commitCount
         let fetchValue = self.fetchValue
-        writer.schedule(.read, cancellation: nil, { db in
-            try db.trackingRegion { try fetchValue(db) }
-        }, completion: { [self] result in
-            didFetch(result, since: since)
-        })
+        writer.schedule(
+            .read, cancellation: nil,
+            { db in
+                try db.trackingRegion { try fetchValue(db) }
+            },
+            completion: { [self] result in
+                didFetch(result, since: since)
+            })
     }
 
     private func didFetch(_ result: Result<(value: Value, region: DatabaseRegion), any Error>, since: Int) {
@@ -154,15 +160,18 @@ final class ObservationRunner<Value: Sendable>: ObservationCancelling, @unchecke
         // changes it notifies. The fetch is not over until then (a notification during the
         // registration makes one more fetch), so that values keep their order.
         let region = fetched.region
-        writer.schedule(.writeWithoutTransaction, cancellation: nil, { db in
-            db.setObservedRegion(region, for: observer, since: since)
-        }, completion: { [self] result in
-            if case .failure(let error) = result {
-                fail(error)
-                return
-            }
-            finishFetch(delivering: value)
-        })
+        writer.schedule(
+            .writeWithoutTransaction, cancellation: nil,
+            { db in
+                db.setObservedRegion(region, for: observer, since: since)
+            },
+            completion: { [self] result in
+                if case .failure(let error) = result {
+                    fail(error)
+                    return
+                }
+                finishFetch(delivering: value)
+            })
     }
 
     /// Delivers a fetched value (`nil` when it is not delivered), then fetches again when a
@@ -230,21 +239,24 @@ final class ObservationRunner<Value: Sendable>: ObservationCancelling, @unchecke
         }
         isPolling = true
         lock.unlock()
-        writer.schedule(.writeWithoutTransaction, cancellation: nil, { db in
-            try db.fetchValue(Int.self, sql: "PRAGMA data_version")
-        }, completion: { [self] result in
-            switch result {
-            case .failure(let error):
-                fail(error)
-            case .success(let version):
-                lock.lock()
-                isPolling = false
-                let changed = version != dataVersion
-                dataVersion = version
-                lock.unlock()
-                if changed { databaseDidChange() }
-            }
-        })
+        writer.schedule(
+            .writeWithoutTransaction, cancellation: nil,
+            { db in
+                try db.fetchValue(Int.self, sql: "PRAGMA data_version")
+            },
+            completion: { [self] result in
+                switch result {
+                case .failure(let error):
+                    fail(error)
+                case .success(let version):
+                    lock.lock()
+                    isPolling = false
+                    let changed = version != dataVersion
+                    dataVersion = version
+                    lock.unlock()
+                    if changed { databaseDidChange() }
+                }
+            })
     }
 
     /// `duration` in nanoseconds, clamped to what a dispatch interval holds.
@@ -288,8 +300,10 @@ final class ObservationRunner<Value: Sendable>: ObservationCancelling, @unchecke
         timer = nil
         lock.unlock()
         guard let writer, let observer else { return }
-        writer.schedule(.writeWithoutTransaction, cancellation: nil, { db in
-            db.detachCommitObserver(observer)
-        }, completion: { _ in })
+        writer.schedule(
+            .writeWithoutTransaction, cancellation: nil,
+            { db in
+                db.detachCommitObserver(observer)
+            }, completion: { _ in })
     }
 }

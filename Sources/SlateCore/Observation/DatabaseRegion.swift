@@ -52,7 +52,9 @@ public struct DatabaseRegion: Sendable, Hashable, CustomStringConvertible {
     /// The rowids of `table` the region is limited to, or `nil` when it depends on every row (or
     /// does not include the table).
     public func rowIDs(ofTable table: String, inSchema schema: String = "main") -> Set<Int64>? {
-        guard !isFullDatabase, case .some(let rows)? = tables[TableKey(database: schema, table: table)]?.rows else { return nil }
+        guard !isFullDatabase, case .some(let rows)? = tables[TableKey(database: schema, table: table)]?.rows else {
+            return nil
+        }
         return rows
     }
 
@@ -98,7 +100,8 @@ public struct DatabaseRegion: Sendable, Hashable, CustomStringConvertible {
             var text = key.description
             switch region.columns {
             case .all: text += "(*)"
-            case .some(let names): text += "(" + names.sorted().map { $0.isEmpty ? "<rows>" : $0 }.joined(separator: ", ") + ")"
+            case .some(let names):
+                text += "(" + names.sorted().map { $0.isEmpty ? "<rows>" : $0 }.joined(separator: ", ") + ")"
             }
             if case .some(let rows) = region.rows {
                 text += "[rows " + rows.sorted().map(String.init).joined(separator: ", ") + "]"
@@ -247,7 +250,9 @@ package final class RowIDHint: Sendable {
     /// The rows both hints allow, for two conditions joined by `AND`: `nil` when they are about
     /// different columns (the first one holds then).
     package func intersection(_ other: RowIDHint) -> RowIDHint {
-        guard table.asciiLowercased == other.table.asciiLowercased, column.asciiLowercased == other.column.asciiLowercased else {
+        guard table.asciiLowercased == other.table.asciiLowercased,
+            column.asciiLowercased == other.column.asciiLowercased
+        else {
             return self
         }
         return RowIDHint(table: table, column: column, rowIDs: rowIDs.intersection(other.rowIDs))

@@ -219,7 +219,9 @@ package final class RegionTracker {
     }
 
     /// The authorizer: records into the capture in progress, or into the orphan builder.
-    func authorize(action: Int32, first: UnsafePointer<CChar>?, second: UnsafePointer<CChar>?, database: UnsafePointer<CChar>?) -> Int32 {
+    func authorize(
+        action: Int32, first: UnsafePointer<CChar>?, second: UnsafePointer<CChar>?, database: UnsafePointer<CChar>?
+    ) -> Int32 {
         if suspended > 0 { return SQLITE_OK }
         if !captures.isEmpty {
             return captures[captures.count - 1].record(action: action, first: first, second: second, database: database)
@@ -263,7 +265,8 @@ package final class RegionTracker {
             if entry.foreignSQL == nil, !orphans.isEmpty, orphans.actionCount < Self.orphanLimit {
                 let footprint = orphans.footprint(sql: sqlite3_sql(statement)) { tableInfos[$0] }
                 known[statement] = KnownStatement(
-                    footprint: footprint, recompilations: recompilationCount(statement), generation: generation, foreignSQL: nil)
+                    footprint: footprint, recompilations: recompilationCount(statement), generation: generation,
+                    foreignSQL: nil)
                 return footprint
             }
             known.removeValue(forKey: statement)
@@ -310,13 +313,15 @@ package final class RegionTracker {
         if type == "table" && !isVirtual {
             let rowIDNames: [String] = ["rowid", "oid", "_rowid_"]
             reportsRowChanges = rowIDNames.allSatisfy { name in
-                sqlite3_table_column_metadata(connection, key.database, key.table, name, nil, nil, nil, nil, nil) == SQLITE_OK
+                sqlite3_table_column_metadata(connection, key.database, key.table, name, nil, nil, nil, nil, nil)
+                    == SQLITE_OK
             }
         }
         var primaryKey: Set<String> = []
         var hasGeneratedColumns = false
         var integerKey: String?
-        let rows = pragmaRows("PRAGMA \(schema).table_xinfo(\(key.table.quotedIdentifier))")
+        let rows =
+            pragmaRows("PRAGMA \(schema).table_xinfo(\(key.table.quotedIdentifier))")
             ?? pragmaRows("PRAGMA \(schema).table_info(\(key.table.quotedIdentifier))") ?? []
         for row in rows {
             if row.primaryKey {
@@ -328,7 +333,8 @@ package final class RegionTracker {
         let lowercasedSQL = sql.lowercased()
         // `INTEGER PRIMARY KEY DESC` is not an alias of the rowid: any `desc` in the schema (even
         // in a name) rules the alias out, which only costs precision.
-        let rowIDAlias = reportsRowChanges && primaryKey.count == 1 && !lowercasedSQL.contains("desc") ? integerKey : nil
+        let rowIDAlias =
+            reportsRowChanges && primaryKey.count == 1 && !lowercasedSQL.contains("desc") ? integerKey : nil
         tableInfos[key] = TableInfo(
             reportsRowChanges: reportsRowChanges,
             primaryKey: primaryKey,
@@ -339,7 +345,8 @@ package final class RegionTracker {
 
     private func schemaEntry(schema: String, table: String) -> (type: String, sql: String)? {
         var statement: OpaquePointer?
-        let query = "SELECT type, sql FROM \(schema).sqlite_master WHERE name = ?1 COLLATE NOCASE AND type IN ('table', 'view')"
+        let query =
+            "SELECT type, sql FROM \(schema).sqlite_master WHERE name = ?1 COLLATE NOCASE AND type IN ('table', 'view')"
         guard sqlite3_prepare_v2(connection, query, -1, &statement, nil) == SQLITE_OK, let statement else {
             sqlite3_finalize(statement)
             return nil
@@ -400,7 +407,8 @@ package final class RegionTracker {
         }
         var reads = footprint.reads
         if let hint, footprint.selectCount == 1, reads.tables.count == 1, let key = reads.tables.keys.first,
-            key.table == hint.table.asciiLowercased, let alias = tableInfos[key]?.rowIDAlias, alias == hint.column.asciiLowercased
+            key.table == hint.table.asciiLowercased, let alias = tableInfos[key]?.rowIDAlias,
+            alias == hint.column.asciiLowercased
         {
             reads.restrictRows(of: key, to: hint.rowIDs)
         }
@@ -413,7 +421,9 @@ package final class RegionTracker {
     /// went to the orphan builder since: they are the statement's new footprint (with maybe more
     /// tables, never fewer). The recorders get its reads; a write in progress its writes.
     package func settleRecompiledStatement() {
-        guard let (statement, recompilations) = lastTraced, recompilationCount(statement) != recompilations else { return }
+        guard let (statement, recompilations) = lastTraced, recompilationCount(statement) != recompilations else {
+            return
+        }
         lastTraced = nil
         var footprint: StatementFootprint?
         if !orphans.isEmpty, orphans.actionCount < Self.orphanLimit, var entry = known[statement] {
@@ -583,12 +593,13 @@ package final class RegionTracker {
         let key = TableKey(database: String(cString: database), table: String(cString: table))
         let slot = slotIndex[key] ?? -1
         if tableMemos.count >= 8 { tableMemos.removeFirst() }
-        tableMemos.append(TableMemo(
-            database: database,
-            table: table,
-            databaseName: Array(UnsafeBufferPointer(start: database, count: strlen(database) + 1)),
-            tableName: Array(UnsafeBufferPointer(start: table, count: strlen(table) + 1)),
-            slot: slot))
+        tableMemos.append(
+            TableMemo(
+                database: database,
+                table: table,
+                databaseName: Array(UnsafeBufferPointer(start: database, count: strlen(database) + 1)),
+                tableName: Array(UnsafeBufferPointer(start: table, count: strlen(table) + 1)),
+                slot: slot))
         return slot
     }
 
@@ -766,7 +777,9 @@ enum SavepointStatementScanner {
             skipSpaceAndComments()
             guard index < bytes.count else { return nil }
             let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "`") || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "'") {
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "`") || byte == UInt8(ascii: "[")
+                || byte == UInt8(ascii: "'")
+            {
                 let close = byte == UInt8(ascii: "[") ? UInt8(ascii: "]") : byte
                 index += 1
                 var word: [UInt8] = []
@@ -803,7 +816,9 @@ enum SavepointStatementScanner {
                     while index < bytes.count, bytes[index] != 0x0A { index += 1 }
                 } else if byte == UInt8(ascii: "/"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "*") {
                     index += 2
-                    while index + 1 < bytes.count, !(bytes[index] == UInt8(ascii: "*") && bytes[index + 1] == UInt8(ascii: "/")) { index += 1 }
+                    while index + 1 < bytes.count,
+                        !(bytes[index] == UInt8(ascii: "*") && bytes[index + 1] == UInt8(ascii: "/"))
+                    { index += 1 }
                     index = min(index + 2, bytes.count)
                 } else {
                     return

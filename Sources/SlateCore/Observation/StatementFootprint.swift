@@ -179,7 +179,9 @@ package struct FootprintBuilder {
                 let table = info(key)
                 var names = columns
                 // A key column or the rowid read: the rowid under any of its names.
-                if table == nil || columns.contains(where: { Self.isRowIDName($0) || table?.primaryKey.contains($0) == true }) {
+                if table == nil
+                    || columns.contains(where: { Self.isRowIDName($0) || table?.primaryKey.contains($0) == true })
+                {
                     names.insert("rowid")
                 }
                 region.insert(TableRegion(columns: .some(names)), for: key)

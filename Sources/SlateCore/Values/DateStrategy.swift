@@ -39,21 +39,26 @@ public enum DateStrategy: Sendable, Hashable {
     public func sqlValue(for date: Date) throws -> SQLValue {
         let seconds = date.timeIntervalSince1970
         guard seconds.isFinite else {
-            throw DatabaseError(resultCode: .mismatch, message: "a date \(seconds) seconds after 1970 is not finite and cannot be stored")
+            throw DatabaseError(
+                resultCode: .mismatch,
+                message: "a date \(seconds) seconds after 1970 is not finite and cannot be stored")
         }
         switch self {
         case .iso8601, .iso8601Milliseconds, .iso8601Date:
-            let form: DateCoding.TextForm = self == .iso8601 ? .dateTime : self == .iso8601Date ? .day : .dateTimeMilliseconds
+            let form: DateCoding.TextForm =
+                self == .iso8601 ? .dateTime : self == .iso8601Date ? .day : .dateTimeMilliseconds
             guard let text = DateCoding.iso8601String(date, form: form) else {
                 if form == .day, DateCoding.iso8601String(date, form: .dateTime) != nil {
                     throw DatabaseError(
                         resultCode: .mismatch,
-                        message: "the date \(seconds) seconds after 1970 is not midnight UTC: a day (.iso8601Date) cannot hold"
+                        message:
+                            "the date \(seconds) seconds after 1970 is not midnight UTC: a day (.iso8601Date) cannot hold"
                             + " its time of day")
                 }
                 throw DatabaseError(
                     resultCode: .mismatch,
-                    message: "the date \(seconds) seconds after 1970 is outside the years 0000 to 9999 that ISO-8601 text"
+                    message:
+                        "the date \(seconds) seconds after 1970 is outside the years 0000 to 9999 that ISO-8601 text"
                         + " (and SQLite's date functions) can hold: store it with .unixSeconds or .julianDay")
             }
             return .text(text)
@@ -65,7 +70,8 @@ public enum DateStrategy: Sendable, Hashable {
             if let whole = Int64(exactly: milliseconds) { return .integer(whole) }
             guard milliseconds.isFinite else {
                 throw DatabaseError(
-                    resultCode: .mismatch, message: "the date \(seconds) seconds after 1970 has too many milliseconds for a Double")
+                    resultCode: .mismatch,
+                    message: "the date \(seconds) seconds after 1970 has too many milliseconds for a Double")
             }
             return .real(milliseconds)
         case .julianDay:
@@ -130,7 +136,9 @@ enum DateCoding {
         if form == .day {
             return secondOfDay == 0 && milliseconds == 0 ? text : nil
         }
-        text += " " + padded(secondOfDay / 3600, 2) + ":" + padded(secondOfDay / 60 % 60, 2) + ":" + padded(secondOfDay % 60, 2)
+        text +=
+            " " + padded(secondOfDay / 3600, 2) + ":" + padded(secondOfDay / 60 % 60, 2) + ":"
+            + padded(secondOfDay % 60, 2)
         if form == .dateTimeMilliseconds || milliseconds != 0 {
             text += "." + padded(milliseconds, 3)
         }

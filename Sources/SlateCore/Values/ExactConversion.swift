@@ -136,7 +136,9 @@ extension SQLValue {
     /// The value as the integer type `type`, exactly, or a ``ResultCode/mismatch`` error without
     /// column context.
     @usableFromInline
-    package func exactInteger<Integer: FixedWidthInteger>(as integerType: Integer.Type, reportedAs reported: Any.Type? = nil) throws -> Integer {
+    package func exactInteger<Integer: FixedWidthInteger>(
+        as integerType: Integer.Type, reportedAs reported: Any.Type? = nil
+    ) throws -> Integer {
         let type = reported ?? integerType
         switch self {
         case .integer(let integer):
@@ -144,7 +146,8 @@ extension SQLValue {
             throw DatabaseError.conversionFailure(self, to: type, reason: "integer overflow")
         case .real(let real):
             if let value = Integer(exactly: real) { return value }
-            throw DatabaseError.conversionFailure(self, to: type, reason: Self.inexactIntegerReason(real, type, integerType))
+            throw DatabaseError.conversionFailure(
+                self, to: type, reason: Self.inexactIntegerReason(real, type, integerType))
         case .text(let text):
             switch SpelledNumber(text) {
             case .integer(let integer)?:
@@ -157,7 +160,8 @@ extension SQLValue {
                 throw DatabaseError.conversionFailure(self, to: type, reason: "integer overflow")
             case .real(let real)?:
                 if let value = Integer(exactly: real) { return value }
-                throw DatabaseError.conversionFailure(self, to: type, reason: Self.inexactIntegerReason(real, type, integerType))
+                throw DatabaseError.conversionFailure(
+                    self, to: type, reason: Self.inexactIntegerReason(real, type, integerType))
             case nil:
                 throw DatabaseError.conversionFailure(self, to: type, reason: "the text is not a number")
             }
@@ -175,18 +179,22 @@ extension SQLValue {
             return real
         case .integer(let integer):
             if let value = Double(exactly: integer) { return value }
-            throw DatabaseError.conversionFailure(self, to: Double.self, reason: "a Double cannot hold this integer exactly")
+            throw DatabaseError.conversionFailure(
+                self, to: Double.self, reason: "a Double cannot hold this integer exactly")
         case .text(let text):
             switch SpelledNumber(text) {
             case .integer(let integer)?:
                 if let value = Double(exactly: integer) { return value }
-                throw DatabaseError.conversionFailure(self, to: Double.self, reason: "a Double cannot hold this integer exactly")
+                throw DatabaseError.conversionFailure(
+                    self, to: Double.self, reason: "a Double cannot hold this integer exactly")
             case .unsignedInteger(let integer)?:
                 if let value = Double(exactly: integer) { return value }
-                throw DatabaseError.conversionFailure(self, to: Double.self, reason: "a Double cannot hold this integer exactly")
+                throw DatabaseError.conversionFailure(
+                    self, to: Double.self, reason: "a Double cannot hold this integer exactly")
             case .real(let real)?, .largeInteger(let real)?:
                 if real.isFinite { return real }
-                throw DatabaseError.conversionFailure(self, to: Double.self, reason: "the number is beyond the range of Double")
+                throw DatabaseError.conversionFailure(
+                    self, to: Double.self, reason: "the number is beyond the range of Double")
             case nil:
                 throw DatabaseError.conversionFailure(self, to: Double.self, reason: "the text is not a number")
             }
@@ -208,7 +216,9 @@ extension SQLValue {
     }
 
     /// Why `real` is not exactly an `Integer`.
-    static func inexactIntegerReason<Integer: FixedWidthInteger>(_ real: Double, _ type: Any.Type, _ integerType: Integer.Type) -> String {
+    static func inexactIntegerReason<Integer: FixedWidthInteger>(
+        _ real: Double, _ type: Any.Type, _ integerType: Integer.Type
+    ) -> String {
         if real.isNaN { return "it is not a number" }
         if real.isInfinite { return "it is infinite" }
         if real.rounded(.towardZero) != real { return "it has a fractional part" }

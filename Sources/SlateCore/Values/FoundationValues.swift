@@ -109,8 +109,11 @@ extension UUID: SQLBindable, SQLExtractable {
             }
         case .blob(let data) where data.count == 16:
             let bytes = [UInt8](data)
-            self = UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                               bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+            self = UUID(
+                uuid: (
+                    bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                    bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+                ))
             return
         default: break
         }
@@ -181,11 +184,16 @@ extension Decimal: SQLBindable, SQLExtractable {
             if SpelledNumber(text) != nil {
                 let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
                 guard let decimal = Decimal(string: trimmed, locale: posix), !decimal.isNaN else {
-                    throw DatabaseError.conversionFailure(sqlValue, to: Decimal.self, reason: "the number is beyond the range of Decimal")
+                    throw DatabaseError.conversionFailure(
+                        sqlValue, to: Decimal.self, reason: "the number is beyond the range of Decimal")
                 }
                 let digits = Decimal.significantDigits(trimmed)
-                guard digits.count <= Decimal.maximumSignificantDigits || digits == Decimal.significantDigits(decimal.description) else {
-                    throw DatabaseError.conversionFailure(sqlValue, to: Decimal.self, reason: "a Decimal cannot hold all its significant digits")
+                guard
+                    digits.count <= Decimal.maximumSignificantDigits
+                        || digits == Decimal.significantDigits(decimal.description)
+                else {
+                    throw DatabaseError.conversionFailure(
+                        sqlValue, to: Decimal.self, reason: "a Decimal cannot hold all its significant digits")
                 }
                 self = decimal
                 return
@@ -199,7 +207,8 @@ extension Decimal: SQLBindable, SQLExtractable {
                 self = decimal
                 return
             }
-            throw DatabaseError.conversionFailure(sqlValue, to: Decimal.self, reason: "the number is beyond the range of Decimal")
+            throw DatabaseError.conversionFailure(
+                sqlValue, to: Decimal.self, reason: "the number is beyond the range of Decimal")
         default: break
         }
         throw DatabaseError.conversionFailure(sqlValue, to: Decimal.self)

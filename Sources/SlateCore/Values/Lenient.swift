@@ -93,7 +93,8 @@ extension LenientlyExtractable where Self: FixedWidthInteger {
     public init(leniently sqlValue: SQLValue) throws {
         let integer = try SQLiteCast.integer(sqlValue, as: Self.self)
         guard let value = Self(exactly: integer) else {
-            throw DatabaseError.conversionFailure(sqlValue, to: Self.self, reason: "CAST gives \(integer), which does not fit")
+            throw DatabaseError.conversionFailure(
+                sqlValue, to: Self.self, reason: "CAST gives \(integer), which does not fit")
         }
         self = value
     }
@@ -261,7 +262,9 @@ enum SQLiteCast {
         var end = index
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") { index += 1 }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
+                index += 1
+            }
             var exponentDigits = 0
             while index < bytes.count, SpelledNumber.isDigit(bytes[index]) {
                 exponentDigits += 1

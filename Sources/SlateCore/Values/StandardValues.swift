@@ -115,7 +115,9 @@ extension Row {
 
     /// Calls `body` with the bytes of a BLOB (or TEXT) column, without copying them.
     @inlinable
-    public func withUnsafeBytes<Result>(at index: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) throws -> Result {
+    public func withUnsafeBytes<Result>(at index: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) throws
+        -> Result
+    {
         if let sqliteStatement {
             let value = slate_column_value(sqliteStatement, position(index))
             if slate_value_type(value) == SQLITE_BLOB {
@@ -167,7 +169,9 @@ extension SQLExtractable where Self: FixedWidthInteger {
     public static func extract(from row: borrowing Row, at index: Int) throws -> Self {
         if let statement = row.sqliteStatement {
             let value = slate_column_value(statement, row.position(index))
-            if _fastPath(slate_value_type(value) == SQLITE_INTEGER), let integer = Self(exactly: slate_value_int64(value)) {
+            if _fastPath(slate_value_type(value) == SQLITE_INTEGER),
+                let integer = Self(exactly: slate_value_int64(value))
+            {
                 return integer
             }
         } else if let integer = row.foreignInteger(at: index), let value = Self(exactly: integer) {
@@ -181,7 +185,9 @@ extension SQLExtractable where Self: FixedWidthInteger {
         if let statement = row.sqliteStatement {
             let value = slate_column_value(statement, row.position(index))
             let type = slate_value_type(value)
-            if _fastPath(type == SQLITE_INTEGER), let integer = Self(exactly: slate_value_int64(value)) { return integer }
+            if _fastPath(type == SQLITE_INTEGER), let integer = Self(exactly: slate_value_int64(value)) {
+                return integer
+            }
             if type == SQLITE_NULL { return nil }
         } else if let integer = row.foreignInteger(at: index), let value = Self(exactly: integer) {
             return value

@@ -16,7 +16,8 @@ protocol RowIDAliasCandidate {
 
 extension Column: RowIDAliasCandidate {
     var rowIDAliasName: (table: String, column: String)? {
-        guard failure == nil, let alias = Root.schema.rowIDAlias, alias.name.asciiLowercased == name.asciiLowercased else {
+        guard failure == nil, let alias = Root.schema.rowIDAlias, alias.name.asciiLowercased == name.asciiLowercased
+        else {
             return nil
         }
         return (Root.schema.name, name)
@@ -27,7 +28,9 @@ extension SQLExpression {
     /// The predicate (a condition, `Bool` or `Bool?`), noting that it holds only for rows whose `column` is one of `values`, when
     /// the column is its table's rowid alias and every value an integer.
     func pinningRowIDs<Values: Sequence>(of column: some QueryExpression, to values: Values) -> Self {
-        guard let candidate = column as? any RowIDAliasCandidate, let alias = candidate.rowIDAliasName else { return self }
+        guard let candidate = column as? any RowIDAliasCandidate, let alias = candidate.rowIDAliasName else {
+            return self
+        }
         var rowIDs: Set<Int64> = []
         for value in values {
             guard let integer = value as? any BinaryInteger, let rowID = Int64(exactly: integer) else { return self }

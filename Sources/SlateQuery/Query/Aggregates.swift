@@ -27,7 +27,8 @@ public struct AggregateExpression<QueryValue>: QueryExpression, Sendable {
     public func over(_ window: Window = .all) -> SQLExpression<QueryValue> {
         let sqlite = sqlConcat(queryFragment, " OVER ", window.fragment)
         guard let postgreSQLWindowed else { return SQLExpression(sql: sqlite, precedence: .atomic) }
-        return SQLExpression(sql: SQL(sqlite: sqlite, postgreSQL: postgreSQLWindowed(window.fragment)), precedence: .atomic)
+        return SQLExpression(
+            sql: SQL(sqlite: sqlite, postgreSQL: postgreSQLWindowed(window.fragment)), precedence: .atomic)
     }
 }
 
@@ -75,10 +76,12 @@ extension QueryExpression {
     /// On PostgreSQL: `string_agg(CAST(self AS text), ?)`.
     public func groupConcat(separator: String? = nil) -> AggregateExpression<String?> {
         let sqlite: AggregateExpression<String?> =
-            separator.map { aggregateCall("group_concat", [queryFragment, "\($0)"]) } ?? aggregateCall("group_concat", [queryFragment])
+            separator.map { aggregateCall("group_concat", [queryFragment, "\($0)"]) }
+            ?? aggregateCall("group_concat", [queryFragment])
         let postgreSQL: AggregateExpression<String?> = aggregateCall(
             "string_agg", [sqlConcat("CAST(", queryFragment, " AS text)"), "\(separator ?? ",")"])
-        return AggregateExpression(queryFragment: SQL(sqlite: sqlite.queryFragment, postgreSQL: postgreSQL.queryFragment))
+        return AggregateExpression(
+            queryFragment: SQL(sqlite: sqlite.queryFragment, postgreSQL: postgreSQL.queryFragment))
     }
 
     /// `group_concat(DISTINCT self)`: the distinct non-NULL values joined by `","` (SQLite allows no
@@ -89,7 +92,8 @@ extension QueryExpression {
         let sqlite: AggregateExpression<String?> = aggregateCall("group_concat", distinct: distinct, [queryFragment])
         let postgreSQL: AggregateExpression<String?> = aggregateCall(
             "string_agg", distinct: distinct, [sqlConcat("CAST(", queryFragment, " AS text)"), "\(",")"])
-        return AggregateExpression(queryFragment: SQL(sqlite: sqlite.queryFragment, postgreSQL: postgreSQL.queryFragment))
+        return AggregateExpression(
+            queryFragment: SQL(sqlite: sqlite.queryFragment, postgreSQL: postgreSQL.queryFragment))
     }
 }
 
@@ -121,7 +125,8 @@ extension QueryExpression where QueryValue: NumericQueryValue {
         let sum: AggregateExpression<Double?> = aggregateCall("sum", distinct: distinct, [queryFragment])
         var total = AggregateExpression<Double>(
             queryFragment: SQL(
-                sqlite: sqlite.queryFragment, postgreSQL: sqlConcat("CAST(coalesce(", sum.queryFragment, ", 0) AS double precision)")))
+                sqlite: sqlite.queryFragment,
+                postgreSQL: sqlConcat("CAST(coalesce(", sum.queryFragment, ", 0) AS double precision)")))
         total.postgreSQLWindowed = { window in
             sqlConcat("CAST(coalesce(", sum.queryFragment, " OVER ", window, ", 0) AS double precision)")
         }
@@ -137,8 +142,11 @@ extension QueryExpression where QueryValue: NumericQueryValue {
         let call: AggregateExpression<Double?> = aggregateCall("avg", distinct: distinct, [queryFragment])
         var average = AggregateExpression<Double?>(
             queryFragment: SQL(
-                sqlite: call.queryFragment, postgreSQL: sqlConcat("CAST(", call.queryFragment, " AS double precision)")))
-        average.postgreSQLWindowed = { window in sqlConcat("CAST(", call.queryFragment, " OVER ", window, " AS double precision)") }
+                sqlite: call.queryFragment, postgreSQL: sqlConcat("CAST(", call.queryFragment, " AS double precision)"))
+        )
+        average.postgreSQLWindowed = { window in
+            sqlConcat("CAST(", call.queryFragment, " OVER ", window, " AS double precision)")
+        }
         return average
     }
 }

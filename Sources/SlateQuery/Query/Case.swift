@@ -42,17 +42,22 @@ public struct CaseExpression<Value: SQLExtractable>: QueryExpression, Sendable {
     let branches: [SQL]
 
     /// `WHEN condition THEN result`.
-    static func branch(_ condition: some QueryExpression<some BooleanQueryValue>, _ result: some QueryExpression) -> SQL {
+    static func branch(_ condition: some QueryExpression<some BooleanQueryValue>, _ result: some QueryExpression) -> SQL
+    {
         sqlConcat("WHEN ", condition.queryFragment, " THEN ", result.queryFragment)
     }
 
     /// Another branch, tried after the earlier ones: `WHEN condition THEN ?`.
-    public func when(_ condition: some QueryExpression<some BooleanQueryValue>, then value: Value) -> CaseExpression<Value> where Value: SQLBindable {
+    public func when(_ condition: some QueryExpression<some BooleanQueryValue>, then value: Value) -> CaseExpression<
+        Value
+    > where Value: SQLBindable {
         CaseExpression(branches: branches + [Self.branch(condition, SQLExpression(value: value))])
     }
 
     /// Another branch, tried after the earlier ones: `WHEN condition THEN expression`.
-    public func when(_ condition: some QueryExpression<some BooleanQueryValue>, then expression: some QueryExpression<Value>) -> CaseExpression<Value> {
+    public func when(
+        _ condition: some QueryExpression<some BooleanQueryValue>, then expression: some QueryExpression<Value>
+    ) -> CaseExpression<Value> {
         CaseExpression(branches: branches + [Self.branch(condition, expression)])
     }
 

@@ -68,7 +68,9 @@ extension QueryExpression {
     /// write differently; anything to `BLOB`) throw on PostgreSQL.
     private func postgreSQLCast(_ sqlite: SQL, to sqliteType: String) -> SQL {
         let source: Any.Type = QueryValue.self
-        let isInteger = [Int.self, Int64.self, Int32.self, Int?.self, Int64?.self, Int32?.self].contains { $0 == source }
+        let isInteger = [Int.self, Int64.self, Int32.self, Int?.self, Int64?.self, Int32?.self].contains {
+            $0 == source
+        }
         let isReal = source == Double.self || source == Double?.self
         let isText = source == String.self || source == String?.self
         let postgreSQL: SQL
@@ -85,7 +87,8 @@ extension QueryExpression {
             return SQL(
                 sqlite: sqlite,
                 unsupportedOnPostgreSQL:
-                    "PostgreSQL's CAST gives another value or an error here (only integers and Doubles cast alike, text only to text, and not a Double to text)")
+                    "PostgreSQL's CAST gives another value or an error here (only integers and Doubles cast alike, text only to text, and not a Double to text)"
+            )
         }
         return SQL(sqlite: sqlite, postgreSQL: postgreSQL)
     }

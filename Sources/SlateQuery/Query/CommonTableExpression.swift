@@ -15,14 +15,16 @@ public struct CommonTableExpressions: Sendable {
     /// `WITH [RECURSIVE] … ` (with a trailing space), or nothing.
     var prefix: SQL {
         if definitions.isEmpty { return SQL(sql: "") }
-        return sqlConcat(SQL(sql: isRecursive ? "WITH RECURSIVE " : "WITH "), SQL.joined(definitions, separator: ", "), " ")
+        return sqlConcat(
+            SQL(sql: isRecursive ? "WITH RECURSIVE " : "WITH "), SQL.joined(definitions, separator: ", "), " ")
     }
 
     /// Adds `"T"("a", …) AS (definition)`: the columns are `T`'s, in order, and the definition
     /// selects one value for each.
     mutating func add<T: Table>(_ table: T.Type, recursive: Bool, definition: SQL) {
         let columns = T.schema.recordColumns.map(\.name.quotedIdentifier).joined(separator: ", ")
-        definitions.append(sqlConcat(SQL(sql: T.tableName.quotedIdentifier + "(" + columns + ") AS ("), definition, ")"))
+        definitions.append(
+            sqlConcat(SQL(sql: T.tableName.quotedIdentifier + "(" + columns + ") AS ("), definition, ")"))
         isRecursive = isRecursive || recursive
     }
 }

@@ -52,7 +52,9 @@ public struct CompoundSelect<Scope: Sendable, Output>: QueryStatement {
 
     /// The compound with one more member.
     func adding(_ op: CompoundOperator, _ member: SQL) -> CompoundSelect {
-        CompoundSelect(scope: scope, first: first, rest: rest + [(op, member)], ordering: ordering, limit: limit, offset: offset, decoder: decoder)
+        CompoundSelect(
+            scope: scope, first: first, rest: rest + [(op, member)], ordering: ordering, limit: limit, offset: offset,
+            decoder: decoder)
     }
 
     /// The statement's SQL and bound values.
@@ -158,22 +160,26 @@ public struct CompoundSelect<Scope: Sendable, Output>: QueryStatement {
 
 extension SelectStatement {
     /// This statement's rows and `other`'s, duplicates removed: `… UNION …`.
-    public func union<Other: SelectStatement>(_ other: Other) -> CompoundSelect<Scope, Output> where Other.Output == Output {
+    public func union<Other: SelectStatement>(_ other: Other) -> CompoundSelect<Scope, Output>
+    where Other.Output == Output {
         compound().union(other)
     }
 
     /// This statement's rows and `other`'s, duplicates kept: `… UNION ALL …`.
-    public func unionAll<Other: SelectStatement>(_ other: Other) -> CompoundSelect<Scope, Output> where Other.Output == Output {
+    public func unionAll<Other: SelectStatement>(_ other: Other) -> CompoundSelect<Scope, Output>
+    where Other.Output == Output {
         compound().unionAll(other)
     }
 
     /// The rows of this statement that `other` has too: `… INTERSECT …`.
-    public func intersect<Other: SelectStatement>(_ other: Other) -> CompoundSelect<Scope, Output> where Other.Output == Output {
+    public func intersect<Other: SelectStatement>(_ other: Other) -> CompoundSelect<Scope, Output>
+    where Other.Output == Output {
         compound().intersect(other)
     }
 
     /// The rows of this statement that `other` does not have: `… EXCEPT …`.
-    public func except<Other: SelectStatement>(_ other: Other) -> CompoundSelect<Scope, Output> where Other.Output == Output {
+    public func except<Other: SelectStatement>(_ other: Other) -> CompoundSelect<Scope, Output>
+    where Other.Output == Output {
         compound().except(other)
     }
 
@@ -181,6 +187,7 @@ extension SelectStatement {
     private func compound() -> CompoundSelect<Scope, Output> {
         let statement = self
         return CompoundSelect(
-            scope: scope, first: CompoundSelect<Scope, Output>.member(clauses), rest: [], decoder: { row in try statement.decode(row: row) })
+            scope: scope, first: CompoundSelect<Scope, Output>.member(clauses), rest: [],
+            decoder: { row in try statement.decode(row: row) })
     }
 }

@@ -17,7 +17,9 @@ extension Table {
                     sql: "0",
                     failing: DatabaseError(
                         resultCode: .misuse,
-                        message: "\(Self.self) declares no primary key column: give a column of its schema a primaryKeyPosition")),
+                        message:
+                            "\(Self.self) declares no primary key column: give a column of its schema a primaryKeyPosition"
+                    )),
                 precedence: .atomic)
         }
         let prefix = qualifier.quotedIdentifier + "."
@@ -26,14 +28,17 @@ extension Table {
             return SQL(sql: prefix + column.quotedIdentifier + " = ?", arguments: StatementArguments([value]))
         }
         if values.count != columns.count {
-            predicates.append(SQL(
-                sql: "",
-                failing: DatabaseError(
-                    resultCode: .misuse,
-                    message: "\(Self.self).encode(primaryKey:to:) handed out \(values.count) value(s) for the \(columns.count)"
-                        + " primary key column(s) \(columns.joined(separator: ", "))")))
+            predicates.append(
+                SQL(
+                    sql: "",
+                    failing: DatabaseError(
+                        resultCode: .misuse,
+                        message:
+                            "\(Self.self).encode(primaryKey:to:) handed out \(values.count) value(s) for the \(columns.count)"
+                            + " primary key column(s) \(columns.joined(separator: ", "))")))
         }
-        var predicate = SQLExpression<Bool>(sql: SQL.joined(predicates, separator: " AND "), precedence: predicates.count == 1 ? .equality : .and)
+        var predicate = SQLExpression<Bool>(
+            sql: SQL.joined(predicates, separator: " AND "), precedence: predicates.count == 1 ? .equality : .and)
         predicate.rowIDHint = rowIDHint(primaryKeyValues: values)
         return predicate
     }
@@ -69,10 +74,14 @@ extension Table {
                 sql: text,
                 failing: DatabaseError(
                     resultCode: .misuse,
-                    message: "\(Self.self) declares no primary key column: give a column of its schema a primaryKeyPosition"))
+                    message:
+                        "\(Self.self) declares no primary key column: give a column of its schema a primaryKeyPosition")
+            )
         }
         let arguments = StatementArguments(values)
-        return SQL(sqlite: SQL(sql: text, arguments: arguments), postgreSQL: SQL(sql: statementText("$"), arguments: arguments))
+        return SQL(
+            sqlite: SQL(sql: text, arguments: arguments), postgreSQL: SQL(sql: statementText("$"), arguments: arguments)
+        )
     }
 }
 
@@ -90,7 +99,8 @@ extension Database {
     /// Inserts every record with one prepared statement, inside a savepoint: if one fails, none is
     /// inserted. Returns the records as inserted.
     @discardableResult
-    public func insert<Records: Sequence>(contentsOf records: Records) throws -> [Records.Element] where Records.Element: Table {
+    public func insert<Records: Sequence>(contentsOf records: Records) throws -> [Records.Element]
+    where Records.Element: Table {
         try Insert(Array(records)).execute(self)
     }
 
@@ -123,7 +133,8 @@ extension Database {
     /// Saves every record (see ``save(_:)``) inside a savepoint: either all are saved or none is.
     /// Records to insert are inserted with one prepared statement. Returns the records as saved.
     @discardableResult
-    public func save<Records: Sequence>(contentsOf records: Records) throws -> [Records.Element] where Records.Element: PrimaryKeyedTable {
+    public func save<Records: Sequence>(contentsOf records: Records) throws -> [Records.Element]
+    where Records.Element: PrimaryKeyedTable {
         let records = Array(records)
         guard records.count > 1 else { return try records.map { try save($0) } }
         // Without a primary key there is nothing to update: every record is inserted.
@@ -157,7 +168,9 @@ extension Database {
     /// Inlined into the client, so that the record decodes through its own specialized
     /// `init(row:)`; ``findStatement(_:keyValues:)`` does the rest.
     @inlinable
-    package func findRecord<Record: PrimaryKeyedTable>(_ type: Record.Type, keyValues: PrimaryKeyValues) throws -> Record? {
+    package func findRecord<Record: PrimaryKeyedTable>(_ type: Record.Type, keyValues: PrimaryKeyValues) throws
+        -> Record?
+    {
         guard let statement = try findStatement(Record.self, keyValues: keyValues) else { return nil }
         defer {
             statement.isCheckedOut = false
@@ -170,18 +183,22 @@ extension Database {
     /// found row, checked out: the caller decodes the row, then checks it in and resets it.
     /// Returns `nil` (the statement checked in and reset) when no row has the key.
     @usableFromInline
-    package func findStatement<Record: PrimaryKeyedTable>(_ type: Record.Type, keyValues: PrimaryKeyValues) throws -> Statement? {
+    package func findStatement<Record: PrimaryKeyedTable>(_ type: Record.Type, keyValues: PrimaryKeyValues) throws
+        -> Statement?
+    {
         let find = try attachment(RecordSQL.self, for: Record.self, variant: RecordSQL.Kind.findByPrimaryKey.rawValue) {
             let keyCount = Record.schema.primaryKey.count
             let placeholders = Array(repeating: Int64(0) as any SQLBindable, count: keyCount)
             var select = Select<Record>()
-            select.clauses.predicates.append(Record.primaryKeyPredicate(values: placeholders, qualifier: Record.tableName))
+            select.clauses.predicates.append(
+                Record.primaryKeyPredicate(values: placeholders, qualifier: Record.tableName))
             // No `LIMIT`: the statement is stepped once and reset, so a limit would only add a
             // parameter to bind on every lookup.
             let sql = select.clauses.render()
             try sql.checkBuildError()
             return RecordSQL(
-                text: sql.text, parameterCount: keyCount, trailingArguments: Array(sql.arguments.positional.dropFirst(keyCount)))
+                text: sql.text, parameterCount: keyCount,
+                trailingArguments: Array(sql.arguments.positional.dropFirst(keyCount)))
         }
         guard keyValues.count == find.parameterCount else {
             throw DatabaseError(
@@ -191,7 +208,9 @@ extension Database {
                 sql: find.text)
         }
         let statement = try cachedStatement(find.statement)
-        if isRecordingRegion, let hint = Record.rowIDHint(primaryKeyValues: keyValues.array) { noteRowIDHint(hint, for: statement) }
+        if isRecordingRegion, let hint = Record.rowIDHint(primaryKeyValues: keyValues.array) {
+            noteRowIDHint(hint, for: statement)
+        }
         statement.isCheckedOut = true
         var found = false
         defer {
@@ -245,7 +264,9 @@ package struct UpdateRecord<Root: PrimaryKeyedTable>: QueryStatement {
     @discardableResult
     package func execute(_ db: Database) throws -> Bool {
         try Root.prepareForWriting(db)
-        let update = try db.attachment(RecordSQL.self, for: Root.self, variant: RecordSQL.Kind.updateByPrimaryKey.rawValue) {
+        let update = try db.attachment(
+            RecordSQL.self, for: Root.self, variant: RecordSQL.Kind.updateByPrimaryKey.rawValue
+        ) {
             let sql = Root.updateByPrimaryKeySQL()
             try sql.checkBuildError()
             return RecordSQL(text: sql.text, parameterCount: Root.schema.recordColumns.count, trailingArguments: [])

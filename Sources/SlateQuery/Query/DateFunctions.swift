@@ -106,7 +106,9 @@ extension QueryExpression where QueryValue: DateQueryValue {
     /// `name([format, ]time value, modifiers…)`. The time value is the expression, read as its
     /// storage says: Unix seconds take `'unixepoch'`, Unix milliseconds are divided by 1000 first.
     /// Text and Julian day numbers are what SQLite reads natively.
-    private func dateFunction<Result>(_ name: String, format: String?, _ modifiers: [DateModifier]) -> SQLExpression<Result> {
+    private func dateFunction<Result>(_ name: String, format: String?, _ modifiers: [DateModifier]) -> SQLExpression<
+        Result
+    > {
         var arguments: [SQL] = []
         if let format { arguments.append("\(format)") }
         switch valueStorage {
@@ -122,6 +124,7 @@ extension QueryExpression where QueryValue: DateQueryValue {
         for modifier in modifiers { arguments.append("\(modifier.text)") }
         return sqliteOnly(
             functionCall(name, arguments),
-            "SQLite's date and time functions read dates as Slate stores them in SQLite; on PostgreSQL use its date functions (date_trunc, to_char, extract) in raw SQL")
+            "SQLite's date and time functions read dates as Slate stores them in SQLite; on PostgreSQL use its date functions (date_trunc, to_char, extract) in raw SQL"
+        )
     }
 }

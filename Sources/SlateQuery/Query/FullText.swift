@@ -92,14 +92,17 @@ extension FullTextColumns {
     /// `"table" MATCH ?`: the rows matching `query` in any column.
     public func match(_ query: FullTextQuery) -> SQLExpression<Bool> {
         sqliteOnly(
-            SQLExpression(sql: sqlConcat(tableColumn, " MATCH ", SQL(sql: "?", arguments: [query.text])), precedence: .equality),
+            SQLExpression(
+                sql: sqlConcat(tableColumn, " MATCH ", SQL(sql: "?", arguments: [query.text])), precedence: .equality),
             fullTextReason)
     }
 
     /// The `rank` column: how well the row matches, lower is better (by default `bm25`). Sort by it
     /// in a query with ``match(_:)``.
     public var rank: SQLExpression<Double> {
-        sqliteOnly(SQLExpression(sql: SQL(sql: rowid.qualifier.quotedIdentifier + ".\"rank\""), precedence: .atomic), fullTextReason)
+        sqliteOnly(
+            SQLExpression(sql: SQL(sql: rowid.qualifier.quotedIdentifier + ".\"rank\""), precedence: .atomic),
+            fullTextReason)
     }
 
     /// `bm25(table)`: the row's BM25 score, lower (more negative) is better.
@@ -116,8 +119,10 @@ extension FullTextColumns {
     /// phrases between `open` and `close`, and `ellipsis` where text was cut.
     ///
     /// - Parameter tokens: The fragment's length in tokens (1 to 64).
-    public func snippet(open: String, close: String, ellipsis: String = "…", tokens: Int = 16) -> SQLExpression<String?> {
-        fullTextSnippet(tableColumn, column: SQL(sql: "-1"), open: open, close: close, ellipsis: ellipsis, tokens: tokens)
+    public func snippet(open: String, close: String, ellipsis: String = "…", tokens: Int = 16) -> SQLExpression<String?>
+    {
+        fullTextSnippet(
+            tableColumn, column: SQL(sql: "-1"), open: open, close: close, ellipsis: ellipsis, tokens: tokens)
     }
 }
 
@@ -128,7 +133,8 @@ private func snippetLength(_ tokens: Int) -> SQL {
         return SQL(
             sql: "NULL",
             failing: DatabaseError(
-                resultCode: .misuse, message: "a snippet's length must be 1 to 64 tokens (FTS5's limit), not \(tokens)"))
+                resultCode: .misuse, message: "a snippet's length must be 1 to 64 tokens (FTS5's limit), not \(tokens)")
+        )
     }
     return SQL(sql: "?", arguments: [Int64(tokens)])
 }
@@ -138,17 +144,20 @@ func fullTextSnippet(
     _ table: SQL, column: SQL, open: String, close: String, ellipsis: String, tokens: Int
 ) -> SQLExpression<String?> {
     sqliteOnly(
-        functionCall("snippet", [
-            table, column, SQL(sql: "?", arguments: [open]), SQL(sql: "?", arguments: [close]),
-            SQL(sql: "?", arguments: [ellipsis]), snippetLength(tokens),
-        ]), fullTextReason)
+        functionCall(
+            "snippet",
+            [
+                table, column, SQL(sql: "?", arguments: [open]), SQL(sql: "?", arguments: [close]),
+                SQL(sql: "?", arguments: [ellipsis]), snippetLength(tokens),
+            ]), fullTextReason)
 }
 
 extension Column where Root.Columns: FullTextColumns, Value: TextQueryValue {
     /// `"table"."column" MATCH ?`: the rows matching `query` in this column.
     public func match(_ query: FullTextQuery) -> SQLExpression<Bool> {
         sqliteOnly(
-            SQLExpression(sql: sqlConcat(queryFragment, " MATCH ", SQL(sql: "?", arguments: [query.text])), precedence: .equality),
+            SQLExpression(
+                sql: sqlConcat(queryFragment, " MATCH ", SQL(sql: "?", arguments: [query.text])), precedence: .equality),
             fullTextReason)
     }
 
@@ -158,7 +167,8 @@ extension Column where Root.Columns: FullTextColumns, Value: TextQueryValue {
         guard let index else {
             return SQL(
                 sql: "NULL",
-                failing: DatabaseError(resultCode: .misuse, message: "\(name) is not a column of the full-text table \(Root.tableName)"))
+                failing: DatabaseError(
+                    resultCode: .misuse, message: "\(name) is not a column of the full-text table \(Root.tableName)"))
         }
         return SQL(sql: "\(index)")
     }
@@ -172,17 +182,21 @@ extension Column where Root.Columns: FullTextColumns, Value: TextQueryValue {
     /// `open` and `close`. `NULL` for a `NULL` column.
     public func highlight(open: String, close: String) -> SQLExpression<String?> {
         sqliteOnly(
-            functionCall("highlight", [
-                fullTextTable, fullTextIndex, SQL(sql: "?", arguments: [open]), SQL(sql: "?", arguments: [close]),
-            ]), fullTextReason)
+            functionCall(
+                "highlight",
+                [
+                    fullTextTable, fullTextIndex, SQL(sql: "?", arguments: [open]), SQL(sql: "?", arguments: [close]),
+                ]), fullTextReason)
     }
 
     /// `snippet(table, column, …)`: a short fragment of this column around the matches, with the
     /// matched phrases between `open` and `close`, and `ellipsis` where text was cut.
     ///
     /// - Parameter tokens: The fragment's length in tokens (1 to 64).
-    public func snippet(open: String, close: String, ellipsis: String = "…", tokens: Int = 16) -> SQLExpression<String?> {
-        fullTextSnippet(fullTextTable, column: fullTextIndex, open: open, close: close, ellipsis: ellipsis, tokens: tokens)
+    public func snippet(open: String, close: String, ellipsis: String = "…", tokens: Int = 16) -> SQLExpression<String?>
+    {
+        fullTextSnippet(
+            fullTextTable, column: fullTextIndex, open: open, close: close, ellipsis: ellipsis, tokens: tokens)
     }
 }
 

@@ -41,7 +41,9 @@ extension QueryExpression {
         switch collation.rawValue.uppercased() {
         case "BINARY": clause = SQL(sqlite: sqlite, postgreSQL: SQL(sql: " COLLATE \"C\""))
         case "NOCASE", "RTRIM":
-            clause = SQL(sqlite: sqlite, unsupportedOnPostgreSQL: "PostgreSQL has no such collation; compare lower() values or use like()")
+            clause = SQL(
+                sqlite: sqlite,
+                unsupportedOnPostgreSQL: "PostgreSQL has no such collation; compare lower() values or use like()")
         default: clause = sqlite
         }
         return postfix(self, clause, precedence: .collate)
@@ -127,7 +129,8 @@ extension QueryExpression where QueryValue: NumericQueryValue {
 func roundSQL(_ operand: SQL, _ digits: Int) -> SQL {
     SQL(
         sqlite: sqlConcat("round(", operand, ", \(digits))"),
-        postgreSQL: sqlConcat("CAST(round(CAST(", operand, " AS numeric), \(raw: String(digits))) AS double precision)"))
+        postgreSQL: sqlConcat("CAST(round(CAST(", operand, " AS numeric), \(raw: String(digits))) AS double precision)")
+    )
 }
 
 extension QueryExpression where QueryValue: NumericQueryValue & OptionalQueryValue {

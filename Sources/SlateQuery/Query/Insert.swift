@@ -26,9 +26,13 @@ public enum ConflictResolution: String, Sendable, Hashable, CaseIterable {
         case .ignore where verb == "INSERT":
             return SQL(sqlite: sqlite, postgreSQL: plain)
         case .replace:
-            return SQL(sqlite: sqlite, unsupportedOnPostgreSQL: "use an upsert (onConflict(_:doUpdate:) or Table.upsert(_:)) instead")
+            return SQL(
+                sqlite: sqlite,
+                unsupportedOnPostgreSQL: "use an upsert (onConflict(_:doUpdate:) or Table.upsert(_:)) instead")
         default:
-            return SQL(sqlite: sqlite, unsupportedOnPostgreSQL: "PostgreSQL undoes the failing statement and aborts the transaction")
+            return SQL(
+                sqlite: sqlite,
+                unsupportedOnPostgreSQL: "PostgreSQL undoes the failing statement and aborts the transaction")
         }
     }
 }
@@ -220,7 +224,8 @@ public struct Insert<Root: Table>: QueryStatement {
             guard values.count == columnCount else {
                 throw DatabaseError(
                     resultCode: .misuse,
-                    message: "\(Root.self).encode(to:) handed out \(values.count) value(s) for \(columnCount) column(s)")
+                    message: "\(Root.self).encode(to:) handed out \(values.count) value(s) for \(columnCount) column(s)"
+                )
             }
             let omitted = Self.omittedColumns(values, defaulted: defaulted)
             let template = self.template(omitting: omitted)
@@ -262,7 +267,9 @@ extension Table {
     }
 
     /// An insert of several records, run with one prepared statement inside a savepoint.
-    public static func insert(_ records: some Sequence<Self>, or conflictResolution: ConflictResolution? = nil) -> Insert<Self> {
+    public static func insert(_ records: some Sequence<Self>, or conflictResolution: ConflictResolution? = nil)
+        -> Insert<Self>
+    {
         Insert(Array(records), or: conflictResolution)
     }
 }

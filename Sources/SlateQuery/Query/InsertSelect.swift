@@ -39,7 +39,10 @@ public struct InsertSelect<Root: Table>: QueryStatement {
         case let resolution?:
             sql = resolution.statementPrefix("INSERT")
         }
-        sql.append(SQL(sql: Root.tableName.quotedIdentifier + " (" + columns.map(\.quotedIdentifier).joined(separator: ", ") + ") "))
+        sql.append(
+            SQL(
+                sql: Root.tableName.quotedIdentifier + " (" + columns.map(\.quotedIdentifier).joined(separator: ", ")
+                    + ") "))
         sql.append(select)
         return sql
     }

@@ -30,7 +30,9 @@ extension QueryExpression where QueryValue: JSONQueryValue {
 
     /// `json_extract(expression, ?)`: the value at `path`, read as `type`, `NULL` when missing.
     /// The same as ``json(_:as:)`` for scalar values.
-    public func jsonExtract<Value: SQLExtractable>(_ path: String, as type: Value.Type) -> SQLExpression<Value.SQLNullable> {
+    public func jsonExtract<Value: SQLExtractable>(_ path: String, as type: Value.Type) -> SQLExpression<
+        Value.SQLNullable
+    > {
         sqliteOnly(
             functionCall("json_extract", [queryFragment, SQL(sql: "?", arguments: [path])]),
             "PostgreSQL reads JSON paths with jsonb_path_query_first, which returns jsonb, not an SQL value")
@@ -136,9 +138,11 @@ public struct JSONEach<Value: SQLValueConvertible & Sendable>: Table {
         let from = SQL(
             sqlite: sqlConcat("json_each(", argument, SQL(sql: ") AS " + qualifier.quotedIdentifier)),
             unsupportedOnPostgreSQL:
-                "PostgreSQL's json_each takes only objects and has other columns (key, value); use jsonb_array_elements in raw SQL")
+                "PostgreSQL's json_each takes only objects and has other columns (key, value); use jsonb_array_elements in raw SQL"
+        )
         select.clauses = SelectClauses(
-            selection: SelectClauses.columnList(of: JSONEach.self, qualifier: qualifier), from: from, qualifiers: [qualifier])
+            selection: SelectClauses.columnList(of: JSONEach.self, qualifier: qualifier), from: from,
+            qualifiers: [qualifier])
         return select
     }
 }
@@ -162,7 +166,8 @@ extension QueryExpression where QueryValue: Codable {
 extension QueryExpression {
     /// `json_group_array(json(expression))`, for JSON values such as ``jsonObject(as:_:)``
     /// results or JSON columns: an array of them, decoded as a Swift array.
-    public func jsonGroupArray<Element>() -> SQLExpression<JSONEncoded<[Element]>> where QueryValue == JSONEncoded<Element> {
+    public func jsonGroupArray<Element>() -> SQLExpression<JSONEncoded<[Element]>>
+    where QueryValue == JSONEncoded<Element> {
         let json: SQLExpression<String> = functionCall("json", [queryFragment])
         return sqliteOnly(
             functionCall("json_group_array", [json.queryFragment]),

@@ -102,14 +102,16 @@ extension Select {
     /// Person.join(Pet.self, on: { person, pet in person.id == pet.ownerId })
     /// ```
     public func join<T: Table>(
-        _ table: T.Type, as alias: String? = nil, on condition: (Root.Columns, T.Columns) -> some QueryExpression<some BooleanQueryValue>
+        _ table: T.Type, as alias: String? = nil,
+        on condition: (Root.Columns, T.Columns) -> some QueryExpression<some BooleanQueryValue>
     ) -> Select2<Root, T> {
         joining("JOIN", T.self, alias: alias) { SQLExpression(condition: condition(scope, $0)) }
     }
 
     /// `LEFT JOIN "T" ON condition`: every row of this table, with the matching row of `T` or `nil`.
     public func leftJoin<T: Table>(
-        _ table: T.Type, as alias: String? = nil, on condition: (Root.Columns, T.Columns) -> some QueryExpression<some BooleanQueryValue>
+        _ table: T.Type, as alias: String? = nil,
+        on condition: (Root.Columns, T.Columns) -> some QueryExpression<some BooleanQueryValue>
     ) -> Select2<Root, T?> {
         joining("LEFT JOIN", T?.self, alias: alias) { SQLExpression(condition: condition(scope, $0)) }
     }
@@ -126,21 +128,25 @@ extension Select {
         var clauses = self.clauses
         let condition = QueryNesting.with(clauses.qualifiers + [joinedQualifier]) { condition(columns) }
         clauses.join(kind, T.self, qualifier: joinedQualifier, on: condition)
-        return Select2(scope: (Root.joinedColumns(qualifier: qualifier), T.joinedColumns(qualifier: joinedQualifier)), clauses: clauses)
+        return Select2(
+            scope: (Root.joinedColumns(qualifier: qualifier), T.joinedColumns(qualifier: joinedQualifier)),
+            clauses: clauses)
     }
 }
 
 extension Table {
     /// `SELECT … FROM "Self" JOIN "T" ON condition`.
     public static func join<T: Table>(
-        _ table: T.Type, as alias: String? = nil, on condition: (Columns, T.Columns) -> some QueryExpression<some BooleanQueryValue>
+        _ table: T.Type, as alias: String? = nil,
+        on condition: (Columns, T.Columns) -> some QueryExpression<some BooleanQueryValue>
     ) -> Select2<Self, T> {
         Select<Self>().join(table, as: alias, on: condition)
     }
 
     /// `SELECT … FROM "Self" LEFT JOIN "T" ON condition`.
     public static func leftJoin<T: Table>(
-        _ table: T.Type, as alias: String? = nil, on condition: (Columns, T.Columns) -> some QueryExpression<some BooleanQueryValue>
+        _ table: T.Type, as alias: String? = nil,
+        on condition: (Columns, T.Columns) -> some QueryExpression<some BooleanQueryValue>
     ) -> Select2<Self, T?> {
         Select<Self>().leftJoin(table, as: alias, on: condition)
     }
@@ -259,7 +265,9 @@ extension Select3 {
     /// `JOIN "T" ON condition`, the condition receiving the columns of all four tables.
     public func join<T: Table>(
         _ table: T.Type, as alias: String? = nil,
-        on condition: (A.JoinedColumns, B.JoinedColumns, C.JoinedColumns, T.Columns) -> some QueryExpression<some BooleanQueryValue>
+        on condition: (A.JoinedColumns, B.JoinedColumns, C.JoinedColumns, T.Columns) -> some QueryExpression<
+            some BooleanQueryValue
+        >
     ) -> Select4<A, B, C, T> {
         joining("JOIN", T.self, alias: alias) { SQLExpression(condition: condition(scope.0, scope.1, scope.2, $0)) }
     }
@@ -267,9 +275,13 @@ extension Select3 {
     /// `LEFT JOIN "T" ON condition`: `nil` for `T` when no row matched.
     public func leftJoin<T: Table>(
         _ table: T.Type, as alias: String? = nil,
-        on condition: (A.JoinedColumns, B.JoinedColumns, C.JoinedColumns, T.Columns) -> some QueryExpression<some BooleanQueryValue>
+        on condition: (A.JoinedColumns, B.JoinedColumns, C.JoinedColumns, T.Columns) -> some QueryExpression<
+            some BooleanQueryValue
+        >
     ) -> Select4<A, B, C, T?> {
-        joining("LEFT JOIN", T?.self, alias: alias) { SQLExpression(condition: condition(scope.0, scope.1, scope.2, $0)) }
+        joining("LEFT JOIN", T?.self, alias: alias) {
+            SQLExpression(condition: condition(scope.0, scope.1, scope.2, $0))
+        }
     }
 
     /// `CROSS JOIN "T"`.
@@ -284,7 +296,8 @@ extension Select3 {
         var clauses = self.clauses
         let condition = QueryNesting.with(clauses.qualifiers + [joinedQualifier]) { condition(columns) }
         clauses.join(kind, T.self, qualifier: joinedQualifier, on: condition)
-        return Select4(scope: (scope.0, scope.1, scope.2, T.joinedColumns(qualifier: joinedQualifier)), clauses: clauses)
+        return Select4(
+            scope: (scope.0, scope.1, scope.2, T.joinedColumns(qualifier: joinedQualifier)), clauses: clauses)
     }
 }
 
@@ -309,12 +322,14 @@ public struct NullableColumns<Columns: TableColumns>: Sendable {
     }
 
     /// A column whose values can be NULL in a left join: `Value?`.
-    public subscript<Root, Value>(dynamicMember keyPath: KeyPath<Columns, Column<Root, Value>>) -> Column<Root, Value?> {
+    public subscript<Root, Value>(dynamicMember keyPath: KeyPath<Columns, Column<Root, Value>>) -> Column<Root, Value?>
+    {
         Column(nullable: columns[keyPath: keyPath])
     }
 
     /// An optional column, as it is.
-    public subscript<Root, Value>(dynamicMember keyPath: KeyPath<Columns, Column<Root, Value?>>) -> Column<Root, Value?> {
+    public subscript<Root, Value>(dynamicMember keyPath: KeyPath<Columns, Column<Root, Value?>>) -> Column<Root, Value?>
+    {
         columns[keyPath: keyPath]
     }
 }

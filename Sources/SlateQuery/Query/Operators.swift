@@ -22,7 +22,9 @@ func comparison<L: QueryExpression, Result>(
 }
 
 /// `lhs op rhs` for two expressions.
-func comparison<Result>(_ lhs: some QueryExpression, _ op: String, _ rhs: some QueryExpression, precedence: SQLPrecedence) -> SQLExpression<Result> {
+func comparison<Result>(
+    _ lhs: some QueryExpression, _ op: String, _ rhs: some QueryExpression, precedence: SQLPrecedence
+) -> SQLExpression<Result> {
     infix(lhs, op, rhs, precedence: precedence, associativity: .none)
 }
 
@@ -35,7 +37,8 @@ func comparison<Result>(_ lhs: some QueryExpression, _ op: String, _ rhs: some Q
 /// `lhs = ?`; comparing with `nil` renders `lhs IS NULL`.
 public func == <L: QueryExpression>(lhs: L, rhs: L.QueryValue) -> SQLExpression<L.QueryValue.SQLCondition>
 where L.QueryValue: SQLBindable & SQLExtractable {
-    comparison(lhs, " = ", rhs, nullOperator: " IS NULL", precedence: .equality).pinningRowIDs(of: lhs, to: CollectionOfOne(rhs))
+    comparison(lhs, " = ", rhs, nullOperator: " IS NULL", precedence: .equality).pinningRowIDs(
+        of: lhs, to: CollectionOfOne(rhs))
 }
 
 /// `lhs = rhs` for two expressions of the same type.
@@ -45,12 +48,14 @@ where L.QueryValue == R.QueryValue, L.QueryValue: SQLExtractable {
 }
 
 /// `lhs = rhs` for an optional expression and a non-optional one of the same wrapped type.
-public func == <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<Bool?> where L.QueryValue == R.QueryValue? {
+public func == <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<Bool?>
+where L.QueryValue == R.QueryValue? {
     comparison(lhs, " = ", rhs, precedence: .equality)
 }
 
 /// `lhs = rhs` for a non-optional expression and an optional one of the same wrapped type.
-public func == <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<Bool?> where L.QueryValue? == R.QueryValue {
+public func == <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<Bool?>
+where L.QueryValue? == R.QueryValue {
     comparison(lhs, " = ", rhs, precedence: .equality)
 }
 
@@ -67,12 +72,14 @@ where L.QueryValue == R.QueryValue, L.QueryValue: SQLExtractable {
 }
 
 /// `lhs <> rhs` for an optional expression and a non-optional one of the same wrapped type.
-public func != <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<Bool?> where L.QueryValue == R.QueryValue? {
+public func != <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<Bool?>
+where L.QueryValue == R.QueryValue? {
     comparison(lhs, " <> ", rhs, precedence: .equality)
 }
 
 /// `lhs <> rhs` for a non-optional expression and an optional one of the same wrapped type.
-public func != <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<Bool?> where L.QueryValue? == R.QueryValue {
+public func != <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<Bool?>
+where L.QueryValue? == R.QueryValue {
     comparison(lhs, " <> ", rhs, precedence: .equality)
 }
 
@@ -91,12 +98,14 @@ where L.QueryValue == R.QueryValue, L.QueryValue: SQLExtractable {
 }
 
 /// `lhs < rhs` for an optional expression and a non-optional one of the same wrapped type.
-public func < <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<Bool?> where L.QueryValue == R.QueryValue? {
+public func < <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<Bool?>
+where L.QueryValue == R.QueryValue? {
     comparison(lhs, " < ", rhs, precedence: .comparison)
 }
 
 /// `lhs < rhs` for a non-optional expression and an optional one of the same wrapped type.
-public func < <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<Bool?> where L.QueryValue? == R.QueryValue {
+public func < <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<Bool?>
+where L.QueryValue? == R.QueryValue {
     comparison(lhs, " < ", rhs, precedence: .comparison)
 }
 
@@ -113,12 +122,14 @@ where L.QueryValue == R.QueryValue, L.QueryValue: SQLExtractable {
 }
 
 /// `lhs <= rhs` for an optional expression and a non-optional one of the same wrapped type.
-public func <= <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<Bool?> where L.QueryValue == R.QueryValue? {
+public func <= <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<Bool?>
+where L.QueryValue == R.QueryValue? {
     comparison(lhs, " <= ", rhs, precedence: .comparison)
 }
 
 /// `lhs <= rhs` for a non-optional expression and an optional one of the same wrapped type.
-public func <= <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<Bool?> where L.QueryValue? == R.QueryValue {
+public func <= <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<Bool?>
+where L.QueryValue? == R.QueryValue {
     comparison(lhs, " <= ", rhs, precedence: .comparison)
 }
 
@@ -135,12 +146,14 @@ where L.QueryValue == R.QueryValue, L.QueryValue: SQLExtractable {
 }
 
 /// `lhs > rhs` for an optional expression and a non-optional one of the same wrapped type.
-public func > <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<Bool?> where L.QueryValue == R.QueryValue? {
+public func > <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<Bool?>
+where L.QueryValue == R.QueryValue? {
     comparison(lhs, " > ", rhs, precedence: .comparison)
 }
 
 /// `lhs > rhs` for a non-optional expression and an optional one of the same wrapped type.
-public func > <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<Bool?> where L.QueryValue? == R.QueryValue {
+public func > <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<Bool?>
+where L.QueryValue? == R.QueryValue {
     comparison(lhs, " > ", rhs, precedence: .comparison)
 }
 
@@ -157,12 +170,14 @@ where L.QueryValue == R.QueryValue, L.QueryValue: SQLExtractable {
 }
 
 /// `lhs >= rhs` for an optional expression and a non-optional one of the same wrapped type.
-public func >= <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<Bool?> where L.QueryValue == R.QueryValue? {
+public func >= <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<Bool?>
+where L.QueryValue == R.QueryValue? {
     comparison(lhs, " >= ", rhs, precedence: .comparison)
 }
 
 /// `lhs >= rhs` for a non-optional expression and an optional one of the same wrapped type.
-public func >= <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<Bool?> where L.QueryValue? == R.QueryValue {
+public func >= <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<Bool?>
+where L.QueryValue? == R.QueryValue {
     comparison(lhs, " >= ", rhs, precedence: .comparison)
 }
 
@@ -235,107 +250,128 @@ public prefix func ! (operand: SQLExpression<Bool?>) -> SQLExpression<Bool?> {
 // is then optional, as SQL arithmetic with `NULL` is `NULL`.
 
 /// `lhs + ?`.
-public func + <L: QueryExpression>(lhs: L, rhs: L.QueryValue) -> SQLExpression<L.QueryValue> where L.QueryValue: NumericQueryValue & SQLBindable {
+public func + <L: QueryExpression>(lhs: L, rhs: L.QueryValue) -> SQLExpression<L.QueryValue>
+where L.QueryValue: NumericQueryValue & SQLBindable {
     infix(lhs, " + ", boundValue(rhs, as: lhs), precedence: .additive)
 }
 
 /// `lhs + rhs`.
-public func + <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<L.QueryValue> where L.QueryValue == R.QueryValue, L.QueryValue: NumericQueryValue {
+public func + <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<L.QueryValue>
+where L.QueryValue == R.QueryValue, L.QueryValue: NumericQueryValue {
     infix(lhs, " + ", rhs, precedence: .additive)
 }
 
 /// `lhs + rhs` with an optional left side: optional.
-public func + <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<L.QueryValue> where L.QueryValue == R.QueryValue?, R.QueryValue: NumericQueryValue {
+public func + <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<L.QueryValue>
+where L.QueryValue == R.QueryValue?, R.QueryValue: NumericQueryValue {
     infix(lhs, " + ", rhs, precedence: .additive)
 }
 
 /// `lhs + rhs` with an optional right side: optional.
-public func + <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<R.QueryValue> where L.QueryValue? == R.QueryValue, L.QueryValue: NumericQueryValue {
+public func + <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<R.QueryValue>
+where L.QueryValue? == R.QueryValue, L.QueryValue: NumericQueryValue {
     infix(lhs, " + ", rhs, precedence: .additive)
 }
 
 /// `lhs - ?`.
-public func - <L: QueryExpression>(lhs: L, rhs: L.QueryValue) -> SQLExpression<L.QueryValue> where L.QueryValue: NumericQueryValue & SQLBindable {
+public func - <L: QueryExpression>(lhs: L, rhs: L.QueryValue) -> SQLExpression<L.QueryValue>
+where L.QueryValue: NumericQueryValue & SQLBindable {
     infix(lhs, " - ", boundValue(rhs, as: lhs), precedence: .additive)
 }
 
 /// `lhs - rhs`.
-public func - <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<L.QueryValue> where L.QueryValue == R.QueryValue, L.QueryValue: NumericQueryValue {
+public func - <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<L.QueryValue>
+where L.QueryValue == R.QueryValue, L.QueryValue: NumericQueryValue {
     infix(lhs, " - ", rhs, precedence: .additive)
 }
 
 /// `lhs - rhs` with an optional left side: optional.
-public func - <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<L.QueryValue> where L.QueryValue == R.QueryValue?, R.QueryValue: NumericQueryValue {
+public func - <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<L.QueryValue>
+where L.QueryValue == R.QueryValue?, R.QueryValue: NumericQueryValue {
     infix(lhs, " - ", rhs, precedence: .additive)
 }
 
 /// `lhs - rhs` with an optional right side: optional.
-public func - <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<R.QueryValue> where L.QueryValue? == R.QueryValue, L.QueryValue: NumericQueryValue {
+public func - <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<R.QueryValue>
+where L.QueryValue? == R.QueryValue, L.QueryValue: NumericQueryValue {
     infix(lhs, " - ", rhs, precedence: .additive)
 }
 
 /// `lhs * ?`.
-public func * <L: QueryExpression>(lhs: L, rhs: L.QueryValue) -> SQLExpression<L.QueryValue> where L.QueryValue: NumericQueryValue & SQLBindable {
+public func * <L: QueryExpression>(lhs: L, rhs: L.QueryValue) -> SQLExpression<L.QueryValue>
+where L.QueryValue: NumericQueryValue & SQLBindable {
     infix(lhs, " * ", boundValue(rhs, as: lhs), precedence: .multiplicative)
 }
 
 /// `lhs * rhs`.
-public func * <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<L.QueryValue> where L.QueryValue == R.QueryValue, L.QueryValue: NumericQueryValue {
+public func * <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<L.QueryValue>
+where L.QueryValue == R.QueryValue, L.QueryValue: NumericQueryValue {
     infix(lhs, " * ", rhs, precedence: .multiplicative)
 }
 
 /// `lhs * rhs` with an optional left side: optional.
-public func * <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<L.QueryValue> where L.QueryValue == R.QueryValue?, R.QueryValue: NumericQueryValue {
+public func * <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<L.QueryValue>
+where L.QueryValue == R.QueryValue?, R.QueryValue: NumericQueryValue {
     infix(lhs, " * ", rhs, precedence: .multiplicative)
 }
 
 /// `lhs * rhs` with an optional right side: optional.
-public func * <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<R.QueryValue> where L.QueryValue? == R.QueryValue, L.QueryValue: NumericQueryValue {
+public func * <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<R.QueryValue>
+where L.QueryValue? == R.QueryValue, L.QueryValue: NumericQueryValue {
     infix(lhs, " * ", rhs, precedence: .multiplicative)
 }
 
 /// `lhs / ?`. Integer division truncates, as in Swift and SQLite.
-public func / <L: QueryExpression>(lhs: L, rhs: L.QueryValue) -> SQLExpression<L.QueryValue> where L.QueryValue: NumericQueryValue & SQLBindable {
+public func / <L: QueryExpression>(lhs: L, rhs: L.QueryValue) -> SQLExpression<L.QueryValue>
+where L.QueryValue: NumericQueryValue & SQLBindable {
     infix(lhs, " / ", boundValue(rhs, as: lhs), precedence: .multiplicative)
 }
 
 /// `lhs / rhs`. Integer division truncates, as in Swift and SQLite.
-public func / <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<L.QueryValue> where L.QueryValue == R.QueryValue, L.QueryValue: NumericQueryValue {
+public func / <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<L.QueryValue>
+where L.QueryValue == R.QueryValue, L.QueryValue: NumericQueryValue {
     infix(lhs, " / ", rhs, precedence: .multiplicative)
 }
 
 /// `lhs / rhs` with an optional left side: optional.
-public func / <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<L.QueryValue> where L.QueryValue == R.QueryValue?, R.QueryValue: NumericQueryValue {
+public func / <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<L.QueryValue>
+where L.QueryValue == R.QueryValue?, R.QueryValue: NumericQueryValue {
     infix(lhs, " / ", rhs, precedence: .multiplicative)
 }
 
 /// `lhs / rhs` with an optional right side: optional.
-public func / <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<R.QueryValue> where L.QueryValue? == R.QueryValue, L.QueryValue: NumericQueryValue {
+public func / <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<R.QueryValue>
+where L.QueryValue? == R.QueryValue, L.QueryValue: NumericQueryValue {
     infix(lhs, " / ", rhs, precedence: .multiplicative)
 }
 
 /// `lhs % ?`: the remainder of integer division, with the sign of `lhs`, as in Swift and SQLite.
-public func % <L: QueryExpression>(lhs: L, rhs: L.QueryValue) -> SQLExpression<L.QueryValue> where L.QueryValue: IntegerQueryValue & SQLBindable {
+public func % <L: QueryExpression>(lhs: L, rhs: L.QueryValue) -> SQLExpression<L.QueryValue>
+where L.QueryValue: IntegerQueryValue & SQLBindable {
     infix(lhs, " % ", boundValue(rhs, as: lhs), precedence: .multiplicative)
 }
 
 /// `lhs % rhs`: the remainder of integer division.
-public func % <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<L.QueryValue> where L.QueryValue == R.QueryValue, L.QueryValue: IntegerQueryValue {
+public func % <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<L.QueryValue>
+where L.QueryValue == R.QueryValue, L.QueryValue: IntegerQueryValue {
     infix(lhs, " % ", rhs, precedence: .multiplicative)
 }
 
 /// `lhs % rhs` with an optional left side: optional.
-public func % <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<L.QueryValue> where L.QueryValue == R.QueryValue?, R.QueryValue: IntegerQueryValue {
+public func % <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<L.QueryValue>
+where L.QueryValue == R.QueryValue?, R.QueryValue: IntegerQueryValue {
     infix(lhs, " % ", rhs, precedence: .multiplicative)
 }
 
 /// `lhs % rhs` with an optional right side: optional.
-public func % <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<R.QueryValue> where L.QueryValue? == R.QueryValue, L.QueryValue: IntegerQueryValue {
+public func % <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<R.QueryValue>
+where L.QueryValue? == R.QueryValue, L.QueryValue: IntegerQueryValue {
     infix(lhs, " % ", rhs, precedence: .multiplicative)
 }
 
 /// `-operand`.
-public prefix func - <E: QueryExpression>(operand: E) -> SQLExpression<E.QueryValue> where E.QueryValue: NumericQueryValue {
+public prefix func - <E: QueryExpression>(operand: E) -> SQLExpression<E.QueryValue>
+where E.QueryValue: NumericQueryValue {
     // Parenthesize anything but an atom: `--x` would start an SQL comment.
     SQLExpression(sql: sqlConcat("-", operand.operandFragment(of: .atomic)), precedence: .prefix)
 }
@@ -374,7 +410,8 @@ extension QueryExpression {
         var values = values.makeIterator()
         guard let firstValue = values.next() else {
             let postgreSQL = op == " IN (" ? " = ANY('{}')" : " <> ALL('{}')"
-            return postfix(self, SQL(sqlite: SQL(sql: op + ")"), postgreSQL: SQL(sql: postgreSQL)), precedence: .equality)
+            return postfix(
+                self, SQL(sqlite: SQL(sql: op + ")"), postgreSQL: SQL(sql: postgreSQL)), precedence: .equality)
         }
         var list = SQL(sql: op)
         list.append(bound(firstValue))

@@ -30,7 +30,9 @@ extension QueryExpression where QueryValue: TextQueryValue {
     public func glob(_ pattern: String) -> SQLExpression<QueryValue.SQLCondition> {
         postfix(
             self,
-            SQL(sqlite: " GLOB \(pattern)", unsupportedOnPostgreSQL: "use like(_:escape:), hasPrefix(_:), hasSuffix(_:) or contains(_:)"),
+            SQL(
+                sqlite: " GLOB \(pattern)",
+                unsupportedOnPostgreSQL: "use like(_:escape:), hasPrefix(_:), hasSuffix(_:) or contains(_:)"),
             precedence: .equality)
     }
 

@@ -239,7 +239,8 @@ func sqlConcat(_ parts: SQL...) -> SQL {
 }
 
 /// `value` as an expression, bound as `expression` stores its values.
-func boundValue<E: QueryExpression>(_ value: E.QueryValue, as expression: E) -> SQLExpression<E.QueryValue> where E.QueryValue: SQLBindable {
+func boundValue<E: QueryExpression>(_ value: E.QueryValue, as expression: E) -> SQLExpression<E.QueryValue>
+where E.QueryValue: SQLBindable {
     SQLExpression(sql: expression.bound(value), precedence: .atomic)
 }
 
@@ -285,7 +286,9 @@ func functionCall<Result>(_ name: String, _ arguments: [SQL]) -> SQLExpression<R
 /// `expression` on SQLite; on PostgreSQL, which has no exact equivalent, rendering it throws a
 /// misuse error naming it and saying `reason` (never SQLite's SQL sent to PostgreSQL).
 func sqliteOnly<Result>(_ expression: SQLExpression<Result>, _ reason: String) -> SQLExpression<Result> {
-    SQLExpression(sql: SQL(sqlite: expression.queryFragment, unsupportedOnPostgreSQL: reason), precedence: expression.queryPrecedence)
+    SQLExpression(
+        sql: SQL(sqlite: expression.queryFragment, unsupportedOnPostgreSQL: reason),
+        precedence: expression.queryPrecedence)
 }
 
 /// An integer argument, bound: `?` on SQLite, `CAST(? AS integer)` on PostgreSQL, whose functions

@@ -44,7 +44,8 @@ struct ResolvedForeignKey {
             throw DatabaseError(
                 resultCode: .misuse,
                 message: "the foreign key (\(foreignKey.columns.joined(separator: ", "))) of \(Child.tableName) has "
-                    + "\(foreignKey.columns.count) column(s) but references \(referenced.count) column(s) of \(Parent.tableName)")
+                    + "\(foreignKey.columns.count) column(s) but references \(referenced.count) column(s) of \(Parent.tableName)"
+            )
         }
         return ResolvedForeignKey(
             childIndexes: try foreignKey.columns.map { try index(of: $0, in: Child.self) },
@@ -53,20 +54,24 @@ struct ResolvedForeignKey {
 
     private static func index<T: Table>(of column: String, in table: T.Type) throws -> Int {
         guard let index = T.schema.recordColumns.firstIndex(where: { $0.name.equalsIdentifier(column) }) else {
-            throw DatabaseError(resultCode: .misuse, message: "\(T.tableName) has no column \(column) (named by a foreign key)")
+            throw DatabaseError(
+                resultCode: .misuse, message: "\(T.tableName) has no column \(column) (named by a foreign key)")
         }
         return index
     }
 
     /// `"q"."c1" = ? AND "q"."c2" = ?` for the record columns of `T` at `indexes` and the values
     /// (as the columns they come from store them).
-    static func predicate<T: Table>(_ table: T.Type, qualifier: String, indexes: [Int], values: [any SQLBindable]) -> SQLExpression<Bool> {
+    static func predicate<T: Table>(_ table: T.Type, qualifier: String, indexes: [Int], values: [any SQLBindable])
+        -> SQLExpression<Bool>
+    {
         let prefix = qualifier.quotedIdentifier + "."
         let columns = T.schema.recordColumns
         let parts = zip(indexes, values).map { index, value in
             SQL(sql: prefix + columns[index].name.quotedIdentifier + " = ?", arguments: StatementArguments([value]))
         }
-        return SQLExpression(sql: SQL.joined(parts, separator: " AND "), precedence: parts.count == 1 ? .equality : .and)
+        return SQLExpression(
+            sql: SQL.joined(parts, separator: " AND "), precedence: parts.count == 1 ? .equality : .and)
     }
 }
 
@@ -87,7 +92,8 @@ extension Select {
             let parentValues = parent.columnValues
             copy.clauses.predicates.append(
                 ResolvedForeignKey.predicate(
-                    Root.self, qualifier: qualifier, indexes: key.childIndexes, values: key.parentIndexes.map { parentValues[$0] }))
+                    Root.self, qualifier: qualifier, indexes: key.childIndexes,
+                    values: key.parentIndexes.map { parentValues[$0] }))
         } catch {
             copy.clauses.predicates.append(ResolvedForeignKey.failure(error))
         }
@@ -103,7 +109,8 @@ extension Select {
             let childValues = child.columnValues
             copy.clauses.predicates.append(
                 ResolvedForeignKey.predicate(
-                    Root.self, qualifier: qualifier, indexes: key.parentIndexes, values: key.childIndexes.map { childValues[$0] }))
+                    Root.self, qualifier: qualifier, indexes: key.parentIndexes,
+                    values: key.childIndexes.map { childValues[$0] }))
         } catch {
             copy.clauses.predicates.append(ResolvedForeignKey.failure(error))
         }

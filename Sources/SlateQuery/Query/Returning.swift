@@ -113,10 +113,13 @@ where repeat (each Selected).QueryValue: SQLExtractable {
     let expressions = selection(Root.Columns(qualifier: Root.tableName))
     var fragments: [SQL] = []
     for expression in repeat each expressions { fragments.append(expression.queryFragment) }
-    return (SQL.joined(fragments, separator: ", "), { row in
-        var index = 0
-        return (repeat try extractNext((each Selected).QueryValue.self, from: row, at: &index))
-    })
+    return (
+        SQL.joined(fragments, separator: ", "),
+        { row in
+            var index = 0
+            return (repeat try extractNext((each Selected).QueryValue.self, from: row, at: &index))
+        }
+    )
 }
 
 extension Insert {
@@ -148,7 +151,8 @@ extension Update {
 
     /// Returns each updated row as a record, with its new values.
     public func returning() -> Returning<Root, Root> {
-        Returning(base: .statement(sql), returning: SelectClauses.columnList(of: Root.self, qualifier: Root.tableName)) {
+        Returning(base: .statement(sql), returning: SelectClauses.columnList(of: Root.self, qualifier: Root.tableName))
+        {
             try Root(row: $0)
         }
     }

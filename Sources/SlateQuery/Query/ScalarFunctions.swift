@@ -29,12 +29,14 @@ extension QueryExpression {
     }
 
     /// `self IS other` for an optional expression and a non-optional one.
-    public func `is`<Other: QueryExpression>(_ other: Other) -> SQLExpression<Bool> where QueryValue == Other.QueryValue? {
+    public func `is`<Other: QueryExpression>(_ other: Other) -> SQLExpression<Bool>
+    where QueryValue == Other.QueryValue? {
         infix(self, isOperator, other, precedence: .equality, associativity: .none)
     }
 
     /// `self IS other` for a non-optional expression and an optional one.
-    public func `is`<Other: QueryExpression>(_ other: Other) -> SQLExpression<Bool> where QueryValue? == Other.QueryValue {
+    public func `is`<Other: QueryExpression>(_ other: Other) -> SQLExpression<Bool>
+    where QueryValue? == Other.QueryValue {
         infix(self, isOperator, other, precedence: .equality, associativity: .none)
     }
 
@@ -49,12 +51,14 @@ extension QueryExpression {
     }
 
     /// `self IS NOT other` for an optional expression and a non-optional one.
-    public func isNot<Other: QueryExpression>(_ other: Other) -> SQLExpression<Bool> where QueryValue == Other.QueryValue? {
+    public func isNot<Other: QueryExpression>(_ other: Other) -> SQLExpression<Bool>
+    where QueryValue == Other.QueryValue? {
         infix(self, isNotOperator, other, precedence: .equality, associativity: .none)
     }
 
     /// `self IS NOT other` for a non-optional expression and an optional one.
-    public func isNot<Other: QueryExpression>(_ other: Other) -> SQLExpression<Bool> where QueryValue? == Other.QueryValue {
+    public func isNot<Other: QueryExpression>(_ other: Other) -> SQLExpression<Bool>
+    where QueryValue? == Other.QueryValue {
         infix(self, isNotOperator, other, precedence: .equality, associativity: .none)
     }
 
@@ -63,12 +67,14 @@ extension QueryExpression {
     /// ```swift
     /// Customer.select { $0.company.nullif("") }     // String?
     /// ```
-    public func nullif(_ value: QueryValue) -> SQLExpression<QueryValue.SQLNullable> where QueryValue: SQLBindable & SQLExtractable {
+    public func nullif(_ value: QueryValue) -> SQLExpression<QueryValue.SQLNullable>
+    where QueryValue: SQLBindable & SQLExtractable {
         functionCall("nullif", [queryFragment, bound(value)])
     }
 
     /// `nullif(self, other)`: `NULL` when the expressions are equal, `self` otherwise.
-    public func nullif(_ other: some QueryExpression<QueryValue>) -> SQLExpression<QueryValue.SQLNullable> where QueryValue: SQLExtractable {
+    public func nullif(_ other: some QueryExpression<QueryValue>) -> SQLExpression<QueryValue.SQLNullable>
+    where QueryValue: SQLExtractable {
         functionCall("nullif", [queryFragment, other.queryFragment])
     }
 }
@@ -94,9 +100,11 @@ extension QueryExpression where QueryValue: TextQueryValue {
         // A negative start counts from the end, and a negative length takes the characters
         // before start, only on SQLite.
         guard start >= 0, (length ?? 0) >= 0 else {
-            return sqliteOnly(sqlite, "PostgreSQL's substr does not count a negative start from the end or take a negative length")
+            return sqliteOnly(
+                sqlite, "PostgreSQL's substr does not count a negative start from the end or take a negative length")
         }
-        return SQLExpression(sql: SQL(sqlite: sqlite.queryFragment, postgreSQL: postgreSQL.queryFragment), precedence: .atomic)
+        return SQLExpression(
+            sql: SQL(sqlite: sqlite.queryFragment, postgreSQL: postgreSQL.queryFragment), precedence: .atomic)
     }
 }
 
@@ -105,7 +113,8 @@ extension QueryExpression where QueryValue: TextQueryValue {
 private func instrCall<Result>(_ text: SQL, _ substring: String) -> SQLExpression<Result> {
     let sqlite: SQLExpression<Result> = functionCall("instr", [text, "\(substring)"])
     let postgreSQL: SQLExpression<Result> = functionCall("strpos", [text, "\(substring)"])
-    return SQLExpression(sql: SQL(sqlite: sqlite.queryFragment, postgreSQL: postgreSQL.queryFragment), precedence: .atomic)
+    return SQLExpression(
+        sql: SQL(sqlite: sqlite.queryFragment, postgreSQL: postgreSQL.queryFragment), precedence: .atomic)
 }
 
 extension QueryExpression where QueryValue == String {

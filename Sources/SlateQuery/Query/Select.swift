@@ -75,7 +75,9 @@ public struct SelectClauses: Sendable {
     }
 
     /// Adds `JOIN "T" [AS "alias"] [ON condition]` and T's columns to the selection.
-    mutating func join<T: QuerySource>(_ kind: String, _ type: T.Type, qualifier: String, on condition: SQLExpression<Bool>?) {
+    mutating func join<T: QuerySource>(
+        _ kind: String, _ type: T.Type, qualifier: String, on condition: SQLExpression<Bool>?
+    ) {
         from.append(SQL(sql: " \(kind) "))
         from.append(Self.tableReference(type, qualifier: qualifier))
         if let condition {
@@ -353,11 +355,15 @@ let selectedNothing = SQL(
     sql: "",
     failing: DatabaseError(
         resultCode: .misuse,
-        message: "the select closure selects no expression (a value that is not a query expression, such as a window function without over(_:), is discarded)"))
+        message:
+            "the select closure selects no expression (a value that is not a query expression, such as a window function without over(_:), is discarded)"
+    ))
 
 /// Reads column `index` as `Value` and moves `index` to the next column.
 @inlinable
-func extractNext<Value: SQLExtractable>(_ type: Value.Type, from row: borrowing Row, at index: inout Int) throws -> Value {
+func extractNext<Value: SQLExtractable>(_ type: Value.Type, from row: borrowing Row, at index: inout Int) throws
+    -> Value
+{
     let value = try Value.extract(from: row, at: index)
     index += 1
     return value
@@ -529,12 +535,16 @@ extension Table {
     }
 
     /// Every record, grouped by expressions: `Track.group { $0.genreId }`.
-    public static func group<each Grouping: QueryExpression>(_ expressions: (Columns) -> (repeat each Grouping)) -> Select<Self> {
+    public static func group<each Grouping: QueryExpression>(_ expressions: (Columns) -> (repeat each Grouping))
+        -> Select<Self>
+    {
         Select().group(expressions)
     }
 
     /// Every record, grouped: `Track.group(by: \.genreId)`.
-    public static func group<each Grouping: QueryExpression>(by keyPaths: repeat KeyPath<Columns, each Grouping>) -> Select<Self> {
+    public static func group<each Grouping: QueryExpression>(by keyPaths: repeat KeyPath<Columns, each Grouping>)
+        -> Select<Self>
+    {
         Select().group(by: repeat each keyPaths)
     }
 

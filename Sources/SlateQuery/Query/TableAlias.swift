@@ -55,14 +55,16 @@ extension Select {
 extension Select2 {
     /// `JOIN "T" AS "alias" ON condition`.
     public func join<T: Table>(
-        _ alias: TableAlias<T>, on condition: (A.JoinedColumns, B.JoinedColumns, T.Columns) -> some QueryExpression<some BooleanQueryValue>
+        _ alias: TableAlias<T>,
+        on condition: (A.JoinedColumns, B.JoinedColumns, T.Columns) -> some QueryExpression<some BooleanQueryValue>
     ) -> Select3<A, B, T> {
         join(T.self, as: alias.name, on: condition)
     }
 
     /// `LEFT JOIN "T" AS "alias" ON condition`.
     public func leftJoin<T: Table>(
-        _ alias: TableAlias<T>, on condition: (A.JoinedColumns, B.JoinedColumns, T.Columns) -> some QueryExpression<some BooleanQueryValue>
+        _ alias: TableAlias<T>,
+        on condition: (A.JoinedColumns, B.JoinedColumns, T.Columns) -> some QueryExpression<some BooleanQueryValue>
     ) -> Select3<A, B, T?> {
         leftJoin(T.self, as: alias.name, on: condition)
     }

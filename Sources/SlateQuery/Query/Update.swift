@@ -27,7 +27,8 @@ extension Column {
 
     /// Assigns a non-optional expression to an optional column:
     /// `$0.composer.set(to: $0.name)`, where `composer` is `String?` and `name` is `String`.
-    public func set<Expression: QueryExpression>(to expression: Expression) -> Assignment<Root> where Value == Expression.QueryValue? {
+    public func set<Expression: QueryExpression>(to expression: Expression) -> Assignment<Root>
+    where Value == Expression.QueryValue? {
         Assignment(column: name, value: expression.queryFragment)
     }
 }

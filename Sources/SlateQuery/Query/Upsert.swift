@@ -21,7 +21,9 @@ struct UpsertClause: Sendable {
         if target.isEmpty, let assignments, !assignments.isEmpty {
             sql = SQL(
                 sqlite: sql,
-                unsupportedOnPostgreSQL: "ON CONFLICT DO UPDATE needs the conflict's columns there: name them, or give the table a primary key")
+                unsupportedOnPostgreSQL:
+                    "ON CONFLICT DO UPDATE needs the conflict's columns there: name them, or give the table a primary key"
+            )
         }
         if !target.isEmpty {
             sql.append(SQL(sql: " (" + target.map(\.quotedIdentifier).joined(separator: ", ") + ")"))
@@ -31,7 +33,9 @@ struct UpsertClause: Sendable {
             let kept = columns.filter { !omitted.contains($0.index) }
             // Every updated column was left out: the existing row stays as it is, and a no-op
             // assignment keeps the statement an update, so RETURNING reads the stored row.
-            let names = kept.isEmpty ? [(columns[0].name, columns[0].name.quotedIdentifier)]
+            let names =
+                kept.isEmpty
+                ? [(columns[0].name, columns[0].name.quotedIdentifier)]
                 : kept.map { ($0.name, "\"excluded\"." + $0.name.quotedIdentifier) }
             assignments = names.map { SQL(sql: $0.0.quotedIdentifier + " = " + $0.1) }
         }
@@ -66,7 +70,8 @@ extension Insert {
     /// Without target columns, any uniqueness conflict triggers the update.
     public func onConflict<each Target: ColumnExpression>(
         _ target: repeat KeyPath<Root.Columns, each Target>,
-        @AssignmentBuilder<Root> doUpdate assignments: (_ existing: Root.Columns, _ excluded: Root.Columns) -> [Assignment<Root>]
+        @AssignmentBuilder<Root> doUpdate assignments: (_ existing: Root.Columns, _ excluded: Root.Columns) ->
+            [Assignment<Root>]
     ) -> Insert {
         let columns = Root.Columns(qualifier: Root.tableName)
         var names: [String] = []
@@ -92,8 +97,11 @@ extension Insert {
     /// ```
     public func onConflict<each Target: ColumnExpression>(
         _ target: repeat KeyPath<Root.Columns, each Target>,
-        @AssignmentBuilder<Root> doUpdate assignments: (_ existing: Root.Columns, _ excluded: Root.Columns) -> [Assignment<Root>],
-        where condition: (_ existing: Root.Columns, _ excluded: Root.Columns) -> some QueryExpression<some BooleanQueryValue>
+        @AssignmentBuilder<Root> doUpdate assignments: (_ existing: Root.Columns, _ excluded: Root.Columns) ->
+            [Assignment<Root>],
+        where condition: (_ existing: Root.Columns, _ excluded: Root.Columns) -> some QueryExpression<
+            some BooleanQueryValue
+        >
     ) -> Insert {
         var copy = onConflict(repeat each target, doUpdate: assignments)
         let columns = Root.Columns(qualifier: Root.tableName)
@@ -103,7 +111,9 @@ extension Insert {
 
     /// `ON CONFLICT (target) DO NOTHING`: a row that conflicts on `target` is skipped. Without
     /// target columns, any uniqueness conflict skips the row.
-    public func onConflictDoNothing<each Target: ColumnExpression>(_ target: repeat KeyPath<Root.Columns, each Target>) -> Insert {
+    public func onConflictDoNothing<each Target: ColumnExpression>(_ target: repeat KeyPath<Root.Columns, each Target>)
+        -> Insert
+    {
         let columns = Root.Columns(qualifier: Root.tableName)
         var names: [String] = []
         for keyPath in repeat each target { names.append(columns[keyPath: keyPath].name) }

@@ -134,7 +134,9 @@ public func cumeDist() -> WindowFunction<Double> { WindowFunction(call: "cume_di
 
 /// `ntile(?)`: the partition split into `groups` groups as even as possible; the row's group, from
 /// 1. `groups` must be positive (SQLite reports an error otherwise).
-public func ntile(_ groups: Int) -> WindowFunction<Int> { WindowFunction(call: sqlConcat("ntile(", integerArgument(groups), ")")) }
+public func ntile(_ groups: Int) -> WindowFunction<Int> {
+    WindowFunction(call: sqlConcat("ntile(", integerArgument(groups), ")"))
+}
 
 extension QueryExpression where QueryValue: SQLExtractable {
     /// `lag(self, ?)`: the value `offset` rows before this one in its partition, or `nil` when
@@ -145,7 +147,8 @@ extension QueryExpression where QueryValue: SQLExtractable {
 
     /// `lag(self, ?, ?)`: the value `offset` rows before this one in its partition, or `fallback`
     /// when there is no such row.
-    public func lag(offset: Int = 1, default fallback: QueryValue) -> WindowFunction<QueryValue> where QueryValue: SQLBindable {
+    public func lag(offset: Int = 1, default fallback: QueryValue) -> WindowFunction<QueryValue>
+    where QueryValue: SQLBindable {
         windowCall("lag", [queryFragment, integerArgument(offset), bound(fallback)])
     }
 
@@ -157,7 +160,8 @@ extension QueryExpression where QueryValue: SQLExtractable {
 
     /// `lead(self, ?, ?)`: the value `offset` rows after this one in its partition, or `fallback`
     /// when there is no such row.
-    public func lead(offset: Int = 1, default fallback: QueryValue) -> WindowFunction<QueryValue> where QueryValue: SQLBindable {
+    public func lead(offset: Int = 1, default fallback: QueryValue) -> WindowFunction<QueryValue>
+    where QueryValue: SQLBindable {
         windowCall("lead", [queryFragment, integerArgument(offset), bound(fallback)])
     }
 

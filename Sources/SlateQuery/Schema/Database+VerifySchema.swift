@@ -56,7 +56,8 @@ extension Database {
         var primaryKeys: [String: [String]] = [:]
         for expected in expectedSchemas { primaryKeys[expected.name.lowercased()] = expected.primaryKey }
         for (expected, actual) in zip(expectedSchemas, actuals) {
-            for key in expected.foreignKeys + (actual?.foreignKeys ?? []) where primaryKeys[key.referencedTable.lowercased()] == nil {
+            for key in expected.foreignKeys + (actual?.foreignKeys ?? [])
+            where primaryKeys[key.referencedTable.lowercased()] == nil {
                 primaryKeys[key.referencedTable.lowercased()] = try actualSchema(key.referencedTable)?.primaryKey ?? []
             }
         }
@@ -64,7 +65,8 @@ extension Database {
         var differences: [SchemaDifference] = []
         for (expected, actual) in zip(expectedSchemas, actuals) {
             guard let actual else {
-                differences.append(SchemaDifference(expected.kind == .view ? .missingView : .missingTable, table: expected.name))
+                differences.append(
+                    SchemaDifference(expected.kind == .view ? .missingView : .missingTable, table: expected.name))
                 continue
             }
             if expected.kind == .view && actual.kind == .view {
@@ -80,6 +82,7 @@ extension Database {
 extension TableSchema {
     /// The schema with only what SQLite reports of a view's columns: names and declared types.
     var viewColumnsOnly: TableSchema {
-        TableSchema(name: name, kind: kind, columns: columns.map { TableSchema.Column(name: $0.name, type: $0.declaredType) })
+        TableSchema(
+            name: name, kind: kind, columns: columns.map { TableSchema.Column(name: $0.name, type: $0.declaredType) })
     }
 }

@@ -8,7 +8,8 @@ package enum DefaultExpression {
     /// anything else in parentheses.
     package static func rendered(_ text: String) -> String {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        return isConstantLiteral(trimmed) || isKeywordDefault(trimmed) || isParenthesized(trimmed) ? trimmed : "(" + trimmed + ")"
+        return isConstantLiteral(trimmed) || isKeywordDefault(trimmed) || isParenthesized(trimmed)
+            ? trimmed : "(" + trimmed + ")"
     }
 
     /// `CURRENT_TIME`, `CURRENT_DATE`, `CURRENT_TIMESTAMP`: allowed bare, but not constant (so

@@ -109,11 +109,14 @@ public struct SchemaDifference: Sendable, Hashable, Codable, CustomStringConvert
         default:
             break
         }
-        let isTableLevel = [.tableKind, .withoutRowID, .strict, .primaryKey].contains(kind)
+        let isTableLevel =
+            [.tableKind, .withoutRowID, .strict, .primaryKey].contains(kind)
             || [.foreignKey, .index].contains(kind) || (kind == .unique && name.hasPrefix("("))
         if isTableLevel && !self.name.isNilOrEmpty && (expected == nil || actual == nil) {
             let what = kind == .index ? "index" : kind == .foreignKey ? "foreign key" : "unique constraint"
-            if expected == nil { return "\(what) \(name) of \(table) is not expected" + (actual.map { ": \($0)" } ?? "") }
+            if expected == nil {
+                return "\(what) \(name) of \(table) is not expected" + (actual.map { ": \($0)" } ?? "")
+            }
             return "\(what) \(name) of \(table) is missing" + (expected.map { ": \($0)" } ?? "")
         }
         let subject = isTableLevel ? "table \(table)" + (name.isEmpty ? "" : " \(name)") : "column \(table).\(name)"
@@ -162,7 +165,9 @@ extension TableSchema {
     ///   - actual: The schema found, typically read with `Database.tableSchema(named:)`.
     ///   - primaryKey: The primary key columns of a referenced table, to compare foreign keys;
     ///     `nil` when unknown.
-    public func differences(from actual: TableSchema, primaryKey: (String) -> [String]? = { _ in nil }) -> [SchemaDifference] {
+    public func differences(from actual: TableSchema, primaryKey: (String) -> [String]? = { _ in nil })
+        -> [SchemaDifference]
+    {
         var differences: [SchemaDifference] = []
         func add(_ kind: SchemaDifference.Kind, _ name: String? = nil, _ expected: String?, _ actual: String?) {
             differences.append(SchemaDifference(kind, table: self.name, name: name, expected: expected, actual: actual))
@@ -172,9 +177,13 @@ extension TableSchema {
             add(.tableKind, nil, expected, found)
         }
         if isWithoutRowID != actual.isWithoutRowID {
-            add(.withoutRowID, nil, isWithoutRowID ? "WITHOUT ROWID" : "rowid table", actual.isWithoutRowID ? "WITHOUT ROWID" : "rowid table")
+            add(
+                .withoutRowID, nil, isWithoutRowID ? "WITHOUT ROWID" : "rowid table",
+                actual.isWithoutRowID ? "WITHOUT ROWID" : "rowid table")
         }
-        if isStrict != actual.isStrict { add(.strict, nil, isStrict ? "STRICT" : "not STRICT", actual.isStrict ? "STRICT" : "not STRICT") }
+        if isStrict != actual.isStrict {
+            add(.strict, nil, isStrict ? "STRICT" : "not STRICT", actual.isStrict ? "STRICT" : "not STRICT")
+        }
 
         for column in columns {
             guard let found = actual.column(named: column.name) else {
@@ -187,13 +196,17 @@ extension TableSchema {
                 add(.declaredType, column.name, column.declaredTypeText, found.declaredTypeText)
             }
             if !column.isRowIDAlias && !found.isRowIDAlias && column.isNotNull != found.isNotNull {
-                add(.nullability, column.name, column.isNotNull ? "NOT NULL" : "nullable", found.isNotNull ? "NOT NULL" : "nullable")
+                add(
+                    .nullability, column.name, column.isNotNull ? "NOT NULL" : "nullable",
+                    found.isNotNull ? "NOT NULL" : "nullable")
             }
             if SchemaText.defaultValue(column.defaultSQL) != SchemaText.defaultValue(found.defaultSQL) {
                 add(.defaultValue, column.name, column.defaultSQL, found.defaultSQL)
             }
             if column.isUnique != found.isUnique {
-                add(.unique, column.name, column.isUnique ? "UNIQUE" : "not UNIQUE", found.isUnique ? "UNIQUE" : "not UNIQUE")
+                add(
+                    .unique, column.name, column.isUnique ? "UNIQUE" : "not UNIQUE",
+                    found.isUnique ? "UNIQUE" : "not UNIQUE")
             }
             if (column.collation ?? "BINARY").uppercased() != (found.collation ?? "BINARY").uppercased() {
                 add(.collation, column.name, column.collation ?? "BINARY", found.collation ?? "BINARY")
@@ -202,7 +215,9 @@ extension TableSchema {
                 add(.generated, column.name, column.generation.rawValue, found.generation.rawValue)
             }
             if column.isAutoIncrement != found.isAutoIncrement {
-                add(.autoIncrement, column.name, column.isAutoIncrement ? "AUTOINCREMENT" : "none", found.isAutoIncrement ? "AUTOINCREMENT" : "none")
+                add(
+                    .autoIncrement, column.name, column.isAutoIncrement ? "AUTOINCREMENT" : "none",
+                    found.isAutoIncrement ? "AUTOINCREMENT" : "none")
             }
         }
         for found in actual.columns where column(named: found.name) == nil && !found.isHidden {
@@ -212,7 +227,8 @@ extension TableSchema {
         let expectedKey = self.primaryKey.map { $0.lowercased() }
         let actualKey = actual.primaryKey.map { $0.lowercased() }
         if expectedKey != actualKey {
-            add(.primaryKey, nil, self.primaryKey.isEmpty ? "none" : self.primaryKey.joined(separator: ", "),
+            add(
+                .primaryKey, nil, self.primaryKey.isEmpty ? "none" : self.primaryKey.joined(separator: ", "),
                 actual.primaryKey.isEmpty ? "none" : actual.primaryKey.joined(separator: ", "))
         }
 
@@ -296,7 +312,8 @@ extension TableSchema.Index {
     }
 
     var summary: String {
-        (isUnique ? "UNIQUE " : "") + "(" + columns.map { $0.isEmpty ? "<expression>" : $0 }.joined(separator: ", ") + ")"
+        (isUnique ? "UNIQUE " : "") + "(" + columns.map { $0.isEmpty ? "<expression>" : $0 }.joined(separator: ", ")
+            + ")"
             + (condition.map { " WHERE " + $0 } ?? (isPartial ? " WHERE …" : ""))
     }
 }
@@ -315,7 +332,8 @@ package enum SchemaText {
                 continue
             }
             if byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") { byte -= 0x20 }
-            if pendingSpace, let last = result.last, ![UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: ",")].contains(byte),
+            if pendingSpace, let last = result.last,
+                ![UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: ",")].contains(byte),
                 last != UInt8(ascii: "("), last != UInt8(ascii: ",")
             {
                 result.append(0x20)

@@ -48,7 +48,9 @@ extension SchemaText {
                 while index < bytes.count && bytes[index] != 0x0A { index += 1 }
             case 0x2F where next == 0x2A:  // /* comment */
                 index += 2
-                while index < bytes.count && !(bytes[index] == 0x2A && index + 1 < bytes.count && bytes[index + 1] == 0x2F) {
+                while index < bytes.count
+                    && !(bytes[index] == 0x2A && index + 1 < bytes.count && bytes[index + 1] == 0x2F)
+                {
                     index += 1
                 }
                 index = min(bytes.count, index + 2)
@@ -105,9 +107,11 @@ extension SchemaText {
     /// with `"…"`.
     private static func canonicalIdentifier(_ name: String) -> String {
         let lowered = name.lowercased()
-        let isWord = !lowered.isEmpty && lowered.utf8.allSatisfy { byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F || byte >= 0x80
-        } && !(lowered.utf8.first.map { $0 >= 0x30 && $0 <= 0x39 } ?? true)
+        let isWord =
+            !lowered.isEmpty
+            && lowered.utf8.allSatisfy { byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F || byte >= 0x80
+            } && !(lowered.utf8.first.map { $0 >= 0x30 && $0 <= 0x39 } ?? true)
         return isWord ? lowered : "\"" + lowered.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

@@ -153,13 +153,16 @@ public protocol PrimaryKeyedTable: Table {
 
     /// Hands out the values of `key`'s columns, ordered by their position in the key, stored as
     /// their columns store them. The default hands out `key` when it is a single bindable value.
-    static func encode<Encoder: ColumnEncoder>(primaryKey key: PrimaryKey, to encoder: inout Encoder) throws(Encoder.Failure)
+    static func encode<Encoder: ColumnEncoder>(primaryKey key: PrimaryKey, to encoder: inout Encoder) throws(Encoder
+        .Failure)
 }
 
 extension PrimaryKeyedTable where PrimaryKey: SQLBindable {
     /// Hands out `key`.
     @inlinable
-    public static func encode<Encoder: ColumnEncoder>(primaryKey key: PrimaryKey, to encoder: inout Encoder) throws(Encoder.Failure) {
+    public static func encode<Encoder: ColumnEncoder>(primaryKey key: PrimaryKey, to encoder: inout Encoder)
+        throws(Encoder.Failure)
+    {
         try encoder.encode(key)
     }
 }

@@ -22,7 +22,8 @@ extension Database {
         guard
             let object = try fetchOne(
                 CopiedRow.self,
-                "SELECT type, name, sql FROM main.sqlite_master WHERE type IN ('table', 'view') AND name = \(name) COLLATE NOCASE")
+                "SELECT type, name, sql FROM main.sqlite_master WHERE type IN ('table', 'view') AND name = \(name) COLLATE NOCASE"
+            )
         else { return nil }
         let type: String = try object.decode(at: 0)
         let actualName: String = try object.decode(at: 1)
@@ -36,7 +37,9 @@ extension Database {
     /// tables and the shadow tables of virtual tables.
     public func tableNames() throws -> [String] {
         let objects = try fetchAll(
-            CopiedRow.self, "SELECT name, sql FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
+            CopiedRow.self,
+            "SELECT name, sql FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name"
+        )
         var names: [String] = []
         for object in objects {
             let name: String = try object.decode(at: 0)
@@ -71,18 +74,22 @@ package enum SchemaIntrospection {
     package static func tableKind(_ db: Database, name: String, sql: String) throws -> TableKind {
         let virtual = virtualModule(sql)
         if sqlite3_libversion_number() >= 3_037_000,
-            let row = try db.fetchOne(CopiedRow.self, "SELECT type, wr, strict FROM pragma_table_list(\(name)) WHERE schema = 'main'")
+            let row = try db.fetchOne(
+                CopiedRow.self, "SELECT type, wr, strict FROM pragma_table_list(\(name)) WHERE schema = 'main'")
         {
             switch try row.decode(String.self, at: 0) {
             case "virtual": return .virtual(module: virtual?.module ?? "", arguments: virtual?.arguments ?? "")
             case "shadow": return .shadow
-            default: return .table(isWithoutRowID: try row.decode(Bool.self, at: 1), isStrict: try row.decode(Bool.self, at: 2))
+            default:
+                return .table(
+                    isWithoutRowID: try row.decode(Bool.self, at: 1), isStrict: try row.decode(Bool.self, at: 2))
             }
         }
         if let virtual { return .virtual(module: virtual.module, arguments: virtual.arguments) }
         let tail = sql.uppercased().split(separator: ")").last.map(String.init) ?? ""
         let words = tail.split(whereSeparator: { !$0.isLetter }).map(String.init)
-        return .table(isWithoutRowID: words.contains("WITHOUT") && words.contains("ROWID"), isStrict: words.contains("STRICT"))
+        return .table(
+            isWithoutRowID: words.contains("WITHOUT") && words.contains("ROWID"), isStrict: words.contains("STRICT"))
     }
 
     /// The module and arguments of `CREATE VIRTUAL TABLE … USING module(arguments)`, or `nil` for
@@ -90,7 +97,8 @@ package enum SchemaIntrospection {
     package static func virtualModule(_ sql: String) -> (module: String, arguments: String)? {
         // The first three words only: splitting the whole statement costs as much as reading the table.
         let words = sql.split(maxSplits: 3, whereSeparator: \.isWhitespace).prefix(3).map { $0.uppercased() }
-        guard words == ["CREATE", "VIRTUAL", "TABLE"], let using = sql.range(of: "USING", options: .caseInsensitive) else {
+        guard words == ["CREATE", "VIRTUAL", "TABLE"], let using = sql.range(of: "USING", options: .caseInsensitive)
+        else {
             return nil
         }
         let rest = String(sql[using.upperBound...]).trimmingSQLSpace
@@ -138,7 +146,9 @@ package enum SchemaIntrospection {
             case "pk":
                 hasPrimaryKeyIndex = true
             case "u":
-                if entry.columns.count == 1, let position = columns.firstIndex(where: { $0.name.equalsIdentifier(entry.columns[0]) }) {
+                if entry.columns.count == 1,
+                    let position = columns.firstIndex(where: { $0.name.equalsIdentifier(entry.columns[0]) })
+                {
                     columns[position].isUnique = true
                 } else {
                     uniqueConstraints.append(entry.columns)
@@ -176,24 +186,29 @@ package enum SchemaIntrospection {
         let rows: [CopiedRow]
         if sqlite3_libversion_number() >= 3_026_000 {
             rows = try db.fetchAll(
-                CopiedRow.self, "SELECT name, type, \"notnull\", dflt_value, pk, hidden FROM pragma_table_xinfo(\(table)) ORDER BY cid")
+                CopiedRow.self,
+                "SELECT name, type, \"notnull\", dflt_value, pk, hidden FROM pragma_table_xinfo(\(table)) ORDER BY cid")
         } else {
             rows = try db.fetchAll(
-                CopiedRow.self, "SELECT name, type, \"notnull\", dflt_value, pk, 0 FROM pragma_table_info(\(table)) ORDER BY cid")
+                CopiedRow.self,
+                "SELECT name, type, \"notnull\", dflt_value, pk, 0 FROM pragma_table_info(\(table)) ORDER BY cid")
         }
         return try rows.map { row in
             let hidden = try row.decode(Int.self, at: 5)
             let primaryKeyPosition = try row.decode(Int.self, at: 4)
             return TableSchema.Column(
                 name: try row.decode(String.self, at: 0), type: try row.decode(String?.self, at: 1) ?? "",
-                isNotNull: try row.decode(Bool.self, at: 2), primaryKeyPosition: primaryKeyPosition > 0 ? primaryKeyPosition : nil,
+                isNotNull: try row.decode(Bool.self, at: 2),
+                primaryKeyPosition: primaryKeyPosition > 0 ? primaryKeyPosition : nil,
                 defaultSQL: try row.decode(String?.self, at: 3),
                 generation: hidden == 2 ? .virtual : hidden == 3 ? .stored : .none, isHidden: hidden == 1)
         }
     }
 
     /// Collation and `AUTOINCREMENT` from `sqlite3_table_column_metadata`.
-    static func columnMetadata(_ db: Database, table: String, column: String) -> (collation: String?, isAutoIncrement: Bool) {
+    static func columnMetadata(_ db: Database, table: String, column: String) -> (
+        collation: String?, isAutoIncrement: Bool
+    ) {
         var declaredType: UnsafePointer<CChar>?
         var collation: UnsafePointer<CChar>?
         var notNull: Int32 = 0
@@ -217,19 +232,25 @@ package enum SchemaIntrospection {
     }
 
     static func readIndexList(_ db: Database, table: String) throws -> [IndexEntry] {
-        let list = try db.fetchAll(CopiedRow.self, "SELECT name, \"unique\", origin, partial FROM pragma_index_list(\(table))")
+        let list = try db.fetchAll(
+            CopiedRow.self, "SELECT name, \"unique\", origin, partial FROM pragma_index_list(\(table))")
         var entries: [IndexEntry] = []
         for row in list {
             let name: String = try row.decode(at: 0)
-            let columns = try db.fetchAll(CopiedRow.self, "SELECT cid, name FROM pragma_index_info(\(name)) ORDER BY seqno")
-                .map { row -> String in
-                    if try row.decode(Int.self, at: 0) == -1 { return "rowid" }
-                    return try row.decode(String?.self, at: 1) ?? ""
-                }
-            let sql = try db.fetchOne(String.self, "SELECT sql FROM main.sqlite_master WHERE type = 'index' AND name = \(name)")
-            entries.append(IndexEntry(
-                name: name, columns: columns, isUnique: try row.decode(Bool.self, at: 1), origin: try row.decode(String.self, at: 2),
-                isPartial: try row.decode(Bool.self, at: 3), sql: sql))
+            let columns = try db.fetchAll(
+                CopiedRow.self, "SELECT cid, name FROM pragma_index_info(\(name)) ORDER BY seqno"
+            )
+            .map { row -> String in
+                if try row.decode(Int.self, at: 0) == -1 { return "rowid" }
+                return try row.decode(String?.self, at: 1) ?? ""
+            }
+            let sql = try db.fetchOne(
+                String.self, "SELECT sql FROM main.sqlite_master WHERE type = 'index' AND name = \(name)")
+            entries.append(
+                IndexEntry(
+                    name: name, columns: columns, isUnique: try row.decode(Bool.self, at: 1),
+                    origin: try row.decode(String.self, at: 2),
+                    isPartial: try row.decode(Bool.self, at: 3), sql: sql))
         }
         return entries.sorted { $0.name < $1.name }
     }
@@ -268,7 +289,8 @@ package enum SchemaIntrospection {
     static func readForeignKeys(_ db: Database, table: String) throws -> [TableSchema.ForeignKey] {
         let rows = try db.fetchAll(
             CopiedRow.self,
-            "SELECT id, \"table\", \"from\", \"to\", on_update, on_delete FROM pragma_foreign_key_list(\(table)) ORDER BY id DESC, seq")
+            "SELECT id, \"table\", \"from\", \"to\", on_update, on_delete FROM pragma_foreign_key_list(\(table)) ORDER BY id DESC, seq"
+        )
         var keys: [TableSchema.ForeignKey] = []
         var currentID: Int?
         for row in rows {
@@ -277,10 +299,11 @@ package enum SchemaIntrospection {
             let to = try row.decode(String?.self, at: 3)
             if id != currentID {
                 currentID = id
-                keys.append(TableSchema.ForeignKey(
-                    columns: [], referencedTable: try row.decode(String.self, at: 1), referencedColumns: [],
-                    onDelete: .init(pragmaText: try row.decode(String.self, at: 5)),
-                    onUpdate: .init(pragmaText: try row.decode(String.self, at: 4))))
+                keys.append(
+                    TableSchema.ForeignKey(
+                        columns: [], referencedTable: try row.decode(String.self, at: 1), referencedColumns: [],
+                        onDelete: .init(pragmaText: try row.decode(String.self, at: 5)),
+                        onUpdate: .init(pragmaText: try row.decode(String.self, at: 4))))
             }
             keys[keys.count - 1].columns.append(from)
             if let to { keys[keys.count - 1].referencedColumns.append(to) }

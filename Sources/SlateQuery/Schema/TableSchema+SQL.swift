@@ -23,7 +23,8 @@ extension TableSchema {
         switch kind {
         case .view:
             throw DatabaseError(
-                resultCode: .misuse, message: "\(self.name) is a view: it is created with CREATE VIEW, not from a table schema")
+                resultCode: .misuse,
+                message: "\(self.name) is a view: it is created with CREATE VIEW, not from a table schema")
         case .virtual(let module, let arguments):
             return "CREATE VIRTUAL TABLE " + existence + name + " USING " + module + "(" + arguments + ")"
         case .table:
@@ -32,7 +33,8 @@ extension TableSchema {
         if let generated = columns.first(where: { $0.generation != .none && $0.generationExpression == nil }) {
             throw DatabaseError(
                 resultCode: .misuse,
-                message: "cannot create table \(self.name): the expression of generated column \(generated.name) is unknown")
+                message:
+                    "cannot create table \(self.name): the expression of generated column \(generated.name) is unknown")
         }
         let keyColumns = primaryKey
         let inlineKey = keyColumns.count == 1
@@ -43,7 +45,8 @@ extension TableSchema {
         for unique in uniqueConstraints where unique.count > 1 {
             definitions.append("UNIQUE (" + unique.map(\.quotedIdentifier).joined(separator: ", ") + ")")
         }
-        for foreignKey in foreignKeys where foreignKey.columns.count != 1 || column(named: foreignKey.columns[0]) == nil {
+        for foreignKey in foreignKeys where foreignKey.columns.count != 1 || column(named: foreignKey.columns[0]) == nil
+        {
             definitions.append(
                 "FOREIGN KEY (" + foreignKey.columns.map(\.quotedIdentifier).joined(separator: ", ") + ")"
                     + Self.referenceClause(foreignKey))
@@ -87,9 +90,12 @@ extension TableSchema {
         if let defaultSQL = column.defaultSQL { definition += " DEFAULT " + DefaultExpression.rendered(defaultSQL) }
         if let collation = column.collation { definition += " COLLATE " + collation.quotedIdentifier }
         if column.generation != .none, let expression = column.generationExpression {
-            definition += " GENERATED ALWAYS AS (" + expression + ")" + (column.generation == .stored ? " STORED" : " VIRTUAL")
+            definition +=
+                " GENERATED ALWAYS AS (" + expression + ")" + (column.generation == .stored ? " STORED" : " VIRTUAL")
         }
-        if let foreignKey = foreignKeys.first(where: { $0.columns.count == 1 && $0.columns[0].equalsIdentifier(column.name) }) {
+        if let foreignKey = foreignKeys.first(where: {
+            $0.columns.count == 1 && $0.columns[0].equalsIdentifier(column.name)
+        }) {
             definition += Self.referenceClause(foreignKey)
         }
         return definition
@@ -165,20 +171,24 @@ extension TableSchema {
             if let collation = column.collation {
                 switch collation.uppercased() {
                 case "BINARY": definition += " COLLATE \"C\""
-                case "NOCASE", "RTRIM": throw unsupported("column \(column.name) has the \(collation) collation, which PostgreSQL lacks")
+                case "NOCASE", "RTRIM":
+                    throw unsupported("column \(column.name) has the \(collation) collation, which PostgreSQL lacks")
                 default: definition += " COLLATE " + collation.quotedIdentifier
                 }
             }
             switch column.generation {
             case .none: break
-            case .virtual: throw unsupported("column \(column.name) is a virtual generated column; PostgreSQL 15 stores them")
+            case .virtual:
+                throw unsupported("column \(column.name) is a virtual generated column; PostgreSQL 15 stores them")
             case .stored:
                 guard let expression = column.generationExpression else {
                     throw unsupported("the expression of generated column \(column.name) is unknown")
                 }
                 definition += " GENERATED ALWAYS AS (" + expression + ") STORED"
             }
-            if let foreignKey = foreignKeys.first(where: { $0.columns.count == 1 && $0.columns[0].equalsIdentifier(column.name) }) {
+            if let foreignKey = foreignKeys.first(where: {
+                $0.columns.count == 1 && $0.columns[0].equalsIdentifier(column.name)
+            }) {
                 definition += Self.referenceClause(foreignKey)
             }
             definitions.append(definition)
@@ -189,12 +199,14 @@ extension TableSchema {
         for unique in uniqueConstraints where unique.count > 1 {
             definitions.append("UNIQUE (" + unique.map(\.quotedIdentifier).joined(separator: ", ") + ")")
         }
-        for foreignKey in foreignKeys where foreignKey.columns.count != 1 || column(named: foreignKey.columns[0]) == nil {
+        for foreignKey in foreignKeys where foreignKey.columns.count != 1 || column(named: foreignKey.columns[0]) == nil
+        {
             definitions.append(
                 "FOREIGN KEY (" + foreignKey.columns.map(\.quotedIdentifier).joined(separator: ", ") + ")"
                     + Self.referenceClause(foreignKey))
         }
-        let table = "CREATE TABLE " + (ifNotExists ? "IF NOT EXISTS " : "") + name.quotedIdentifier
+        let table =
+            "CREATE TABLE " + (ifNotExists ? "IF NOT EXISTS " : "") + name.quotedIdentifier
             + " (" + definitions.joined(separator: ", ") + ")"
         return [table] + createIndexSQL(ifNotExists: ifNotExists)
     }
@@ -269,8 +281,10 @@ extension TableSchema {
     /// `VARCHAR(n)` for a declared `VARCHAR(n)`, `NVARCHAR(n)`, `CHARACTER VARYING(n)`, or
     /// `CHAR(n)`-like type with a size, else `nil`.
     private static func sizedCharacterType(_ declared: String) -> String? {
-        guard declared.contains("CHAR"), let open = declared.firstIndex(of: "("), let close = declared.lastIndex(of: ")"),
-            open < close, let size = Int(declared[declared.index(after: open)..<close].trimmingCharacters(in: .whitespaces)),
+        guard declared.contains("CHAR"), let open = declared.firstIndex(of: "("),
+            let close = declared.lastIndex(of: ")"),
+            open < close,
+            let size = Int(declared[declared.index(after: open)..<close].trimmingCharacters(in: .whitespaces)),
             size > 0
         else { return nil }
         return "VARCHAR(\(size))"

@@ -73,7 +73,9 @@ public struct TableSchema: Sendable, Hashable, Codable {
     /// The primary key's column names, in key order; empty when the table has no declared key.
     public var primaryKey: [String] {
         columns.enumerated()
-            .compactMap { index, column in column.primaryKeyPosition.map { (position: $0, index: index, name: column.name) } }
+            .compactMap { index, column in
+                column.primaryKeyPosition.map { (position: $0, index: index, name: column.name) }
+            }
             .sorted { ($0.position, $0.index) < ($1.position, $1.index) }
             .map(\.name)
     }
@@ -111,7 +113,9 @@ public struct TableSchema: Sendable, Hashable, Codable {
         if key.count == 1 && key[0].equalsIdentifier(name) { return true }
         if column(named: name)?.isUnique == true { return true }
         if uniqueConstraints.contains(where: { $0.count == 1 && $0[0].equalsIdentifier(name) }) { return true }
-        return indexes.contains { $0.isUnique && !$0.isPartial && $0.columns.count == 1 && $0.columns[0].equalsIdentifier(name) }
+        return indexes.contains {
+            $0.isUnique && !$0.isPartial && $0.columns.count == 1 && $0.columns[0].equalsIdentifier(name)
+        }
     }
 }
 
@@ -237,7 +241,8 @@ extension TableSchema {
         /// without type or constraints.
         public init(
             name: String, type declaredType: String = "", isNotNull: Bool = false, primaryKeyPosition: Int? = nil,
-            isPrimaryKeyDescending: Bool = false, isAutoIncrement: Bool = false, isUnique: Bool = false, defaultSQL: String? = nil, collation: String? = nil,
+            isPrimaryKeyDescending: Bool = false, isAutoIncrement: Bool = false, isUnique: Bool = false,
+            defaultSQL: String? = nil, collation: String? = nil,
             generation: Generation = .none, generationExpression: String? = nil, isHidden: Bool = false
         ) {
             self.name = name
@@ -357,8 +362,12 @@ extension String {
     /// The text without leading and trailing ASCII whitespace.
     package var trimmingSQLSpace: String {
         var slice = Substring(self)
-        while let first = slice.first, first == " " || first == "\t" || first == "\n" || first == "\r" { slice = slice.dropFirst() }
-        while let last = slice.last, last == " " || last == "\t" || last == "\n" || last == "\r" { slice = slice.dropLast() }
+        while let first = slice.first, first == " " || first == "\t" || first == "\n" || first == "\r" {
+            slice = slice.dropFirst()
+        }
+        while let last = slice.last, last == " " || last == "\t" || last == "\n" || last == "\r" {
+            slice = slice.dropLast()
+        }
         return String(slice)
     }
 }

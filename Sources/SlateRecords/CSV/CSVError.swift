@@ -124,7 +124,8 @@ public struct CSVError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tableNotFound:
             return "the table does not exist (createsMissingTable is false)"
         case .typeConflict(let value, let type):
-            return "the value \(CSVText.quoted(value)) would not be stored as written in this column, inferred as \(type)"
+            return
+                "the value \(CSVText.quoted(value)) would not be stored as written in this column, inferred as \(type)"
                 + " from the first rows; import with a larger inferenceSampleSize (nil reads the whole file)"
                 + " or create the table first"
         case .invalidOptions(let detail):

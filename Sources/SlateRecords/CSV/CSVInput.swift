@@ -1,15 +1,15 @@
 import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import SlateConcurrency
 import SlateCore
 import SlateQuery
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A CSV file read as UTF-8, chunk by chunk: the file's bytes for UTF-8, transcoded ones for
 /// UTF-16 and Latin-1. Memory is one scratch chunk for transcoding, whatever the file size.
@@ -106,7 +106,9 @@ final class CSVInput {
                 encoding = .utf8
                 skip = 3
             } else if head.starts(with: [0xFF, 0xFE, 0, 0]) || head.starts(with: [0, 0, 0xFE, 0xFF]) {
-                throw CSVError(.invalidEncoding("the file is UTF-32, which the importer does not read; convert it to UTF-8"), file: path)
+                throw CSVError(
+                    .invalidEncoding("the file is UTF-32, which the importer does not read; convert it to UTF-8"),
+                    file: path)
             } else if head.starts(with: [0xFF, 0xFE]) {
                 encoding = .utf16LittleEndian
                 skip = 2
@@ -272,10 +274,10 @@ final class CSVInput {
 @inline(__always)
 private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutablePointer<UInt8>, _ count: Int) -> Int {
     #if canImport(Glibc)
-    return Glibc.read(descriptor, buffer, count)
+        return Glibc.read(descriptor, buffer, count)
     #elseif canImport(Musl)
-    return Musl.read(descriptor, buffer, count)
+        return Musl.read(descriptor, buffer, count)
     #else
-    return Darwin.read(descriptor, buffer, count)
+        return Darwin.read(descriptor, buffer, count)
     #endif
 }

@@ -112,7 +112,8 @@ final class CSVReader {
             case .record(let next, let lines):
                 if next - position > maximumRecordLength {
                     line = nextLine
-                    throw CSVError(.recordTooLong(limit: maximumRecordLength), file: input.path, line: nextLine, row: rawExcerpt())
+                    throw CSVError(
+                        .recordTooLong(limit: maximumRecordLength), file: input.path, line: nextLine, row: rawExcerpt())
                 }
                 position = next
                 line = nextLine
@@ -177,7 +178,8 @@ final class CSVReader {
     /// The unparsed bytes from the start of the current record, for an unterminated quote.
     private func rawExcerpt() -> String {
         let count = min(end - position, CSVText.excerptLength * 4)
-        return CSVText.truncated(String(decoding: UnsafeBufferPointer(start: buffer + position, count: count), as: UTF8.self))
+        return CSVText.truncated(
+            String(decoding: UnsafeBufferPointer(start: buffer + position, count: count), as: UTF8.self))
     }
 
     // MARK: Parsing
@@ -243,7 +245,8 @@ final class CSVReader {
                         // Eight bytes at a time up to the next quote, CR or LF.
                         while p &+ 8 <= end {
                             let word = UnsafeRawPointer(base + p).loadUnaligned(as: UInt64.self)
-                            let found = Self.bytes(in: word, equalTo: quotes) | Self.bytes(in: word, equalTo: lineFeeds)
+                            let found =
+                                Self.bytes(in: word, equalTo: quotes) | Self.bytes(in: word, equalTo: lineFeeds)
                                 | Self.bytes(in: word, equalTo: carriageReturns)
                             if found != 0 {
                                 let offset = found.trailingZeroBitCount >> 3
@@ -289,7 +292,8 @@ final class CSVReader {
                     // Eight bytes at a time up to the next delimiter, CR or LF.
                     while p &+ 8 <= end {
                         let word = UnsafeRawPointer(base + p).loadUnaligned(as: UInt64.self)
-                        let found = Self.bytes(in: word, equalTo: delimiters) | Self.bytes(in: word, equalTo: lineFeeds)
+                        let found =
+                            Self.bytes(in: word, equalTo: delimiters) | Self.bytes(in: word, equalTo: lineFeeds)
                             | Self.bytes(in: word, equalTo: carriageReturns)
                         if found != 0 {
                             let offset = found.trailingZeroBitCount >> 3
@@ -391,7 +395,8 @@ final class CSVReader {
         try willRefill?()
         let pending = end - position
         if pending > maximumRecordLength {
-            throw CSVError(.recordTooLong(limit: maximumRecordLength), file: input.path, line: nextLine, row: rawExcerpt())
+            throw CSVError(
+                .recordTooLong(limit: maximumRecordLength), file: input.path, line: nextLine, row: rawExcerpt())
         }
         if position > 0 {
             if pending > 0 { memmove(buffer, buffer + position, pending) }

@@ -129,7 +129,8 @@ enum CSVNumberParser {
                 return .real(negative ? -value : value)
             }
         }
-        guard let value = Double(String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)) else {
+        guard let value = Double(String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self))
+        else {
             return .text
         }
         return .real(value)

@@ -1,16 +1,16 @@
 import CSQLite
 import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import SlateConcurrency
 import SlateCore
 import SlateQuery
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 extension Database {
     /// Writes the rows of a query to a CSV file, in RFC 4180 form, with a header row of the
@@ -60,14 +60,18 @@ extension Database {
     /// `"SELECT * FROM track WHERE albumId = \(id)"`, to a CSV file. See
     /// ``exportCSV(sql:arguments:to:options:)``.
     @discardableResult
-    public func exportCSV(_ query: SQL, to url: URL, options: CSVExportOptions = CSVExportOptions()) throws -> CSVExportResult {
+    public func exportCSV(_ query: SQL, to url: URL, options: CSVExportOptions = CSVExportOptions()) throws
+        -> CSVExportResult
+    {
         try exportCSV(sql: query.text, arguments: query.arguments, to: url, options: options)
     }
 
     /// Writes every row of a table, in rowid order for rowid tables, to a CSV file. See
     /// ``exportCSV(sql:arguments:to:options:)``.
     @discardableResult
-    public func exportCSV(table: String, to url: URL, options: CSVExportOptions = CSVExportOptions()) throws -> CSVExportResult {
+    public func exportCSV(table: String, to url: URL, options: CSVExportOptions = CSVExportOptions()) throws
+        -> CSVExportResult
+    {
         try exportCSV(sql: "SELECT * FROM \(table.quotedIdentifier)", to: url, options: options)
     }
 }
@@ -92,7 +96,9 @@ final class CSVExporter {
     func run() throws -> CSVExportResult {
         guard let delimiter = options.delimiter.csvDelimiterByte else {
             throw CSVError(
-                .invalidOptions("the delimiter must be one ASCII character other than a quote, CR or LF, not \(CSVText.quoted(String(options.delimiter)))"),
+                .invalidOptions(
+                    "the delimiter must be one ASCII character other than a quote, CR or LF, not \(CSVText.quoted(String(options.delimiter)))"
+                ),
                 file: url.path)
         }
         let temporary = url.deletingLastPathComponent()
@@ -139,7 +145,8 @@ final class CSVExporter {
         }
         descriptor = -1
         guard rename(temporary.path, url.path) == 0 else {
-            throw CSVError(.fileError("cannot move the file into place: \(String(cString: strerror(errno)))"), file: url.path)
+            throw CSVError(
+                .fileError("cannot move the file into place: \(String(cString: strerror(errno)))"), file: url.path)
         }
         finished = true
         return CSVExportResult(rowCount: rowCount, byteCount: byteCount)
@@ -172,7 +179,9 @@ final class CSVExporter {
         default:
             let text = sqlite3_column_text(handle, column)
             let count = Int(sqlite3_column_bytes(handle, column))
-            appendText(UnsafeBufferPointer(start: text, count: text == nil ? 0 : count), delimiter: delimiter, quotesNumbers: true)
+            appendText(
+                UnsafeBufferPointer(start: text, count: text == nil ? 0 : count), delimiter: delimiter,
+                quotesNumbers: true)
         }
     }
 
@@ -210,7 +219,8 @@ final class CSVExporter {
                 let written = write(descriptor, base + offset, bytes.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    throw CSVError(.fileError("cannot write the file: \(String(cString: strerror(errno)))"), file: url.path)
+                    throw CSVError(
+                        .fileError("cannot write the file: \(String(cString: strerror(errno)))"), file: url.path)
                 }
                 offset += written
             }

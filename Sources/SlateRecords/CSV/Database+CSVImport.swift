@@ -45,8 +45,10 @@ extension Database {
         options: CSVImportOptions = CSVImportOptions(),
         progress: ((CSVImportProgress) -> CSVImportDecision)? = nil
     ) throws -> CSVImportResult {
-        try CSVImporter(database: self, url: url, target: CSVImportTarget(table: table), options: options, progress: progress)
-            .run()
+        try CSVImporter(
+            database: self, url: url, target: CSVImportTarget(table: table), options: options, progress: progress
+        )
+        .run()
     }
 
     /// ``importCSV(from:into:options:progress:)-(_,String,_,_)`` with a chosen buffer size, for tests of records
@@ -190,7 +192,9 @@ final class CSVImporter {
     private func validatedDelimiter() throws -> UInt8 {
         guard let delimiter = options.delimiter.csvDelimiterByte else {
             throw CSVError(
-                .invalidOptions("the delimiter must be one ASCII character other than a quote, CR or LF, not \(CSVText.quoted(String(options.delimiter)))"),
+                .invalidOptions(
+                    "the delimiter must be one ASCII character other than a quote, CR or LF, not \(CSVText.quoted(String(options.delimiter)))"
+                ),
                 file: path)
         }
         if let rows = options.rowsPerTransaction, rows < 1 {
@@ -200,7 +204,9 @@ final class CSVImporter {
             throw CSVError(.invalidOptions("inferenceSampleSize must not be negative, not \(rows)"), file: path)
         }
         if options.maximumRecordLength < 1 {
-            throw CSVError(.invalidOptions("maximumRecordLength must be at least 1, not \(options.maximumRecordLength)"), file: path)
+            throw CSVError(
+                .invalidOptions("maximumRecordLength must be at least 1, not \(options.maximumRecordLength)"),
+                file: path)
         }
         if target.table.isEmpty {
             throw CSVError(.invalidOptions("the table name is empty"), file: path)
@@ -234,7 +240,8 @@ final class CSVImporter {
         guard var csvError = failure as? CSVError else {
             return Database.error(failure, notingCleanupFailures: [rollbackError])
         }
-        csvError.rollbackError = rollbackError as? DatabaseError
+        csvError.rollbackError =
+            rollbackError as? DatabaseError
             ?? DatabaseError(resultCode: .error, message: "\(rollbackError)".truncatedForMessages)
         return csvError
     }
@@ -352,7 +359,8 @@ final class CSVImporter {
         }
         guard let count = fieldCount else { throw CSVError(.emptyFile, file: path) }
         let names = header.map(CSVColumnNaming.safeNames(from:)) ?? CSVColumnNaming.positionalNames(count: count)
-        let types = statistics.isEmpty ? Array(repeating: CSVInferredType.text, count: count) : statistics.map(\.inferredType)
+        let types =
+            statistics.isEmpty ? Array(repeating: CSVInferredType.text, count: count) : statistics.map(\.inferredType)
         let definitions = zip(names, types).map { "\($0.quotedIdentifier) \($1.rawValue)" }
         try db.execute(sql: "CREATE TABLE \(target.table.quotedIdentifier) (\(definitions.joined(separator: ", ")))")
     }
@@ -388,7 +396,8 @@ final class CSVImporter {
                             + insertable.map(\.name).joined(separator: ", "))
                 }
                 guard used.insert(key).inserted else {
-                    throw CSVError(.duplicateColumn(column.name), file: path, line: 1, column: index + 1, columnName: name)
+                    throw CSVError(
+                        .duplicateColumn(column.name), file: path, line: 1, column: index + 1, columnName: name)
                 }
                 plans.append(plan(field: index, column: column))
             }
@@ -401,7 +410,8 @@ final class CSVImporter {
         self.plans = plans
         let names = plans.map(\.column.quotedIdentifier).joined(separator: ", ")
         let placeholders = Array(repeating: "?", count: plans.count).joined(separator: ", ")
-        insertSQL = plans.isEmpty
+        insertSQL =
+            plans.isEmpty
             ? "INSERT INTO \(target.table.quotedIdentifier) DEFAULT VALUES"
             : "INSERT INTO \(target.table.quotedIdentifier) (\(names)) VALUES (\(placeholders))"
         insert = try db.prepare(sql: insertSQL)
@@ -421,7 +431,8 @@ final class CSVImporter {
         pendingLines = .allocate(capacity: rows)
         if rows > 1 {
             let row = "(" + placeholders + ")"
-            batchInsertSQL = "INSERT INTO \(target.table.quotedIdentifier) (\(names)) VALUES "
+            batchInsertSQL =
+                "INSERT INTO \(target.table.quotedIdentifier) (\(names)) VALUES "
                 + Array(repeating: row, count: rows).joined(separator: ", ")
             batchInsert = try db.prepare(sql: batchInsertSQL)
         }
@@ -508,7 +519,8 @@ final class CSVImporter {
         pendingCount = count + 1
         // A batch never straddles a commit of rowsPerTransaction: commits fall on its multiples.
         if count + 1 == batchRows { return try flush(reader) }
-        if let perTransaction = options.rowsPerTransaction, count + 1 >= perTransaction - (rowsImported - committedRows) {
+        if let perTransaction = options.rowsPerTransaction, count + 1 >= perTransaction - (rowsImported - committedRows)
+        {
             try flush(reader)
         }
     }
@@ -518,7 +530,9 @@ final class CSVImporter {
         guard pendingCount > 0, let fields = pendingFields, let lines = pendingLines else { return }
         let count = pendingCount
         pendingCount = 0
-        if count == batchRows, let batch = batchInsert?.handle, try insertBatch(batch, fields, firstLine: lines[0], reader: reader) {
+        if count == batchRows, let batch = batchInsert?.handle,
+            try insertBatch(batch, fields, firstLine: lines[0], reader: reader)
+        {
             return
         }
         for index in 0..<count {
@@ -535,8 +549,9 @@ final class CSVImporter {
         let columns = Int32(plans.count)
         for row in 0..<batchRows {
             // A row that fails to bind, or needs its types checked, goes through the one-row path.
-            guard case .bound(needsTypeCheck: false) = bind(
-                fields + row * rowWidth, to: statement, firstParameter: Int32(row) * columns + 1, reader: reader)
+            guard
+                case .bound(needsTypeCheck: false) = bind(
+                    fields + row * rowWidth, to: statement, firstParameter: Int32(row) * columns + 1, reader: reader)
             else {
                 sqlite3_reset(statement)
                 return false
@@ -547,7 +562,8 @@ final class CSVImporter {
             let error = sqliteError(code: code, sql: batchInsertSQL)
             sqlite3_reset(statement)
             if Self.rowLevelFailures.contains(error.resultCode) { return false }
-            throw CSVError(.database(error), file: path, line: firstLine, row: reader.excerpt(of: fields, count: rowWidth))
+            throw CSVError(
+                .database(error), file: path, line: firstLine, row: reader.excerpt(of: fields, count: rowWidth))
         }
         sqlite3_reset(statement)
         rowsImported += batchRows
@@ -573,9 +589,12 @@ final class CSVImporter {
             let error = sqliteError(code: code, sql: insertSQL)
             sqlite3_reset(statement)
             guard Self.rowLevelFailures.contains(error.resultCode) else {
-                throw CSVError(.database(error), file: path, line: line, row: reader.excerpt(of: fields, count: rowWidth))
+                throw CSVError(
+                    .database(error), file: path, line: line, row: reader.excerpt(of: fields, count: rowWidth))
             }
-            try reject(.database(error), fields: fields, line: line, column: column(namedIn: error.message).map { $0 + 1 }, reader: reader)
+            try reject(
+                .database(error), fields: fields, line: line, column: column(namedIn: error.message).map { $0 + 1 },
+                reader: reader)
             return
         }
         sqlite3_reset(statement)
@@ -635,7 +654,8 @@ final class CSVImporter {
                         code = bindText(statement, parameter, bytes, count)
                     }
                 case .any:
-                    code = bindUntyped(statement, parameter, bytes, count, quoted: field.flags & CSVReader.quotedFlag != 0)
+                    code = bindUntyped(
+                        statement, parameter, bytes, count, quoted: field.flags & CSVReader.quotedFlag != 0)
                 }
             }
             if code != SQLITE_OK { return .failed(index) }
@@ -654,7 +674,9 @@ final class CSVImporter {
     private var bindingPlans = UnsafeMutableBufferPointer<BindingPlan>(start: nil, count: 0)
 
     /// A field of a column without affinity: the field's syntax decides. Quoted fields are text.
-    private func bindUntyped(_ statement: OpaquePointer, _ parameter: Int32, _ bytes: UnsafeMutablePointer<UInt8>, _ count: Int, quoted: Bool) -> Int32 {
+    private func bindUntyped(
+        _ statement: OpaquePointer, _ parameter: Int32, _ bytes: UnsafeMutablePointer<UInt8>, _ count: Int, quoted: Bool
+    ) -> Int32 {
         if quoted { return bindText(statement, parameter, bytes, count) }
         if let decoded = CSVBlobLiteral.decode(bytes, count, into: &blob) {
             guard decoded else { return sqlite3_bind_zeroblob(statement, parameter, 0) }
@@ -670,7 +692,9 @@ final class CSVImporter {
     }
 
     @inline(__always)
-    private func bindText(_ statement: OpaquePointer, _ parameter: Int32, _ bytes: UnsafeMutablePointer<UInt8>, _ count: Int) -> Int32 {
+    private func bindText(
+        _ statement: OpaquePointer, _ parameter: Int32, _ bytes: UnsafeMutablePointer<UInt8>, _ count: Int
+    ) -> Int32 {
         // SQLITE_STATIC: the bytes stay in the reader's buffer until the row is inserted (the
         // reader calls `flush` before it moves them).
         bytes.withMemoryRebound(to: CChar.self, capacity: count) {
@@ -690,7 +714,8 @@ final class CSVImporter {
     /// column became 7), the row is deleted and rejected.
     private func typesAreIntact(_ fields: UnsafePointer<CSVReader.Field>, line: Int, reader: CSVReader) throws -> Bool {
         let rowID = sqlite3_last_insert_rowid(db.handle)
-        for (index, plan) in plans.enumerated() where plan.binding == .inferredNumber && isConvertibleText(fields[plan.field], in: reader) {
+        for (index, plan) in plans.enumerated()
+        where plan.binding == .inferredNumber && isConvertibleText(fields[plan.field], in: reader) {
             let check = try typeCheck(for: index)
             try check.bindInt64(rowID, at: 1)
             let kept = try check.step() && sqlite3_column_int64(check.handle, 0) == 1
@@ -700,7 +725,8 @@ final class CSVImporter {
                 try delete.bindInt64(rowID, at: 1)
                 try delete.run()
                 try reject(
-                    .typeConflict(value: reader.string(of: fields[plan.field]), inferredType: plan.declaredType), fields: fields,
+                    .typeConflict(value: reader.string(of: fields[plan.field]), inferredType: plan.declaredType),
+                    fields: fields,
                     line: line, column: plan.field + 1, reader: reader)
                 return false
             }
@@ -711,7 +737,9 @@ final class CSVImporter {
     private func typeCheck(for index: Int) throws -> Statement {
         if let statement = typeChecks[index] { return statement }
         let statement = try db.prepare(
-            sql: "SELECT typeof(\(plans[index].column.quotedIdentifier)) = 'text' FROM \(target.table.quotedIdentifier) WHERE rowid = ?")
+            sql:
+                "SELECT typeof(\(plans[index].column.quotedIdentifier)) = 'text' FROM \(target.table.quotedIdentifier) WHERE rowid = ?"
+        )
         typeChecks[index] = statement
         return statement
     }
@@ -749,10 +777,12 @@ final class CSVImporter {
             case .utf16LittleEndian, .utf16BigEndian:
                 detail = "invalid UTF-16: an unpaired surrogate or an odd final byte"
             default:
-                detail = "invalid UTF-8: byte 0x" + String(byte, radix: 16, uppercase: true)
+                detail =
+                    "invalid UTF-8: byte 0x" + String(byte, radix: 16, uppercase: true)
                     + " at byte \(offset + 1) of the field (is the file Latin-1? import it with encoding .latin1)"
             }
-            return CSVError(.invalidEncoding(detail), file: path, line: reader.line, column: field, row: reader.excerpt())
+            return CSVError(
+                .invalidEncoding(detail), file: path, line: reader.line, column: field, row: reader.excerpt())
         }
     }
 
@@ -765,7 +795,8 @@ final class CSVImporter {
     private func reject(
         _ reason: CSVError.Reason, fields: UnsafePointer<CSVReader.Field>, line: Int, column: Int?, reader: CSVReader
     ) throws {
-        try reject(CSVError(reason, file: path, line: line, column: column, row: reader.excerpt(of: fields, count: rowWidth)))
+        try reject(
+            CSVError(reason, file: path, line: line, column: column, row: reader.excerpt(of: fields, count: rowWidth)))
     }
 
     /// Throws `error`, or records the row as skipped with ``CSVBadRowPolicy/skip``.

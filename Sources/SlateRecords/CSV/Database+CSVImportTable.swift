@@ -47,6 +47,7 @@ extension Database {
         _ type: Record.Type, to url: URL, options: CSVExportOptions = CSVExportOptions()
     ) throws -> CSVExportResult {
         let columns = Record.schema.recordColumns.map(\.name.quotedIdentifier).joined(separator: ", ")
-        return try exportCSV(sql: "SELECT \(columns) FROM \(Record.tableName.quotedIdentifier)", to: url, options: options)
+        return try exportCSV(
+            sql: "SELECT \(columns) FROM \(Record.tableName.quotedIdentifier)", to: url, options: options)
     }
 }

@@ -144,7 +144,8 @@ extension CodableRecord {
             let entry = CodableSchemaCache.shared.entry(for: Self.self)
             try entry.check()
             return try RecordBinder(
-                statement: statement, columns: entry.schema.recordColumns.map(\.name), columnNames: Self.columnNames, firstIndex: index)
+                statement: statement, columns: entry.schema.recordColumns.map(\.name), columnNames: Self.columnNames,
+                firstIndex: index)
         }
     }
 
@@ -191,13 +192,17 @@ extension CodableRecord {
     }
 
     /// Hands out the key's values.
-    public static func encode<Encoder: ColumnEncoder>(primaryKey key: CodableRecordKey, to encoder: inout Encoder) throws(Encoder.Failure) {
+    public static func encode<Encoder: ColumnEncoder>(primaryKey key: CodableRecordKey, to encoder: inout Encoder)
+        throws(Encoder.Failure)
+    {
         for value in key.values { try encodeExistential(value, to: &encoder) }
     }
 }
 
 /// Hands out a boxed value (`NULL` for `nil`).
-func encodeExistential<Encoder: ColumnEncoder>(_ value: (any SQLBindable)?, to encoder: inout Encoder) throws(Encoder.Failure) {
+func encodeExistential<Encoder: ColumnEncoder>(_ value: (any SQLBindable)?, to encoder: inout Encoder) throws(Encoder
+    .Failure)
+{
     guard let value else { return try encoder.encode(SQLValue.null) }
     func open<Value: SQLBindable>(_ value: Value) throws(Encoder.Failure) { try encoder.encode(value) }
     try open(value)
@@ -271,7 +276,8 @@ public struct RecordColumns<Record: CodableRecord>: TableColumns {
     }
 
     /// The column holding the property at `keyPath`.
-    public subscript<Value: SQLValueConvertible>(dynamicMember keyPath: KeyPath<Record, Value>) -> Column<Record, Value> {
+    public subscript<Value: SQLValueConvertible>(dynamicMember keyPath: KeyPath<Record, Value>) -> Column<Record, Value>
+    {
         switch CodableSchemaCache.shared.entry(for: Record.self).columnName(for: keyPath) {
         case .success(let name):
             return Column(qualifier, name)

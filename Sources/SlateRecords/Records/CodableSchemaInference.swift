@@ -55,7 +55,12 @@ final class CodableSchemaCache: @unchecked Sendable {
             } else if let resolver {
                 result = resolver.column(for: keyPath)
             } else {
-                result = .failure(DatabaseError(resultCode: .misuse, message: "the columns of the record are declared by hand, so key paths cannot be matched to them: use SQLExpression(sql:)"))
+                result = .failure(
+                    DatabaseError(
+                        resultCode: .misuse,
+                        message:
+                            "the columns of the record are declared by hand, so key paths cannot be matched to them: use SQLExpression(sql:)"
+                    ))
             }
             keyPathColumns[keyPath] = result
             return result
@@ -101,10 +106,12 @@ final class CodableSchemaCache: @unchecked Sendable {
                         + "Make enums CaseIterable, or declare the columns with `static var declaredColumns`")
             }
             columns = probe.columns.map { column in
-                TableSchema.Column(name: R.columnName(forKey: column.key), type: column.sqlType, isNotNull: !column.isNullable)
+                TableSchema.Column(
+                    name: R.columnName(forKey: column.key), type: column.sqlType, isNotNull: !column.isNullable)
             }
             if columns.isEmpty {
-                throw DatabaseError(resultCode: .misuse, message: "\(R.self) decodes no keyed value, so it has no columns")
+                throw DatabaseError(
+                    resultCode: .misuse, message: "\(R.self) decodes no keyed value, so it has no columns")
             }
         }
         for index in columns.indices {
@@ -169,7 +176,9 @@ final class KeyPathResolver: @unchecked Sendable {
         }
         if matches.count == 1 { return .success(matches[0]) }
         if matches.isEmpty {
-            let reasons = unresolved.isEmpty ? "" : " (columns Slate could not vary: " + unresolved.keys.sorted().joined(separator: ", ") + ")"
+            let reasons =
+                unresolved.isEmpty
+                ? "" : " (columns Slate could not vary: " + unresolved.keys.sorted().joined(separator: ", ") + ")"
             return .failure(failure(keyPath, "no column's value changes it" + reasons))
         }
         return .failure(failure(keyPath, "it changes with several columns: " + matches.joined(separator: ", ")))
@@ -178,7 +187,8 @@ final class KeyPathResolver: @unchecked Sendable {
     private func failure(_ keyPath: AnyKeyPath, _ reason: String) -> DatabaseError {
         DatabaseError(
             resultCode: .misuse,
-            message: "cannot tell which column of \(typeName) holds \(keyPath): \(reason); use SQLExpression(sql:) for it")
+            message:
+                "cannot tell which column of \(typeName) holds \(keyPath): \(reason); use SQLExpression(sql:) for it")
     }
 
     /// The SQL value the property at `keyPath` of `record` binds as, or `nil`.
@@ -283,13 +293,16 @@ struct ProbeDecoder: Decoder {
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(ProbeKeyedContainer<Key>(probe: probe, codingPath: codingPath, alternateKey: alternateKey))
+        KeyedDecodingContainer(
+            ProbeKeyedContainer<Key>(probe: probe, codingPath: codingPath, alternateKey: alternateKey))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         if probe != nil {
             throw DecodingError.typeMismatch(
-                [Any].self, DecodingError.Context(codingPath: codingPath, debugDescription: "a record must decode from a keyed container"))
+                [Any].self,
+                DecodingError.Context(
+                    codingPath: codingPath, debugDescription: "a record must decode from a keyed container"))
         }
         return EmptyUnkeyedContainer(codingPath: codingPath)
     }
@@ -297,7 +310,9 @@ struct ProbeDecoder: Decoder {
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
         if probe != nil {
             throw DecodingError.typeMismatch(
-                Any.self, DecodingError.Context(codingPath: codingPath, debugDescription: "a record must decode from a keyed container"))
+                Any.self,
+                DecodingError.Context(
+                    codingPath: codingPath, debugDescription: "a record must decode from a keyed container"))
         }
         return PlaceholderSingleValue(codingPath: codingPath)
     }
@@ -319,7 +334,9 @@ struct ProbeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decode<Value: Decodable>(_ type: Value.Type, forKey key: Key) throws -> Value {
         if let optional = type as? any OptionalTypeUnwrapping.Type {
             probe?.record(key.stringValue, sqlType: SchemaProbe.sqlType(of: optional.wrappedType), isNullable: true)
-            if isAlternate(key) { return try Placeholder.value(of: type, codingPath: codingPath + [key], alternate: true) }
+            if isAlternate(key) {
+                return try Placeholder.value(of: type, codingPath: codingPath + [key], alternate: true)
+            }
             return try ColumnValueDecoding.cast(optional.noneValue, codingPath: codingPath + [key])
         }
         probe?.record(key.stringValue, sqlType: SchemaProbe.sqlType(of: type), isNullable: false)
@@ -373,7 +390,9 @@ struct ProbeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return nil
     }
 
-    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
         probe?.record(key.stringValue, sqlType: "TEXT", isNullable: false)
         return KeyedDecodingContainer(ProbeKeyedContainer<NestedKey>(probe: nil, codingPath: codingPath + [key]))
     }
@@ -385,20 +404,26 @@ struct ProbeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func superDecoder() throws -> any Decoder { ProbeDecoder(probe: probe, codingPath: codingPath) }
 
-    func superDecoder(forKey key: Key) throws -> any Decoder { ProbeDecoder(probe: nil, codingPath: codingPath + [key]) }
+    func superDecoder(forKey key: Key) throws -> any Decoder {
+        ProbeDecoder(probe: nil, codingPath: codingPath + [key])
+    }
 }
 
 /// Placeholder values that let a probe go on decoding, and alternate values that differ from them
 /// (to tell which property a key path reads).
 enum Placeholder {
-    static func value<Value: Decodable>(of type: Value.Type, codingPath: [any CodingKey], alternate: Bool = false) throws -> Value {
+    static func value<Value: Decodable>(of type: Value.Type, codingPath: [any CodingKey], alternate: Bool = false)
+        throws -> Value
+    {
         if let optional = type as? any OptionalTypeUnwrapping.Type {
             // An optional's alternate is its wrapped placeholder, where its placeholder is nil.
             guard alternate else { return try ColumnValueDecoding.cast(optional.noneValue, codingPath: codingPath) }
             return try Value(from: PlaceholderDecoder(codingPath: codingPath, alternate: false))
         }
         if let value = known(type, alternate: alternate) as? Value { return value }
-        if let caseIterable = type as? any CaseIterable.Type, let chosen = someCase(caseIterable, alternate: alternate) as? Value {
+        if let caseIterable = type as? any CaseIterable.Type,
+            let chosen = someCase(caseIterable, alternate: alternate) as? Value
+        {
             return chosen
         }
         if alternate { return try Value(from: PlaceholderDecoder(codingPath: codingPath, alternate: true)) }
@@ -413,7 +438,8 @@ enum Placeholder {
     private static func known(_ type: Any.Type, alternate: Bool) -> Any? {
         switch ObjectIdentifier(type) {
         case ObjectIdentifier(Date.self): return Date(timeIntervalSince1970: alternate ? 1 : 0)
-        case ObjectIdentifier(UUID.self): return UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, alternate ? 1 : 0))
+        case ObjectIdentifier(UUID.self):
+            return UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, alternate ? 1 : 0))
         case ObjectIdentifier(URL.self): return URL(fileURLWithPath: alternate ? "/a" : "/")
         case ObjectIdentifier(Data.self): return alternate ? Data([1]) : Data()
         case ObjectIdentifier(Decimal.self): return Decimal(alternate ? 1 : 0)
@@ -436,7 +462,9 @@ struct PlaceholderDecoder: Decoder {
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer { EmptyUnkeyedContainer(codingPath: codingPath) }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        alternate ? AlternateSingleValue(codingPath: codingPath) as any SingleValueDecodingContainer : PlaceholderSingleValue(codingPath: codingPath)
+        alternate
+            ? AlternateSingleValue(codingPath: codingPath) as any SingleValueDecodingContainer
+            : PlaceholderSingleValue(codingPath: codingPath)
     }
 }
 
@@ -496,12 +524,15 @@ struct EmptyUnkeyedContainer: UnkeyedDecodingContainer {
     var currentIndex: Int { 0 }
 
     private func end<Value>(_ type: Value.Type) -> DecodingError {
-        DecodingError.valueNotFound(type, DecodingError.Context(codingPath: codingPath, debugDescription: "placeholder arrays are empty"))
+        DecodingError.valueNotFound(
+            type, DecodingError.Context(codingPath: codingPath, debugDescription: "placeholder arrays are empty"))
     }
 
     mutating func decodeNil() throws -> Bool { throw end(Any?.self) }
     mutating func decode<Value: Decodable>(_ type: Value.Type) throws -> Value { throw end(type) }
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<
+        NestedKey
+    > {
         throw end(type)
     }
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer { throw end([Any].self) }

@@ -78,7 +78,6 @@ struct CodingKeyOrder {
         return slot
     }
 
-
     /// The slot of `key`, or `nil` when it has none. `resolve` finds it (or returns `-1`) the first
     /// time the key is seen.
     @inline(__always)

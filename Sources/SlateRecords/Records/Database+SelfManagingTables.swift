@@ -27,7 +27,9 @@ extension Database {
     ///
     /// - Throws: ``DatabaseError`` when the schema cannot be read, or with ``ResultCode/misuse``
     ///   when the options name a column that cannot be dropped.
-    public func migrationPlan(for schema: TableSchema, options: TableMigrationOptions = TableMigrationOptions()) throws -> TableMigrationPlan {
+    public func migrationPlan(for schema: TableSchema, options: TableMigrationOptions = TableMigrationOptions()) throws
+        -> TableMigrationPlan
+    {
         let planner = try migrationPlanner(schema, options: options)
         guard planner.plan.action == .rebuild else { return planner.plan }
         let foreignKeysOn = try fetchValue(Bool.self, "PRAGMA foreign_keys")
@@ -36,7 +38,9 @@ extension Database {
 
     /// What migrating the table of `type` would do, without changing anything. See
     /// `migrationPlan(for:options:)`.
-    public func migrationPlan<T: Table>(for type: T.Type, options: TableMigrationOptions = TableMigrationOptions()) throws -> TableMigrationPlan {
+    public func migrationPlan<T: Table>(for type: T.Type, options: TableMigrationOptions = TableMigrationOptions())
+        throws -> TableMigrationPlan
+    {
         try migrationPlan(for: T.schema, options: options.adding(renamedColumnsOf: T.self))
     }
 
@@ -60,7 +64,9 @@ extension Database {
     /// unchanged. A rebuild turns foreign keys off while it runs, which SQLite allows only outside a
     /// transaction: when foreign keys are on, call it outside one.
     @discardableResult
-    public func migrateTable(to schema: TableSchema, options: TableMigrationOptions = TableMigrationOptions()) throws -> TableMigrationPlan {
+    public func migrateTable(to schema: TableSchema, options: TableMigrationOptions = TableMigrationOptions()) throws
+        -> TableMigrationPlan
+    {
         let planner = try migrationPlanner(schema, options: options)
         var plan = planner.plan
         switch plan.action {
@@ -80,18 +86,24 @@ extension Database {
     /// Brings the table of `type` in line with it, with the renamed columns the type declares. See
     /// ``migrateTable(to:options:)``.
     @discardableResult
-    public func migrateTable<T: Table>(for type: T.Type, options: TableMigrationOptions = TableMigrationOptions()) throws -> TableMigrationPlan {
+    public func migrateTable<T: Table>(for type: T.Type, options: TableMigrationOptions = TableMigrationOptions())
+        throws -> TableMigrationPlan
+    {
         try migrateTable(to: T.schema, options: options.adding(renamedColumnsOf: T.self))
     }
 
     private func migrationPlanner(_ schema: TableSchema, options: TableMigrationOptions) throws -> MigrationPlanner {
         let existing = try tableSchema(named: schema.name)
         var parentKeys: [String: [String]] = [:]
-        for key in schema.foreignKeys + (existing?.foreignKeys ?? []) where parentKeys[key.referencedTable.lowercased()] == nil {
-            let parent = key.referencedTable.equalsIdentifier(schema.name) ? schema : try tableSchema(named: key.referencedTable)
+        for key in schema.foreignKeys + (existing?.foreignKeys ?? [])
+        where parentKeys[key.referencedTable.lowercased()] == nil {
+            let parent =
+                key.referencedTable.equalsIdentifier(schema.name) ? schema : try tableSchema(named: key.referencedTable)
             parentKeys[key.referencedTable.lowercased()] = parent?.primaryKey ?? []
         }
-        return try MigrationPlanner(schema: schema, existing: existing, options: options) { parentKeys[$0.lowercased()] }
+        return try MigrationPlanner(schema: schema, existing: existing, options: options) {
+            parentKeys[$0.lowercased()]
+        }
     }
 
     // MARK: When first needed
@@ -114,7 +126,8 @@ extension Database {
     /// Creates or migrates the table of `type`, once per connection and schema change. See
     /// ``prepareTable(_:renamedColumns:)``.
     public func prepareTable<T: Table>(for type: T.Type) throws {
-        try prepareTable(T.schema, renamedColumns: TableMigrationOptions().adding(renamedColumnsOf: T.self).renamedColumns)
+        try prepareTable(
+            T.schema, renamedColumns: TableMigrationOptions().adding(renamedColumnsOf: T.self).renamedColumns)
     }
 }
 
@@ -122,7 +135,8 @@ extension Database {
     /// Whether the `main` database has a table called `name` (compared case-insensitively, as SQLite
     /// compares identifiers).
     func tableExists(_ name: String) throws -> Bool {
-        try fetchOne(Int.self, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = \(name) COLLATE NOCASE") != nil
+        try fetchOne(Int.self, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = \(name) COLLATE NOCASE")
+            != nil
     }
 }
 

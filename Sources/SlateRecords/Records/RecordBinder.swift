@@ -88,7 +88,8 @@ final class RecordBinder {
         guard firstIndex >= 1, firstIndex <= Int(Int32.max) - max(columns.count - 1, 0) else {
             throw DatabaseError(
                 resultCode: .range,
-                message: "\(columns.count) column(s) bound from parameter \(firstIndex) lie outside the parameters SQLite can have (1...\(Int32.max))",
+                message:
+                    "\(columns.count) column(s) bound from parameter \(firstIndex) lie outside the parameters SQLite can have (1...\(Int32.max))",
                 sql: statement.sql)
         }
         self.statement = Unmanaged.passUnretained(statement)
@@ -259,7 +260,6 @@ final class RecordBinder {
         order.append(Request(bits: PlainKeyBits.bits(of: key), parameter: parameter))
     }
 
-
     /// Binds an integer that is exactly an `Int64` (every fixed-width integer type but `UInt` and
     /// `UInt64`, and `Bool` as 0 or 1): what its ``SQLBindable/bind(to:at:)`` does, with the
     /// throwing path out of line.
@@ -367,26 +367,44 @@ struct RecordBindingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     var codingPath: [any CodingKey] { [] }
 
     mutating func encodeNil(forKey key: Key) throws { try binder.bindNull(forKey: key) }
-    @inline(__always) mutating func encode(_ value: Bool, forKey key: Key) throws { try binder.bindInt64(value ? 1 : 0, forKey: key) }
+    @inline(__always) mutating func encode(_ value: Bool, forKey key: Key) throws {
+        try binder.bindInt64(value ? 1 : 0, forKey: key)
+    }
     mutating func encode(_ value: String, forKey key: Key) throws { try binder.bind(value, forKey: key) }
     mutating func encode(_ value: Double, forKey key: Key) throws { try binder.bind(value, forKey: key) }
     mutating func encode(_ value: Float, forKey key: Key) throws { try binder.bind(value, forKey: key) }
-    @inline(__always) mutating func encode(_ value: Int, forKey key: Key) throws { try binder.bindInt64(Int64(value), forKey: key) }
-    @inline(__always) mutating func encode(_ value: Int8, forKey key: Key) throws { try binder.bindInt64(Int64(value), forKey: key) }
-    @inline(__always) mutating func encode(_ value: Int16, forKey key: Key) throws { try binder.bindInt64(Int64(value), forKey: key) }
-    @inline(__always) mutating func encode(_ value: Int32, forKey key: Key) throws { try binder.bindInt64(Int64(value), forKey: key) }
+    @inline(__always) mutating func encode(_ value: Int, forKey key: Key) throws {
+        try binder.bindInt64(Int64(value), forKey: key)
+    }
+    @inline(__always) mutating func encode(_ value: Int8, forKey key: Key) throws {
+        try binder.bindInt64(Int64(value), forKey: key)
+    }
+    @inline(__always) mutating func encode(_ value: Int16, forKey key: Key) throws {
+        try binder.bindInt64(Int64(value), forKey: key)
+    }
+    @inline(__always) mutating func encode(_ value: Int32, forKey key: Key) throws {
+        try binder.bindInt64(Int64(value), forKey: key)
+    }
     mutating func encode(_ value: Int64, forKey key: Key) throws { try binder.bindInt64(Int64(value), forKey: key) }
     mutating func encode(_ value: UInt, forKey key: Key) throws { try binder.bind(value, forKey: key) }
-    @inline(__always) mutating func encode(_ value: UInt8, forKey key: Key) throws { try binder.bindInt64(Int64(value), forKey: key) }
-    @inline(__always) mutating func encode(_ value: UInt16, forKey key: Key) throws { try binder.bindInt64(Int64(value), forKey: key) }
-    @inline(__always) mutating func encode(_ value: UInt32, forKey key: Key) throws { try binder.bindInt64(Int64(value), forKey: key) }
+    @inline(__always) mutating func encode(_ value: UInt8, forKey key: Key) throws {
+        try binder.bindInt64(Int64(value), forKey: key)
+    }
+    @inline(__always) mutating func encode(_ value: UInt16, forKey key: Key) throws {
+        try binder.bindInt64(Int64(value), forKey: key)
+    }
+    @inline(__always) mutating func encode(_ value: UInt32, forKey key: Key) throws {
+        try binder.bindInt64(Int64(value), forKey: key)
+    }
     mutating func encode(_ value: UInt64, forKey key: Key) throws { try binder.bind(value, forKey: key) }
 
     mutating func encode<Value: Encodable>(_ value: Value, forKey key: Key) throws {
         try binder.bind(try ColumnValueEncoding.bindable(value, codingPath: codingPath + [key]), forKey: key)
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+        -> KeyedEncodingContainer<NestedKey>
+    {
         KeyedEncodingContainer(InvalidRowEncoding<NestedKey>(codingPath: codingPath + [key]))
     }
 
@@ -414,6 +432,8 @@ extension Statement {
         if let owner = lastAttachment(RecordBinderOwner.self, for: Record.self, variant: index) {
             return .passUnretained(owner.binder)
         }
-        return .passUnretained(try attachment(RecordBinderOwner.self, for: Record.self, variant: index) { RecordBinderOwner(try make()) }.binder)
+        return .passUnretained(
+            try attachment(RecordBinderOwner.self, for: Record.self, variant: index) { RecordBinderOwner(try make()) }
+                .binder)
     }
 }

@@ -40,7 +40,10 @@ public final class RecordStore: @unchecked Sendable {
     ///   - mainFile: The file of types without a ``SelfManagingTable/databaseFile``. Default
     ///     `records.sqlite`.
     ///   - configuration: How connections open. Missing directories are always created.
-    public init(directory: URL, mainFile: String = "records.sqlite", configuration: Database.Configuration = Database.Configuration()) {
+    public init(
+        directory: URL, mainFile: String = "records.sqlite",
+        configuration: Database.Configuration = Database.Configuration()
+    ) {
         self.directory = directory
         self.mainFile = mainFile
         var configuration = configuration
@@ -51,7 +54,8 @@ public final class RecordStore: @unchecked Sendable {
     /// A store whose main file is at `path`; other files go next to it.
     public convenience init(path: String, configuration: Database.Configuration = Database.Configuration()) {
         let url = URL(fileURLWithPath: path)
-        self.init(directory: url.deletingLastPathComponent(), mainFile: url.lastPathComponent, configuration: configuration)
+        self.init(
+            directory: url.deletingLastPathComponent(), mainFile: url.lastPathComponent, configuration: configuration)
     }
 
     /// The path of the file holding `databaseFile` (`nil` for the main file).
@@ -61,7 +65,9 @@ public final class RecordStore: @unchecked Sendable {
 
     /// Runs `body` with the connection to `databaseFile` (`nil` for the main file), opening it first
     /// when needed. Calls are serialized.
-    public func withDatabase<Result>(file databaseFile: String? = nil, _ body: (Database) throws -> Result) throws -> Result {
+    public func withDatabase<Result>(file databaseFile: String? = nil, _ body: (Database) throws -> Result) throws
+        -> Result
+    {
         lock.lock()
         defer { lock.unlock() }
         let path = path(forDatabaseFile: databaseFile)
@@ -88,7 +94,9 @@ public final class RecordStore: @unchecked Sendable {
     // MARK: Tables
 
     /// Runs a write to `type`'s table, creating or migrating the table first when needed.
-    private func writeTable<T: SelfManagingTable, Result>(_ type: T.Type, _ body: (Database) throws -> Result) throws -> Result {
+    private func writeTable<T: SelfManagingTable, Result>(_ type: T.Type, _ body: (Database) throws -> Result) throws
+        -> Result
+    {
         try withDatabase(file: T.databaseFile) { db in
             try db.prepareTable(for: T.self)
             return try body(db)
@@ -109,7 +117,9 @@ public final class RecordStore: @unchecked Sendable {
     /// Creates or migrates the table of `type` now rather than when first written, and returns what
     /// was done.
     @discardableResult
-    public func migrate<T: SelfManagingTable>(_ type: T.Type, options: TableMigrationOptions = TableMigrationOptions()) throws -> TableMigrationPlan {
+    public func migrate<T: SelfManagingTable>(_ type: T.Type, options: TableMigrationOptions = TableMigrationOptions())
+        throws -> TableMigrationPlan
+    {
         try withDatabase(file: T.databaseFile) { db in try db.migrateTable(for: T.self, options: options) }
     }
 
@@ -133,7 +143,9 @@ public final class RecordStore: @unchecked Sendable {
     }
 
     /// The records of `type` matching `predicate`: `store.fetchAll(Player.self) { $0.score > 10 }`.
-    public func fetchAll<T: SelfManagingTable>(_ type: T.Type, where predicate: (T.Columns) -> some QueryExpression<some BooleanQueryValue>) throws -> [T] {
+    public func fetchAll<T: SelfManagingTable>(
+        _ type: T.Type, where predicate: (T.Columns) -> some QueryExpression<some BooleanQueryValue>
+    ) throws -> [T] {
         let query = T.where(predicate)
         return try readTable(T.self, empty: []) { db in try query.fetchAll(db) }
     }
@@ -144,7 +156,9 @@ public final class RecordStore: @unchecked Sendable {
     /// ```swift
     /// try store.fetchAll(Note.self, where: "json_extract(data, '$.index') > \(1)", orderBy: "id")
     /// ```
-    public func fetchAll<T: SelfManagingTable>(_ type: T.Type, where condition: SQL, orderBy order: SQL? = nil) throws -> [T] {
+    public func fetchAll<T: SelfManagingTable>(_ type: T.Type, where condition: SQL, orderBy order: SQL? = nil) throws
+        -> [T]
+    {
         var query = T.where(sql: condition)
         if let order { query = query.order(sql: order) }
         return try readTable(T.self, empty: []) { db in try query.fetchAll(db) }
@@ -156,7 +170,9 @@ public final class RecordStore: @unchecked Sendable {
     }
 
     /// The number of records of `type` matching `predicate`.
-    public func fetchCount<T: SelfManagingTable>(_ type: T.Type, where predicate: (T.Columns) -> some QueryExpression<some BooleanQueryValue>) throws -> Int {
+    public func fetchCount<T: SelfManagingTable>(
+        _ type: T.Type, where predicate: (T.Columns) -> some QueryExpression<some BooleanQueryValue>
+    ) throws -> Int {
         let query = T.where(predicate)
         return try readTable(T.self, empty: 0) { db in try query.fetchCount(db) }
     }
@@ -176,7 +192,9 @@ public final class RecordStore: @unchecked Sendable {
 
     /// Deletes the records of `type` matching `predicate`; returns how many there were.
     @discardableResult
-    public func deleteAll<T: SelfManagingTable>(_ type: T.Type, where predicate: (T.Columns) -> some QueryExpression<some BooleanQueryValue>) throws -> Int {
+    public func deleteAll<T: SelfManagingTable>(
+        _ type: T.Type, where predicate: (T.Columns) -> some QueryExpression<some BooleanQueryValue>
+    ) throws -> Int {
         let delete = T.delete().where(predicate)
         return try readTable(T.self, empty: 0) { db in try delete.execute(db) }
     }

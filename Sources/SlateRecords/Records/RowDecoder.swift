@@ -53,7 +53,8 @@ public final class RowDecoder {
         if let current = self.state, sql != nil, current.sql == sql, current.columns === columns {
             state = current
         } else {
-            state = RowDecodingState(row: row, sql: sql, columns: columns, columnNames: columnNames, keepsKeyedContainer: sql != nil)
+            state = RowDecodingState(
+                row: row, sql: sql, columns: columns, columnNames: columnNames, keepsKeyedContainer: sql != nil)
             self.state = sql == nil ? nil : state
         }
         guard state.isDecoding else { return try Self.decodeOutermost(type, from: row, state: state) }
@@ -68,14 +69,18 @@ public final class RowDecoder {
     /// `Row.decodeWithCachedDecoder`): the decoder is used for that statement's rows only, so its
     /// state, once made, is that statement's, and the statement's SQL is not compared row by row.
     func decode<Value: Decodable>(_ type: Value.Type, fromRowOfAttachedStatement row: borrowing Row) throws -> Value {
-        guard let state, !state.isDecoding, state.columns === row.columnsIdentity else { return try decode(type, from: row) }
+        guard let state, !state.isDecoding, state.columns === row.columnsIdentity else {
+            return try decode(type, from: row)
+        }
         return try Self.decodeOutermost(type, from: row, state: state)
     }
 
     /// Decodes `type` from `row` when no decode of `state` is in progress (the usual case): nothing
     /// to restore afterwards.
     @inline(__always)
-    private static func decodeOutermost<Value: Decodable>(_ type: Value.Type, from row: borrowing Row, state: RowDecodingState) throws -> Value {
+    private static func decodeOutermost<Value: Decodable>(
+        _ type: Value.Type, from row: borrowing Row, state: RowDecodingState
+    ) throws -> Value {
         let generation = state.beginOutermost(row)
         defer { state.endOutermost() }
         let value = try Value(from: RowValueDecoder(state: state, generation: generation))
@@ -128,7 +133,9 @@ final class RowDecodingState {
     /// no `init(from:)` keeps its container).
     @exclusivity(unchecked) private(set) var containersMade = 0
 
-    init(row: borrowing Row, sql: String?, columns: AnyObject?, columnNames: [String: String], keepsKeyedContainer: Bool) {
+    init(
+        row: borrowing Row, sql: String?, columns: AnyObject?, columnNames: [String: String], keepsKeyedContainer: Bool
+    ) {
         self.row = row.unsafeView()
         self.sql = sql
         self.columns = columns
@@ -229,7 +236,8 @@ final class RowDecodingState {
     func staleUse() -> DatabaseError {
         DatabaseError(
             resultCode: .misuse,
-            message: "a Decoder or decoding container of a row was used after the init(from:) it was made for returned; "
+            message:
+                "a Decoder or decoding container of a row was used after the init(from:) it was made for returned; "
                 + "a row is read only during that call: keep the decoded values, not the decoder",
             sql: sql)
     }
@@ -263,13 +271,16 @@ struct RowValueDecoder: Decoder {
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         throw DecodingError.typeMismatch(
             [Any].self,
-            DecodingError.Context(codingPath: codingPath, debugDescription: "a row decodes into a keyed value (a struct), not an array"))
+            DecodingError.Context(
+                codingPath: codingPath, debugDescription: "a row decodes into a keyed value (a struct), not an array"))
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
         throw DecodingError.typeMismatch(
             Any.self,
-            DecodingError.Context(codingPath: codingPath, debugDescription: "a row decodes into a keyed value (a struct), not a single value"))
+            DecodingError.Context(
+                codingPath: codingPath,
+                debugDescription: "a row decodes into a keyed value (a struct), not a single value"))
     }
 }
 
@@ -351,7 +362,8 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
 
     var allKeys: [Key] {
         guard isCurrent else { return [] }
-        let reverse = Dictionary(state.columnNames.map { ($0.value.lowercased(), $0.key) }, uniquingKeysWith: { first, _ in first })
+        let reverse = Dictionary(
+            state.columnNames.map { ($0.value.lowercased(), $0.key) }, uniquingKeysWith: { first, _ in first })
         return state.row.columnNames.compactMap { Key(stringValue: reverse[$0.lowercased()] ?? $0) }
     }
 
@@ -369,7 +381,9 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
             key,
             DecodingError.Context(
                 codingPath: codingPath,
-                debugDescription: "the row has no column \(state.columnName(ofKey: key.stringValue)); it has \(state.row.columnNames.joined(separator: ", "))"))
+                debugDescription:
+                    "the row has no column \(state.columnName(ofKey: key.stringValue)); it has \(state.row.columnNames.joined(separator: ", "))"
+            ))
     }
 
     func contains(_ key: Key) -> Bool { isCurrent && state.index(ofKey: key) != nil }
@@ -433,14 +447,26 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
         return try ColumnValueDecoding.decode(type, from: state.row, at: index, codingPath: codingPath + [key])
     }
 
-    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
         throw DecodingError.typeMismatch(
-            type, DecodingError.Context(codingPath: codingPath + [key], debugDescription: "nested containers of a row are not supported: decode a nested Decodable value, which is read from the column's JSON"))
+            type,
+            DecodingError.Context(
+                codingPath: codingPath + [key],
+                debugDescription:
+                    "nested containers of a row are not supported: decode a nested Decodable value, which is read from the column's JSON"
+            ))
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
         throw DecodingError.typeMismatch(
-            [Any].self, DecodingError.Context(codingPath: codingPath + [key], debugDescription: "nested containers of a row are not supported: decode a nested Decodable value, which is read from the column's JSON"))
+            [Any].self,
+            DecodingError.Context(
+                codingPath: codingPath + [key],
+                debugDescription:
+                    "nested containers of a row are not supported: decode a nested Decodable value, which is read from the column's JSON"
+            ))
     }
 
     func superDecoder() throws -> any Decoder {
@@ -450,13 +476,17 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
         throw DecodingError.typeMismatch(
-            Any.self, DecodingError.Context(codingPath: codingPath + [key], debugDescription: "super decoders of a row column are not supported"))
+            Any.self,
+            DecodingError.Context(
+                codingPath: codingPath + [key], debugDescription: "super decoders of a row column are not supported"))
     }
 }
 
 /// Reads one column as any `Decodable` type.
 enum ColumnValueDecoding {
-    static func decode<Value: Decodable>(_ type: Value.Type, from row: borrowing Row, at index: Int, codingPath: [any CodingKey]) throws -> Value {
+    static func decode<Value: Decodable>(
+        _ type: Value.Type, from row: borrowing Row, at index: Int, codingPath: [any CodingKey]
+    ) throws -> Value {
         if let extractable = type as? any SQLExtractable.Type {
             return try cast(extract(extractable, row: row, index: index), codingPath: codingPath)
         }
@@ -479,13 +509,16 @@ enum ColumnValueDecoding {
         }
     }
 
-    private static func extract<Value: SQLExtractable>(_ type: Value.Type, row: borrowing Row, index: Int) throws -> Value {
+    private static func extract<Value: SQLExtractable>(_ type: Value.Type, row: borrowing Row, index: Int) throws
+        -> Value
+    {
         try Value.extract(from: row, at: index)
     }
 
     static func cast<Value>(_ value: Any, codingPath: [any CodingKey]) throws -> Value {
         guard let value = value as? Value else {
-            throw DecodingError.typeMismatch(Value.self, DecodingError.Context(codingPath: codingPath, debugDescription: "unexpected value type"))
+            throw DecodingError.typeMismatch(
+                Value.self, DecodingError.Context(codingPath: codingPath, debugDescription: "unexpected value type"))
         }
         return value
     }

@@ -101,7 +101,9 @@ struct RowKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol
         encoder.storage.set(try ColumnValueEncoding.bindable(value, codingPath: codingPath + [key]), for: column(key))
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+        -> KeyedEncodingContainer<NestedKey>
+    {
         KeyedEncodingContainer(InvalidRowEncoding<NestedKey>(codingPath: codingPath + [key]))
     }
 
@@ -127,12 +129,15 @@ enum ColumnValueEncoding {
     private static func encodable(_ value: Any, codingPath: [any CodingKey]) throws -> (any SQLBindable)? {
         if let bindable = value as? any SQLBindable { return bindable }
         guard let encodable = value as? any Encodable else {
-            throw EncodingError.invalidValue(value, EncodingError.Context(codingPath: codingPath, debugDescription: "the value is not Encodable"))
+            throw EncodingError.invalidValue(
+                value, EncodingError.Context(codingPath: codingPath, debugDescription: "the value is not Encodable"))
         }
         return try single(encodable, codingPath: codingPath)
     }
 
-    private static func single<Value: Encodable>(_ value: Value, codingPath: [any CodingKey]) throws -> (any SQLBindable)? {
+    private static func single<Value: Encodable>(_ value: Value, codingPath: [any CodingKey]) throws -> (
+        any SQLBindable
+    )? {
         let box = SingleColumnEncoder(codingPath: codingPath)
         do {
             try value.encode(to: box)
@@ -221,14 +226,23 @@ struct AnyCodingKey: CodingKey {
 
 /// A container whose every operation throws: for shapes a row cannot hold, or to switch a nested
 /// value to JSON.
-struct InvalidRowEncoding<Key: CodingKey>: KeyedEncodingContainerProtocol, UnkeyedEncodingContainer, SingleValueEncodingContainer {
+struct InvalidRowEncoding<Key: CodingKey>: KeyedEncodingContainerProtocol, UnkeyedEncodingContainer,
+    SingleValueEncodingContainer
+{
     var codingPath: [any CodingKey]
     var error: any Error
 
     init(codingPath: [any CodingKey], error: (any Error)? = nil) {
         self.codingPath = codingPath
-        self.error = error ?? EncodingError.invalidValue(
-            0, EncodingError.Context(codingPath: codingPath, debugDescription: "a record encodes into a keyed container (a struct); nested containers are stored as JSON by encoding a nested Encodable value"))
+        self.error =
+            error
+            ?? EncodingError.invalidValue(
+                0,
+                EncodingError.Context(
+                    codingPath: codingPath,
+                    debugDescription:
+                        "a record encodes into a keyed container (a struct); nested containers are stored as JSON by encoding a nested Encodable value"
+                ))
     }
 
     var count: Int { 0 }
@@ -238,11 +252,15 @@ struct InvalidRowEncoding<Key: CodingKey>: KeyedEncodingContainerProtocol, Unkey
     mutating func encode<Value: Encodable>(_ value: Value) throws { throw error }
     mutating func encode<Value: Encodable>(_ value: Value, forKey key: Key) throws { throw error }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
+        NestedKey
+    > {
         KeyedEncodingContainer(InvalidRowEncoding<NestedKey>(codingPath: codingPath, error: error))
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+        -> KeyedEncodingContainer<NestedKey>
+    {
         KeyedEncodingContainer(InvalidRowEncoding<NestedKey>(codingPath: codingPath, error: error))
     }
 

@@ -55,7 +55,9 @@ public enum SQLColumnType {
         ]
         for type in integers { types[ObjectIdentifier(type)] = "INTEGER" }
         for type in [Double.self, Float.self] as [Any.Type] { types[ObjectIdentifier(type)] = "REAL" }
-        for type in [String.self, URL.self, Decimal.self, UUID.self] as [Any.Type] { types[ObjectIdentifier(type)] = "TEXT" }
+        for type in [String.self, URL.self, Decimal.self, UUID.self] as [Any.Type] {
+            types[ObjectIdentifier(type)] = "TEXT"
+        }
         for type in [Data.self, [UInt8].self] as [Any.Type] { types[ObjectIdentifier(type)] = "BLOB" }
         types[ObjectIdentifier(Date.self)] = "DATETIME"
         return types

@@ -85,7 +85,9 @@ struct MigrationPlanner {
     private(set) var sources: [(column: TableSchema.Column, source: TableSchema.Column?)] = []
     private(set) var plan: TableMigrationPlan
 
-    init(schema: TableSchema, existing: TableSchema?, options: TableMigrationOptions, primaryKey: (String) -> [String]?) throws {
+    init(schema: TableSchema, existing: TableSchema?, options: TableMigrationOptions, primaryKey: (String) -> [String]?)
+        throws
+    {
         self.schema = schema
         self.existing = existing
         self.options = options
@@ -96,7 +98,9 @@ struct MigrationPlanner {
     }
 
     private func failure(_ message: String) -> DatabaseError {
-        DatabaseError(resultCode: .misuse, message: "cannot migrate table \(schema.name.quotedIdentifier): \(message); nothing was changed")
+        DatabaseError(
+            resultCode: .misuse,
+            message: "cannot migrate table \(schema.name.quotedIdentifier): \(message); nothing was changed")
     }
 
     private mutating func decide(primaryKey: (String) -> [String]?) throws {
@@ -121,7 +125,8 @@ struct MigrationPlanner {
             if let source { used.insert(source.name.lowercased()) } else { plan.addedColumns.append(column.name) }
             sources.append((column, source))
         }
-        let requested = Dictionary(options.droppedColumns.map { ($0.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
+        let requested = Dictionary(
+            options.droppedColumns.map { ($0.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
         if let declared = requested.keys.sorted().first(where: { used.contains($0) }) {
             throw failure("column \(requested[declared] ?? declared) cannot be dropped, the schema still declares it")
         }
@@ -137,7 +142,8 @@ struct MigrationPlanner {
                 keptGenerated.append(column.name)
             } else {
                 schema.columns.append(column)
-                for key in existing.foreignKeys where key.columns.count == 1 && key.columns[0].equalsIdentifier(column.name) {
+                for key in existing.foreignKeys
+                where key.columns.count == 1 && key.columns[0].equalsIdentifier(column.name) {
                     schema.foreignKeys.append(key)
                 }
                 plan.keptColumns.append(column.name)
@@ -150,13 +156,19 @@ struct MigrationPlanner {
         // What ALTER TABLE cannot do, read from the differences with the renamed columns renamed.
         var renamed = existing
         for (new, old) in plan.renamedColumns {
-            if let index = renamed.columns.firstIndex(where: { $0.name.equalsIdentifier(old) }) { renamed.columns[index].name = new }
+            if let index = renamed.columns.firstIndex(where: { $0.name.equalsIdentifier(old) }) {
+                renamed.columns[index].name = new
+            }
             for key in renamed.foreignKeys.indices {
-                renamed.foreignKeys[key].columns = renamed.foreignKeys[key].columns.map { $0.equalsIdentifier(old) ? new : $0 }
+                renamed.foreignKeys[key].columns = renamed.foreignKeys[key].columns.map {
+                    $0.equalsIdentifier(old) ? new : $0
+                }
             }
         }
         renamed.columns.removeAll { column in plan.droppedColumns.contains { $0.equalsIdentifier(column.name) } }
-        renamed.foreignKeys.removeAll { key in key.columns.contains { column in plan.droppedColumns.contains { $0.equalsIdentifier(column) } } }
+        renamed.foreignKeys.removeAll { key in
+            key.columns.contains { column in plan.droppedColumns.contains { $0.equalsIdentifier(column) } }
+        }
         for difference in schema.differences(from: renamed, primaryKey: primaryKey) {
             switch difference.kind {
             case .missingColumn, .extraColumn, .index:
@@ -167,8 +179,10 @@ struct MigrationPlanner {
         }
         for column in plan.droppedColumns { plan.reasons.append("column \(column) is dropped") }
         for (column, source) in sources where source == nil && !canAddColumn(column) {
-            plan.reasons.append("new column \(column.name) cannot be added with ALTER TABLE ADD COLUMN"
-                + " (primary key, UNIQUE, NOT NULL without a constant default, non-constant default, or foreign key)")
+            plan.reasons.append(
+                "new column \(column.name) cannot be added with ALTER TABLE ADD COLUMN"
+                    + " (primary key, UNIQUE, NOT NULL without a constant default, non-constant default, or foreign key)"
+            )
         }
 
         if !plan.reasons.isEmpty {
@@ -182,10 +196,12 @@ struct MigrationPlanner {
         }
         let table = schema.name.quotedIdentifier
         for (new, old) in plan.renamedColumns.sorted(by: { $0.key < $1.key }) {
-            plan.statements.append("ALTER TABLE \(table) RENAME COLUMN \(old.quotedIdentifier) TO \(new.quotedIdentifier)")
+            plan.statements.append(
+                "ALTER TABLE \(table) RENAME COLUMN \(old.quotedIdentifier) TO \(new.quotedIdentifier)")
         }
         for (column, source) in sources where source == nil {
-            plan.statements.append("ALTER TABLE \(table) ADD COLUMN " + schema.columnDefinition(column, inlineKey: false))
+            plan.statements.append(
+                "ALTER TABLE \(table) ADD COLUMN " + schema.columnDefinition(column, inlineKey: false))
         }
         for index in schema.indexes where !existing.indexes.contains(where: { $0.name.equalsIdentifier(index.name) }) {
             plan.statements.append(schema.createIndexSQL(index))
@@ -198,23 +214,29 @@ struct MigrationPlanner {
         let column = difference.name ?? ""
         switch difference.kind {
         case .affinity, .declaredType:
-            return "the type of column \(column) changes from \(difference.actual ?? "none") to \(difference.expected ?? "none")"
+            return
+                "the type of column \(column) changes from \(difference.actual ?? "none") to \(difference.expected ?? "none")"
         case .nullability:
-            return difference.expected == "NOT NULL" ? "column \(column) becomes NOT NULL" : "column \(column) becomes nullable"
+            return difference.expected == "NOT NULL"
+                ? "column \(column) becomes NOT NULL" : "column \(column) becomes nullable"
         case .defaultValue:
             return "the default of column \(column) changes"
         case .unique where !column.hasPrefix("("):
-            return difference.expected == "UNIQUE" ? "column \(column) becomes UNIQUE" : "column \(column) is no longer UNIQUE"
+            return difference.expected == "UNIQUE"
+                ? "column \(column) becomes UNIQUE" : "column \(column) is no longer UNIQUE"
         case .unique:
             return "the unique constraint \(column) changes"
         case .collation:
-            return "the collation of column \(column) changes from \(difference.actual ?? "BINARY") to \(difference.expected ?? "BINARY")"
+            return
+                "the collation of column \(column) changes from \(difference.actual ?? "BINARY") to \(difference.expected ?? "BINARY")"
         case .primaryKey:
             return "the primary key changes from (\(difference.actual ?? "")) to (\(difference.expected ?? ""))"
         case .autoIncrement:
-            return difference.expected == "AUTOINCREMENT" ? "the key becomes AUTOINCREMENT" : "the key is no longer AUTOINCREMENT"
+            return difference.expected == "AUTOINCREMENT"
+                ? "the key becomes AUTOINCREMENT" : "the key is no longer AUTOINCREMENT"
         case .withoutRowID:
-            return difference.expected == "WITHOUT ROWID" ? "the table becomes WITHOUT ROWID" : "the table is no longer WITHOUT ROWID"
+            return difference.expected == "WITHOUT ROWID"
+                ? "the table becomes WITHOUT ROWID" : "the table is no longer WITHOUT ROWID"
         case .foreignKey:
             return "the foreign key \(column) changes"
         case .generated:
@@ -231,12 +253,16 @@ struct MigrationPlanner {
         let defaultValue = SchemaText.defaultValue(column.defaultSQL)
         if let defaultSQL = column.defaultSQL {
             let trimmed = defaultSQL.trimmingSQLSpace
-            if DefaultExpression.isKeywordDefault(trimmed) || !DefaultExpression.isConstantLiteral(trimmed) { return false }
+            if DefaultExpression.isKeywordDefault(trimmed) || !DefaultExpression.isConstantLiteral(trimmed) {
+                return false
+            }
         }
         if column.isNotNull && defaultValue == nil { return false }
         let hasForeignKey = schema.foreignKeys.contains { $0.columns.contains { $0.equalsIdentifier(column.name) } }
         if hasForeignKey && defaultValue != nil { return false }
-        if schema.uniqueConstraints.contains(where: { $0.contains { $0.equalsIdentifier(column.name) } }) { return false }
+        if schema.uniqueConstraints.contains(where: { $0.contains { $0.equalsIdentifier(column.name) } }) {
+            return false
+        }
         return true
     }
 }

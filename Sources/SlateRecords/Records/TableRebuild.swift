@@ -80,13 +80,16 @@ struct TableRebuild {
                 values.append("rowid")
             }
         }
-        return "INSERT INTO \(temporary.quotedIdentifier) (\(targets.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM \(table)"
+        return
+            "INSERT INTO \(temporary.quotedIdentifier) (\(targets.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM \(table)"
     }
 
     /// `CREATE INDEX` for the declared indexes the old table does not have.
     private func newIndexStatements(besides objects: [SchemaObject]) -> [String] {
         let present = Set(objects.map { $0.name.lowercased() })
-        return definition.indexes.filter { !present.contains($0.name.lowercased()) }.map { definition.createIndexSQL($0) }
+        return definition.indexes.filter { !present.contains($0.name.lowercased()) }.map {
+            definition.createIndexSQL($0)
+        }
     }
 
     /// Whether an index of the old table can be re-created (it uses no dropped column).
@@ -131,7 +134,8 @@ struct TableRebuild {
         if foreignKeysOn && db.isInTransaction {
             throw failure(
                 .misuse,
-                "the table must be rebuilt, which needs foreign keys off, and SQLite cannot turn them off inside a transaction: migrate outside the transaction")
+                "the table must be rebuilt, which needs foreign keys off, and SQLite cannot turn them off inside a transaction: migrate outside the transaction"
+            )
         }
         var plan = planner.plan
         var executed: [String] = []
@@ -157,14 +161,19 @@ struct TableRebuild {
             let sequence = try autoIncrementSequence()
             try run("DROP TABLE \(table)")
             try run("PRAGMA legacy_alter_table = ON")
-            try restoring("legacy_alter_table", {
-                try run("ALTER TABLE \(temporary.quotedIdentifier) RENAME TO \(table)")
-            }, restore: {
-                try run("PRAGMA legacy_alter_table = \(legacyAlterTable ? "ON" : "OFF")")
-            })
+            try restoring(
+                "legacy_alter_table",
+                {
+                    try run("ALTER TABLE \(temporary.quotedIdentifier) RENAME TO \(table)")
+                },
+                restore: {
+                    try run("PRAGMA legacy_alter_table = \(legacyAlterTable ? "ON" : "OFF")")
+                })
             if let sequence {
                 // AUTOINCREMENT never reuses a rowid: keep the old table's high-water mark.
-                try db.execute("UPDATE sqlite_sequence SET seq = \(sequence) WHERE name = \(definition.name) AND seq < \(sequence)")
+                try db.execute(
+                    "UPDATE sqlite_sequence SET seq = \(sequence) WHERE name = \(definition.name) AND seq < \(sequence)"
+                )
             }
             for object in objects {
                 guard survives(object) else {
@@ -174,7 +183,9 @@ struct TableRebuild {
                 do {
                     try run(object.sql)
                 } catch let error as DatabaseError {
-                    throw failure(error.extendedResultCode, "the \(object.type) \(object.name) cannot be re-created: \(error.message)")
+                    throw failure(
+                        error.extendedResultCode,
+                        "the \(object.type) \(object.name) cannot be re-created: \(error.message)")
                 }
             }
             for statement in newIndexStatements(besides: objects.filter(survives)) { try run(statement) }
@@ -182,19 +193,22 @@ struct TableRebuild {
             try checkForeignKeys()
             executed.append("PRAGMA foreign_key_check")
         }
-        try restoring("foreign_keys", {
-            if db.isInTransaction {
-                executed.append("SAVEPOINT slate_rebuild")
-                try db.savepoint("slate_rebuild", body)
-                executed.append("RELEASE SAVEPOINT slate_rebuild")
-            } else {
-                executed.append("BEGIN IMMEDIATE TRANSACTION")
-                try db.transaction(.immediate, body)
-                executed.append("COMMIT TRANSACTION")
-            }
-        }, restore: {
-            if foreignKeysOn { try run("PRAGMA foreign_keys = ON") }
-        })
+        try restoring(
+            "foreign_keys",
+            {
+                if db.isInTransaction {
+                    executed.append("SAVEPOINT slate_rebuild")
+                    try db.savepoint("slate_rebuild", body)
+                    executed.append("RELEASE SAVEPOINT slate_rebuild")
+                } else {
+                    executed.append("BEGIN IMMEDIATE TRANSACTION")
+                    try db.transaction(.immediate, body)
+                    executed.append("COMMIT TRANSACTION")
+                }
+            },
+            restore: {
+                if foreignKeysOn { try run("PRAGMA foreign_keys = ON") }
+            })
         plan.statements = executed
         return plan
     }
@@ -222,15 +236,19 @@ struct TableRebuild {
             if column.isNullable || column.defaultSQL != nil || isRowIDAlias { continue }
             if let source {
                 let name = currentName(of: column, source: source).quotedIdentifier
-                if let row = try db.fetchOne(String.self, sql: "SELECT \(label) FROM \(table) WHERE \(name) IS NULL LIMIT 1") {
+                if let row = try db.fetchOne(
+                    String.self, sql: "SELECT \(label) FROM \(table) WHERE \(name) IS NULL LIMIT 1")
+                {
                     throw failure(
                         .constraintNotNull,
-                        "column \(column.name) becomes NOT NULL, but \(row) holds NULL there; give the column a default, or keep the property optional")
+                        "column \(column.name) becomes NOT NULL, but \(row) holds NULL there; give the column a default, or keep the property optional"
+                    )
                 }
             } else if let row = try db.fetchOne(String.self, sql: "SELECT \(label) FROM \(table) LIMIT 1") {
                 throw failure(
                     .constraintNotNull,
-                    "new column \(column.name) is NOT NULL without a default, so existing rows (such as \(row)) would have no value; give the column a default, or make the property optional")
+                    "new column \(column.name) is NOT NULL without a default, so existing rows (such as \(row)) would have no value; give the column a default, or make the property optional"
+                )
             }
         }
     }
@@ -240,24 +258,30 @@ struct TableRebuild {
     private func checkRowsAfterCopy(in temporary: String) throws {
         let label: String
         if definition.isWithoutRowID {
-            label = "'key (' || " + definition.primaryKey.map { "quote(\($0.quotedIdentifier))" }.joined(separator: " || ', ' || ") + " || ')'"
+            label =
+                "'key (' || "
+                + definition.primaryKey.map { "quote(\($0.quotedIdentifier))" }.joined(separator: " || ', ' || ")
+                + " || ')'"
         } else {
             label = "'rowid ' || rowid"
         }
         for (column, source) in planner.sources {
             guard let source else { continue }
             let affinity = column.affinity
-            guard affinity != source.affinity, let accepted = SchemaText.acceptedStorageClasses(affinity: affinity) else { continue }
+            guard affinity != source.affinity, let accepted = SchemaText.acceptedStorageClasses(affinity: affinity)
+            else { continue }
             let name = column.name.quotedIdentifier
             let classes = accepted.map { "'\($0)'" }.joined(separator: ", ")
-            let sql = "SELECT \(label), typeof(\(name)), quote(\(name)) FROM \(temporary.quotedIdentifier) WHERE typeof(\(name)) NOT IN (\(classes)) LIMIT 1"
+            let sql =
+                "SELECT \(label), typeof(\(name)), quote(\(name)) FROM \(temporary.quotedIdentifier) WHERE typeof(\(name)) NOT IN (\(classes)) LIMIT 1"
             if let row = try db.fetchOne(CopiedRow.self, sql: sql) {
                 let rowLocation: String = try row.decode(at: 0)
                 let storage: String = try row.decode(at: 1)
                 let value: String = try row.decode(at: 2)
                 throw failure(
                     .mismatch,
-                    "column \(column.name) becomes \(column.declaredType), but the \(storage) value \(value.truncatedForMessages) of \(rowLocation) cannot be converted to it")
+                    "column \(column.name) becomes \(column.declaredType), but the \(storage) value \(value.truncatedForMessages) of \(rowLocation) cannot be converted to it"
+                )
             }
         }
     }
@@ -267,14 +291,20 @@ struct TableRebuild {
     private func checkTriggersForDroppedColumns() throws {
         let dropped = Set(planner.plan.droppedColumns.map { $0.lowercased() })
         guard !dropped.isEmpty else { return }
-        let triggers = try db.fetchAll(CopiedRow.self, "SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'trigger' AND sql IS NOT NULL")
+        let triggers = try db.fetchAll(
+            CopiedRow.self, "SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'trigger' AND sql IS NOT NULL")
         for trigger in triggers {
             let name: String = try trigger.decode(at: 0)
             let table: String = try trigger.decode(at: 1)
             let identifiers = SchemaText.identifiers(in: try trigger.decode(at: 2))
-            guard table.caseInsensitiveCompare(existing.name) == .orderedSame || identifiers.contains(existing.name.lowercased()) else { continue }
+            guard
+                table.caseInsensitiveCompare(existing.name) == .orderedSame
+                    || identifiers.contains(existing.name.lowercased())
+            else { continue }
             if let column = identifiers.intersection(dropped).sorted().first {
-                throw failure(.constraintTrigger, "trigger \(name) refers to column \(column), which is dropped; change or drop the trigger first")
+                throw failure(
+                    .constraintTrigger,
+                    "trigger \(name) refers to column \(column), which is dropped; change or drop the trigger first")
             }
         }
     }
@@ -295,7 +325,10 @@ struct TableRebuild {
         for row in rows {
             let child: String = try row.decode(at: 0)
             let parent: String = try row.decode(at: 2)
-            guard child.caseInsensitiveCompare(existing.name) == .orderedSame || parent.caseInsensitiveCompare(existing.name) == .orderedSame else { continue }
+            guard
+                child.caseInsensitiveCompare(existing.name) == .orderedSame
+                    || parent.caseInsensitiveCompare(existing.name) == .orderedSame
+            else { continue }
             let rowID: Int64? = try row.decode(at: 1)
             throw failure(
                 .constraintForeignKey,
@@ -316,7 +349,8 @@ struct SchemaObject {
     static func read(_ db: Database, table: String) throws -> [SchemaObject] {
         let rows = try db.fetchAll(
             CopiedRow.self,
-            "SELECT type, name, sql FROM sqlite_master WHERE tbl_name = \(table) COLLATE NOCASE AND type IN ('index', 'trigger') AND sql IS NOT NULL ORDER BY rowid")
+            "SELECT type, name, sql FROM sqlite_master WHERE tbl_name = \(table) COLLATE NOCASE AND type IN ('index', 'trigger') AND sql IS NOT NULL ORDER BY rowid"
+        )
         var objects: [SchemaObject] = []
         for row in rows {
             let type: String = try row.decode(at: 0)
@@ -346,7 +380,9 @@ extension SchemaText {
         var result: Set<String> = []
         var characters = sql.unicodeScalars[...]
         func isIdentifierStart(_ c: Unicode.Scalar) -> Bool { c == "_" || c.properties.isAlphabetic }
-        func isIdentifierPart(_ c: Unicode.Scalar) -> Bool { isIdentifierStart(c) || c == "$" || ("0"..."9").contains(c) }
+        func isIdentifierPart(_ c: Unicode.Scalar) -> Bool {
+            isIdentifierStart(c) || c == "$" || ("0"..."9").contains(c)
+        }
         while let first = characters.first {
             switch first {
             case "'", "\"", "`", "[":
@@ -409,7 +445,9 @@ func restoring<Result>(_ setting: String, _ body: () throws -> Result, restore: 
         case .success:
             throw DatabaseError(
                 resultCode: (restoreError as? DatabaseError)?.extendedResultCode ?? .error,
-                message: "the work succeeded, but restoring \(setting) failed: \(restoreMessage); the connection keeps the changed setting")
+                message:
+                    "the work succeeded, but restoring \(setting) failed: \(restoreMessage); the connection keeps the changed setting"
+            )
         case .failure(let error):
             let message = (error as? DatabaseError)?.message ?? "\(error)"
             throw DatabaseError(

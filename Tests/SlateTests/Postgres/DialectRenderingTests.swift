@@ -24,9 +24,11 @@ import Testing
         let sqlite = query.sql
         #expect(
             sqlite.text
-                == #"SELECT "person"."id", "person"."name", "person"."age", "person"."email", "person"."score" FROM "person" WHERE "person"."age" > ? AND "person"."name" = ? ORDER BY "person"."name" LIMIT ?"#)
+                == #"SELECT "person"."id", "person"."name", "person"."age", "person"."email", "person"."score" FROM "person" WHERE "person"."age" > ? AND "person"."name" = ? ORDER BY "person"."name" LIMIT ?"#
+        )
         let rendered = try query.sql.rendered(for: .postgreSQL)
-        let expected: String = #"SELECT "person"."id", "person"."name", "person"."age", "person"."email", "person"."score" FROM "person" WHERE "person"."age" > $1 AND "person"."name" = $2 ORDER BY "person"."name" LIMIT $3"#
+        let expected: String =
+            #"SELECT "person"."id", "person"."name", "person"."age", "person"."email", "person"."score" FROM "person" WHERE "person"."age" > $1 AND "person"."name" = $2 ORDER BY "person"."name" LIMIT $3"#
         #expect(rendered.text == expected)
         let values = try rendered.arguments.map { try $0?.sqlValue }
         let expectedValues: [SQLValue?] = [.integer(18), .text("Arthur"), .integer(5)]
@@ -60,13 +62,16 @@ import Testing
     @Test func aliasesTheSubqueryOfACount() throws {
         let query = Person.all().distinct().select { $0.name }
         #expect(query.countSQL.text.hasSuffix(#"FROM "person")"#))
-        #expect(try query.countSQL.rendered(for: .postgreSQL).text == #"SELECT count(*) FROM (SELECT DISTINCT "person"."name" FROM "person") AS "counted""#)
+        #expect(
+            try query.countSQL.rendered(for: .postgreSQL).text
+                == #"SELECT count(*) FROM (SELECT DISTINCT "person"."name" FROM "person") AS "counted""#)
         // A grouped query selects only grouped columns and aggregates on PostgreSQL: `1`, to count.
         let grouped = Person.group(by: \.age).having { _ in count() > 1 }
         #expect(grouped.countSQL.text.hasPrefix(#"SELECT count(*) FROM (SELECT "person"."id", "person"."name", "#))
         #expect(
             try grouped.countSQL.rendered(for: .postgreSQL).text
-                == #"SELECT count(*) FROM (SELECT 1 FROM "person" GROUP BY "person"."age" HAVING count(*) > $1) AS "counted""#)
+                == #"SELECT count(*) FROM (SELECT 1 FROM "person" GROUP BY "person"."age" HAVING count(*) > $1) AS "counted""#
+        )
     }
 
     @Test func rendersLikeAsCaseInsensitiveILike() throws {
@@ -104,7 +109,8 @@ import Testing
         #expect(try postgreSQL(same).hasSuffix(#"WHERE "person"."email" IS NOT DISTINCT FROM $1"#))
         let different = Person.where { $0.email.isNot($0.email.lower()) }.select { $0.id }
         #expect(different.sql.text.hasSuffix(#"WHERE "person"."email" IS NOT lower("person"."email")"#))
-        #expect(try postgreSQL(different).hasSuffix(#"WHERE "person"."email" IS DISTINCT FROM lower("person"."email")"#))
+        #expect(
+            try postgreSQL(different).hasSuffix(#"WHERE "person"."email" IS DISTINCT FROM lower("person"."email")"#))
         let isNull = Person.where { $0.email == nil }.select { $0.id }
         #expect(try postgreSQL(isNull) == isNull.sql.text)
     }
@@ -120,13 +126,17 @@ import Testing
     }
 
     @Test func rendersAggregatesWithPostgreSQLTypes() throws {
-        let query = Person.select { ($0.score.total(), $0.age.avg(), $0.name.groupConcat(separator: "|"), $0.score.rounded(toPlaces: 1)) }
+        let query = Person.select {
+            ($0.score.total(), $0.age.avg(), $0.name.groupConcat(separator: "|"), $0.score.rounded(toPlaces: 1))
+        }
         #expect(
             query.sql.text
-                == #"SELECT total("person"."score"), avg("person"."age"), group_concat("person"."name", ?), round("person"."score", ?) FROM "person""#)
+                == #"SELECT total("person"."score"), avg("person"."age"), group_concat("person"."name", ?), round("person"."score", ?) FROM "person""#
+        )
         #expect(
             try postgreSQL(query)
-                == #"SELECT CAST(coalesce(sum("person"."score"), 0) AS double precision), CAST(avg("person"."age") AS double precision), string_agg(CAST("person"."name" AS text), $1), CAST(round(CAST("person"."score" AS numeric), 1) AS double precision) FROM "person""#)
+                == #"SELECT CAST(coalesce(sum("person"."score"), 0) AS double precision), CAST(avg("person"."age") AS double precision), string_agg(CAST("person"."name" AS text), $1), CAST(round(CAST("person"."score" AS numeric), 1) AS double precision) FROM "person""#
+        )
     }
 
     @Test func rendersCollations() throws {
@@ -142,18 +152,22 @@ import Testing
         let returning = Person.insert(person).returning(\.id)
         #expect(
             returning.sql.text
-                == #"INSERT INTO "person" ("id", "name", "age", "email", "score") VALUES (?, ?, ?, ?, ?) RETURNING "person"."id""#)
+                == #"INSERT INTO "person" ("id", "name", "age", "email", "score") VALUES (?, ?, ?, ?, ?) RETURNING "person"."id""#
+        )
         #expect(
             try postgreSQL(returning)
-                == #"INSERT INTO "person" ("id", "name", "age", "email", "score") VALUES ($1, $2, $3, $4, $5) RETURNING "person"."id""#)
+                == #"INSERT INTO "person" ("id", "name", "age", "email", "score") VALUES ($1, $2, $3, $4, $5) RETURNING "person"."id""#
+        )
 
         let upsert = Person.upsert(person)
         #expect(
             upsert.sql.text
-                == #"INSERT INTO "person" ("id", "name", "age", "email", "score") VALUES (?, ?, ?, ?, ?) ON CONFLICT ("id") DO UPDATE SET "name" = "excluded"."name", "age" = "excluded"."age", "email" = "excluded"."email", "score" = "excluded"."score""#)
+                == #"INSERT INTO "person" ("id", "name", "age", "email", "score") VALUES (?, ?, ?, ?, ?) ON CONFLICT ("id") DO UPDATE SET "name" = "excluded"."name", "age" = "excluded"."age", "email" = "excluded"."email", "score" = "excluded"."score""#
+        )
         #expect(
             try postgreSQL(upsert)
-                == #"INSERT INTO "person" ("id", "name", "age", "email", "score") VALUES ($1, $2, $3, $4, $5) ON CONFLICT ("id") DO UPDATE SET "name" = "excluded"."name", "age" = "excluded"."age", "email" = "excluded"."email", "score" = "excluded"."score""#)
+                == #"INSERT INTO "person" ("id", "name", "age", "email", "score") VALUES ($1, $2, $3, $4, $5) ON CONFLICT ("id") DO UPDATE SET "name" = "excluded"."name", "age" = "excluded"."age", "email" = "excluded"."email", "score" = "excluded"."score""#
+        )
 
         let ignore = Person.insert(person, or: .ignore)
         #expect(ignore.sql.text.hasPrefix(#"INSERT OR IGNORE INTO "person" ("#))
@@ -171,7 +185,8 @@ import Testing
     @Test func rendersUpdatesAndDeletes() throws {
         let update = Person.update { $0.score.set(to: $0.score + 1) }.where { $0.id == 3 }
         #expect(update.sql.text == #"UPDATE "person" SET "score" = "person"."score" + ? WHERE "person"."id" = ?"#)
-        #expect(try postgreSQL(update) == #"UPDATE "person" SET "score" = "person"."score" + $1 WHERE "person"."id" = $2"#)
+        #expect(
+            try postgreSQL(update) == #"UPDATE "person" SET "score" = "person"."score" + $1 WHERE "person"."id" = $2"#)
         let delete = Person.delete().where { $0.age < 18 }.returning(\.id)
         #expect(try postgreSQL(delete) == #"DELETE FROM "person" WHERE "person"."age" < $1 RETURNING "person"."id""#)
     }
@@ -234,7 +249,10 @@ struct Appliance: PrimaryKeyedTable, Hashable, Sendable {
         }
     }
 
-    init(id: Int64? = nil, name: String, isActive: Bool, madeAt: Date, serial: UUID, payload: Data?, price: Double, rank: Int32?) {
+    init(
+        id: Int64? = nil, name: String, isActive: Bool, madeAt: Date, serial: UUID, payload: Data?, price: Double,
+        rank: Int32?
+    ) {
         self.id = id
         self.name = name
         self.isActive = isActive

@@ -61,10 +61,10 @@ struct Album: PrimaryKeyedTable, Hashable, Sendable {
             .init(name: "ArtistId", type: "INTEGER", isNotNull: true),
         ],
         foreignKeys: [
-            .init(columns: ["ArtistId"], referencedTable: "Artist", referencedColumns: ["ArtistId"]),
+            .init(columns: ["ArtistId"], referencedTable: "Artist", referencedColumns: ["ArtistId"])
         ],
         indexes: [
-            .init(name: "IFK_AlbumArtistId", columns: ["ArtistId"]),
+            .init(name: "IFK_AlbumArtistId", columns: ["ArtistId"])
         ])
 
     struct Columns: TableColumns {
@@ -290,7 +290,7 @@ struct Employee: PrimaryKeyedTable, Hashable, Sendable {
             .init(name: "Email", type: "NVARCHAR(60)"),
         ],
         foreignKeys: [
-            .init(columns: ["ReportsTo"], referencedTable: "Employee", referencedColumns: ["EmployeeId"]),
+            .init(columns: ["ReportsTo"], referencedTable: "Employee", referencedColumns: ["EmployeeId"])
         ])
 
     struct Columns: TableColumns {
@@ -402,7 +402,7 @@ struct Customer: PrimaryKeyedTable, Hashable, Sendable {
             .init(name: "SupportRepId", type: "INTEGER"),
         ],
         foreignKeys: [
-            .init(columns: ["SupportRepId"], referencedTable: "Employee", referencedColumns: ["EmployeeId"]),
+            .init(columns: ["SupportRepId"], referencedTable: "Employee", referencedColumns: ["EmployeeId"])
         ])
 
     struct Columns: TableColumns {
@@ -498,7 +498,7 @@ struct Invoice: PrimaryKeyedTable, Hashable, Sendable {
             .init(name: "Total", type: "NUMERIC(10,2)", isNotNull: true),
         ],
         foreignKeys: [
-            .init(columns: ["CustomerId"], referencedTable: "Customer", referencedColumns: ["CustomerId"]),
+            .init(columns: ["CustomerId"], referencedTable: "Customer", referencedColumns: ["CustomerId"])
         ])
 
     struct Columns: TableColumns {
@@ -687,7 +687,12 @@ struct PlaylistTrack: PrimaryKeyedTable, Hashable, Sendable {
 
     var primaryKey: (Int64, Int64) { (playlistId, trackId) }
 
-    static func encode<Encoder: ColumnEncoder>(primaryKey key: (Int64, Int64), to encoder: inout Encoder) throws(Encoder.Failure) { try encoder.encode(key.0); try encoder.encode(key.1) }
+    static func encode<Encoder: ColumnEncoder>(primaryKey key: (Int64, Int64), to encoder: inout Encoder) throws(Encoder
+        .Failure)
+    {
+        try encoder.encode(key.0)
+        try encoder.encode(key.1)
+    }
 }
 
 extension Database {

@@ -20,7 +20,7 @@ struct Person: PrimaryKeyedTable, Hashable, Sendable {
             .init(name: "score", type: "REAL", isNotNull: true, defaultSQL: "0.0"),
         ],
         indexes: [
-            .init(name: "person_on_name", columns: ["name"]),
+            .init(name: "person_on_name", columns: ["name"])
         ])
 
     struct Columns: TableColumns {
@@ -82,7 +82,7 @@ struct Pet: PrimaryKeyedTable, Hashable, Sendable {
             .init(name: "species", type: "TEXT", isNotNull: true, defaultSQL: "'cat'"),
         ],
         foreignKeys: [
-            .init(columns: ["ownerId"], referencedTable: "person", referencedColumns: ["id"], onDelete: .cascade),
+            .init(columns: ["ownerId"], referencedTable: "person", referencedColumns: ["id"], onDelete: .cascade)
         ])
 
     struct Columns: TableColumns {
@@ -137,7 +137,7 @@ struct Toy: PrimaryKeyedTable, Hashable, Sendable {
             .init(name: "name", type: "TEXT", isNotNull: true),
         ],
         foreignKeys: [
-            .init(columns: ["petId"], referencedTable: "pet", referencedColumns: ["id"]),
+            .init(columns: ["petId"], referencedTable: "pet", referencedColumns: ["id"])
         ])
 
     struct Columns: TableColumns {
@@ -220,7 +220,12 @@ struct Shelf: PrimaryKeyedTable, Hashable, Sendable {
 
     var primaryKey: (String, Int64) { (building, number) }
 
-    static func encode<Encoder: ColumnEncoder>(primaryKey key: (String, Int64), to encoder: inout Encoder) throws(Encoder.Failure) { try encoder.encode(key.0); try encoder.encode(key.1) }
+    static func encode<Encoder: ColumnEncoder>(primaryKey key: (String, Int64), to encoder: inout Encoder)
+        throws(Encoder.Failure)
+    {
+        try encoder.encode(key.0)
+        try encoder.encode(key.1)
+    }
 }
 
 /// A multi-column foreign key to `Shelf`.
@@ -239,8 +244,10 @@ struct Book: PrimaryKeyedTable, Hashable, Sendable {
             .init(name: "shelfNumber", type: "INTEGER"),
         ],
         foreignKeys: [
-            .init(columns: ["building", "shelfNumber"], referencedTable: "shelf", referencedColumns: ["building", "number"],
-              onDelete: .setNull, onUpdate: .cascade),
+            .init(
+                columns: ["building", "shelfNumber"], referencedTable: "shelf",
+                referencedColumns: ["building", "number"],
+                onDelete: .setNull, onUpdate: .cascade)
         ],
         indexes: [
             .init(name: "book_on_shelf", columns: ["building", "shelfNumber"]),

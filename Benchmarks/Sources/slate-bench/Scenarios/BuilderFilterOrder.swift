@@ -60,14 +60,16 @@ enum BuilderFilterOrder {
             let matches = items.filter { $0.i0 > BuilderFilterOrder.i0Above && $0.i1 < BuilderFilterOrder.i1Below }
                 .sorted { $0.i2 < $1.i2 }
             guard Set(matches.map(\.i2)).count == matches.count else {
-                throw HarnessError("builder-filter-order: ties on i2 among the matching rows; the order would be undefined")
+                throw HarnessError(
+                    "builder-filter-order: ties on i2 among the matching rows; the order would be undefined")
             }
             matchCount = matches.count
             expected = matches.checksum
 
             let rendered = BuilderFilterOrder.slateQuery().sql
             guard rendered.text == BuilderFilterOrder.sql, rendered.arguments.positional.count == 2 else {
-                throw HarnessError("builder-filter-order: Slate's builder renders\n\(rendered.text)\nnot\n\(BuilderFilterOrder.sql)")
+                throw HarnessError(
+                    "builder-filter-order: Slate's builder renders\n\(rendered.text)\nnot\n\(BuilderFilterOrder.sql)")
             }
 
             try RawConnection(path: path).createItemTable(items)
@@ -105,7 +107,10 @@ enum BuilderFilterOrder {
             try stopwatch.measure {
                 try grdb.inDatabase { db in
                     try Item
-                        .filter(GRDB.Column("i0") > BuilderFilterOrder.i0Above && GRDB.Column("i1") < BuilderFilterOrder.i1Below)
+                        .filter(
+                            GRDB.Column("i0") > BuilderFilterOrder.i0Above
+                                && GRDB.Column("i1") < BuilderFilterOrder.i1Below
+                        )
                         .order(GRDB.Column("i2"))
                         .fetchAll(db)
                 }

@@ -29,7 +29,8 @@ import Slate
 enum CSVImport {
     static let scenario = Scenario(
         name: "csv-import-1m",
-        summary: "import a 1,000,000-row x 6-column CSV (~57 MB, quoted fields, mixed types): Slate vs the sqlite3 shell's .import",
+        summary:
+            "import a 1,000,000-row x 6-column CSV (~57 MB, quoted fields, mixed types): Slate vs the sqlite3 shell's .import",
         countsInstructions: false
     ) { context in
         try Fixture(context).prepared
@@ -53,7 +54,8 @@ enum CSVImport {
             let path = "\(directory)/sqlite3"
             if FileManager.default.isExecutableFile(atPath: path) { return path }
         }
-        throw HarnessError("csv-import: the sqlite3 shell is not on the PATH (apt-get install sqlite3, or set SLATE_BENCH_SQLITE3)")
+        throw HarnessError(
+            "csv-import: the sqlite3 shell is not on the PATH (apt-get install sqlite3, or set SLATE_BENCH_SQLITE3)")
     }
 
     /// One generated row.
@@ -92,7 +94,8 @@ enum CSVImport {
         var line: String {
             let cents = priceCents % 100
             let price = "\(priceCents / 100).\(cents < 10 ? "0" : "")\(cents)"
-            return [String(id), Self.field(name), zip, price, String(quantity), Self.field(note)].joined(separator: ",") + "\r\n"
+            return [String(id), Self.field(name), zip, price, String(quantity), Self.field(note)].joined(separator: ",")
+                + "\r\n"
         }
 
         static func field(_ text: String) -> String {
@@ -154,7 +157,9 @@ enum CSVImport {
             removeDatabase()
             try RawConnection(path: databasePath).execute(CSVImport.createTable)
             let (status, peak) = try Memory.run(shell, [databasePath, ".import --csv --skip 1 '\(tiny)' t"])
-            guard status == 0 else { throw HarnessError("csv-import: the sqlite3 shell failed on a one-row file (\(status))") }
+            guard status == 0 else {
+                throw HarnessError("csv-import: the sqlite3 shell failed on a one-row file (\(status))")
+            }
             shellFootprint = peak
             residentBaseline = Memory.reset()
         }
@@ -209,7 +214,9 @@ enum CSVImport {
             if let residentBaseline, let peak = Memory.highWaterMark() {
                 stopwatch.recordPeakMemory(bytes: max(0, peak - residentBaseline))
             }
-            guard imported == rows else { throw HarnessError("csv-import: imported \(imported) rows, expected \(rows)") }
+            guard imported == rows else {
+                throw HarnessError("csv-import: imported \(imported) rows, expected \(rows)")
+            }
             return try verify()
         }
 

@@ -135,7 +135,8 @@ enum Codegen {
             let candidate = directory.appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
         }
-        throw HarnessError("""
+        throw HarnessError(
+            """
             codegen: no SlateCLI-tool, SlateCLI or slate executable next to \(directory.path). SwiftPM builds SlateCLI \
             there for SlateBuildPlugin when it builds slate-bench; or set SLATE_CLI to the slate tool.
             """)

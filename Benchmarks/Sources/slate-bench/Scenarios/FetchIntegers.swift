@@ -105,9 +105,10 @@ enum FetchIntegers {
                     var items: [Item] = []
                     let rows = try GRDB.Row.fetchCursor(db, sql: Item.selectAll)
                     while let row = try rows.next() {
-                        items.append(Item(
-                            i0: row[0], i1: row[1], i2: row[2], i3: row[3], i4: row[4],
-                            i5: row[5], i6: row[6], i7: row[7], i8: row[8], i9: row[9]))
+                        items.append(
+                            Item(
+                                i0: row[0], i1: row[1], i2: row[2], i3: row[3], i4: row[4],
+                                i5: row[5], i6: row[6], i7: row[7], i8: row[8], i9: row[9]))
                     }
                     return items
                 }
@@ -121,9 +122,10 @@ enum FetchIntegers {
                     var items: [Item] = []
                     let rows = try GRDB.Row.fetchCursor(db, sql: Item.selectAll)
                     while let row = try rows.next() {
-                        items.append(Item(
-                            i0: row["i0"], i1: row["i1"], i2: row["i2"], i3: row["i3"], i4: row["i4"],
-                            i5: row["i5"], i6: row["i6"], i7: row["i7"], i8: row["i8"], i9: row["i9"]))
+                        items.append(
+                            Item(
+                                i0: row["i0"], i1: row["i1"], i2: row["i2"], i3: row["i3"], i4: row["i4"],
+                                i5: row["i5"], i6: row["i6"], i7: row["i7"], i8: row["i8"], i9: row["i9"]))
                     }
                     return items
                 }

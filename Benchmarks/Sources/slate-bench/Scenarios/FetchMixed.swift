@@ -114,7 +114,8 @@ struct MixedItem: Equatable {
         note TEXT, discount REAL, category TEXT NOT NULL, rating INTEGER)
         """
     static let selectAll = "SELECT id, name, price, quantity, note, discount, category, rating FROM mixed_item"
-    static let insert = "INSERT INTO mixed_item(id, name, price, quantity, note, discount, category, rating) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+    static let insert =
+        "INSERT INTO mixed_item(id, name, price, quantity, note, discount, category, rating) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 
     static let categories = ["tools", "garden", "kitchen", "books", "toys", "outdoor and camping", "office"]
 
@@ -142,8 +143,14 @@ struct MixedItem: Equatable {
 
 extension MixedItem: Checksummable {
     func combine(into checksum: inout Checksum) {
-        checksum.combine(id); checksum.combine(name); checksum.combine(price); checksum.combine(quantity)
-        checksum.combine(note); checksum.combine(discount); checksum.combine(category); checksum.combine(rating)
+        checksum.combine(id)
+        checksum.combine(name)
+        checksum.combine(price)
+        checksum.combine(quantity)
+        checksum.combine(note)
+        checksum.combine(discount)
+        checksum.combine(category)
+        checksum.combine(rating)
     }
 }
 
@@ -197,21 +204,35 @@ extension RawConnection {
         let statement = try RawStatement(self, MixedItem.insert)
         let handle = statement.handle
         func bindText(_ text: String?, _ index: Int32) {
-            guard let text else { return _ = sqlite3_bind_null(handle, index) }
+            guard let text else {
+                _ = sqlite3_bind_null(handle, index)
+                return
+            }
             _ = sqlite3_bind_text(handle, index, text, -1, slate_sqlite_transient())
         }
         for item in items {
             sqlite3_bind_int64(handle, 1, Int64(item.id))
             bindText(item.name, 2)
             sqlite3_bind_double(handle, 3, item.price)
-            if let quantity = item.quantity { sqlite3_bind_int64(handle, 4, Int64(quantity)) } else { sqlite3_bind_null(handle, 4) }
+            if let quantity = item.quantity {
+                sqlite3_bind_int64(handle, 4, Int64(quantity))
+            } else {
+                sqlite3_bind_null(handle, 4)
+            }
             bindText(item.note, 5)
-            if let discount = item.discount { sqlite3_bind_double(handle, 6, discount) } else { sqlite3_bind_null(handle, 6) }
+            if let discount = item.discount {
+                sqlite3_bind_double(handle, 6, discount)
+            } else {
+                sqlite3_bind_null(handle, 6)
+            }
             bindText(item.category, 7)
-            if let rating = item.rating { sqlite3_bind_int64(handle, 8, Int64(rating)) } else { sqlite3_bind_null(handle, 8) }
+            if let rating = item.rating {
+                sqlite3_bind_int64(handle, 8, Int64(rating))
+            } else {
+                sqlite3_bind_null(handle, 8)
+            }
             guard sqlite3_step(handle) == SQLITE_DONE else { throw failure("insert mixed_item") }
             sqlite3_reset(handle)
         }
     }
 }
-

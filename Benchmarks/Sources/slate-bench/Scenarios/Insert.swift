@@ -53,7 +53,9 @@ enum Insert {
                     items.reduce(0) { $0 + Int64($1.i6) }, items.reduce(0) { $0 + Int64($1.i7) },
                     items.reduce(0) { $0 + Int64($1.i8) }, items.reduce(0) { $0 + Int64($1.i9) },
                     // Order-sensitive: rows must land in order, with i0 and i9 not swapped.
-                    items.enumerated().reduce(0) { $0 + Int64(($1.offset + 1) % 997) * Int64($1.element.i0 - $1.element.i9) },
+                    items.enumerated().reduce(0) {
+                        $0 + Int64(($1.offset + 1) % 997) * Int64($1.element.i0 - $1.element.i9)
+                    },
                 ])
         }
 
@@ -110,7 +112,8 @@ enum Insert {
         /// One Slate iteration: a fresh file and connection with the table created (and `prepare`
         /// run), untimed; `body` timed; the connection closed, then the file verified.
         func slateIteration(
-            _ stopwatch: Stopwatch, prepare: (Slate.Database) throws -> Void = { _ in }, _ body: (Slate.Database) throws -> Void
+            _ stopwatch: Stopwatch, prepare: (Slate.Database) throws -> Void = { _ in },
+            _ body: (Slate.Database) throws -> Void
         ) throws -> Checksum {
             removeFile()
             do {

@@ -58,7 +58,8 @@ enum NorthwindOrders {
             let reference = try readRaw()
             let count = try rawConnection.integers("SELECT count(*) FROM Orders")[0]
             guard reference.count == rowCount, count == rowCount else {
-                throw HarnessError("northwind-orders: expected \(rowCount) orders, read \(reference.count), count(*) \(count)")
+                throw HarnessError(
+                    "northwind-orders: expected \(rowCount) orders, read \(reference.count), count(*) \(count)")
             }
             expected = reference.checksum
         }
@@ -79,7 +80,8 @@ enum NorthwindOrders {
                 var count = originalCount
                 while count < target {
                     let batch = min(originalCount, target - count)
-                    try connection.execute("""
+                    try connection.execute(
+                        """
                         INSERT INTO Orders(\(columns)) SELECT \(columns) FROM Orders \
                         WHERE OrderID <= \(originalMax) ORDER BY OrderID LIMIT \(batch)
                         """)
@@ -135,7 +137,9 @@ enum NorthwindOrders {
         func slateCodable(_ stopwatch: Stopwatch) throws -> Checksum {
             try stopwatch.measure {
                 let decoder = Slate.RowDecoder()
-                return try slate.fetchAll(Slate.SQL(sql: Order.selectAll)) { row in try decoder.decode(CodableOrder.self, from: row) }
+                return try slate.fetchAll(Slate.SQL(sql: Order.selectAll)) { row in
+                    try decoder.decode(CodableOrder.self, from: row)
+                }
             }.checksum
         }
 

@@ -203,13 +203,19 @@ enum ObservationBenchmarks {
             probe.expect("ready", count: Self.observerCount * 2)
             let queue = DispatchQueue(label: "slate-bench.observers")
             for index in 0..<Self.observerCount {
-                slateTokens.append(slateObservedPool.observe({ db in
-                    try db.fetchValue(Int.self, "SELECT count(*) FROM other WHERE x > \(index * 10)")
-                }, queue: queue, onError: { print("slate observation failed: \($0)") }, onChange: { _ in probe.delivered("ready") }))
-                grdbCancellables.append(ValueObservation.tracking { db in
-                    try Int.fetchOne(db, sql: "SELECT count(*) FROM other WHERE x > ?", arguments: [index * 10])
-                }.start(in: grdbObservedPool, scheduling: .async(onQueue: queue), onError: { print("GRDB observation failed: \($0)") },
-                    onChange: { _ in probe.delivered("ready") }))
+                slateTokens.append(
+                    slateObservedPool.observe(
+                        { db in
+                            try db.fetchValue(Int.self, "SELECT count(*) FROM other WHERE x > \(index * 10)")
+                        }, queue: queue, onError: { print("slate observation failed: \($0)") },
+                        onChange: { _ in probe.delivered("ready") }))
+                grdbCancellables.append(
+                    ValueObservation.tracking { db in
+                        try Int.fetchOne(db, sql: "SELECT count(*) FROM other WHERE x > ?", arguments: [index * 10])
+                    }.start(
+                        in: grdbObservedPool, scheduling: .async(onQueue: queue),
+                        onError: { print("GRDB observation failed: \($0)") },
+                        onChange: { _ in probe.delivered("ready") }))
             }
             try probe.wait()
         }
@@ -285,19 +291,24 @@ enum ObservationBenchmarks {
         print("(the read: name of player 1, a typed query pinned on the primary key; one commit cycles through")
         print(" UPDATE player SET score … WHERE id = 1, UPDATE player SET name … WHERE id = 2,")
         print(" INSERT INTO team, UPDATE team SET name)")
-        let slateRefetches = try slateRefetchCount(commits: commits, path: directory.appendingPathComponent("r-slate.sqlite").path)
-        let grdbRefetches = try grdbRefetchCount(commits: commits, path: directory.appendingPathComponent("r-grdb.sqlite").path)
+        let slateRefetches = try slateRefetchCount(
+            commits: commits, path: directory.appendingPathComponent("r-slate.sqlite").path)
+        let grdbRefetches = try grdbRefetchCount(
+            commits: commits, path: directory.appendingPathComponent("r-grdb.sqlite").path)
         print("  slate: \(slateRefetches) refetches    grdb: \(grdbRefetches) refetches")
         print()
         print("Live queries: commit-to-delivery latency over \(latencyRounds) commits (from the last statement of the")
         print("write transaction, so the commit itself is included, to the callback on a serial queue)")
         for observers in [1, 100] {
-            let slate = try slateLatencies(observers: observers, rounds: latencyRounds,
+            let slate = try slateLatencies(
+                observers: observers, rounds: latencyRounds,
                 path: directory.appendingPathComponent("l-slate-\(observers).sqlite").path)
-            let grdb = try grdbLatencies(observers: observers, rounds: latencyRounds,
+            let grdb = try grdbLatencies(
+                observers: observers, rounds: latencyRounds,
                 path: directory.appendingPathComponent("l-grdb-\(observers).sqlite").path)
-            print("  \(observers) observer(s): slate p50 \(format(percentile(slate, 0.5))) p99 \(format(percentile(slate, 0.99)))"
-                + "    grdb p50 \(format(percentile(grdb, 0.5))) p99 \(format(percentile(grdb, 0.99)))")
+            print(
+                "  \(observers) observer(s): slate p50 \(format(percentile(slate, 0.5))) p99 \(format(percentile(slate, 0.99)))"
+                    + "    grdb p50 \(format(percentile(grdb, 0.5))) p99 \(format(percentile(grdb, 0.99)))")
         }
     }
 
@@ -311,7 +322,8 @@ enum ObservationBenchmarks {
     static func format(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
         let microseconds = Double(seconds) * 1e6 + Double(attoseconds) / 1e12
-        return microseconds >= 1000 ? String(format: "%.2f ms", microseconds / 1000) : String(format: "%.0f µs", microseconds)
+        return microseconds >= 1000
+            ? String(format: "%.2f ms", microseconds / 1000) : String(format: "%.0f µs", microseconds)
     }
 
     /// The unrelated write number `index`: another column of the row read, another row, another
@@ -333,10 +345,12 @@ enum ObservationBenchmarks {
         }
         let probe = ObservationProbe()
         probe.expect("p1", count: 1)
-        let token = pool.observe({ db in
-            probe.fetched()
-            return try ObservedPlayer.where { $0.id == 1 }.select { $0.name }.fetchAll(db).first
-        }, queue: DispatchQueue(label: "slate-bench.refetch"), onError: { print("slate observation failed: \($0)") },
+        let token = pool.observe(
+            { db in
+                probe.fetched()
+                return try ObservedPlayer.where { $0.id == 1 }.select { $0.name }.fetchAll(db).first
+            }, queue: DispatchQueue(label: "slate-bench.refetch"),
+            onError: { print("slate observation failed: \($0)") },
             onChange: { probe.delivered($0) })
         try probe.wait()
         for index in 0..<commits {
@@ -361,7 +375,8 @@ enum ObservationBenchmarks {
         let cancellable = ValueObservation.tracking { db in
             probe.fetched()
             return try request.fetchOne(db)
-        }.start(in: pool, scheduling: .async(onQueue: DispatchQueue(label: "grdb-bench.refetch")),
+        }.start(
+            in: pool, scheduling: .async(onQueue: DispatchQueue(label: "grdb-bench.refetch")),
             onError: { print("GRDB observation failed: \($0)") }, onChange: { probe.delivered($0) })
         try probe.wait()
         for index in 0..<commits {
@@ -383,8 +398,10 @@ enum ObservationBenchmarks {
         let probe = ObservationProbe()
         probe.expect("p1", count: observers)
         let tokens = (0..<observers).map { index in
-            pool.observe({ db in try db.fetchValue(String.self, "SELECT name FROM player WHERE id = 1") },
-                queue: DispatchQueue(label: "slate-bench.latency.\(index)"), onError: { print("slate observation failed: \($0)") },
+            pool.observe(
+                { db in try db.fetchValue(String.self, "SELECT name FROM player WHERE id = 1") },
+                queue: DispatchQueue(label: "slate-bench.latency.\(index)"),
+                onError: { print("slate observation failed: \($0)") },
                 onChange: { probe.delivered($0) })
         }
         try probe.wait()
@@ -411,7 +428,8 @@ enum ObservationBenchmarks {
         probe.expect("p1", count: observers)
         let cancellables = (0..<observers).map { index in
             ValueObservation.tracking { db in try String.fetchOne(db, sql: "SELECT name FROM player WHERE id = 1") }
-                .start(in: pool, scheduling: .async(onQueue: DispatchQueue(label: "grdb-bench.latency.\(index)")),
+                .start(
+                    in: pool, scheduling: .async(onQueue: DispatchQueue(label: "grdb-bench.latency.\(index)")),
                     onError: { print("GRDB observation failed: \($0)") }, onChange: { probe.delivered($0) })
         }
         try probe.wait()

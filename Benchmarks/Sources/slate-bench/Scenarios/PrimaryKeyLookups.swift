@@ -65,7 +65,8 @@ enum PrimaryKeyLookups {
                             sqlite3_reset(statement)
                             throw rawConnection.failure("no row for id \(id)")
                         }
-                        found.append(KeyedItem(id: Int(sqlite3_column_int64(statement, 0)), item: rawSelect.item(startingAt: 1)))
+                        found.append(
+                            KeyedItem(id: Int(sqlite3_column_int64(statement, 0)), item: rawSelect.item(startingAt: 1)))
                         sqlite3_reset(statement)
                     }
                 }
@@ -78,8 +79,10 @@ enum PrimaryKeyLookups {
                 try slate.transaction {
                     var found: [KeyedItem] = []
                     for id in ids {
-                        guard let item = try slate.fetchOne(
-                            KeyedItem.self, "SELECT id, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9 FROM keyed_item WHERE id = \(id)")
+                        guard
+                            let item = try slate.fetchOne(
+                                KeyedItem.self,
+                                "SELECT id, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9 FROM keyed_item WHERE id = \(id)")
                         else { throw HarnessError("slate-cached: no row for id \(id)") }
                         found.append(item)
                     }

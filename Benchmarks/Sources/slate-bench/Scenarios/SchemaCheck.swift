@@ -74,7 +74,8 @@ enum SchemaCheck {
                     primaryKeyPosition: column.primaryKeyPosition ?? 0, isUnique: column.isUnique)
             }
             foreignKeys = schema.foreignKeys.map { key in
-                key.columns.joined(separator: ",") + "|" + key.referencedTable + "|" + key.referencedColumns.joined(separator: ",")
+                key.columns.joined(separator: ",") + "|" + key.referencedTable + "|"
+                    + key.referencedColumns.joined(separator: ",")
             }
             indexes = schema.indexes.map { $0.name + "|" + $0.columns.joined(separator: ",") }
         }
@@ -151,9 +152,10 @@ enum SchemaCheck {
                     let quoted = "'" + table.replacingOccurrences(of: "'", with: "''") + "'"
                     var columns: [TableFacts.Column] = []
                     try rows("SELECT name, type, \"notnull\", pk FROM pragma_table_xinfo(\(quoted))") { row in
-                        columns.append(TableFacts.Column(
-                            name: text(row, 0), type: text(row, 1), isNotNull: sqlite3_column_int(row, 2) != 0,
-                            primaryKeyPosition: Int(sqlite3_column_int(row, 3)), isUnique: false))
+                        columns.append(
+                            TableFacts.Column(
+                                name: text(row, 0), type: text(row, 1), isNotNull: sqlite3_column_int(row, 2) != 0,
+                                primaryKeyPosition: Int(sqlite3_column_int(row, 3)), isUnique: false))
                     }
                     var indexes: [String] = []
                     var uniqueIndexes: [String] = []
@@ -166,21 +168,30 @@ enum SchemaCheck {
                     for index in uniqueIndexes + created {
                         var indexed: [String] = []
                         let quotedIndex = "'" + index.replacingOccurrences(of: "'", with: "''") + "'"
-                        try rows("SELECT name FROM pragma_index_info(\(quotedIndex)) ORDER BY seqno") { row in indexed.append(text(row, 0)) }
-                        if uniqueIndexes.contains(index), indexed.count == 1, let position = columns.firstIndex(where: { $0.name == indexed[0] }) {
+                        try rows("SELECT name FROM pragma_index_info(\(quotedIndex)) ORDER BY seqno") { row in
+                            indexed.append(text(row, 0))
+                        }
+                        if uniqueIndexes.contains(index), indexed.count == 1,
+                            let position = columns.firstIndex(where: { $0.name == indexed[0] })
+                        {
                             columns[position].isUnique = true
                         } else if created.contains(index) {
                             indexes.append(index + "|" + indexed.joined(separator: ","))
                         }
                     }
                     var keys: [Int: (from: [String], table: String, to: [String])] = [:]
-                    try rows("SELECT id, \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(\(quoted)) ORDER BY id, seq") { row in
+                    try rows(
+                        "SELECT id, \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(\(quoted)) ORDER BY id, seq"
+                    ) { row in
                         let id = Int(sqlite3_column_int(row, 0))
                         keys[id, default: ([], text(row, 1), [])].from.append(text(row, 2))
                         keys[id, default: ([], text(row, 1), [])].to.append(text(row, 3))
                     }
-                    let foreignKeys = keys.values.map { $0.from.joined(separator: ",") + "|" + $0.table + "|" + $0.to.joined(separator: ",") }
-                    TableFacts(name: table, columns: columns, foreignKeys: foreignKeys, indexes: indexes).combine(into: &checksum)
+                    let foreignKeys = keys.values.map {
+                        $0.from.joined(separator: ",") + "|" + $0.table + "|" + $0.to.joined(separator: ",")
+                    }
+                    TableFacts(name: table, columns: columns, foreignKeys: foreignKeys, indexes: indexes).combine(
+                        into: &checksum)
                 }
                 return checksum
             }
@@ -191,7 +202,9 @@ enum SchemaCheck {
             try stopwatch.measure {
                 var checksum = Checksum()
                 for table in tableNames {
-                    guard let schema = try slate.tableSchema(named: table) else { throw HarnessError("slate-read: no table \(table)") }
+                    guard let schema = try slate.tableSchema(named: table) else {
+                        throw HarnessError("slate-read: no table \(table)")
+                    }
                     TableFacts(schema).combine(into: &checksum)
                 }
                 return checksum
@@ -218,17 +231,25 @@ enum SchemaCheck {
                     var checksum = Checksum()
                     for table in tableNames {
                         let indexes = try db.indexes(on: table)
-                        let uniqueColumns = Set(indexes.filter { $0.origin == .uniqueConstraint && $0.columns.count == 1 }.map { $0.columns[0] })
+                        let uniqueColumns = Set(
+                            indexes.filter { $0.origin == .uniqueConstraint && $0.columns.count == 1 }.map {
+                                $0.columns[0]
+                            })
                         let columns = try db.columns(in: table).map { column in
                             TableFacts.Column(
                                 name: column.name, type: column.type, isNotNull: column.isNotNull,
-                                primaryKeyPosition: column.primaryKeyIndex, isUnique: uniqueColumns.contains(column.name))
+                                primaryKeyPosition: column.primaryKeyIndex,
+                                isUnique: uniqueColumns.contains(column.name))
                         }
                         let keys = try db.foreignKeys(on: table).map { key in
-                            key.originColumns.joined(separator: ",") + "|" + key.destinationTable + "|" + key.destinationColumns.joined(separator: ",")
+                            key.originColumns.joined(separator: ",") + "|" + key.destinationTable + "|"
+                                + key.destinationColumns.joined(separator: ",")
                         }
-                        let created = indexes.filter { $0.origin == .createIndex }.map { $0.name + "|" + $0.columns.joined(separator: ",") }
-                        TableFacts(name: table, columns: columns, foreignKeys: keys, indexes: created).combine(into: &checksum)
+                        let created = indexes.filter { $0.origin == .createIndex }.map {
+                            $0.name + "|" + $0.columns.joined(separator: ",")
+                        }
+                        TableFacts(name: table, columns: columns, foreignKeys: keys, indexes: created).combine(
+                            into: &checksum)
                     }
                     return checksum
                 }

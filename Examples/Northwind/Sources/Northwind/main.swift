@@ -29,7 +29,8 @@ do {
         let country = "Germany"
         print("\nProducts from suppliers in \(country) costing more than $30:")
         let germanSuppliers = Supplier.where { $0.country == country }.select { $0.supplierID }
-        let products = try Product
+        let products =
+            try Product
             .where { $0.unitPrice > 30.0 && $0.supplierID.in(germanSuppliers) }
             .order { $0.unitPrice.descending() }
             .select { ($0.productName, $0.unitPrice) }
@@ -42,7 +43,8 @@ do {
             print("\nOrder \(order.orderID ?? 0) for \(customer?.companyName ?? "?"):")
             for line in try OrderDetail.belonging(to: order).order({ $0.productID }).fetchAll(db) {
                 let product = try Product.referenced(by: line).fetchOne(db)
-                print("  \(line.quantity) × \(product?.productName ?? "?") at $\(String(format: "%.2f", line.unitPrice))")
+                print(
+                    "  \(line.quantity) × \(product?.productName ?? "?") at $\(String(format: "%.2f", line.unitPrice))")
             }
         }
     }

@@ -95,7 +95,10 @@ func bonus(for team: String) -> Update<Player> {
 func printResults(_ engine: String, strong: [Player], teams: [(String, Int, Int64?)], updated: Int, after: [Player]) {
     print("\(engine):")
     print("  score > 5, by name: " + strong.map(\.description).joined(separator: ", "))
-    print("  teams: " + teams.map { "\($0.0): \($0.1) player\($0.1 == 1 ? "" : "s"), best \($0.2.map(String.init) ?? "-")" }.joined(separator: "; "))
+    print(
+        "  teams: "
+            + teams.map { "\($0.0): \($0.1) player\($0.1 == 1 ? "" : "s"), best \($0.2.map(String.init) ?? "-")" }
+            .joined(separator: "; "))
     print("  bonus for blue: \(updated) rows; now " + after.map(\.description).joined(separator: ", "))
 }
 
@@ -127,30 +130,39 @@ struct UsageError: Error, CustomStringConvertible {
 func serverConfiguration() throws -> PostgresClient.Configuration {
     let environment = ProcessInfo.processInfo.environment
     if let url = environment["DATABASE_URL"] {
-        guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
+        guard let components = URLComponents(string: url),
+            ["postgres", "postgresql"].contains(components.scheme ?? ""),
             let host = components.host, !host.isEmpty
         else {
             throw UsageError(description: "DATABASE_URL is not a postgres://user:password@host:port/database URL")
         }
         let sslMode = components.queryItems?.first { $0.name == "sslmode" }?.value
         guard sslMode == nil || sslMode == "disable" else {
-            throw UsageError(description: "this example connects without TLS; sslmode=\(sslMode ?? "") is not supported")
+            throw UsageError(
+                description: "this example connects without TLS; sslmode=\(sslMode ?? "") is not supported")
         }
         let database = String(components.path.dropFirst())
         return .init(
-            host: host, port: components.port ?? 5432, username: components.user ?? "postgres", password: components.password,
+            host: host, port: components.port ?? 5432, username: components.user ?? "postgres",
+            password: components.password,
             database: database.isEmpty ? nil : database, tls: .disable)
     }
     guard let host = environment["PGHOST"] else {
-        throw UsageError(description: "set DATABASE_URL=postgres://user:password@host:port/database, or PGHOST (and PGPORT, PGUSER, PGPASSWORD, PGDATABASE)")
+        throw UsageError(
+            description:
+                "set DATABASE_URL=postgres://user:password@host:port/database, or PGHOST (and PGPORT, PGUSER, PGPASSWORD, PGDATABASE)"
+        )
     }
     let port = environment["PGPORT"].flatMap { Int($0) } ?? 5432
     let user = environment["PGUSER"] ?? environment["USER"] ?? "postgres"
     let database = environment["PGDATABASE"] ?? user
     if host.hasPrefix("/") {
-        return .init(unixSocketPath: host + "/.s.PGSQL.\(port)", username: user, password: environment["PGPASSWORD"], database: database)
+        return .init(
+            unixSocketPath: host + "/.s.PGSQL.\(port)", username: user, password: environment["PGPASSWORD"],
+            database: database)
     }
-    return .init(host: host, port: port, username: user, password: environment["PGPASSWORD"], database: database, tls: .disable)
+    return .init(
+        host: host, port: port, username: user, password: environment["PGPASSWORD"], database: database, tls: .disable)
 }
 
 func runOnPostgreSQL(_ configuration: PostgresClient.Configuration) async throws {
@@ -160,7 +172,10 @@ func runOnPostgreSQL(_ configuration: PostgresClient.Configuration) async throws
         group.addTask {
             // postgres-nio's pool retries a server that does not answer: give up after a while.
             try await Task.sleep(for: .seconds(30))
-            throw UsageError(description: "no answer from the PostgreSQL server in 30 seconds: is it running, and do DATABASE_URL or PG* name it?")
+            throw UsageError(
+                description:
+                    "no answer from the PostgreSQL server in 30 seconds: is it running, and do DATABASE_URL or PG* name it?"
+            )
         }
         group.addTask { try await playOnPostgreSQL(PostgreSQLDatabase(client: client)) }
         // The first task to finish is the example (the pool runs until cancelled, the timer throws).
