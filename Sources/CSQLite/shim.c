@@ -13,23 +13,3 @@ long slate_query_nesting_depth(void) {
 void slate_set_query_nesting_depth(long depth) {
     slate_query_nesting_depth_value = depth;
 }
-
-/// The SQLite functions of the hot read path (see shim.h): filled in by the dynamic loader with the
-/// library's own addresses, then never written.
-///
-/// `nodebug`: described in this file's debug information (DWARF 5), the table's type names SQLite's
-/// opaque structs, and Valgrind 3.19 then refuses the whole program ("debuginfo reader: Possibly
-/// corrupted debuginfo file") once a Swift unit (DWARF 4) sits beside it, so callgrind and
-/// memcheck could no longer run Slate programs.
-__attribute__((nodebug)) const struct slate_sqlite_calls slate_sqlite_calls = {
-    .step = sqlite3_step,
-    .column_count = sqlite3_column_count,
-    .column_type = sqlite3_column_type,
-    .column_value = sqlite3_column_value,
-    .value_type = sqlite3_value_type,
-    .value_int64 = sqlite3_value_int64,
-    .value_double = sqlite3_value_double,
-    .value_text = sqlite3_value_text,
-    .value_blob = sqlite3_value_blob,
-    .value_bytes = sqlite3_value_bytes,
-};

@@ -143,7 +143,7 @@ public struct Row: ~Copyable {
         if let sqliteStatement {
             // `position(index)` wraps below `columnOffset` only for an index past any real column.
             let position = position(index)
-            return index >= 0 && position >= columnOffset && position < slate_column_count(sqliteStatement)
+            return index >= 0 && position >= columnOffset && position < sqlite3_column_count(sqliteStatement)
         }
         return index >= 0 && index < count
     }
@@ -198,7 +198,7 @@ public struct Row: ~Copyable {
     /// Whether column `index` holds `NULL` (or does not exist).
     @inlinable
     public func isNull(at index: Int) -> Bool {
-        if let sqliteStatement { return slate_column_type(sqliteStatement, position(index)) == SQLITE_NULL }
+        if let sqliteStatement { return sqlite3_column_type(sqliteStatement, position(index)) == SQLITE_NULL }
         if let foreign {
             let position = position(index)
             return position < 0 || Int(position) >= foreign.columnCount || foreign.isNull(at: Int(position))

@@ -166,7 +166,7 @@ public final class Statement {
     /// the SQL and bound arguments.
     @inlinable
     public func step() throws -> Bool {
-        let code = slate_step(handle)  // sqlite3_step without the PLT stub (see CSQLite's shim.h)
+        let code = sqlite3_step(handle)
         if code == SQLITE_ROW {
             namedReadCursor = 0
             return true

@@ -102,8 +102,8 @@ extension LenientlyExtractable where Self: FixedWidthInteger {
     @inlinable
     public static func extractLeniently(from row: borrowing Row, at index: Int) throws -> Self {
         if let statement = row.sqliteStatement {
-            let value = slate_column_value(statement, row.position(index))
-            if slate_value_type(value) != SQLITE_NULL, let integer = Self(exactly: slate_value_int64(value)) {
+            let value = sqlite3_column_value(statement, row.position(index))
+            if sqlite3_value_type(value) != SQLITE_NULL, let integer = Self(exactly: sqlite3_value_int64(value)) {
                 return integer
             }
         }
@@ -141,8 +141,8 @@ extension Double: LenientlyExtractable {
     @inlinable
     public static func extractLeniently(from row: borrowing Row, at index: Int) throws -> Double {
         if let statement = row.sqliteStatement {
-            let value = slate_column_value(statement, row.position(index))
-            if slate_value_type(value) != SQLITE_NULL { return slate_value_double(value) }
+            let value = sqlite3_column_value(statement, row.position(index))
+            if sqlite3_value_type(value) != SQLITE_NULL { return sqlite3_value_double(value) }
         }
         return try row.leniently(Double.self, at: index)
     }

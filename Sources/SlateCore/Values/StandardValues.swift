@@ -9,9 +9,7 @@ import Foundation
 // SQLite asks of the unprotected values `sqlite3_column_value` returns. When the storage class is
 // the one the type asks for, that is the whole read; anything else (a REAL read as an integer,
 // TEXT read as a number, NULL, an out-of-range column) goes through the exact rules of
-// `ExactConversion.swift`, the same code a copied row runs. The calls go through CSQLite's
-// `slate_column_value`/`slate_value_*`: the same SQLite functions, called without the PLT stub (see
-// shim.h).
+// `ExactConversion.swift`, the same code a copied row runs.
 
 extension Row {
     /// Reads a column as a 64-bit integer: an INTEGER, or a REAL or numeric TEXT that is exactly a
@@ -20,8 +18,8 @@ extension Row {
     @inlinable
     public func int64(at index: Int) throws -> Int64 {
         if let sqliteStatement {
-            let value = slate_column_value(sqliteStatement, position(index))
-            if _fastPath(slate_value_type(value) == SQLITE_INTEGER) { return slate_value_int64(value) }
+            let value = sqlite3_column_value(sqliteStatement, position(index))
+            if _fastPath(sqlite3_value_type(value) == SQLITE_INTEGER) { return sqlite3_value_int64(value) }
         } else if let integer = foreignInteger(at: index) {
             return integer
         }
@@ -32,9 +30,9 @@ extension Row {
     @inlinable
     public func int64IfPresent(at index: Int) throws -> Int64? {
         if let sqliteStatement {
-            let value = slate_column_value(sqliteStatement, position(index))
-            let type = slate_value_type(value)
-            if _fastPath(type == SQLITE_INTEGER) { return slate_value_int64(value) }
+            let value = sqlite3_column_value(sqliteStatement, position(index))
+            let type = sqlite3_value_type(value)
+            if _fastPath(type == SQLITE_INTEGER) { return sqlite3_value_int64(value) }
             if type == SQLITE_NULL { return nil }
         } else if let integer = foreignInteger(at: index) {
             return integer
@@ -49,10 +47,10 @@ extension Row {
     @inlinable
     public func double(at index: Int) throws -> Double {
         if let sqliteStatement {
-            let value = slate_column_value(sqliteStatement, position(index))
-            let type = slate_value_type(value)
-            if _fastPath(type == SQLITE_FLOAT) { return slate_value_double(value) }
-            if type == SQLITE_INTEGER, let real = Double(exactly: slate_value_int64(value)) { return real }
+            let value = sqlite3_column_value(sqliteStatement, position(index))
+            let type = sqlite3_value_type(value)
+            if _fastPath(type == SQLITE_FLOAT) { return sqlite3_value_double(value) }
+            if type == SQLITE_INTEGER, let real = Double(exactly: sqlite3_value_int64(value)) { return real }
         } else if let real = foreignReal(at: index) {
             return real
         }
@@ -63,10 +61,10 @@ extension Row {
     @inlinable
     public func doubleIfPresent(at index: Int) throws -> Double? {
         if let sqliteStatement {
-            let value = slate_column_value(sqliteStatement, position(index))
-            let type = slate_value_type(value)
-            if _fastPath(type == SQLITE_FLOAT) { return slate_value_double(value) }
-            if type == SQLITE_INTEGER, let real = Double(exactly: slate_value_int64(value)) { return real }
+            let value = sqlite3_column_value(sqliteStatement, position(index))
+            let type = sqlite3_value_type(value)
+            if _fastPath(type == SQLITE_FLOAT) { return sqlite3_value_double(value) }
+            if type == SQLITE_INTEGER, let real = Double(exactly: sqlite3_value_int64(value)) { return real }
             if type == SQLITE_NULL { return nil }
         } else if let real = foreignReal(at: index) {
             return real
@@ -81,9 +79,9 @@ extension Row {
     @inlinable
     public func string(at index: Int) throws -> String {
         if let sqliteStatement {
-            let value = slate_column_value(sqliteStatement, position(index))
-            if _fastPath(slate_value_type(value) == SQLITE_TEXT), let text = slate_value_text(value) {
-                let count = Int(slate_value_bytes(value))
+            let value = sqlite3_column_value(sqliteStatement, position(index))
+            if _fastPath(sqlite3_value_type(value) == SQLITE_TEXT), let text = sqlite3_value_text(value) {
+                let count = Int(sqlite3_value_bytes(value))
                 // Invalid UTF-8 is refused by exactString(at:) rather than repaired.
                 if let string = String(exactUTF8: text, count: count) { return string }
             }
@@ -97,10 +95,10 @@ extension Row {
     @inlinable
     public func stringIfPresent(at index: Int) throws -> String? {
         if let sqliteStatement {
-            let value = slate_column_value(sqliteStatement, position(index))
-            let type = slate_value_type(value)
-            if _fastPath(type == SQLITE_TEXT), let text = slate_value_text(value) {
-                let count = Int(slate_value_bytes(value))
+            let value = sqlite3_column_value(sqliteStatement, position(index))
+            let type = sqlite3_value_type(value)
+            if _fastPath(type == SQLITE_TEXT), let text = sqlite3_value_text(value) {
+                let count = Int(sqlite3_value_bytes(value))
                 // Invalid UTF-8 is refused by exactString(at:) rather than repaired.
                 if let string = String(exactUTF8: text, count: count) { return string }
             }
@@ -119,10 +117,10 @@ extension Row {
         -> Result
     {
         if let sqliteStatement {
-            let value = slate_column_value(sqliteStatement, position(index))
-            if slate_value_type(value) == SQLITE_BLOB {
-                let bytes = slate_value_blob(value)
-                let count = Int(slate_value_bytes(value))
+            let value = sqlite3_column_value(sqliteStatement, position(index))
+            if sqlite3_value_type(value) == SQLITE_BLOB {
+                let bytes = sqlite3_value_blob(value)
+                let count = Int(sqlite3_value_bytes(value))
                 return try body(UnsafeRawBufferPointer(start: bytes, count: bytes == nil ? 0 : count))
             }
         }
@@ -168,9 +166,9 @@ extension SQLExtractable where Self: FixedWidthInteger {
     @inlinable
     public static func extract(from row: borrowing Row, at index: Int) throws -> Self {
         if let statement = row.sqliteStatement {
-            let value = slate_column_value(statement, row.position(index))
-            if _fastPath(slate_value_type(value) == SQLITE_INTEGER),
-                let integer = Self(exactly: slate_value_int64(value))
+            let value = sqlite3_column_value(statement, row.position(index))
+            if _fastPath(sqlite3_value_type(value) == SQLITE_INTEGER),
+                let integer = Self(exactly: sqlite3_value_int64(value))
             {
                 return integer
             }
@@ -183,9 +181,9 @@ extension SQLExtractable where Self: FixedWidthInteger {
     @inlinable
     public static func extractIfPresent(from row: borrowing Row, at index: Int) throws -> Self? {
         if let statement = row.sqliteStatement {
-            let value = slate_column_value(statement, row.position(index))
-            let type = slate_value_type(value)
-            if _fastPath(type == SQLITE_INTEGER), let integer = Self(exactly: slate_value_int64(value)) {
+            let value = sqlite3_column_value(statement, row.position(index))
+            let type = sqlite3_value_type(value)
+            if _fastPath(type == SQLITE_INTEGER), let integer = Self(exactly: sqlite3_value_int64(value)) {
                 return integer
             }
             if type == SQLITE_NULL { return nil }
@@ -249,8 +247,8 @@ extension Bool: SQLBindable, SQLExtractable {
     @inlinable
     public static func extract(from row: borrowing Row, at index: Int) throws -> Bool {
         if let statement = row.sqliteStatement {
-            let value = slate_column_value(statement, row.position(index))
-            if _fastPath(slate_value_type(value) == SQLITE_INTEGER) { return slate_value_int64(value) != 0 }
+            let value = sqlite3_column_value(statement, row.position(index))
+            if _fastPath(sqlite3_value_type(value) == SQLITE_INTEGER) { return sqlite3_value_int64(value) != 0 }
         } else if let integer = row.foreignInteger(at: index) {
             return integer != 0
         }
@@ -260,9 +258,9 @@ extension Bool: SQLBindable, SQLExtractable {
     @inlinable
     public static func extractIfPresent(from row: borrowing Row, at index: Int) throws -> Bool? {
         if let statement = row.sqliteStatement {
-            let value = slate_column_value(statement, row.position(index))
-            let type = slate_value_type(value)
-            if _fastPath(type == SQLITE_INTEGER) { return slate_value_int64(value) != 0 }
+            let value = sqlite3_column_value(statement, row.position(index))
+            let type = sqlite3_value_type(value)
+            if _fastPath(type == SQLITE_INTEGER) { return sqlite3_value_int64(value) != 0 }
             if type == SQLITE_NULL { return nil }
         } else if let integer = row.foreignInteger(at: index) {
             return integer != 0
