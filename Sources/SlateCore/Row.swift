@@ -19,42 +19,45 @@ import Foundation
 ///
 /// Reading a live row goes straight to `sqlite3_column_*`: no value is copied until you ask for it.
 public struct Row: ~Copyable {
-    // Every stored property is a plain pointer or integer: a row is trivially destroyed, so lending
-    // one per result row costs no reference counting. The values of a copied row and the source of
-    // a foreign row are reached through pointers that are valid while the row is lent (see
-    // `CopiedRow.withRow(_:)` and `Row.withForeign(_:_:)`), which the row cannot outlive.
+    /// Where a row's values are: one place, by construction.
+    ///
+    /// Every payload is a plain pointer, so a row is trivially destroyed and lending one per result
+    /// row costs no reference counting. The values of a copied row and the source of a foreign row
+    /// are reached through pointers that are valid while the row is lent (see
+    /// `CopiedRow.withRow(_:)` and `Row.withForeign(_:_:)`), which the row cannot outlive.
+    @usableFromInline
+    package enum Source {
+        /// The current row of a live statement: its `sqlite3_stmt *`, read by every typed read,
+        /// and the statement, unretained (the row is borrowed only while the statement is on it).
+        case statement(OpaquePointer, Unmanaged<Statement>)
+        /// Values copied out of a statement.
+        case copied(UnsafePointer<CopiedRow>)
+        /// The current row of another engine's result (a PostgreSQL row, in SlatePostgres).
+        case foreign(UnsafePointer<any ForeignRowSource>)
+    }
 
-    /// The live statement's `sqlite3_stmt *`, or `nil` for a row over copied values.
-    @usableFromInline package let sqliteStatement: OpaquePointer?
-    /// The live statement, unretained: the row is borrowed only while the statement is on it.
-    @usableFromInline package let statementReference: Unmanaged<Statement>?
-    /// The copied row this row reads, for the duration of the call that lent it, or `nil`.
-    @usableFromInline package let copiedRow: UnsafePointer<CopiedRow>?
-    /// The current row of another engine's result (a PostgreSQL row, in SlatePostgres), for the
-    /// duration of the call that lent it, or `nil`.
-    @usableFromInline package let foreignSource: UnsafePointer<any ForeignRowSource>?
+    /// Where this row's values are.
+    @usableFromInline package let source: Source
     /// Where this row's column 0 is in the underlying result: non-zero for the columns of one
     /// table in a join.
     @usableFromInline package let columnOffset: Int32
 
+    @inlinable
+    package init(source: Source, columnOffset: Int32 = 0) {
+        self.source = source
+        self.columnOffset = columnOffset
+    }
+
     /// A row reading the current row of `statement`.
     @inlinable
     package init(statement: Statement) {
-        self.sqliteStatement = statement.handle
-        self.statementReference = Unmanaged.passUnretained(statement)
-        self.copiedRow = nil
-        self.foreignSource = nil
-        self.columnOffset = 0
+        self.init(source: .statement(statement.handle, Unmanaged.passUnretained(statement)))
     }
 
     /// A row reading copied values, valid while `copied` is.
     @inlinable
     package init(copied: UnsafePointer<CopiedRow>) {
-        self.sqliteStatement = nil
-        self.statementReference = nil
-        self.copiedRow = copied
-        self.foreignSource = nil
-        self.columnOffset = 0
+        self.init(source: .copied(copied))
     }
 
     /// Lends a row reading the current row of another engine's result to `body`.
@@ -62,68 +65,50 @@ public struct Row: ~Copyable {
     package static func withForeign<Result>(
         _ source: any ForeignRowSource, _ body: (borrowing Row) throws -> Result
     ) rethrows -> Result {
-        try withUnsafePointer(to: source) { source in
-            try body(
-                Row(
-                    sqliteStatement: nil, statementReference: nil, copiedRow: nil, foreignSource: source,
-                    columnOffset: 0))
-        }
+        try withUnsafePointer(to: source) { source in try body(Row(source: .foreign(source))) }
     }
 
-    /// A row reading the current row of a live statement, from its parts: building it involves no
-    /// reference counting. For decoders that read a row they were lent (Codable records), within
-    /// the call that lent it.
+    /// The live statement's `sqlite3_stmt *`, or `nil` for a row that is not a statement's.
     @inlinable
-    package init(sqliteStatement: OpaquePointer, statementReference: Unmanaged<Statement>?, columnOffset: Int32) {
-        self.sqliteStatement = sqliteStatement
-        self.statementReference = statementReference
-        self.copiedRow = nil
-        self.foreignSource = nil
-        self.columnOffset = columnOffset
-    }
-
-    @inlinable
-    package init(
-        sqliteStatement: OpaquePointer?, statementReference: Unmanaged<Statement>?,
-        copiedRow: UnsafePointer<CopiedRow>?,
-        foreignSource: UnsafePointer<any ForeignRowSource>?, columnOffset: Int32
-    ) {
-        self.sqliteStatement = sqliteStatement
-        self.statementReference = statementReference
-        self.copiedRow = copiedRow
-        self.foreignSource = foreignSource
-        self.columnOffset = columnOffset
+    package var sqliteStatement: OpaquePointer? {
+        if case .statement(let handle, _) = source { return handle }
+        return nil
     }
 
     /// The values of a row read from a ``CopiedRow``.
     @usableFromInline
-    package var copied: CopiedRow? { copiedRow?.pointee }
+    package var copied: CopiedRow? {
+        if case .copied(let copied) = source { return copied.pointee }
+        return nil
+    }
 
     /// The current row of another engine's result, or `nil`.
     @usableFromInline
-    package var foreign: (any ForeignRowSource)? { foreignSource?.pointee }
+    package var foreign: (any ForeignRowSource)? {
+        if case .foreign(let foreign) = source { return foreign.pointee }
+        return nil
+    }
 
     /// A view of the same row whose column 0 is column `offset` of this row: joins decode each
     /// table's record from position 0. The view is as short-lived as this row.
     @inlinable
     package func shifted(by offset: Int) -> Row {
-        Row(
-            sqliteStatement: sqliteStatement, statementReference: statementReference, copiedRow: copiedRow,
-            foreignSource: foreignSource, columnOffset: columnOffset &+ Int32(clamping: offset))
+        Row(source: source, columnOffset: columnOffset &+ Int32(clamping: offset))
     }
 
-    /// An unretained view of this row for a decoder that must store it during the call that lent
-    /// the row (a `Decoder` class); it must not be used after that call returns.
+    /// A view of this row for a decoder that must store it during the call that lent the row (a
+    /// `Decoder` class); it must not be used after that call returns.
     @inlinable
     package func unsafeView() -> Row {
-        Row(
-            sqliteStatement: sqliteStatement, statementReference: statementReference, copiedRow: copiedRow,
-            foreignSource: foreignSource, columnOffset: columnOffset)
+        Row(source: source, columnOffset: columnOffset)
     }
 
     /// The live statement, while the row is lent.
     @usableFromInline
-    package var statement: Statement? { statementReference?.takeUnretainedValue() }
+    package var statement: Statement? {
+        if case .statement(_, let statement) = source { return statement.takeUnretainedValue() }
+        return nil
+    }
 
     /// The SQLite column position of column `index` of this row, or -1 when `index` is negative or
     /// too large (SQLite answers out-of-range positions with `NULL`, which ``isInRange(_:)`` tells
@@ -140,34 +125,53 @@ public struct Row: ~Copyable {
     /// out-of-range column with `NULL` too), so the live case is one `sqlite3_column_count` call.
     @inlinable
     public func isInRange(_ index: Int) -> Bool {
-        if let sqliteStatement {
+        if case .statement(let handle, _) = source {
             // `position(index)` wraps below `columnOffset` only for an index past any real column.
             let position = position(index)
-            return index >= 0 && position >= columnOffset && position < sqlite3_column_count(sqliteStatement)
+            return index >= 0 && position >= columnOffset && position < sqlite3_column_count(handle)
         }
         return index >= 0 && index < count
     }
 
     /// The number of columns.
     public var count: Int {
-        if let sqliteStatement { return max(0, Int(sqlite3_column_count(sqliteStatement)) - Int(columnOffset)) }
-        if let foreign { return max(0, foreign.columnCount - Int(columnOffset)) }
-        return max(0, (copied?.values.count ?? 0) - Int(columnOffset))
+        let columns: Int
+        switch source {
+        case .statement(let handle, _): columns = Int(sqlite3_column_count(handle))
+        case .copied(let copied): columns = copied.pointee.values.count
+        case .foreign(let foreign): columns = foreign.pointee.columnCount
+        }
+        return max(0, columns - Int(columnOffset))
     }
 
     /// The column names, in order.
     public var columnNames: [String] {
-        let names = statement?.columnNames ?? copied?.columnNames ?? foreign?.columnNames ?? []
+        let names: [String]
+        switch source {
+        case .statement(_, let statement): names = statement.takeUnretainedValue().columnNames
+        case .copied(let copied): names = copied.pointee.columnNames
+        case .foreign(let foreign): names = foreign.pointee.columnNames
+        }
         return columnOffset == 0 ? names : Array(names.dropFirst(Int(columnOffset)))
     }
 
     /// How dates in this row are read.
     public var dateStrategy: DateStrategy {
-        statement?.dateStrategy ?? copied?.dateStrategy ?? foreign?.dateStrategy ?? .iso8601
+        switch source {
+        case .statement(_, let statement): statement.takeUnretainedValue().dateStrategy
+        case .copied(let copied): copied.pointee.dateStrategy
+        case .foreign(let foreign): foreign.pointee.dateStrategy
+        }
     }
 
     /// The SQL the row came from, when known.
-    public var sql: String? { statement?.sql ?? copied?.sql ?? foreign?.sql }
+    public var sql: String? {
+        switch source {
+        case .statement(_, let statement): statement.takeUnretainedValue().sql
+        case .copied(let copied): copied.pointee.sql
+        case .foreign(let foreign): foreign.pointee.sql
+        }
+    }
 
     /// An object that stands for the row's result columns, or `nil` when nothing does (a row of
     /// another engine): the live statement's ``Statement/columnsToken``, which changes when SQLite
@@ -175,21 +179,25 @@ public struct Row: ~Copyable {
     /// learned from one row's columns (a Codable decoder's key order) holds for another row while
     /// this is the same object.
     package var columnsIdentity: AnyObject? {
-        if let statementReference { return statementReference._withUnsafeGuaranteedRef { $0.columnsToken } }
-        return copied?.layout
+        switch source {
+        case .statement(_, let statement): statement.takeUnretainedValue().columnsToken
+        case .copied(let copied): copied.pointee.layout
+        case .foreign: nil
+        }
     }
 
     /// The index of the first column called `name` (exact match first, then case-insensitive), or
     /// `nil`.
     public func index(ofColumn name: String) -> Int? {
-        if columnOffset == 0, let statementReference {
-            return statementReference._withUnsafeGuaranteedRef { $0.columnIndexForRead(named: name) }
-        }
-        if columnOffset != 0 || foreign != nil {
+        switch source {
+        case .statement(_, let statement) where columnOffset == 0:
+            return statement.takeUnretainedValue().columnIndexForRead(named: name)
+        case .copied(let copied) where columnOffset == 0:
+            return copied.pointee.layout.index(ofColumn: name)
+        default:
             let names = columnNames
             return names.firstIndex(of: name) ?? names.firstIndex { $0.caseInsensitiveCompare(name) == .orderedSame }
         }
-        return copied?.layout.index(ofColumn: name)
     }
 
     /// Whether a column called `name` exists.
@@ -198,23 +206,31 @@ public struct Row: ~Copyable {
     /// Whether column `index` holds `NULL` (or does not exist).
     @inlinable
     public func isNull(at index: Int) -> Bool {
-        if let sqliteStatement { return sqlite3_column_type(sqliteStatement, position(index)) == SQLITE_NULL }
-        if let foreign {
+        switch source {
+        case .statement(let handle, _):
+            return sqlite3_column_type(handle, position(index)) == SQLITE_NULL
+        case .foreign(let foreign):
             let position = position(index)
-            return position < 0 || Int(position) >= foreign.columnCount || foreign.isNull(at: Int(position))
+            return position < 0 || Int(position) >= foreign.pointee.columnCount
+                || foreign.pointee.isNull(at: Int(position))
+        case .copied:
+            return value(at: index).isNull
         }
-        return value(at: index).isNull
     }
 
     /// The boxed value of column `index` (0-based); `.null` when out of range.
     public func value(at index: Int) -> SQLValue {
         let position = position(index)
-        if let sqliteStatement { return Self.readValue(sqliteStatement, position) }
-        if let foreign {
-            return position >= 0 && Int(position) < foreign.columnCount ? foreign.value(at: Int(position)) : .null
+        switch source {
+        case .statement(let handle, _):
+            return Self.readValue(handle, position)
+        case .foreign(let foreign):
+            let source = foreign.pointee
+            return position >= 0 && Int(position) < source.columnCount ? source.value(at: Int(position)) : .null
+        case .copied(let copied):
+            let values = copied.pointee.values
+            return position >= 0 && Int(position) < values.count ? values[Int(position)] : .null
         }
-        guard let values = copied?.values, position >= 0, Int(position) < values.count else { return .null }
-        return values[Int(position)]
     }
 
     /// The boxed value of column `name`, or `nil` when there is no such column.
@@ -224,7 +240,10 @@ public struct Row: ~Copyable {
 
     /// Every value, boxed, in column order.
     public var values: [SQLValue] {
-        if let copied { return columnOffset == 0 ? copied.values : Array(copied.values.dropFirst(Int(columnOffset))) }
+        if case .copied(let copied) = source {
+            let values = copied.pointee.values
+            return columnOffset == 0 ? values : Array(values.dropFirst(Int(columnOffset)))
+        }
         return (0..<count).map { value(at: $0) }
     }
 
@@ -249,8 +268,8 @@ public struct Row: ~Copyable {
     /// everything else is out of line, in ``readLookingUp(_:named:)``.
     @inlinable @inline(__always)
     package func read<Value: SQLExtractable>(_ type: Value.Type, named name: String) throws -> Value {
-        if columnOffset == 0, let statementReference,
-            let index = statementReference._withUnsafeGuaranteedRef({ $0.expectedNamedRead(name) })
+        if columnOffset == 0, case .statement(_, let statement) = source,
+            let index = statement.takeUnretainedValue().expectedNamedRead(name)
         {
             return try Value.extract(from: self, at: index)
         }
@@ -286,7 +305,7 @@ public struct Row: ~Copyable {
 
     /// A copy of the row's values, which stays valid after the statement moves on.
     public func copy() -> CopiedRow {
-        if let copied, columnOffset == 0 { return copied }
+        if columnOffset == 0, case .copied(let copied) = source { return copied.pointee }
         if columnOffset == 0, let statement {
             return CopiedRow(
                 layout: statement.rowLayout, values: values, dateStrategy: statement.dateStrategy, sql: statement.sql)
