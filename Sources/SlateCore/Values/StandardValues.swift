@@ -19,7 +19,7 @@ extension Row {
     public func int64(at index: Int) throws -> Int64 {
         if let sqliteStatement {
             let value = sqlite3_column_value(sqliteStatement, position(index))
-            if _fastPath(sqlite3_value_type(value) == SQLITE_INTEGER) { return sqlite3_value_int64(value) }
+            if sqlite3_value_type(value) == SQLITE_INTEGER { return sqlite3_value_int64(value) }
         } else if let integer = foreignInteger(at: index) {
             return integer
         }
@@ -32,7 +32,7 @@ extension Row {
         if let sqliteStatement {
             let value = sqlite3_column_value(sqliteStatement, position(index))
             let type = sqlite3_value_type(value)
-            if _fastPath(type == SQLITE_INTEGER) { return sqlite3_value_int64(value) }
+            if type == SQLITE_INTEGER { return sqlite3_value_int64(value) }
             if type == SQLITE_NULL { return nil }
         } else if let integer = foreignInteger(at: index) {
             return integer
@@ -49,7 +49,7 @@ extension Row {
         if let sqliteStatement {
             let value = sqlite3_column_value(sqliteStatement, position(index))
             let type = sqlite3_value_type(value)
-            if _fastPath(type == SQLITE_FLOAT) { return sqlite3_value_double(value) }
+            if type == SQLITE_FLOAT { return sqlite3_value_double(value) }
             if type == SQLITE_INTEGER, let real = Double(exactly: sqlite3_value_int64(value)) { return real }
         } else if let real = foreignReal(at: index) {
             return real
@@ -63,7 +63,7 @@ extension Row {
         if let sqliteStatement {
             let value = sqlite3_column_value(sqliteStatement, position(index))
             let type = sqlite3_value_type(value)
-            if _fastPath(type == SQLITE_FLOAT) { return sqlite3_value_double(value) }
+            if type == SQLITE_FLOAT { return sqlite3_value_double(value) }
             if type == SQLITE_INTEGER, let real = Double(exactly: sqlite3_value_int64(value)) { return real }
             if type == SQLITE_NULL { return nil }
         } else if let real = foreignReal(at: index) {
@@ -80,7 +80,7 @@ extension Row {
     public func string(at index: Int) throws -> String {
         if let sqliteStatement {
             let value = sqlite3_column_value(sqliteStatement, position(index))
-            if _fastPath(sqlite3_value_type(value) == SQLITE_TEXT), let text = sqlite3_value_text(value) {
+            if sqlite3_value_type(value) == SQLITE_TEXT, let text = sqlite3_value_text(value) {
                 let count = Int(sqlite3_value_bytes(value))
                 // Invalid UTF-8 is refused by exactString(at:) rather than repaired.
                 if let string = String(exactUTF8: text, count: count) { return string }
@@ -97,7 +97,7 @@ extension Row {
         if let sqliteStatement {
             let value = sqlite3_column_value(sqliteStatement, position(index))
             let type = sqlite3_value_type(value)
-            if _fastPath(type == SQLITE_TEXT), let text = sqlite3_value_text(value) {
+            if type == SQLITE_TEXT, let text = sqlite3_value_text(value) {
                 let count = Int(sqlite3_value_bytes(value))
                 // Invalid UTF-8 is refused by exactString(at:) rather than repaired.
                 if let string = String(exactUTF8: text, count: count) { return string }
@@ -167,7 +167,7 @@ extension SQLExtractable where Self: FixedWidthInteger {
     public static func extract(from row: borrowing Row, at index: Int) throws -> Self {
         if let statement = row.sqliteStatement {
             let value = sqlite3_column_value(statement, row.position(index))
-            if _fastPath(sqlite3_value_type(value) == SQLITE_INTEGER),
+            if sqlite3_value_type(value) == SQLITE_INTEGER,
                 let integer = Self(exactly: sqlite3_value_int64(value))
             {
                 return integer
@@ -183,7 +183,7 @@ extension SQLExtractable where Self: FixedWidthInteger {
         if let statement = row.sqliteStatement {
             let value = sqlite3_column_value(statement, row.position(index))
             let type = sqlite3_value_type(value)
-            if _fastPath(type == SQLITE_INTEGER), let integer = Self(exactly: sqlite3_value_int64(value)) {
+            if type == SQLITE_INTEGER, let integer = Self(exactly: sqlite3_value_int64(value)) {
                 return integer
             }
             if type == SQLITE_NULL { return nil }
@@ -248,7 +248,7 @@ extension Bool: SQLBindable, SQLExtractable {
     public static func extract(from row: borrowing Row, at index: Int) throws -> Bool {
         if let statement = row.sqliteStatement {
             let value = sqlite3_column_value(statement, row.position(index))
-            if _fastPath(sqlite3_value_type(value) == SQLITE_INTEGER) { return sqlite3_value_int64(value) != 0 }
+            if sqlite3_value_type(value) == SQLITE_INTEGER { return sqlite3_value_int64(value) != 0 }
         } else if let integer = row.foreignInteger(at: index) {
             return integer != 0
         }
@@ -260,7 +260,7 @@ extension Bool: SQLBindable, SQLExtractable {
         if let statement = row.sqliteStatement {
             let value = sqlite3_column_value(statement, row.position(index))
             let type = sqlite3_value_type(value)
-            if _fastPath(type == SQLITE_INTEGER) { return sqlite3_value_int64(value) != 0 }
+            if type == SQLITE_INTEGER { return sqlite3_value_int64(value) != 0 }
             if type == SQLITE_NULL { return nil }
         } else if let integer = row.foreignInteger(at: index) {
             return integer != 0
