@@ -3,18 +3,16 @@
 /// attachment), so that a lookup neither renders nor hashes its statement's text.
 ///
 /// The reference remembers the statement and the cache's generation when it found it. While the
-/// generation is unchanged, the statement is still in the cache, so still alive; any change to the
-/// cache (a statement added, evicted or cleared, the connection closed) makes the next use look
-/// the text up again.
-@usableFromInline
+/// generation is unchanged, the statement is still in the cache; any change to the cache (a
+/// statement added, evicted or cleared, the connection closed) makes the next use look the text up
+/// again, and drops the statement the reference held.
 package final class CachedStatementReference {
     /// The statement's SQL.
     package let sql: String
-    /// The cached statement, valid while `generation` is the cache's. Unowned: the cache owns it.
-    // Like the cache's generation, the two skip dynamic exclusivity checks: they are plain values
-    // read and written on the connection's thread, never during an overlapping access.
-    @exclusivity(unchecked) @usableFromInline package unowned(unsafe) var statement: Statement?
-    @exclusivity(unchecked) @usableFromInline package var generation = -1
+    /// The cached statement, current while `generation` is the cache's. Internal, and used only by
+    /// this module's code, so that no access to it is checked for exclusivity at run time.
+    var statement: Statement?
+    var generation = -1
 
     package init(sql: String) {
         self.sql = sql
@@ -24,7 +22,6 @@ package final class CachedStatementReference {
 extension Database {
     /// The cached statement `reference` names, reset and ready to bind, as ``cachedStatement(sql:)``
     /// returns it: without hashing its text while the cache is unchanged.
-    @inlinable
     package func cachedStatement(_ reference: CachedStatementReference) throws -> Statement {
         if reference.generation == statementCacheGeneration, let statement = reference.statement,
             !statement.isCheckedOut, !isClosed
@@ -39,8 +36,7 @@ extension Database {
 
     /// The slow path of ``cachedStatement(_:)``: the cache by text, remembered when it is the cached
     /// statement (not a single-use one prepared because the cached one is in use).
-    @usableFromInline
-    package func lookUpCachedStatement(_ reference: CachedStatementReference) throws -> Statement {
+    private func lookUpCachedStatement(_ reference: CachedStatementReference) throws -> Statement {
         let statement = try cachedStatement(sql: reference.sql)
         if statementCache[reference.sql] === statement {
             reference.statement = statement

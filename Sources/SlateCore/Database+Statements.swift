@@ -21,7 +21,6 @@ extension Database {
     /// The statement is reset and ready to bind. If the cached statement is in use by a cursor that
     /// has not finished, a fresh statement is prepared instead, so nested queries with the same text
     /// are safe.
-    @inlinable
     public func cachedStatement(sql: String) throws -> Statement {
         try checkOpen()
         if let statement = statementCache[sql], !statement.isCheckedOut {
@@ -31,8 +30,7 @@ extension Database {
         return try prepareForCache(sql: sql)
     }
 
-    @usableFromInline
-    package func prepareForCache(sql: String) throws -> Statement {
+    func prepareForCache(sql: String) throws -> Statement {
         let statement = try Statement(database: self, sql: sql, persistent: true)
         if let existing = statementCache[sql], existing.isCheckedOut {
             return statement  // keep the busy one cached; this one is single-use

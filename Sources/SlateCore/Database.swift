@@ -20,24 +20,26 @@ public final class Database {
     /// The configuration the connection was opened with.
     public let configuration: Database.Configuration
 
-    @usableFromInline package var statementCache: [String: Statement] = [:] {
+    var statementCache: [String: Statement] = [:] {
         didSet { statementCacheGeneration &+= 1 }
     }
     /// Changes whenever a statement enters or leaves the cache: a ``CachedStatementReference`` that
     /// saw this generation still names a cached, live statement.
-    @exclusivity(unchecked) @usableFromInline package var statementCacheGeneration = 0
+    // Like a statement's per-call state, these are internal and used only by this module's code,
+    // so that no access to them is checked for exclusivity at run time (see `Statement`).
+    var statementCacheGeneration = 0
     /// What higher layers keep per connection, such as the SQL the query layer renders once per
     /// table type (a find by primary key), so repeated one-record calls skip rendering.
-    @exclusivity(unchecked) @usableFromInline package var attachments = Attachments()
+    var attachments = Attachments()
     /// Observers installed through the hook APIs, kept alive for the C callbacks.
     let hooks = HookRegistry()
     /// Trace observers, kept alive for the C callback.
     let tracing = TraceRegistry()
     /// The live-query machinery, once a live query or ``trackingRegion(_:)`` used the connection.
-    @exclusivity(unchecked) package internal(set) var regionTracker: RegionTracker?
+    var regionTracker: RegionTracker?
     /// Lets other threads interrupt this connection safely.
     public let interruptHandle: InterruptHandle
-    @exclusivity(unchecked) @usableFromInline package var isClosed = false
+    var isClosed = false
     /// How many savepoints the transaction engine has open, for generated savepoint names.
     var savepointDepth = 0
     /// The transaction engine's fixed statements (`BEGIN`, `COMMIT`, `ROLLBACK` …), by SQL text,
@@ -154,6 +156,7 @@ public final class Database {
         guard !isClosed else { return }
         statementCache.removeAll()
         controlStatements.removeAll()
+        attachments.removeAll()  // they may hold cached statements (`CachedStatementReference`)
         let code = sqlite3_close(handle)
         if code == SQLITE_BUSY {
             var pending: [String] = []
@@ -177,6 +180,7 @@ public final class Database {
         guard !isClosed else { return }
         statementCache.removeAll()
         controlStatements.removeAll()
+        attachments.removeAll()  // they may hold cached statements (`CachedStatementReference`)
         hooks.uninstallAll()  // a zombie connection must not call back into a freed registry
         sqlite3_close_v2(handle)
         markClosed()
@@ -192,7 +196,6 @@ public final class Database {
 
     /// Throws ``ResultCode/misuse`` once the connection is closed: its handle is gone, and using it
     /// would crash.
-    @inlinable
     public func checkOpen() throws {
         if isClosed { throw Self.closedConnectionError() }
     }

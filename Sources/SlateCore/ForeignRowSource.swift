@@ -46,21 +46,21 @@ extension Row {
     /// Column `index` of a foreign row as an integer, when its engine stores one there.
     @inlinable
     package func foreignInteger(at index: Int) -> Int64? {
-        guard let foreignSource else { return nil }
-        return foreignSource.pointee.integer(at: Int(position(index)))
+        guard case .foreign(let foreign) = source else { return nil }
+        return foreign.pointee.integer(at: Int(position(index)))
     }
 
     /// Column `index` of a foreign row as a double, when its engine stores one there.
     @inlinable
     package func foreignReal(at index: Int) -> Double? {
-        guard let foreignSource else { return nil }
-        return foreignSource.pointee.real(at: Int(position(index)))
+        guard case .foreign(let foreign) = source else { return nil }
+        return foreign.pointee.real(at: Int(position(index)))
     }
 
     /// Column `index` of a foreign row as text, when its engine stores text there.
     @inlinable
     package func foreignText(at index: Int) -> String? {
-        guard let foreignSource else { return nil }
-        return foreignSource.pointee.text(at: Int(position(index)))
+        guard case .foreign(let foreign) = source else { return nil }
+        return foreign.pointee.text(at: Int(position(index)))
     }
 }

@@ -260,33 +260,17 @@ public struct Row: ~Copyable {
     }
 
     /// Reads the column called `name`, or throws a ``ResultCode/range`` error listing the row's
-    /// columns.
-    ///
-    /// Always inlined, so that a read by name costs one comparison beside the read by position:
-    /// only the statement's expected read is checked here and reads its column at once (the
-    /// position it finds is known to be in range, so the read needs no range check of its own);
-    /// everything else is out of line, in ``readLookingUp(_:named:)``.
-    @inlinable @inline(__always)
+    /// columns. A live statement finds each name with one comparison while the rows are read by
+    /// name in the same order (see `Statement.columnIndexForRead(named:)`).
+    @inlinable
     package func read<Value: SQLExtractable>(_ type: Value.Type, named name: String) throws -> Value {
-        if columnOffset == 0, case .statement(_, let statement) = source,
-            let index = statement.takeUnretainedValue().expectedNamedRead(name)
-        {
-            return try Value.extract(from: self, at: index)
-        }
-        return try readLookingUp(Value.self, named: name)
-    }
-
-    /// The slow path of ``read(_:named:)``: finds the column with ``index(ofColumn:)``. Specialized
-    /// for the caller's type but never inlined, so each read by name adds one call to its code.
-    @inlinable @inline(never)
-    package func readLookingUp<Value: SQLExtractable>(_ type: Value.Type, named name: String) throws -> Value {
-        try Value.extract(from: self, at: columnIndexLookingUp(named: name))
+        try Value.extract(from: self, at: columnIndex(named: name))
     }
 
     /// The index of column `name` found by ``index(ofColumn:)``, or a ``ResultCode/range`` error
     /// listing the row's columns.
     @usableFromInline
-    package func columnIndexLookingUp(named name: String) throws -> Int {
+    package func columnIndex(named name: String) throws -> Int {
         guard let index = index(ofColumn: name) else { throw missingColumn(name) }
         return index
     }

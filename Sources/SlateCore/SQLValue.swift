@@ -138,7 +138,6 @@ extension String {
     }
 
     /// Whether every byte of `buffer` is ASCII (below 0x80), read 8 bytes at a time.
-    @inline(__always)
     private static func isASCII(_ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = buffer.baseAddress else { return true }
         let raw = UnsafeRawPointer(base)

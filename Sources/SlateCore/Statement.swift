@@ -26,25 +26,25 @@ public final class Statement {
     @usableFromInline package let includesArgumentsInErrors: Bool
     /// Arguments bound through ``bind(_:)-(StatementArguments)``, kept for error reports.
     @usableFromInline package var lastArguments: StatementArguments?
+    // The per-row and per-call state below is internal and used only by this module's code (no
+    // inlinable code reads it): the compiler then sees every access, finds that none overlaps
+    // another, and checks none of them at run time. A stored property that code of another module
+    // accesses directly costs a dynamic exclusivity check (`swift_beginAccess`) per access.
+
     /// Set while a cursor or fetch owns the statement, so the cache hands out another one.
-    ///
-    /// The accessors are inlinable so that other modules reach the storage through them: a
-    /// module that writes a stored property of this module's class directly checks exclusivity
-    /// dynamically (a `swift_beginAccess` per write), which `@exclusivity(unchecked)` on the
-    /// storage only skips in code compiled here, such as these accessors.
-    @inlinable package var isCheckedOut: Bool {
-        get { checkedOutStorage }
-        set { checkedOutStorage = newValue }
+    package var isCheckedOut: Bool {
+        get { checkedOut }
+        set { checkedOut = newValue }
     }
-    @exclusivity(unchecked) @usableFromInline var checkedOutStorage = false
+    private var checkedOut = false
     /// Whether ``step()`` returned the end of the rows (`SQLITE_DONE`) and no reset followed: SQLite
     /// refuses new bindings until the statement is reset. Cleared by ``reset()`` and
     /// ``resetQuietly()``.
-    @exclusivity(unchecked) @usableFromInline var finishedWithoutReset = false
+    var finishedWithoutReset = false
     /// Whether the statement must be reset before it runs again: it is on a row (`sqlite3_stmt_busy`)
     /// or stopped at the end of its rows. A statement reset since its last step needs none, which
     /// spares a key lookup through a cached statement a second `sqlite3_reset` per call.
-    @inlinable package var needsReset: Bool {
+    var needsReset: Bool {
         finishedWithoutReset || sqlite3_stmt_busy(handle) != 0
     }
     /// Whether the statement is an `EXPLAIN` or `EXPLAIN QUERY PLAN`: SQLite leaves such a
@@ -53,13 +53,10 @@ public final class Statement {
     private var columnIndexCache: [String: Int32]?
     /// The column names read by name from the rows of this statement, in the order the first row
     /// asked for them, with their positions: later rows, which ask in the same order, find each
-    /// name with one comparison. (Like the other per-row state, it skips dynamic exclusivity
-    /// checks: a statement is used by one thread at a time, and these accesses never overlap.)
-    /// Positions are stored as `Int32` (SQLite's column positions), so that a read by name needs no
-    /// range check between the position found and ``Row/position(_:)``.
-    @exclusivity(unchecked) @usableFromInline package private(set) var namedReads: [(name: String, index: Int32)] = []
+    /// name with one comparison.
+    private var namedReads: [(name: String, index: Int32)] = []
     /// The next expected entry of `namedReads`; 0 at each new row (``step()``).
-    @exclusivity(unchecked) @usableFromInline package var namedReadCursor = 0
+    private var namedReadCursor = 0
     private var cachedColumnNames: [String]?
     private var cachedRowLayout: RowLayout?
     /// Whether something was learned from the result columns (their names, the positions of reads
@@ -68,19 +65,19 @@ public final class Statement {
     /// re-prepares a statement transparently after a schema change, and its columns can change
     /// with it — `SELECT *` after a dropped column, or a table recreated in another column order —
     /// so a position learned before would read another column.
-    @exclusivity(unchecked) @usableFromInline package var keepsColumnState = false
+    private var keepsColumnState = false
     /// Whether a run may have started since the column state was last checked: set when the
     /// statement is reset, finishes or fails (SQLite re-prepares a statement only in the first
     /// step of a run), cleared by a check made while the statement is on a row. So the state is
     /// checked once per run, not once per row: reads by name test this flag and nothing else.
-    @exclusivity(unchecked) @usableFromInline package var columnStateNeedsCheck = true
+    var columnStateNeedsCheck = true
     /// SQLite's count of re-preparations when the column state was learned; -1 when the library
     /// cannot tell (the column names are compared instead).
-    @exclusivity(unchecked) private var columnStateReprepareCount: Int32 = 0
+    private var columnStateReprepareCount: Int32 = 0
     private var columnsTokenStorage: ColumnsToken?
     /// Objects that higher layers attach to this statement: a Codable record's decoder, which
     /// learns the key order of the statement's rows; its binder.
-    @exclusivity(unchecked) @usableFromInline package var attachments = Attachments()
+    var attachments = Attachments()
     /// The live-query tracker that keeps this statement's footprint, told when it is finalized.
     var tracker: RegionTracker?
 
@@ -164,7 +161,6 @@ public final class Statement {
     ///
     /// On failure the statement is reset, so the connection stays usable, and the error carries
     /// the SQL and bound arguments.
-    @inlinable
     public func step() throws -> Bool {
         let code = sqlite3_step(handle)
         if code == SQLITE_ROW {
@@ -183,10 +179,7 @@ public final class Statement {
     }
 
     /// Runs the statement to completion, discarding any rows.
-    ///
-    /// Inlined, so that a caller running a statement once per record (a bulk insert) steps it
-    /// without a call of its own.
-    @inlinable @inline(__always) @discardableResult
+    @inlinable @discardableResult
     public func run() throws -> Statement {
         while try step() {}
         return self
@@ -220,8 +213,7 @@ public final class Statement {
     }
 
     /// Builds the error for a failed step, then resets the statement.
-    @usableFromInline
-    package func failure(_ code: Int32) -> DatabaseError {
+    func failure(_ code: Int32) -> DatabaseError {
         let error = DatabaseError.lastError(of: connection, code: code, sql: sql, arguments: reportedArguments)
         columnStateNeedsCheck = true
         sqlite3_reset(handle)
@@ -316,8 +308,7 @@ public final class Statement {
     /// Checks the column state before a read by name when a run may have started since the last
     /// check (``columnStateNeedsCheck``): once per run, at its first read by name. Reads by
     /// position never call it.
-    @inlinable @inline(__always)
-    package func checkColumnStateBeforeNamedRead() {
+    private func checkColumnStateBeforeNamedRead() {
         if columnStateNeedsCheck { checkColumnState() }
     }
 
@@ -326,8 +317,7 @@ public final class Statement {
     /// are now. Called before the state is used, when ``columnStateNeedsCheck`` says a run may
     /// have started since the last check: a read by name, the column names, a copied row's
     /// layout, a decoder's ``columnsToken``.
-    @usableFromInline
-    package func checkColumnState() {
+    func checkColumnState() {
         // On a row, this run's re-preparation (if any) is behind us: no new check until the
         // statement is reset, finishes or fails. Before the first step, a run is still to come.
         if sqlite3_stmt_busy(handle) != 0 { columnStateNeedsCheck = false }
@@ -353,7 +343,6 @@ public final class Statement {
         return names.indices.allSatisfy { columnName(at: $0) == names[$0] }
     }
 
-    /// The name of result column `index` (0-based): its `AS` alias or SQLite's default name.
     /// The column names and their lookup table, shared by the rows copied from this statement.
     var rowLayout: RowLayout {
         if columnStateNeedsCheck { checkColumnState() }
@@ -363,6 +352,7 @@ public final class Statement {
         return layout
     }
 
+    /// The name of result column `index` (0-based): its `AS` alias or SQLite's default name.
     public func columnName(at index: Int) -> String {
         sqlite3_column_name(handle, Int32(truncatingIfNeeded: index)).map { String(cString: $0) } ?? ""
     }
@@ -388,26 +378,9 @@ public final class Statement {
         sqlite3_column_database_name(handle, Int32(truncatingIfNeeded: index)).map { String(cString: $0) }
     }
 
-    /// The position of column `name` when it is the read the first row made at this point (one
-    /// string comparison, inlined into the caller), else `nil`: the fast path of
-    /// ``columnIndexForRead(named:)``.
-    @inlinable @inline(__always)
-    package func expectedNamedRead(_ name: String) -> Int? {
-        checkColumnStateBeforeNamedRead()
-        let cursor = namedReadCursor
-        // One unsigned comparison is the whole bounds check (an array's count is never negative),
-        // so the element is read without the array subscript's second check.
-        guard UInt(bitPattern: cursor) < UInt(bitPattern: namedReads.count) else { return nil }
-        let entry = namedReads.withUnsafeBufferPointer { $0[cursor] }
-        guard entry.index >= 0, entry.name == name else { return nil }
-        namedReadCursor = cursor &+ 1
-        return Int(entry.index)
-    }
-
     /// The index of the column called `name` for a read of the current row by name: the position
     /// the same read had in the first row when the reads come in the same order (one string
     /// comparison), else ``columnIndex(named:)``.
-    @usableFromInline
     package func columnIndexForRead(named name: String) -> Int? {
         checkColumnStateBeforeNamedRead()
         let cursor = namedReadCursor

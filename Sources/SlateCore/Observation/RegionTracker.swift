@@ -352,7 +352,7 @@ package final class RegionTracker {
             return nil
         }
         defer { sqlite3_finalize(statement) }
-        sqlite3_bind_text(statement, 1, table, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+        sqlite3_bind_text(statement, 1, table, -1, slate_sqlite_transient())
         guard sqlite3_step(statement) == SQLITE_ROW else { return nil }
         let type = sqlite3_column_text(statement, 0).map { String(cString: $0) } ?? ""
         let sql = sqlite3_column_text(statement, 1).map { String(cString: $0) } ?? ""

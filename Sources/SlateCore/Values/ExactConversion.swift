@@ -123,12 +123,10 @@ package enum SpelledNumber: Equatable {
         self = .real(real)
     }
 
-    @inline(__always)
     static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 
     /// The spaces SQLite skips around numbers: space, tab, line feed, vertical tab, form feed,
     /// carriage return.
-    @inline(__always)
     static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) }
 }
 

@@ -114,9 +114,7 @@ extension CodableRecord {
     /// Binds the record's columns straight into the statement's parameters, by column name, with
     /// the binder cached on the statement.
     public func bindColumns(to statement: Statement, startingAt index: Int) throws {
-        let binder = try Self.binder(for: statement, startingAt: index)
-        // The statement keeps the binder, and the caller keeps the statement for this call.
-        try binder._withUnsafeGuaranteedRef { try $0.bind(self) }
+        try Self.binder(for: statement, startingAt: index).bind(self)
     }
 
     /// Binds each record through the statement's binder, found once.
@@ -125,21 +123,15 @@ extension CodableRecord {
         _ body: (_ position: Int) throws -> Void
     ) throws {
         let binder = try binder(for: statement, startingAt: index)
-        // The statement keeps the binder, and the caller keeps the statement for this call.
-        guard let first = records.baseAddress else { return }
-        try binder._withUnsafeGuaranteedRef { binder in
-            for position in 0..<records.count {
-                statement.resetQuietly()
-                // Through the pointer, the record is encoded where it is (a subscript of the
-                // buffer would copy it first).
-                try binder.bind((first + position).pointee)
-                try body(position)
-            }
+        for position in records.indices {
+            statement.resetQuietly()
+            try binder.bind(records[position])
+            try body(position)
         }
     }
 
     /// The binder attached to `statement` for this type, made the first time.
-    private static func binder(for statement: Statement, startingAt index: Int) throws -> Unmanaged<RecordBinder> {
+    private static func binder(for statement: Statement, startingAt index: Int) throws -> RecordBinder {
         try statement.recordBinder(for: Self.self, startingAt: index) {
             let entry = CodableSchemaCache.shared.entry(for: Self.self)
             try entry.check()

@@ -30,17 +30,11 @@ public final class RowDecoder {
         didSet { state = nil }
     }
     /// The lookups of the statement decoded last.
-    private(set) var state: RowDecodingState? {
-        willSet { state?.forgetKeyedContainer() }
-    }
+    private(set) var state: RowDecodingState?
 
     /// A decoder; `columnNames` maps coding keys to the columns that hold them.
     public init(columnNames: [String: String] = [:]) {
         self.columnNames = columnNames
-    }
-
-    deinit {
-        state?.forgetKeyedContainer()
     }
 
     /// Decodes `type` from `row`.
@@ -53,8 +47,7 @@ public final class RowDecoder {
         if let current = self.state, sql != nil, current.sql == sql, current.columns === columns {
             state = current
         } else {
-            state = RowDecodingState(
-                row: row, sql: sql, columns: columns, columnNames: columnNames, keepsKeyedContainer: sql != nil)
+            state = RowDecodingState(row: row, sql: sql, columns: columns, columnNames: columnNames)
             self.state = sql == nil ? nil : state
         }
         guard state.isDecoding else { return try Self.decodeOutermost(type, from: row, state: state) }
@@ -77,7 +70,6 @@ public final class RowDecoder {
 
     /// Decodes `type` from `row` when no decode of `state` is in progress (the usual case): nothing
     /// to restore afterwards.
-    @inline(__always)
     private static func decodeOutermost<Value: Decodable>(
         _ type: Value.Type, from row: borrowing Row, state: RowDecodingState
     ) throws -> Value {
@@ -100,76 +92,30 @@ public final class RowDecoder {
 /// Each decode gets a new ``generation``, and the decoder and keyed containers it hands out carry
 /// it: they read only while it is the state's current generation, which ends when the decode
 /// returns or throws. So a decoder or container that `init(from:)` kept cannot read the row after
-/// the call that lent it (for a copied row, freed memory), nor the row of a later decode.
-///
-/// The keyed container is reused from row to row (building one costs its box and three generic
-/// metadata lookups, more than decoding a row of ten integers), but only when nobody kept the one
-/// handed out last: see ``keyedContainer(keyedBy:generation:)``.
+/// the call that lent it (for a copied row, freed memory), nor the row of a later decode. Each
+/// decode hands out containers of its own: one handed out before could have been kept.
 final class RowDecodingState {
-    // The hot properties skip dynamic exclusivity checks: the state belongs to one decoder, which is
-    // used by one thread at a time, and no access to them ever overlaps another.
     /// A view of the row being decoded, valid from `begin(_:)` until the decode that lent the row
     /// returns (a `Decoder` must hold what it reads, and a `Row` is only borrowed); read only
     /// through a decoder or container whose generation is ``generation``.
-    @exclusivity(unchecked) private(set) var row: Row
+    private(set) var row: Row
     /// The decode in progress; `0` when none is (a kept decoder or container never matches it).
-    @exclusivity(unchecked) private(set) var generation: UInt = 0
+    private(set) var generation: UInt = 0
     /// The generation the next decode gets: every decode of this state gets its own.
-    @exclusivity(unchecked) private var nextGeneration: UInt = 1
+    private var nextGeneration: UInt = 1
     let sql: String?
     /// The row's ``SlateCore/Row/columnsIdentity`` when the key order was learned: the order holds
     /// for rows with the same one.
     let columns: AnyObject?
     let columnNames: [String: String]
-    /// The column of each coding key. (Like the properties above, it skips dynamic exclusivity
-    /// checks.)
-    @exclusivity(unchecked) private var keyOrder = CodingKeyOrder()
-    /// Whether the keyed container is kept for the next rows: only by a state its decoder keeps,
-    /// which breaks the cycle (state → container → state) in ``forgetKeyedContainer()``.
-    private let keepsKeyedContainer: Bool
-    /// The keyed container handed out last (a `KeyedContainerSlot<Key>`), and its key type.
-    @exclusivity(unchecked) private var keyedContainer: (keyType: ObjectIdentifier, slot: AnyObject)?
-    /// How many keyed containers this state made (for tests: one per statement and key type when
-    /// no `init(from:)` keeps its container).
-    @exclusivity(unchecked) private(set) var containersMade = 0
+    /// The column of each coding key.
+    private var keyOrder = CodingKeyOrder()
 
-    init(
-        row: borrowing Row, sql: String?, columns: AnyObject?, columnNames: [String: String], keepsKeyedContainer: Bool
-    ) {
+    init(row: borrowing Row, sql: String?, columns: AnyObject?, columnNames: [String: String]) {
         self.row = row.unsafeView()
         self.sql = sql
         self.columns = columns
         self.columnNames = columnNames
-        self.keepsKeyedContainer = keepsKeyedContainer
-    }
-
-    /// The keyed container for `Key` of the decode `generation`.
-    ///
-    /// The container handed out last is handed out again when nothing but this state holds it: its
-    /// lease moves to `generation`. One that `init(from:)` kept (or still holds, as a decode nested
-    /// in it does) keeps its lease, so it stays tied to its own decode, and a new container is made.
-    func keyedContainer<Key: CodingKey>(keyedBy type: Key.Type, generation: UInt) -> KeyedDecodingContainer<Key> {
-        if let keyedContainer, keyedContainer.keyType == ObjectIdentifier(Key.self) {
-            // The slot was made for `Key` (its key type is checked above), so the cast cannot fail.
-            let slot = unsafeDowncast(keyedContainer.slot, to: KeyedContainerSlot<Key>.self)
-            if slot.isHeldOnlyHere() {
-                slot.lease.generation = generation
-                return slot.container
-            }
-        }
-        let lease = ContainerLease(state: self, generation: generation)
-        containersMade &+= 1
-        let container = KeyedDecodingContainer(RowKeyedDecodingContainer<Key>(lease: lease))
-        if keepsKeyedContainer, let slot = KeyedContainerSlot(container, lease: lease) {
-            keyedContainer = (ObjectIdentifier(Key.self), slot)
-        }
-        return container
-    }
-
-    /// Drops the kept keyed container (which refers to this state), when the decoder lets the
-    /// state go.
-    func forgetKeyedContainer() {
-        keyedContainer = nil
     }
 
     /// Whether a decode is in progress (``begin(_:)`` or ``beginOutermost(_:)`` without its end).
@@ -177,7 +123,6 @@ final class RowDecodingState {
 
     /// Starts decoding `row` under a new generation when no decode is in progress; returns the
     /// generation. ``endOutermost()`` ends it.
-    @inline(__always)
     func beginOutermost(_ row: borrowing Row) -> UInt {
         self.row = row.unsafeView()
         let generation = nextGeneration
@@ -190,7 +135,6 @@ final class RowDecodingState {
 
     /// Ends the decode ``beginOutermost(_:)`` started, returned or thrown: its decoder and
     /// containers stop reading. (The row view is left as it is: nothing reads it in generation 0.)
-    @inline(__always)
     func endOutermost() {
         generation = 0
     }
@@ -226,13 +170,11 @@ final class RowDecodingState {
 
     /// Throws unless `generation` is the decode in progress: one comparison per read. (A kept
     /// container's generation is a past one, and the generation is `0` between decodes.)
-    @inline(__always)
     func check(_ generation: UInt) throws {
         guard generation == self.generation else { throw staleUse() }
     }
 
-    /// The error for a decoder or container used after its decode ended (out of line).
-    @inline(never)
+    /// The error for a decoder or container used after its decode ended.
     func staleUse() -> DatabaseError {
         DatabaseError(
             resultCode: .misuse,
@@ -242,10 +184,9 @@ final class RowDecodingState {
             sql: sql)
     }
 
-    /// The column of the coding key `key`, or `nil` when the row has none.
-    @inline(__always)
-    func index<Key: CodingKey>(ofKey key: Key) -> Int? {
-        keyOrder.slot(for: key) { key in
+    /// The column of the coding key called `key`, or `nil` when the row has none.
+    func index(ofKey key: String) -> Int? {
+        keyOrder.slot(forKey: key) { key in
             row.index(ofColumn: columnName(ofKey: key)) ?? -1
         }
     }
@@ -265,7 +206,7 @@ struct RowValueDecoder: Decoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         try state.check(generation)
-        return state.keyedContainer(keyedBy: type, generation: generation)
+        return KeyedDecodingContainer(RowKeyedDecodingContainer<Key>(state: state, generation: generation))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -284,77 +225,12 @@ struct RowValueDecoder: Decoder {
     }
 }
 
-/// The decode a keyed container is handed out for (see ``RowDecodingState/generation``): the
-/// container reads only while that decode is in progress. A reused container's lease moves to the
-/// next decode; a kept one's never does. It also holds the state, so that the container stores a
-/// single reference (the standard library's box copies the container, retaining each reference
-/// it holds, for every value it decodes).
-final class ContainerLease {
-    let state: RowDecodingState
-    @exclusivity(unchecked) var generation: UInt
-
-    init(state: RowDecodingState, generation: UInt) {
-        self.state = state
-        self.generation = generation
-    }
-}
-
-/// Keeps the keyed container of one key type handed out last (see
-/// ``RowDecodingState/keyedContainer(keyedBy:generation:)``), with its lease, and tells whether
-/// anyone else holds it.
-final class KeyedContainerSlot<Key: CodingKey> {
-    let container: KeyedDecodingContainer<Key>
-    let lease: ContainerLease
-    /// The container's box (the one reference it stores), unretained: `container` holds it.
-    private let box: UnsafeRawPointer
-    /// The class of the box.
-    private let boxType: AnyObject.Type
-
-    /// A slot for `container`, or `nil` (the container is then not reused) unless the container is
-    /// stored as exactly one reference to its box, as the standard library defines it: checked from
-    /// its size and its reflected storage, whose one child is the box at the stored address.
-    init?(_ container: KeyedDecodingContainer<Key>, lease: ContainerLease) {
-        guard MemoryLayout<KeyedDecodingContainer<Key>>.size == MemoryLayout<AnyObject>.size,
-            MemoryLayout<KeyedDecodingContainer<Key>>.alignment == MemoryLayout<AnyObject>.alignment
-        else { return nil }
-        let children = Array(Mirror(reflecting: container).children)
-        guard children.count == 1, let boxType = type(of: children[0].value) as? AnyObject.Type else { return nil }
-        let box = UnsafeRawPointer(Unmanaged.passUnretained(children[0].value as AnyObject).toOpaque())
-        guard withUnsafeBytes(of: container, { $0.load(as: UnsafeRawPointer.self) }) == box else { return nil }
-        self.container = container
-        self.lease = lease
-        self.box = box
-        self.boxType = boxType
-    }
-
-    /// Whether no copy of the container exists but this one: no `init(from:)` kept it or is still
-    /// using it, so it can be handed out for another decode. Only the box's reference count is
-    /// read; it stays alive as long as the slot.
-    func isHeldOnlyHere() -> Bool {
-        isUniquelyReferenced(boxType, box)
-    }
-}
-
-/// Whether the object of class `Box` at `address` (kept alive by its holder) has one strong
-/// reference. The address is viewed in place as a `Box` reference, so no reference is added.
-private func isUniquelyReferenced<Box: AnyObject>(_ type: Box.Type, _ address: UnsafeRawPointer) -> Bool {
-    var reference = address
-    return withUnsafeMutablePointer(to: &reference) { pointer in
-        pointer.withMemoryRebound(to: Box.self, capacity: 1) { isKnownUniquelyReferenced(&$0.pointee) }
-    }
-}
-
-/// The keyed container of a decode: it reads only while its lease's decode is in progress.
+/// The keyed container of a decode: it reads only while that decode is in progress.
 struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let lease: ContainerLease
+    let state: RowDecodingState
+    /// The decode this container reads for (see ``RowDecodingState/generation``).
+    let generation: UInt
     var codingPath: [any CodingKey] { [] }
-
-    @inline(__always)
-    var state: RowDecodingState { lease.state }
-
-    /// The decode this container reads for.
-    @inline(__always)
-    private var generation: UInt { lease.generation }
 
     /// Whether this container's decode is in progress (`contains` and `allKeys` cannot throw: a
     /// kept container answers them with "no key" instead of reading).
@@ -367,15 +243,13 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
         return state.row.columnNames.compactMap { Key(stringValue: reverse[$0.lowercased()] ?? $0) }
     }
 
-    @inline(__always)
     func requireIndex(_ key: Key) throws -> Int {
         try state.check(generation)
-        guard let index = state.index(ofKey: key) else { throw missingColumn(key) }
+        guard let index = state.index(ofKey: key.stringValue) else { throw missingColumn(key) }
         return index
     }
 
-    /// The error for a key whose column the row lacks (out of line: the hot path only finds keys).
-    @inline(never)
+    /// The error for a key whose column the row lacks.
     func missingColumn(_ key: Key) -> DecodingError {
         DecodingError.keyNotFound(
             key,
@@ -386,23 +260,21 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
             ))
     }
 
-    func contains(_ key: Key) -> Bool { isCurrent && state.index(ofKey: key) != nil }
+    func contains(_ key: Key) -> Bool { isCurrent && state.index(ofKey: key.stringValue) != nil }
 
     func decodeNil(forKey key: Key) throws -> Bool {
         state.row.isNull(at: try requireIndex(key))
     }
 
-    @inline(__always)
     func read<Value: SQLExtractable>(_ type: Value.Type, _ key: Key) throws -> Value {
         let index = try requireIndex(key)
         return try Value.extract(from: state.row, at: index)
     }
 
     /// One lookup for `decodeIfPresent`: `nil` for a missing column or `NULL`.
-    @inline(__always)
     func readIfPresent<Value: SQLExtractable>(_ type: Value.Type, _ key: Key) throws -> Value? {
         try state.check(generation)
-        guard let index = state.index(ofKey: key) else { return nil }
+        guard let index = state.index(ofKey: key.stringValue) else { return nil }
         return try Value.extractIfPresent(from: state.row, at: index)
     }
 
@@ -443,7 +315,7 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
 
     func decodeIfPresent<Value: Decodable>(_ type: Value.Type, forKey key: Key) throws -> Value? {
         try state.check(generation)
-        guard let index = state.index(ofKey: key), !state.row.isNull(at: index) else { return nil }
+        guard let index = state.index(ofKey: key.stringValue), !state.row.isNull(at: index) else { return nil }
         return try ColumnValueDecoding.decode(type, from: state.row, at: index, codingPath: codingPath + [key])
     }
 
