@@ -205,7 +205,7 @@ final class CSVInput {
         let available = carried + got
         var index = 0
         var out = 0
-        @inline(__always) func unit(at position: Int) -> UInt16 {
+        func unit(at position: Int) -> UInt16 {
             bigEndian
                 ? UInt16(scratch[position]) << 8 | UInt16(scratch[position + 1])
                 : UInt16(scratch[position + 1]) << 8 | UInt16(scratch[position])
@@ -271,7 +271,6 @@ final class CSVInput {
 }
 
 /// `read(2)`, named apart from `CSVInput.read(into:capacity:)`.
-@inline(__always)
 private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutablePointer<UInt8>, _ count: Int) -> Int {
     #if canImport(Glibc)
         return Glibc.read(descriptor, buffer, count)

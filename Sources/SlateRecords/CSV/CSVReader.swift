@@ -191,7 +191,6 @@ final class CSVReader {
         case unterminatedQuote
     }
 
-    @inline(__always)
     private func appendField(start: Int, count: Int, flags: UInt8, at index: Int) {
         if index == fieldCapacity { growFields() }
         fields[index] = Field(start: start, count: count, flags: flags)
@@ -341,20 +340,17 @@ final class CSVReader {
     private static let lowBits: UInt64 = 0x0101_0101_0101_0101
 
     /// `byte` in each of the eight bytes of a word.
-    @inline(__always)
     private static func repeated(_ byte: UInt8) -> UInt64 { UInt64(byte) &* lowBits }
 
     /// A word whose lowest set bit is the high bit of the first byte of `word` equal to the byte
     /// `pattern` repeats, or 0 when there is none. (Bits above the first match may be wrong,
     /// which is why only the lowest is used.)
-    @inline(__always)
     private static func bytes(in word: UInt64, equalTo pattern: UInt64) -> UInt64 {
         let difference = word ^ pattern
         return (difference &- lowBits) & ~difference & highBits
     }
 
     /// The bits of the first `count` bytes of a word (0 to 7).
-    @inline(__always)
     private static func lowBytesMask(_ count: Int) -> UInt64 {
         (1 &<< UInt64(count &* 8)) &- 1
     }

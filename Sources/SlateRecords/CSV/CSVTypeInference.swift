@@ -27,7 +27,6 @@ enum CSVNumberParser {
     private static let minus = UInt8(ascii: "-")
 
     /// Classifies the `count` bytes at `bytes`, in one pass.
-    @inline(__always)
     static func classify(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CSVValue {
         guard count > 0 else { return .text }
         var index = 0
@@ -145,7 +144,6 @@ enum CSVNumberParser {
     /// Whether SQLite's numeric affinity might turn this text into a number: after leading
     /// whitespace, it starts with a digit, a sign or a point. Text that does not (`N/A`, `abc`,
     /// the empty string) is always stored as text.
-    @inline(__always)
     static func mightBeConvertedBySQLite(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Bool {
         var index = 0
         while index < count, bytes[index] == 0x20 || (bytes[index] >= 0x09 && bytes[index] <= 0x0D) { index += 1 }

@@ -624,7 +624,6 @@ final class CSVImporter {
     }
 
     /// Binds one row's fields to the parameters from `firstParameter` on.
-    @inline(__always)
     private func bind(
         _ fields: UnsafePointer<CSVReader.Field>, to statement: OpaquePointer, firstParameter: Int32, reader: CSVReader
     ) -> BindResult {
@@ -691,7 +690,6 @@ final class CSVImporter {
         }
     }
 
-    @inline(__always)
     private func bindText(
         _ statement: OpaquePointer, _ parameter: Int32, _ bytes: UnsafeMutablePointer<UInt8>, _ count: Int
     ) -> Int32 {
