@@ -74,23 +74,21 @@ public struct PostgreSQLColumnEncoder: ColumnEncoder {
     }
 
     /// `value` as a `Target` when `Value` is `Target` itself, else `nil`: a comparison of the two
-    /// types' metadata, then the value as it is (the same type, so the same bits).
-    @inline(__always)
+    /// types' metadata first, so that the cast runs only for the type it succeeds for.
     private static func exactly<Value, Target>(_ value: Value, _ target: Target.Type) -> Target? {
         guard Value.self == Target.self else { return nil }
-        return unsafeBitCast(value, to: Target.self)
+        return value as? Target
     }
 
     /// `value` as a `Target` when `Value` is `Target`, whose metadata is `identity` (one of the
     /// `Optional` identities below): an `Optional`'s metadata is looked up in the runtime's
     /// table each time it is named in code that is not specialized (~450 instructions), a
     /// stored identity is read once.
-    @inline(__always)
     private static func exactly<Value, Target>(_ value: Value, _ target: Target.Type, _ identity: ObjectIdentifier)
         -> Target?
     {
         guard ObjectIdentifier(Value.self) == identity else { return nil }
-        return unsafeBitCast(value, to: Target.self)
+        return value as? Target
     }
 
     static let optionalInt64 = ObjectIdentifier(Int64?.self)
@@ -105,13 +103,13 @@ public struct PostgreSQLColumnEncoder: ColumnEncoder {
     /// it); else `nil`.
     static func isNone<Value>(_ value: Value) -> Bool? {
         let type = ObjectIdentifier(Value.self)
-        if type == optionalInt64 { return unsafeBitCast(value, to: Int64?.self) == nil }
-        if type == optionalString { return unsafeBitCast(value, to: String?.self) == nil }
-        if type == optionalDouble { return unsafeBitCast(value, to: Double?.self) == nil }
-        if type == optionalInt { return unsafeBitCast(value, to: Int?.self) == nil }
-        if type == optionalBool { return unsafeBitCast(value, to: Bool?.self) == nil }
-        if type == optionalDate { return unsafeBitCast(value, to: Date?.self) == nil }
-        if type == optionalUUID { return unsafeBitCast(value, to: UUID?.self) == nil }
+        if type == optionalInt64 { return exactly(value, Int64?.self, type).map { $0 == nil } }
+        if type == optionalString { return exactly(value, String?.self, type).map { $0 == nil } }
+        if type == optionalDouble { return exactly(value, Double?.self, type).map { $0 == nil } }
+        if type == optionalInt { return exactly(value, Int?.self, type).map { $0 == nil } }
+        if type == optionalBool { return exactly(value, Bool?.self, type).map { $0 == nil } }
+        if type == optionalDate { return exactly(value, Date?.self, type).map { $0 == nil } }
+        if type == optionalUUID { return exactly(value, UUID?.self, type).map { $0 == nil } }
         return nil
     }
 
@@ -239,7 +237,6 @@ final class PostgresRowSource: ForeignRowSource {
         /// The number a cell of this kind holds (an integer, or a `Double`'s bit pattern), 0
         /// for text, or `nil` when `bytes` are not a valid cell of this kind (the length of its
         /// binary format; 0 or 1 for a boolean). Text is checked when read (``exactText(_:)``).
-        @inline(__always)
         func number(_ bytes: ByteBuffer) -> UInt64? {
             let start = bytes.readerIndex
             switch self {
@@ -279,9 +276,10 @@ final class PostgresRowSource: ForeignRowSource {
     }
 
     let sql: String?
-    // One source is read by one task, a row at a time: no dynamic exclusivity checks on the
-    // per-cell reads and writes (swift_beginAccess was a tenth of a fetch's instructions).
-    @exclusivity(unchecked) private(set) var columnCount = 0
+    // One source is read by one task, a row at a time. Its state is private to this module, which
+    // lets the compiler see every access and skip the dynamic exclusivity checks
+    // (`swift_beginAccess` was a tenth of a fetch's instructions when they ran).
+    private(set) var columnCount = 0
     /// A column and its cell in the current row. One array of them, not one per field: each array
     /// a statement allocates costs ~800 instructions (its storage type's metadata is looked up at
     /// run time), which counts for an insert's one `RETURNING` row.
@@ -301,16 +299,16 @@ final class PostgresRowSource: ForeignRowSource {
     }
 
     /// The columns and the current row's cells.
-    @exclusivity(unchecked) private var cells: [Cell] = []
+    private var cells: [Cell] = []
     /// Whether some column is read as `.converted`.
-    @exclusivity(unchecked) private var convertsSome = false
+    private var convertsSome = false
     /// The value of each `.converted` cell (`.null` for the other columns); empty when none is.
-    @exclusivity(unchecked) private var converted: [SQLValue] = []
+    private var converted: [SQLValue] = []
     /// The instant of each date or timestamp cell; empty when the row has none.
-    @exclusivity(unchecked) private var dates: [Date?] = []
+    private var dates: [Date?] = []
     private var names: [String]?
     /// Whether ``cells`` are set up (from the first row).
-    @exclusivity(unchecked) private var hasColumns = false
+    private var hasColumns = false
     /// The first row, for its column names.
     private var firstRow: PostgresRow?
 

@@ -372,14 +372,15 @@ package struct PrimaryKeyValues: Sendable {
         @inlinable
         mutating func encode<Value: SQLBindable>(_ value: Value) {
             if !values.hasFirstInteger && values.others.isEmpty {
-                // Comparing metadata is cheap, even in unspecialized code; specialized, it folds.
-                if Value.self == Int.self {
-                    values.firstInteger = Int64(unsafeBitCast(value, to: Int.self))
+                // Specialized for the key's type (`find(key)` is inlined into its caller), each
+                // cast folds to nothing or to the value itself.
+                if let integer = value as? Int {
+                    values.firstInteger = Int64(integer)
                     values.hasFirstInteger = true
                     return
                 }
-                if Value.self == Int64.self {
-                    values.firstInteger = unsafeBitCast(value, to: Int64.self)
+                if let integer = value as? Int64 {
+                    values.firstInteger = integer
                     values.hasFirstInteger = true
                     return
                 }
