@@ -168,6 +168,7 @@ struct KeyedItem: Equatable {
         "CREATE TABLE keyed_item(id INTEGER PRIMARY KEY, i0 INT, i1 INT, i2 INT, i3 INT, i4 INT, i5 INT, i6 INT, i7 INT, i8 INT, i9 INT)"
     static let insert = "INSERT INTO keyed_item(id, \(Item.columnList)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
     static let selectByID = "SELECT id, \(Item.columnList) FROM keyed_item WHERE id = ?"
+    static let selectRange = "SELECT id, \(Item.columnList) FROM keyed_item WHERE id BETWEEN ? AND ?"
 }
 
 extension KeyedItem: Checksummable {

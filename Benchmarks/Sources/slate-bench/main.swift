@@ -31,6 +31,7 @@ struct Options {
     var allowDebug = false
     var list = false
     var observationReport = false
+    var concurrencyReport = false
     /// `--instructions`: count each contender's instructions under callgrind after the timed rounds.
     var instructions = false
     /// `--scenario NAME`: the one scenario called exactly `NAME` (the callgrind child's filter).
@@ -53,6 +54,9 @@ struct Options {
           --list           list the scenarios and exit
           --observation-report
                            print live-query refetch counts and latencies (Slate and GRDB), no scenarios
+          --concurrency-report
+                           print DatabasePool read throughput with 1, 2, 4 and 8 readers beside a writer
+                           (Slate and GRDB), no scenarios
           --allow-debug    run even though this is a debug build (numbers are meaningless)
         """
 
@@ -81,6 +85,7 @@ struct Options {
             case "--allow-debug": options.allowDebug = true
             case "--list": options.list = true
             case "--observation-report": options.observationReport = true
+            case "--concurrency-report": options.concurrencyReport = true
             case "--instructions": options.instructions = true
             case "--scenario": options.exactScenario = try value(for: argument)
             case "--callgrind-regions": options.callgrindRegions = true
@@ -127,9 +132,9 @@ func main() -> Int32 {
         printError("slate-bench: WARNING: debug build; the timings are meaningless")
     #endif
 
-    if options.observationReport {
+    if options.observationReport || options.concurrencyReport {
         let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("slate-bench-\(ProcessInfo.processInfo.processIdentifier)-observation")
+            .appendingPathComponent("slate-bench-\(ProcessInfo.processInfo.processIdentifier)-reports")
         defer { try? FileManager.default.removeItem(at: directory) }
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -137,9 +142,11 @@ func main() -> Int32 {
                 MachineInfo.current(quick: options.quick, warmupRounds: 0, timedRounds: 0, countsInstructions: false)
                     .summary)
             print("")
-            try ObservationBenchmarks.report(quick: options.quick, directory: directory)
+            if options.concurrencyReport { try ConcurrencyReport.run(quick: options.quick, directory: directory) }
+            if options.concurrencyReport && options.observationReport { print("") }
+            if options.observationReport { try ObservationBenchmarks.report(quick: options.quick, directory: directory) }
         } catch {
-            printError("slate-bench: observation report failed: \(error)")
+            printError("slate-bench: report failed: \(error)")
             return 1
         }
         return 0

@@ -23,7 +23,9 @@ enum BuilderFilterOrder {
                 Contender("raw", fixture.raw),
                 Contender("slate-builder", fixture.slateBuilder),
                 Contender("grdb-builder", fixture.grdbBuilder),
-            ])
+            ]
+                + (try ServerPeers.filterOrder(
+                    path: fixture.path, i0Above: BuilderFilterOrder.i0Above, i1Below: BuilderFilterOrder.i1Below)))
     }
 
     /// The lower bound of `i0` (exclusive) and the upper bound of `i1` (exclusive). Values are
@@ -45,6 +47,7 @@ enum BuilderFilterOrder {
     final class Fixture {
         let matchCount: Int
         let expected: Checksum
+        let path: String
         let rawConnection: RawConnection
         let rawSelect: RawStatement
         let slate: Slate.Database
@@ -52,7 +55,7 @@ enum BuilderFilterOrder {
 
         init(_ context: BenchmarkContext) throws {
             let rowCount = context.size(full: 200_000, quick: 20_000)
-            let path = context.path("builder.sqlite")
+            path = context.path("builder.sqlite")
             let items = (0..<rowCount).map { Item.generated(row: $0) }
 
             // The expected result, computed in Swift: it checks the SQL's meaning too. Ties on i2

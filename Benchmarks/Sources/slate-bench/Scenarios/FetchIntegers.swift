@@ -25,13 +25,14 @@ enum FetchIntegers {
                 Contender("grdb-row-name", fixture.grdbRowName),
                 Contender("grdb-record", fixture.grdbRecord),
                 Contender("grdb-codable", fixture.grdbCodable),
-            ])
+            ] + (try ServerPeers.fetchIntegers(path: fixture.path)))
     }
 
     /// The database file and one open connection per library, shared by every iteration.
     final class Fixture {
         let rowCount: Int
         let expected: Checksum
+        let path: String
         let rawConnection: RawConnection
         let rawSelect: RawStatement
         let slate: Slate.Database
@@ -39,7 +40,7 @@ enum FetchIntegers {
 
         init(_ context: BenchmarkContext) throws {
             rowCount = context.size(full: 200_000, quick: 20_000)
-            let path = context.path("fetch-ints.sqlite")
+            path = context.path("fetch-ints.sqlite")
             let items = (0..<rowCount).map { Item.generated(row: $0) }
             expected = items.checksum
 

@@ -30,7 +30,13 @@ enum Insert {
                 Contender("grdb-positional", fixture.grdbPositional),
                 Contender("grdb-record", fixture.grdbRecord),
                 Contender("grdb-codable", fixture.grdbCodable),
-            ])
+            ]
+                + ServerPeers.insert(
+                    items: fixture.items, path: fixture.path,
+                    prepareFile: {
+                        fixture.removeFile()
+                        try RawConnection(path: fixture.path).execute(Item.createTable)
+                    }, verify: fixture.verify))
     }
 
     final class Fixture {

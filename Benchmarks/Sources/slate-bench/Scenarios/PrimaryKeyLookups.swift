@@ -22,13 +22,14 @@ enum PrimaryKeyLookups {
                 Contender("slate-find", fixture.slateFind),
                 Contender("grdb-cached", fixture.grdbCached),
                 Contender("grdb-find", fixture.grdbFind),
-            ])
+            ] + (try ServerPeers.primaryKeyLookups(path: fixture.path, ids: fixture.ids)))
     }
 
     final class Fixture {
         /// The ids to look up, in lookup order.
         let ids: [Int]
         let expected: Checksum
+        let path: String
         let rawConnection: RawConnection
         let rawSelect: RawStatement
         let slate: Slate.Database
@@ -36,7 +37,7 @@ enum PrimaryKeyLookups {
 
         init(_ context: BenchmarkContext) throws {
             let rowCount = context.size(full: 100_000, quick: 10_000)
-            let path = context.path("pk-lookups.sqlite")
+            path = context.path("pk-lookups.sqlite")
             let rows = (1...rowCount).map { KeyedItem(id: $0, item: Item.generated(row: $0)) }
             var generator = SplitMix64(seed: 0x5eed)
             ids = rows.map(\.id).shuffled(using: &generator)
