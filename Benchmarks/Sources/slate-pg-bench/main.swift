@@ -264,9 +264,10 @@ enum BenchFailure: Error {
 }
 
 /// The scenarios, on `client`/`pg`; `checksum` accumulates what each contender produced.
-func scenarios(client: PostgresClient, pg: PostgreSQLDatabase, logger: Logger, rowCount: Int, insertCount: Int)
-    -> [Scenario]
-{
+func scenarios(
+    client: PostgresClient, pg: PostgreSQLDatabase, fluent: FluentPostgres, logger: Logger, rowCount: Int,
+    insertCount: Int
+) -> [Scenario] {
     [
         // Typed fetch: every row into a struct.
         Scenario(
@@ -318,7 +319,7 @@ func scenarios(client: PostgresClient, pg: PostgreSQLDatabase, logger: Logger, r
                     let items = try await Item.all().fetchAll(pg)
                     checksum.add(items.count)
                 },
-            ]),
+            ] + fluent.contenders(scenario: "fetch-all", insertCount: insertCount)),
         // Typed insert: one statement per record, in a transaction, reading back the key.
         Scenario(
             name: "insert-\(insertCount)",
@@ -338,7 +339,7 @@ func scenarios(client: PostgresClient, pg: PostgreSQLDatabase, logger: Logger, r
                 Contender("slate-postgres") {
                     checksum.add(try await insertThroughSlate(pg, count: insertCount))
                 },
-            ],
+            ] + fluent.contenders(scenario: "insert", insertCount: insertCount),
             // The fetched rows have ids 1...rowCount: the inserted ones go, so that fetch-all
             // always reads rowCount rows (also in the callgrind child, which runs after).
             reset: { try await pg.execute("DELETE FROM item WHERE id > \(Int64(rowCount))") }),
@@ -406,7 +407,9 @@ func benchmark() async throws {
                 database: "postgres"))
         let runner = Task { await client.run() }
         let pg = PostgreSQLDatabase(client: client)
-        for scenario in scenarios(client: client, pg: pg, logger: logger, rowCount: rowCount, insertCount: insertCount)
+        let fluent = try FluentPostgres(socketDirectory: childSocketDirectory, logger: logger)
+        for scenario in scenarios(
+            client: client, pg: pg, fluent: fluent, logger: logger, rowCount: rowCount, insertCount: insertCount)
         {
             for contender in scenario.contenders where "\(scenario.name)|\(contender.name)" == childContender {
                 try await repeatIterations(of: contender, in: scenario, iterations: childIterations)
@@ -458,7 +461,10 @@ func benchmark() async throws {
         }
     }
 
-    let all = scenarios(client: client, pg: pg, logger: logger, rowCount: rowCount, insertCount: insertCount)
+    let fluent = try FluentPostgres(socketDirectory: directory, logger: logger)
+    let all = scenarios(
+        client: client, pg: pg, fluent: fluent, logger: logger, rowCount: rowCount, insertCount: insertCount
+    )
         .filter { scenario in scenarioPrefix.map { scenario.name.hasPrefix($0) } ?? true }
     var timings: [[(median: Double, minimum: Double)]] = []
     for scenario in all {
