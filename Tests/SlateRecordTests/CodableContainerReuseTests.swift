@@ -77,7 +77,7 @@ import Testing
         }
         let replacedAfterwards = replaced
         let keptAfterwards = kept
-        // Each state kept a keyed container that refers back to it; neither cycle outlives its owner.
+        // Neither state outlives its decoder.
         #expect(replacedAfterwards == nil)
         #expect(keptAfterwards == nil)
     }
@@ -92,7 +92,7 @@ import Testing
             for pair in pairs {
                 let binder: RecordBinder = try statement.recordBinder(for: Pair.self, startingAt: 1) {
                     try RecordBinder(statement: statement, columns: ["a", "b"], columnNames: [:])
-                }.takeUnretainedValue()
+                }
                 try binder.bind(pair)
                 released = binder
                 try statement.run()

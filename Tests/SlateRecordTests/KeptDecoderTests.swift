@@ -189,21 +189,6 @@ import Testing
         #expect(misuse { _ = try kept.decode(Int.self, forKey: .a) })
     }
 
-    /// A container nobody kept is handed out again for the next row; a kept one is not.
-    @Test func onlyAContainerNobodyKeptIsReused() throws {
-        let db = try database()
-        let decoder = RowDecoder()
-        _ = try db.fetchAll("SELECT a, b FROM t ORDER BY a") { try decoder.decode(Kept.self, from: $0) }
-        let made = try #require(decoder.state).containersMade
-        #expect(made == 1)
-        let keeping = RowDecoder()
-        _ = try KeepContext.$keeper.withValue(Keeper()) {
-            try db.fetchAll("SELECT a, b FROM t ORDER BY a") { try keeping.decode(Kept.self, from: $0) }
-        }
-        let madeWhileKept = try #require(keeping.state).containersMade
-        #expect(madeWhileKept == 3)
-    }
-
     struct TwoContainers: Decodable, Equatable {
         var a: Int
         var b: String?

@@ -1,6 +1,8 @@
 import Slate
 import Testing
 
+@testable import SlateCore
+
 /// A statement that learned something from its result columns (their names, where a read by name
 /// found its column) checks once per run that SQLite did not re-prepare it since: a schema change
 /// can change the columns of `SELECT *` under a statement that is reused. These tests reuse one
