@@ -144,7 +144,9 @@ func main() -> Int32 {
             print("")
             if options.concurrencyReport { try ConcurrencyReport.run(quick: options.quick, directory: directory) }
             if options.concurrencyReport && options.observationReport { print("") }
-            if options.observationReport { try ObservationBenchmarks.report(quick: options.quick, directory: directory) }
+            if options.observationReport {
+                try ObservationBenchmarks.report(quick: options.quick, directory: directory)
+            }
         } catch {
             printError("slate-bench: report failed: \(error)")
             return 1

@@ -462,10 +462,9 @@ func benchmark() async throws {
     }
 
     let fluent = try FluentPostgres(socketDirectory: directory, logger: logger)
-    let all = scenarios(
-        client: client, pg: pg, fluent: fluent, logger: logger, rowCount: rowCount, insertCount: insertCount
-    )
-        .filter { scenario in scenarioPrefix.map { scenario.name.hasPrefix($0) } ?? true }
+    let every = scenarios(
+        client: client, pg: pg, fluent: fluent, logger: logger, rowCount: rowCount, insertCount: insertCount)
+    let all = every.filter { scenario in scenarioPrefix.map { scenario.name.hasPrefix($0) } ?? true }
     var timings: [[(median: Double, minimum: Double)]] = []
     for scenario in all {
         timings.append(try await time(scenario, rounds: rounds))

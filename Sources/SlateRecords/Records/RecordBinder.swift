@@ -292,7 +292,8 @@ struct RecordBindingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: UInt64, forKey key: Key) throws { try binder.bind(value, forKey: key.stringValue) }
 
     mutating func encode<Value: Encodable>(_ value: Value, forKey key: Key) throws {
-        try binder.bind(try ColumnValueEncoding.bindable(value, codingPath: codingPath + [key]), forKey: key.stringValue)
+        try binder.bind(
+            try ColumnValueEncoding.bindable(value, codingPath: codingPath + [key]), forKey: key.stringValue)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)

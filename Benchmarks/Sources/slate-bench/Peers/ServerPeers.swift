@@ -305,7 +305,8 @@
 
         var keyedItem: KeyedItem {
             KeyedItem(
-                id: id ?? -1, item: Item(i0: i0, i1: i1, i2: i2, i3: i3, i4: i4, i5: i5, i6: i6, i7: i7, i8: i8, i9: i9))
+                id: id ?? -1, item: Item(i0: i0, i1: i1, i2: i2, i3: i3, i4: i4, i5: i5, i6: i6, i7: i7, i8: i8, i9: i9)
+            )
         }
     }
 #else
