@@ -32,7 +32,8 @@ public final class Statement {
     // accesses directly costs a dynamic exclusivity check (`swift_beginAccess`) per access.
 
     /// Set while a cursor or fetch owns the statement, so the cache hands out another one.
-    package var isCheckedOut: Bool {
+    /// (Inlinable code calls its accessors, which are not inlinable.)
+    @usableFromInline package var isCheckedOut: Bool {
         get { checkedOut }
         set { checkedOut = newValue }
     }
