@@ -14,8 +14,12 @@
 # The smoke run leaves the `@Table` macro's `slate-macro` contenders out (SLATE_BENCH_WITHOUT_MACRO=1):
 # a release build of swift-syntax alone takes about 7 minutes on 2 cores, and the macro's expansion is
 # compiled and tested by `swift test` already. SLATE_BENCH_WITHOUT_MACRO=0 keeps them.
+# It also leaves out the Vapor-stack peers (SLATE_BENCH_WITHOUT_PEERS=1: SQLiteNIO and Fluent), whose
+# release build (SwiftNIO, SQLiteNIO's own SQLite, Fluent) would add tens of minutes to CI.
+# SLATE_BENCH_WITHOUT_PEERS=0 keeps them.
 set -euo pipefail
 export SLATE_BENCH_WITHOUT_MACRO="${SLATE_BENCH_WITHOUT_MACRO:-1}"
+export SLATE_BENCH_WITHOUT_PEERS="${SLATE_BENCH_WITHOUT_PEERS:-1}"
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 json="${SLATE_BENCH_JSON:-/tmp/slate-bench-quick.json}"
@@ -93,8 +97,9 @@ for scenario in scenarios:
         if c == "codable-floor":
             if not has_raw:
                 errors.append(f"{name}: codable-floor in a scenario without a raw baseline")
-        elif c not in ("raw", "sqlite3-shell") and not (c.startswith("slate-") or c.startswith("grdb-")):
-            errors.append(f"{name}: contender {c} is not raw, sqlite3-shell, codable-floor, slate-* or grdb-*")
+        elif c not in ("raw", "sqlite3-shell") and not c.startswith(("slate-", "grdb-", "sqlitenio-", "fluent-")):
+            errors.append(
+                f"{name}: contender {c} is not raw, sqlite3-shell, codable-floor, slate-*, grdb-*, sqlitenio-* or fluent-*")
     for result in results:
         keys = ["median_s", "min_s", "max_s", "rows_per_s"]
         if has_raw:
