@@ -26,7 +26,7 @@ enum InstructionPass {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
 
-        let executable = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])).path
+        let executable = try childExecutable(in: directory)
         var arguments = [
             "--tool=callgrind", "--instr-atstart=no",
             "--callgrind-out-file=\(directory.appendingPathComponent("cg.out").path)",
@@ -72,6 +72,26 @@ enum InstructionPass {
                 }
             }
         }
+    }
+
+    /// The executable the callgrind child runs: a copy of this one without debug information
+    /// (`objcopy --strip-debug`), in `directory`. Valgrind 3.19 cannot read the DWARF 5 debug
+    /// information of C modules (SQLiteNIO's SQLite, SwiftNIO's shims, in the build with the peers)
+    /// and gives up on the whole program; the symbol table stays, so `callgrind_annotate` still
+    /// names functions. Without `objcopy`, the executable itself.
+    static func childExecutable(in directory: URL) throws -> String {
+        let executable = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])).path
+        let copy = directory.appendingPathComponent(URL(fileURLWithPath: executable).lastPathComponent).path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["objcopy", "--strip-debug", executable, copy]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationReason == .exit, process.terminationStatus == 0 else { return executable }
+        return copy
     }
 
     /// The instruction count of every labelled dump in `directory`: `cg.out.1`, `cg.out.2`, … each
