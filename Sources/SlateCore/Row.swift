@@ -264,7 +264,12 @@ public struct Row: ~Copyable {
     /// name in the same order (see `Statement.columnIndexForRead(named:)`).
     @inlinable
     package func read<Value: SQLExtractable>(_ type: Value.Type, named name: String) throws -> Value {
-        try Value.extract(from: self, at: columnIndex(named: name))
+        if columnOffset == 0, case .statement(_, let statement) = source,
+            let index = statement.takeUnretainedValue().columnIndexForRead(named: name)
+        {
+            return try Value.extract(from: self, at: index)
+        }
+        return try Value.extract(from: self, at: columnIndex(named: name))
     }
 
     /// The index of column `name` found by ``index(ofColumn:)``, or a ``ResultCode/range`` error

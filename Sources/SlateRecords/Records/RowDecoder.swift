@@ -95,10 +95,18 @@ public final class RowDecoder {
 /// the call that lent it (for a copied row, freed memory), nor the row of a later decode. Each
 /// decode hands out containers of its own: one handed out before could have been kept.
 final class RowDecodingState {
+    // `row` and `keyOrder` are kept from dynamic exclusivity checks: every `decode` reads the row
+    // across the value's read (calls into SQLite) and updates the key order across the name
+    // comparison, so the compiler cannot prove those accesses free of conflicts and checks them at
+    // run time. Removing both costs 51.4 M instructions, +21 %, in `fetch-200k-ints`
+    // `slate-codable` (`--quick --instructions`: 460,003 `swift_beginAccess`, about 220,000 for
+    // each, 111 instructions apiece with the access set and its thread-local); the state belongs
+    // to one decoder, used by one thread at a time, and no access to them overlaps another.
+
     /// A view of the row being decoded, valid from `begin(_:)` until the decode that lent the row
     /// returns (a `Decoder` must hold what it reads, and a `Row` is only borrowed); read only
     /// through a decoder or container whose generation is ``generation``.
-    private(set) var row: Row
+    @exclusivity(unchecked) private(set) var row: Row
     /// The decode in progress; `0` when none is (a kept decoder or container never matches it).
     private(set) var generation: UInt = 0
     /// The generation the next decode gets: every decode of this state gets its own.
@@ -108,8 +116,8 @@ final class RowDecodingState {
     /// for rows with the same one.
     let columns: AnyObject?
     let columnNames: [String: String]
-    /// The column of each coding key.
-    private var keyOrder = CodingKeyOrder()
+    /// The column of each coding key (see `row`).
+    @exclusivity(unchecked) private var keyOrder = CodingKeyOrder()
 
     init(row: borrowing Row, sql: String?, columns: AnyObject?, columnNames: [String: String]) {
         self.row = row.unsafeView()
