@@ -21,6 +21,12 @@ let package = Package(
         // The same tables and queries on PostgreSQL, through postgres-nio: a separate product, so
         // users of `Slate` alone never build SwiftNIO (SwiftPM builds only the products used).
         .library(name: "SlatePostgres", targets: ["SlatePostgres"]),
+        // Slate in a server (issue 32): logs, spans and metrics through swift-log,
+        // swift-distributed-tracing and swift-metrics; and pools and queues as swift-service-lifecycle
+        // services. Separate products, so users of `Slate` alone never build them (Benchmarks/README.md
+        // has what each adds to a clean build).
+        .library(name: "SlateTelemetry", targets: ["SlateTelemetry"]),
+        .library(name: "SlateLifecycle", targets: ["SlateLifecycle"]),
         // The `@Table` macro: a separate product, so users of `Slate` alone never build swift-syntax.
         .library(name: "SlateMacros", targets: ["SlateMacros"]),
         // Schema first: the schema reader, `slate generate` and its plugins. Only the executable and
@@ -45,6 +51,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         // Only for the SlatePostgres product.
         .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
+        // Only for the SlateTelemetry and SlateLifecycle products (and SlatePostgres, whose
+        // postgres-nio already builds swift-log, swift-metrics and swift-service-lifecycle).
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", exact: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", exact: "1.7.3"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
     ],
     targets: [
         // The C API: SQLite's, or SQLCipher's with the SQLCipher trait. Its header includes the
@@ -90,6 +102,38 @@ let package = Package(
             dependencies: [
                 "SlateCore", "SlateConcurrency", "SlateQuery",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // MARK: Slate in a server (issue 32)
+        // Logs, spans and metrics: `DatabaseTelemetry`, an implementation of SlateCore's
+        // dependency-free `DatabaseInstrumentation` hooks.
+        .target(
+            name: "SlateTelemetry",
+            dependencies: [
+                "SlateCore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ]
+        ),
+        // `DatabasePool` and `DatabaseQueue` as services that shut down gracefully.
+        .target(
+            name: "SlateLifecycle",
+            dependencies: [
+                "SlateConcurrency",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .testTarget(
+            name: "SlateServerTests",
+            dependencies: [
+                "Slate", "SlateTelemetry", "SlateLifecycle",
+                .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ]
         ),
         // The tests also run the shared Chinook corpus on a PostgreSQL server they start

@@ -93,6 +93,7 @@ public final class Database {
                 if code != SQLITE_OK { throw DatabaseError.lastError(of: connection, code: code) }
             }
             try validateAfterOpening()
+            try attachInstrumentation()  // before the busy timeout, which it instruments
             if let timeout = configuration.busyTimeout { setBusyTimeout(timeout) }
             if configuration.foreignKeysEnabled {
                 try execute(sql: "PRAGMA foreign_keys = ON")
@@ -154,6 +155,7 @@ public final class Database {
         guard !isClosed else { return }
         statementCache.removeAll()
         controlStatements.removeAll()
+        tracing.instrumented?.detach()
         let code = sqlite3_close(handle)
         if code == SQLITE_BUSY {
             var pending: [String] = []
@@ -177,12 +179,16 @@ public final class Database {
         guard !isClosed else { return }
         statementCache.removeAll()
         controlStatements.removeAll()
+        tracing.instrumented?.detach()
         hooks.uninstallAll()  // a zombie connection must not call back into a freed registry
         sqlite3_close_v2(handle)
         markClosed()
     }
 
     private func markClosed() {
+        if let instrumented = tracing.instrumented {
+            instrumented.instrumentation.record(.connectionClosed(instrumented.trace))
+        }
         isClosed = true
         interruptHandle.invalidate()
         hooks.removeAll()

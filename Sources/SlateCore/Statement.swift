@@ -83,6 +83,8 @@ public final class Statement {
     @exclusivity(unchecked) @usableFromInline package var attachments = Attachments()
     /// The live-query tracker that keeps this statement's footprint, told when it is finalized.
     var tracker: RegionTracker?
+    /// The connection's instrumentation, told when a step fails (its trace events cannot say so).
+    let instrumented: ConnectionInstrumentation?
 
     init(database: Database, sql: String, persistent: Bool) throws {
         try database.checkOpen()
@@ -128,6 +130,7 @@ public final class Statement {
         self.sql = sql
         self.dateStrategy = database.configuration.dateStrategy
         self.includesArgumentsInErrors = database.configuration.includesArgumentsInErrors
+        self.instrumented = database.tracing.instrumented
         if let tracker, let footprint {
             tracker.register(statement, builder: footprint)
             self.tracker = tracker
@@ -142,6 +145,7 @@ public final class Statement {
         self.sql = sql
         self.dateStrategy = database.configuration.dateStrategy
         self.includesArgumentsInErrors = database.configuration.includesArgumentsInErrors
+        self.instrumented = database.tracing.instrumented
     }
 
     /// Whether `text` holds another statement (not just whitespace, semicolons or comments).
@@ -223,6 +227,7 @@ public final class Statement {
     @usableFromInline
     package func failure(_ code: Int32) -> DatabaseError {
         let error = DatabaseError.lastError(of: connection, code: code, sql: sql, arguments: reportedArguments)
+        instrumented?.statementFailed(handle, error: error)
         columnStateNeedsCheck = true
         sqlite3_reset(handle)
         return error
