@@ -111,7 +111,7 @@ let package = Package(
         .target(
             name: "SlateTelemetry",
             dependencies: [
-                "SlateCore",
+                "SlateCore", "SlateConcurrency",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),

@@ -65,7 +65,9 @@ extension Database {
         // With an instrumentation, the scope is reported from its begin to its end
         // (Instrumentation/ConnectionInstrumentation.swift).
         if let instrumented = tracing.instrumented, let kind = scope.traceKind {
-            return try instrumented.transaction(kind) { try runUninstrumented(in: scope, body, beforeCommit: beforeCommit) }
+            return try instrumented.transaction(kind) {
+                try runUninstrumented(in: scope, body, beforeCommit: beforeCommit)
+            }
         }
         return try runUninstrumented(in: scope, body, beforeCommit: beforeCommit)
     }

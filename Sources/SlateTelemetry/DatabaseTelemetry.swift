@@ -161,11 +161,15 @@ public final class DatabaseTelemetry: DatabaseInstrumentation {
         let span = tracer.map { startTransactionSpan(transaction, tracer: $0) }
         logger?.trace(
             "Transaction began",
-            metadata: ["slate.transaction.kind": "\(transaction.kind.rawValue)", "slate.connection": "\(transaction.connection)"])
+            metadata: [
+                "slate.transaction.kind": "\(transaction.kind.rawValue)",
+                "slate.connection": "\(transaction.connection)",
+            ])
         return TransactionToken(span: span)
     }
 
-    public func transactionDidEnd(_ transaction: TransactionTrace, token: (any Sendable)?, outcome: TransactionOutcome) {
+    public func transactionDidEnd(_ transaction: TransactionTrace, token: (any Sendable)?, outcome: TransactionOutcome)
+    {
         if let span = (token as? TransactionToken)?.span { endTransactionSpan(span, outcome: outcome) }
         logTransactionEnd(transaction, outcome: outcome)
     }
@@ -190,7 +194,8 @@ public final class DatabaseTelemetry: DatabaseInstrumentation {
         case .readerCount(let pool, let count):
             meters.gauge("slate.pool.readers", [("db.client.connection.pool.name", pool ?? "default")])?.record(count)
             logger?.trace(
-                "Readers open", metadata: ["db.client.connection.pool.name": "\(pool ?? "default")", "slate.readers": "\(count)"])
+                "Readers open",
+                metadata: ["db.client.connection.pool.name": "\(pool ?? "default")", "slate.readers": "\(count)"])
         case .checkpoint(let connection, let report):
             if let size = report.walFileSize {
                 meters.gauge("slate.wal.size", [("db.namespace", connection.namespace)])?.record(size)

@@ -90,8 +90,9 @@ struct ShutdownTests {
         let pool = try DatabasePool(path: directory.file("service.sqlite"))
         try await pool.write { db in try db.execute(sql: "CREATE TABLE t(x)") }
         let logs = InMemoryLogHandler()
-        var logger = Logger(label: "test.lifecycle", factory: { _ in logs })
-        logger.logLevel = .debug
+        var configured = Logger(label: "test.lifecycle", factory: { _ in logs })
+        configured.logLevel = .debug
+        let logger = configured
         try await testGracefulShutdown { trigger in
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await pool.service(gracePeriod: .seconds(2), logger: logger).run() }

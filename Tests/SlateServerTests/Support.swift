@@ -30,13 +30,15 @@ struct Recorder {
     let metrics = TestMetrics()
     let telemetry: DatabaseTelemetry
 
-    init(level: Logger.Level = .trace, options: DatabaseTelemetry.Options = .init(), logs: Bool = true,
-        traces: Bool = true, metrics measures: Bool = true)
-    {
-        var logger = Logger(label: "test.database", factory: { [logs] _ in logs })
+    init(
+        level: Logger.Level = .trace, options: DatabaseTelemetry.Options = .init(), logs logging: Bool = true,
+        traces tracing: Bool = true, metrics measuring: Bool = true
+    ) {
+        let handler = logs
+        var logger = Logger(label: "test.database", factory: { _ in handler })
         logger.logLevel = level
         telemetry = DatabaseTelemetry(
-            logger: logs ? logger : nil, tracer: traces ? tracer : nil, metrics: measures ? metrics : nil,
+            logger: logging ? logger : nil, tracer: tracing ? tracer : nil, metrics: measuring ? metrics : nil,
             options: options)
     }
 

@@ -85,8 +85,10 @@ struct TelemetryLoggingTests {
         #expect(!"\(failure.metadata)".contains("ford@"))
         // Reported once, as a failure, not also as a success.
         #expect(
-            recorder.entries("Statement ran").filter { $0.metadata["db.query.text"] == "INSERT INTO account VALUES (?)" }
-                .count == 1)
+            recorder.entries("Statement ran").filter {
+                $0.metadata["db.query.text"] == "INSERT INTO account VALUES (?)"
+            }
+            .count == 1)
     }
 
     @Test("a statement slower than the threshold logs at info")
@@ -157,5 +159,22 @@ struct TelemetryLoggingTests {
         #expect(!recorder.entries("Database busy: retrying").isEmpty)
         let waits = recorder.entries("Waited for a connection")
         #expect(waits.contains { $0.level == .info && $0.metadata["slate.access"] == "write" })
+    }
+}
+
+@Suite("Telemetry: connections, queues and pools that accept a Logger")
+struct LoggerInitializersTests {
+    @Test("a pool opened with a logger logs its statements")
+    func poolWithLogger() async throws {
+        let logs = InMemoryLogHandler()
+        var logger = Logger(label: "pool", factory: { _ in logs })
+        logger.logLevel = .debug
+        let directory = TemporaryDirectory()
+        let pool = try DatabasePool(path: directory.file("logged.sqlite"), logger: logger)
+        try await pool.write { db in try db.execute(sql: "CREATE TABLE t(x)") }
+        #expect(logs.entries.contains { $0.metadata["db.query.text"] == "CREATE TABLE t(x)" })
+        let queue = try DatabaseQueue(path: directory.file("queue.sqlite"), logger: logger)
+        _ = try await queue.read { db in try db.fetchValue(Int.self, "SELECT 7") }
+        #expect(logs.entries.contains { $0.metadata["db.query.text"] == "SELECT 7" })
     }
 }

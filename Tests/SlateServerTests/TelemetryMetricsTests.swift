@@ -34,7 +34,8 @@ struct TelemetryMetricsTests {
             "db.client.connection.wait_time", [("db.client.connection.pool.name", "shop"), ("slate.access", "read")])
         #expect(readWaits.values.count == 1)
 
-        let readers = try recorder.metrics.expectGauge("slate.pool.readers", [("db.client.connection.pool.name", "shop")])
+        let readers = try recorder.metrics.expectGauge(
+            "slate.pool.readers", [("db.client.connection.pool.name", "shop")])
         #expect(readers.lastValue == 1)
         pool.releaseIdleReaders()
         #expect(readers.lastValue == 0)
@@ -48,9 +49,10 @@ struct TelemetryMetricsTests {
         _ = try? db.fetchValue(Int.self, "SELECT 1")
         db.settleInstrumentation()
         // The DELETE failed to prepare: nothing ran, nothing is measured.
-        #expect(recorder.metrics.timers(label: "db.client.operation.duration").allSatisfy {
-            !$0.dimensions.contains { $0 == ("db.operation.name", "DELETE") }
-        })
+        #expect(
+            recorder.metrics.timers(label: "db.client.operation.duration").allSatisfy {
+                !$0.dimensions.contains { $0 == ("db.operation.name", "DELETE") }
+            })
         try db.execute(sql: "CREATE TABLE t(x CHECK (x > 0))")
         #expect(throws: DatabaseError.self) { try db.execute("INSERT INTO t VALUES (\(-1))") }
         db.settleInstrumentation()
@@ -69,7 +71,7 @@ struct TelemetryMetricsTests {
         configuration.busyTimeout = 2
         let queue = try DatabaseQueue(path: path, configuration: configuration)
         // The instrumented handler keeps the configured timeout.
-        #expect(try queue.read { db in try db.busyTimeout } == 2)
+        #expect(try await queue.read { db in try db.busyTimeout } == 2)
         try await queue.write { db in try db.execute(sql: "CREATE TABLE t(x)") }
         let other = try Database(path: path)
         try other.execute(sql: "BEGIN IMMEDIATE")
@@ -100,7 +102,9 @@ struct TelemetryMetricsTests {
             try db.execute(sql: "CREATE TABLE t(x)")
         }
         try await pool.write { db in
-            for index in 0..<200 { try db.execute("INSERT INTO t VALUES (\(String(repeating: "x", count: 500 + index)))") }
+            for index in 0..<200 {
+                try db.execute("INSERT INTO t VALUES (\(String(repeating: "x", count: 500 + index)))")
+            }
         }
         #expect(recorder.metrics.recorders(label: "slate.wal.size").isEmpty)
         try await pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }

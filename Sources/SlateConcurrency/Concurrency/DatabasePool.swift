@@ -183,13 +183,17 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
             let reader = try readers.acquire()
             defer { readers.release(reader) }
             return try reader.sync { db in
-                try gate.runAdmitted(db) { try hop.run(on: db) { try db.perform(.snapshotRead, cancellation: nil, work) } }
+                try gate.runAdmitted(db) {
+                    try hop.run(on: db) { try db.perform(.snapshotRead, cancellation: nil, work) }
+                }
             }
         case .barrierWrite:
             return try writer.sync { db in
                 readers.beginBarrier()
                 defer { readers.endBarrier() }
-                return try gate.runAdmitted(db) { try hop.run(on: db) { try db.perform(.plain, cancellation: nil, work) } }
+                return try gate.runAdmitted(db) {
+                    try hop.run(on: db) { try db.perform(.plain, cancellation: nil, work) }
+                }
             }
         default:
             return try writer.sync { db in

@@ -323,4 +323,3 @@ final class ObservationRunner<Value: Sendable>: ObservationCancelling, @unchecke
             }, completion: { _ in })
     }
 }
-

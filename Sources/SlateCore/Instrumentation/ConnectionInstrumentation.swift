@@ -125,14 +125,16 @@ package final class ConnectionInstrumentation {
         ended = nil
         pending.outcome.error = error
         pending.outcome.changedRowCount = nil
-        instrumentation.statementDidFinish(pending.running.statement, token: pending.running.token, outcome: pending.outcome)
+        instrumentation.statementDidFinish(
+            pending.running.statement, token: pending.running.token, outcome: pending.outcome)
     }
 
     /// Reports the statement that ended last as a success, if it is still held.
     package func settle() {
         guard let pending = ended else { return }
         ended = nil
-        instrumentation.statementDidFinish(pending.running.statement, token: pending.running.token, outcome: pending.outcome)
+        instrumentation.statementDidFinish(
+            pending.running.statement, token: pending.running.token, outcome: pending.outcome)
     }
 
     // MARK: Transactions (from the transaction engine)

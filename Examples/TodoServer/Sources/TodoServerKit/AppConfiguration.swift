@@ -18,6 +18,9 @@ public struct AppConfiguration: Sendable {
     /// `TRACE=1`: keep spans in memory and log each finished one (trace, span and parent ids),
     /// which shows the database's spans under each request's.
     public var logsSpans = false
+    /// `TELEMETRY=off`: no database instrumentation at all (no statement logs, spans or metrics),
+    /// to measure what it costs. Default on.
+    public var databaseTelemetry = true
     /// `SHUTDOWN_GRACE_SECONDS`: how long in-flight work may take once a shutdown starts. Default 10.
     public var shutdownGracePeriod = Duration.seconds(10)
 
@@ -43,6 +46,8 @@ public struct AppConfiguration: Sendable {
             }
             configuration.logLevel = value
         }
+        configuration.databaseTelemetry = !["0", "off", "false", "no"].contains(
+            environment["TELEMETRY"]?.lowercased() ?? "")
         configuration.logsSpans = ["1", "true", "yes"].contains(environment["TRACE"]?.lowercased() ?? "")
         if let grace = environment["SHUTDOWN_GRACE_SECONDS"] {
             guard let seconds = Double(grace), seconds >= 0, seconds <= 3600 else {

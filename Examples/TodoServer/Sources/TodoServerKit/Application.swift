@@ -80,7 +80,8 @@ public func buildApplication(
                 try await postgreSQLMigrator.migrate(pg)
             } catch {
                 throw StartupError(
-                    "cannot use the PostgreSQL database of DATABASE_URL (\(PostgreSQLConnection.redacted(url))): \(error)")
+                    "cannot use the PostgreSQL database of DATABASE_URL (\(PostgreSQLConnection.redacted(url))): \(error)"
+                )
             }
         }
     } else {
@@ -89,18 +90,19 @@ public func buildApplication(
         services.append(pool.service(gracePeriod: configuration.shutdownGracePeriod, logger: logger))
     }
 
-    let services_ = AppServices(database: database, store: TodoStore(database: database), logger: logger)
+    let appServices = AppServices(database: database, store: TodoStore(database: database), logger: logger)
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: LogRequestsMiddleware(.info))
     router.add(middleware: TracingMiddleware())
     for group in routeGroups {
-        group.addRoutes(to: router.group(RouterPath(group.pathPrefix)), services: services_)
+        group.addRoutes(to: router.group(RouterPath(group.pathPrefix)), services: appServices)
     }
 
     var app = Application(
         router: router,
-        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "TodoServer"),
+        configuration: .init(
+            address: .hostname(configuration.host, port: configuration.port), serverName: "TodoServer"),
         services: services,
         onServerRunning: { channel in
             // The port, for scripts that start the server on port 0.
@@ -114,7 +116,7 @@ public func buildApplication(
 
 /// Opens the SQLite pool in the data directory and migrates it, or explains why it cannot.
 private func openSQLite(
-    _ configuration: AppConfiguration, telemetry: DatabaseTelemetry, migrator: Migrator
+    _ configuration: AppConfiguration, telemetry: DatabaseTelemetry?, migrator: Migrator
 ) throws -> DatabasePool {
     let directory = URL(fileURLWithPath: configuration.dataDirectory, isDirectory: true)
     let path = directory.appendingPathComponent("todo.sqlite").path

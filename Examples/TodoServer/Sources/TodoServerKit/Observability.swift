@@ -16,7 +16,8 @@ import Tracing
 /// `TracingMiddleware`), its transactions' and statements' spans below it, one trace. A real
 /// deployment bootstraps an OpenTelemetry exporter (swift-otel) instead.
 struct Observability {
-    let telemetry: DatabaseTelemetry
+    /// The database's telemetry; `nil` with `TELEMETRY=off`.
+    let telemetry: DatabaseTelemetry?
     /// The span logger, a service of the app, when spans are logged.
     let services: [any Service]
 
@@ -29,8 +30,11 @@ struct Observability {
             InstrumentationSystem.bootstrap(inMemory)
             tracer = inMemory
         }
-        telemetry = DatabaseTelemetry(
-            logger: databaseLogger, tracer: tracer.map { $0 as any Tracer }, metrics: MetricsSystem.factory)
+        telemetry =
+            configuration.databaseTelemetry
+            ? DatabaseTelemetry(
+                logger: databaseLogger, tracer: tracer.map { $0 as any Tracer }, metrics: MetricsSystem.factory)
+            : nil
         services = tracer.map { [SpanLogger(tracer: $0, logger: logger)] } ?? []
     }
 }
@@ -57,7 +61,8 @@ struct SpanLogger: Service {
                 "span_id": "\(span.spanID)",
                 "parent_span_id": "\(span.parentSpanID ?? "")",
                 "span.kind": "\(span.kind)",
-                "duration_ms": "\(Double(span.endInstant.nanosecondsSinceEpoch &- span.startInstant.nanosecondsSinceEpoch) / 1e6)",
+                "duration_ms":
+                    "\(Double(span.endInstant.nanosecondsSinceEpoch &- span.startInstant.nanosecondsSinceEpoch) / 1e6)",
             ]
             span.attributes.forEach { name, value in metadata["attr.\(name)"] = "\(value)" }
             logger.info("span \(span.operationName)", metadata: metadata)

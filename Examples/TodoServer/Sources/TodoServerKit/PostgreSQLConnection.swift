@@ -10,7 +10,7 @@ enum PostgreSQLConnection {
     /// (`postgres://user:password@host:port/database`; `postgres:` alone takes the `PG*`
     /// variables, where `PGHOST` may be a Unix socket's directory). No TLS.
     static func database(
-        url: String, logger: Logger, telemetry: DatabaseTelemetry, gracePeriod: Duration,
+        url: String, logger: Logger, telemetry: DatabaseTelemetry?, gracePeriod: Duration,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> PostgreSQLDatabase {
         var configuration: PostgresClient.Configuration

@@ -103,7 +103,8 @@ public struct TodoRoutes: RouteGroup {
         group.get("lists/:id/events") { _, context in
             let listID = try Self.id(context, "id")
             guard try await store.list(id: listID) != nil else { throw APIError.notFound("no list \(listID)") }
-            return ServerSentEvents.response(for: store.snapshots(listID: listID), event: "snapshot", logger: context.logger)
+            return ServerSentEvents.response(
+                for: store.snapshots(listID: listID), event: "snapshot", logger: context.logger)
         }
     }
 

@@ -121,15 +121,14 @@ public struct TodoStore: Sendable {
         switch database {
         case .sqlite(let pool):
             let observation = DatabaseObservation { db -> ListSnapshot? in
-                guard
-                    let row = try TodoList.where { $0.id == listID }
-                        .leftJoin(TodoItem.self, on: { list, item in list.id == item.listId })
-                        .group { list, _ in list.id }
-                        .select({ list, item in (list.id, list.title, list.createdAt, item.id.count()) })
-                        .fetchOne(db)
-                else { return nil }
-                let items = try TodoItem.where { $0.listId == listID }.order { $0.id }.fetchAll(db)
-                return ListSnapshot(list: Self.summary(row), items: items)
+                let summary = try TodoList.where({ $0.id == listID })
+                    .leftJoin(TodoItem.self, on: { list, item in list.id == item.listId })
+                    .group({ list, _ in list.id })
+                    .select({ list, item in (list.id, list.title, list.createdAt, item.id.count()) })
+                    .fetchOne(db)
+                guard let summary else { return nil }
+                let items = try TodoItem.where({ $0.listId == listID }).order({ $0.id }).fetchAll(db)
+                return ListSnapshot(list: Self.summary(summary), items: items)
             }
             return Self.untilNil(observation.values(in: pool))
         case .postgreSQL:
