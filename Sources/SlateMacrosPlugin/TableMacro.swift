@@ -158,9 +158,13 @@ struct TableCodeGenerator {
             conformances.append("Slate.SelfManagingTable")
         }
 
+        // `nonisolated`: in a module whose declarations are main-actor isolated by default (Swift
+        // 6.2's `.defaultIsolation(MainActor.self)`), the conformance and its members would be
+        // too, and a table could not be read or written off the main actor (a queue's or pool's
+        // thread). Elsewhere the keyword changes nothing.
         var text =
-            "extension \(model.typeName)" + (conformances.isEmpty ? "" : ": " + conformances.joined(separator: ", "))
-            + " {\n"
+            "nonisolated extension \(model.typeName)"
+            + (conformances.isEmpty ? "" : ": " + conformances.joined(separator: ", ")) + " {\n"
         text += conformance.membersText()
         let renamed = model.columns.filter { $0.renamedFrom != nil }
         if !renamed.isEmpty {
@@ -194,7 +198,8 @@ public struct ColumnGroupMacro: ExtensionMacro {
         }
         let generator = TableCodeGenerator(model: model, requestedConformances: [])
         let conformance = generator.conformance
-        let source = "extension \(model.typeName): Slate.ColumnGroup {\n" + conformance.groupMembersText() + "}"
+        let source =
+            "nonisolated extension \(model.typeName): Slate.ColumnGroup {\n" + conformance.groupMembersText() + "}"
         guard let extensionDecl = DeclSyntax(stringLiteral: source).as(ExtensionDeclSyntax.self),
             !extensionDecl.hasError
         else {

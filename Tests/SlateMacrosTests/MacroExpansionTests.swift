@@ -18,7 +18,7 @@ import Testing
                     var name: String
                 }
 
-                extension Artist: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
+                nonisolated extension Artist: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
                     static let schema = Slate.TableSchema(
                         name: "Artist",
                         columns: [
@@ -84,7 +84,7 @@ import Testing
                     }
                 }
 
-                extension Note: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
+                nonisolated extension Note: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
                     static let schema = Slate.TableSchema(
                         name: "Note",
                         columns: [
@@ -135,7 +135,7 @@ import Testing
                     private var label: String
                 }
 
-                extension Tag: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
+                nonisolated extension Tag: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
                     static let schema = Slate.TableSchema(
                         name: "Tag",
                         columns: [
@@ -205,7 +205,7 @@ import Testing
                     }
                 }
 
-                extension Memo: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
+                nonisolated extension Memo: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
                     static let schema = Slate.TableSchema(
                         name: "Memo",
                         columns: [
@@ -267,7 +267,7 @@ import Testing
                     var addedAt: Date?
                 }
 
-                extension Entry: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
+                nonisolated extension Entry: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
                     static let schema = Slate.TableSchema(
                         name: "Entry",
                         columns: [
@@ -322,7 +322,7 @@ import Testing
                     var body: String?
                 }
 
-                extension PostSearch: Slate.Table {
+                nonisolated extension PostSearch: Slate.Table {
                     static let schema = Slate.TableSchema(
                         name: "post_search", kind: .virtual(module: "fts5", arguments: #"title, "full text", content='post', content_rowid='id'"#),
                         columns: [
@@ -371,7 +371,7 @@ import Testing
                     var city: String?
                 }
 
-                extension Address: Slate.ColumnGroup {
+                nonisolated extension Address: Slate.ColumnGroup {
                     static let groupColumns: [Slate.TableSchema.Column] = [
                         .init(name: "street", type: "TEXT", isNotNull: true),
                         .init(name: "town", type: "TEXT"),
@@ -415,7 +415,7 @@ import Testing
                     var name: String
                 }
 
-                extension Shop: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
+                nonisolated extension Shop: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
                     static let schema = Slate.TableSchema(
                         name: "Shop",
                         columns: [
@@ -487,7 +487,7 @@ import Testing
                     var createdAt: Date
                 }
 
-                extension Person: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
+                nonisolated extension Person: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
                     static let schema = Slate.TableSchema(
                         name: "people",
                         columns: [
@@ -594,7 +594,7 @@ import Testing
                     var email: Email?
                 }
 
-                extension Sample: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
+                nonisolated extension Sample: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
                     static let schema = Slate.TableSchema(
                         name: "Sample",
                         columns: [
@@ -708,7 +708,7 @@ import Testing
                     var ticket: UUID
                 }
 
-                extension Event: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
+                nonisolated extension Event: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
                     static let schema = Slate.TableSchema(
                         name: "Event",
                         columns: [
@@ -787,7 +787,7 @@ import Testing
                     var position: Int
                 }
 
-                extension PlaylistTrack: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
+                nonisolated extension PlaylistTrack: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
                     static let schema = Slate.TableSchema(
                         name: "PlaylistTrack",
                         columns: [
@@ -848,7 +848,7 @@ import Testing
                     var user: String
                 }
 
-                extension Session: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
+                nonisolated extension Session: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
                     static let schema = Slate.TableSchema(
                         name: "Session",
                         columns: [
@@ -904,7 +904,7 @@ import Testing
                     var level: Int
                 }
 
-                extension LogLine: Slate.Table, Slate.SelfManagingTable {
+                nonisolated extension LogLine: Slate.Table, Slate.SelfManagingTable {
                     static let schema = Slate.TableSchema(
                         name: "LogLine",
                         columns: [
@@ -965,7 +965,7 @@ import Testing
                     static var defaultText = ""
                 }
 
-                extension Draft: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
+                nonisolated extension Draft: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
                     static let schema = Slate.TableSchema(
                         name: "Draft",
                         columns: [
@@ -1026,7 +1026,7 @@ import Testing
                     var labelCode: String?
                 }
 
-                extension Album: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
+                nonisolated extension Album: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
                     static let schema = Slate.TableSchema(
                         name: "Album",
                         columns: [
@@ -1103,7 +1103,7 @@ import Testing
                     var body: String
                 }
 
-                extension Note: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
+                nonisolated extension Note: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
                     static let schema = Slate.TableSchema(
                         name: "Note",
                         columns: [
@@ -1162,7 +1162,7 @@ import Testing
                     public var `default`: Bool
                 }
 
-                extension Tag: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
+                nonisolated extension Tag: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
                     public static let schema = Slate.TableSchema(
                         name: "Tag",
                         columns: [
@@ -1226,7 +1226,7 @@ import Testing
                     let value: Int
                 }
 
-                extension Counter: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
+                nonisolated extension Counter: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
                     static let schema = Slate.TableSchema(
                         name: "Counter",
                         columns: [
@@ -1264,7 +1264,7 @@ import Testing
                     }
                 }
 
-                extension Constant: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
+                nonisolated extension Constant: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
                     static let schema = Slate.TableSchema(
                         name: "Constant",
                         columns: [

@@ -13,7 +13,10 @@ import Testing
         "SlateRecords": ["CSQLite", "SlateCore", "SlateConcurrency", "SlateQuery"],
         "Slate": ["SlateCore", "SlateConcurrency", "SlateQuery", "SlateRecords"],
         // Beside the layers, on the query layer (and postgres-nio); nothing below imports it.
-        "SlatePostgres": ["SlateCore", "SlateConcurrency", "SlateQuery", "PostgresNIO"],
+        "SlatePostgres": ["SlateCore", "SlateConcurrency", "SlateQuery", "PostgresNIO", "ServiceLifecycle"],
+        // The server integrations (issue 32), beside the layers; nothing below imports them.
+        "SlateTelemetry": ["SlateCore", "SlateConcurrency", "Logging", "CoreMetrics", "Tracing"],
+        "SlateLifecycle": ["SlateConcurrency", "Logging", "ServiceLifecycle"],
     ]
 
     static let packageRoot = URL(fileURLWithPath: #filePath)

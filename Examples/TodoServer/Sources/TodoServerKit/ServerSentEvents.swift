@@ -16,11 +16,11 @@ enum ServerSentEvents {
         headers[.contentType] = "text/event-stream"
         headers[.cacheControl] = "no-cache"
         let body = ResponseBody { writer in
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
             // The values and a heartbeat, merged; both stop on graceful shutdown.
             let (events, continuation) = AsyncStream<ByteBuffer>.makeStream(bufferingPolicy: .bufferingNewest(16))
             let producer = Task {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys]
                 do {
                     for try await value in values.cancelOnGracefulShutdown() {
                         let json = String(decoding: try encoder.encode(value), as: UTF8.self)

@@ -133,10 +133,11 @@ public struct TodoStore: Sendable {
             return Self.untilNil(observation.values(in: pool))
         case .postgreSQL:
             let store = self
-            let notifications = changes.subscribe(listID: listID)
             return Self.untilNil(
                 AsyncThrowingStream<ListSnapshot?, any Error> { continuation in
                     let task = Task {
+                        // Subscribed before the first fetch: no change after it is missed.
+                        var notifications = store.changes.subscribe(listID: listID)
                         do {
                             var last: ListSnapshot?
                             repeat {
