@@ -31,9 +31,9 @@ extension PostgreSQLDatabase: Service {
                 graceful = false  // cancelled
             }
             _ = gate.beginShutdown()
-            if !graceful || !(await gate.waitUntilIdle(before: .now + max(gracePeriod, .zero))) {
-                _ = gate.endGracePeriod()
-            }
+            var drained = false
+            if graceful { drained = await gate.waitUntilIdle(before: .now + max(gracePeriod, .zero)) }
+            if !drained { _ = gate.endGracePeriod() }
             group.cancelAll()
         }
         gate.close()
