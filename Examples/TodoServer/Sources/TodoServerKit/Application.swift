@@ -75,9 +75,10 @@ public func buildApplication(
             url: url, logger: logger, telemetry: tracing.telemetry, gracePeriod: configuration.shutdownGracePeriod)
         database = .postgreSQL(pg)
         services.append(pg)  // runs the client; shuts down after the HTTP server
+        let migrator = postgreSQLMigrator
         beforeStart.append {
             do {
-                try await postgreSQLMigrator.migrate(pg)
+                try await migrator.migrate(pg)
             } catch {
                 throw StartupError(
                     "cannot use the PostgreSQL database of DATABASE_URL (\(PostgreSQLConnection.redacted(url))): \(error)"
@@ -106,8 +107,8 @@ public func buildApplication(
         services: services,
         onServerRunning: { channel in
             // The port, for scripts that start the server on port 0.
-            print("TodoServer listening on \(channel.localAddress?.description ?? "?") (\(database.engine))")
-            fflush(stdout)
+            let line = "TodoServer listening on \(channel.localAddress?.description ?? "?") (\(database.engine))\n"
+            FileHandle.standardOutput.write(Data(line.utf8))
         },
         logger: logger)
     for step in beforeStart { app.beforeServerStarts(perform: step) }

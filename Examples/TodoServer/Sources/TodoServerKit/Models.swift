@@ -117,14 +117,13 @@ public struct TodoItem: PrimaryKeyedTable, Codable, Sendable, Equatable {
     public var primaryKey: Int64? { id }
 }
 
-/// A list with the number of its items and of those done: what `GET /lists` returns, read with
-/// one query (a left join grouped by list).
+/// A list with the number of its items: what `GET /lists` returns, read with one query (a left
+/// join grouped by list).
 public struct ListSummary: Codable, Sendable, Equatable {
     public var id: Int64
     public var title: String
     public var createdAt: Int64
     public var itemCount: Int
-    public var doneCount: Int
 }
 
 /// One page of results.
