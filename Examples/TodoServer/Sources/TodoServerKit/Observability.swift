@@ -64,8 +64,20 @@ struct SpanLogger: Service {
                 "duration_ms":
                     "\(Double(span.endInstant.nanosecondsSinceEpoch &- span.startInstant.nanosecondsSinceEpoch) / 1e6)",
             ]
-            span.attributes.forEach { name, value in metadata["attr.\(name)"] = "\(value)" }
+            span.attributes.forEach { name, value in metadata["attr.\(name)"] = "\(Self.plain(value))" }
             logger.info("span \(span.operationName)", metadata: metadata)
+        }
+    }
+
+    /// An attribute's value as it reads: `sqlite`, not `string("sqlite")`.
+    private static func plain(_ value: SpanAttribute) -> String {
+        switch value {
+        case .string(let text): text
+        case .int64(let number): String(number)
+        case .int32(let number): String(number)
+        case .double(let number): String(number)
+        case .bool(let flag): String(flag)
+        default: "\(value)"
         }
     }
 }
