@@ -91,7 +91,7 @@ expect_start_failure() {
     local message=$1
     shift
     local status=0
-    env "$@" HOST=127.0.0.1 PORT=0 timeout 60 "$server" >"$work/failure.log" 2>&1 || status=$?
+    env "$@" HOST=127.0.0.1 PORT=0 timeout 150 "$server" >"$work/failure.log" 2>&1 || status=$?
     if [ "$status" -ne 1 ] || ! grep -q "$message" "$work/failure.log"; then
         echo "expected the server to fail at start (status 1) saying '$message'; status $status:"
         cat "$work/failure.log"
