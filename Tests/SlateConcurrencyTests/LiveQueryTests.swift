@@ -2,6 +2,7 @@ import CSQLite
 import Foundation
 import Observation
 import Slate
+import SlateTestSupport
 import Testing
 
 @testable import SlateCore

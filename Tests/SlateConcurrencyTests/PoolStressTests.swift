@@ -1,5 +1,6 @@
 import Foundation
 import Slate
+import SlateTestSupport
 import Testing
 
 /// One writer and several readers hammer a pool for a few seconds. Money moves between accounts

@@ -1,5 +1,6 @@
 import Foundation
 import Slate
+import SlateTestSupport
 import Testing
 
 /// S7: date storage that SQLite's date functions understand, per connection and per column.

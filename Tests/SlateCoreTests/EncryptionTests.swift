@@ -4,6 +4,7 @@
     import CSQLite
     import Foundation
     import Slate
+    import SlateTestSupport
     import Testing
 
     /// Values collected by callbacks that run on the connection's thread.

@@ -1,5 +1,6 @@
 import Foundation
 import Slate
+import SlateTestSupport
 import Testing
 
 // Every conversion rule of `SQLExtractable`, on both kinds of row: a live row read during the fetch

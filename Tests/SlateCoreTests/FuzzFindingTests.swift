@@ -1,5 +1,6 @@
 import Foundation
 import Slate
+import SlateTestSupport
 import Testing
 
 /// What `slate-fuzz` found (issue 13), each fixed in the library and kept fixed here. The replay

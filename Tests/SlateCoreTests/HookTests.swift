@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import Slate
+import SlateTestSupport
 import Testing
 
 /// Collects values reported by callbacks (used on the connection's thread only).

@@ -14,6 +14,8 @@ import Testing
         "Slate": ["SlateCore", "SlateConcurrency", "SlateQuery", "SlateRecords"],
         // Beside the layers, on the query layer (and postgres-nio); nothing below imports it.
         "SlatePostgres": ["SlateCore", "SlateConcurrency", "SlateQuery", "PostgresNIO"],
+        // For tests, above the runtime; nothing in the runtime imports it.
+        "SlateTestingCore": ["CSQLite", "SlateCore", "SlateConcurrency", "SlateQuery", "SlateRecords", "Slate"],
     ]
 
     static let packageRoot = URL(fileURLWithPath: #filePath)

@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import Slate
+import SlateTestSupport
 import Testing
 
 @testable import SlateCore

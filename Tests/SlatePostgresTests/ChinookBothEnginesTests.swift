@@ -2,6 +2,7 @@
     import Foundation
     import Slate
     import SlatePostgres
+    import SlateTestSupport
     import Testing
 
     /// One corpus of builder queries on Chinook, each written once and run on SQLite and on
@@ -469,12 +470,5 @@
     /// Carries a result out of a transaction that its error rolls back.
     struct RolledBack<Result: Sendable>: Error {
         let result: Result
-    }
-
-    extension Genre {
-        init(genreId: Int64? = nil, name: String?) {
-            self.genreId = genreId
-            self.name = name
-        }
     }
 #endif

@@ -1,5 +1,6 @@
 import Foundation
 import Slate
+import SlateTestSupport
 import Testing
 
 /// Issue 18's constructs on PostgreSQL: the ones PostgreSQL writes exactly alike are rendered in

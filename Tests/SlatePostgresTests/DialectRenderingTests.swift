@@ -1,5 +1,6 @@
 import Foundation
 import Slate
+import SlateTestSupport
 import Testing
 
 /// The exact SQL of each construct that differs between SQLite and PostgreSQL, in both dialects:

@@ -1,6 +1,7 @@
 import Foundation
 import Slate
 import SlateSchema
+import SlateTestSupport
 import Testing
 
 /// A schema with the shapes the nullability rules care about.

@@ -1,5 +1,6 @@
 import Foundation
 import Slate
+import SlateTestSupport
 import Testing
 
 /// `find(key)` reuses the statement kept for its record type without resetting it first when

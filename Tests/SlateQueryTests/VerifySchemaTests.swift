@@ -1,5 +1,6 @@
 import Foundation
 import Slate
+import SlateTestSupport
 import Testing
 
 /// `db.verifySchema(of:)`: the tables `Person` and `Pet` declare, against databases made from SQL.

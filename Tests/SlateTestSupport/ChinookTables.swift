@@ -8,52 +8,52 @@ import Slate
 // decoding by position, `encode(to:)` handing out the values by position, `didInsert` for an
 // INTEGER PRIMARY KEY, and the primary key.
 
-struct Artist: PrimaryKeyedTable, Hashable, Sendable {
-    var artistId: Int64?
-    var name: String?
+package struct Artist: PrimaryKeyedTable, Hashable, Sendable {
+    package var artistId: Int64?
+    package var name: String?
 
-    static let schema = TableSchema(
+    package static let schema = TableSchema(
         name: "Artist",
         columns: [
             .init(name: "ArtistId", type: "INTEGER", primaryKeyPosition: 1),
             .init(name: "Name", type: "NVARCHAR(120)"),
         ])
 
-    struct Columns: TableColumns {
-        let artistId: Column<Artist, Int64?>
-        let name: Column<Artist, String?>
-        init(qualifier: String) {
+    package struct Columns: TableColumns {
+        package let artistId: Column<Artist, Int64?>
+        package let name: Column<Artist, String?>
+        package init(qualifier: String) {
             artistId = Column(qualifier, "ArtistId")
             name = Column(qualifier, "Name")
         }
     }
 
-    init(artistId: Int64? = nil, name: String?) {
+    package init(artistId: Int64? = nil, name: String?) {
         self.artistId = artistId
         self.name = name
     }
 
-    init(row: borrowing Row) throws {
+    package init(row: borrowing Row) throws {
         artistId = try row.decode(at: 0)
         name = try row.decode(at: 1)
     }
 
-    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+    package func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
         try encoder.encode(artistId)
         try encoder.encode(name)
     }
 
-    mutating func didInsert(rowID: Int64) { artistId = rowID }
+    package mutating func didInsert(rowID: Int64) { artistId = rowID }
 
-    var primaryKey: Int64? { artistId }
+    package var primaryKey: Int64? { artistId }
 }
 
-struct Album: PrimaryKeyedTable, Hashable, Sendable {
-    var albumId: Int64?
-    var title: String
-    var artistId: Int64
+package struct Album: PrimaryKeyedTable, Hashable, Sendable {
+    package var albumId: Int64?
+    package var title: String
+    package var artistId: Int64
 
-    static let schema = TableSchema(
+    package static let schema = TableSchema(
         name: "Album",
         columns: [
             .init(name: "AlbumId", type: "INTEGER", primaryKeyPosition: 1),
@@ -67,122 +67,127 @@ struct Album: PrimaryKeyedTable, Hashable, Sendable {
             .init(name: "IFK_AlbumArtistId", columns: ["ArtistId"])
         ])
 
-    struct Columns: TableColumns {
-        let albumId: Column<Album, Int64?>
-        let title: Column<Album, String>
-        let artistId: Column<Album, Int64>
-        init(qualifier: String) {
+    package struct Columns: TableColumns {
+        package let albumId: Column<Album, Int64?>
+        package let title: Column<Album, String>
+        package let artistId: Column<Album, Int64>
+        package init(qualifier: String) {
             albumId = Column(qualifier, "AlbumId")
             title = Column(qualifier, "Title")
             artistId = Column(qualifier, "ArtistId")
         }
     }
 
-    init(albumId: Int64? = nil, title: String, artistId: Int64) {
+    package init(albumId: Int64? = nil, title: String, artistId: Int64) {
         self.albumId = albumId
         self.title = title
         self.artistId = artistId
     }
 
-    init(row: borrowing Row) throws {
+    package init(row: borrowing Row) throws {
         albumId = try row.decode(at: 0)
         title = try row.decode(at: 1)
         artistId = try row.decode(at: 2)
     }
 
-    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+    package func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
         try encoder.encode(albumId)
         try encoder.encode(title)
         try encoder.encode(artistId)
     }
 
-    mutating func didInsert(rowID: Int64) { albumId = rowID }
+    package mutating func didInsert(rowID: Int64) { albumId = rowID }
 
-    var primaryKey: Int64? { albumId }
+    package var primaryKey: Int64? { albumId }
 }
 
-struct Genre: PrimaryKeyedTable, Hashable, Sendable {
-    var genreId: Int64?
-    var name: String?
+package struct Genre: PrimaryKeyedTable, Hashable, Sendable {
+    package var genreId: Int64?
+    package var name: String?
 
-    static let schema = TableSchema(
+    package static let schema = TableSchema(
         name: "Genre",
         columns: [
             .init(name: "GenreId", type: "INTEGER", primaryKeyPosition: 1),
             .init(name: "Name", type: "NVARCHAR(120)"),
         ])
 
-    struct Columns: TableColumns {
-        let genreId: Column<Genre, Int64?>
-        let name: Column<Genre, String?>
-        init(qualifier: String) {
+    package struct Columns: TableColumns {
+        package let genreId: Column<Genre, Int64?>
+        package let name: Column<Genre, String?>
+        package init(qualifier: String) {
             genreId = Column(qualifier, "GenreId")
             name = Column(qualifier, "Name")
         }
     }
 
-    init(row: borrowing Row) throws {
+    package init(genreId: Int64? = nil, name: String?) {
+        self.genreId = genreId
+        self.name = name
+    }
+
+    package init(row: borrowing Row) throws {
         genreId = try row.decode(at: 0)
         name = try row.decode(at: 1)
     }
 
-    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+    package func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
         try encoder.encode(genreId)
         try encoder.encode(name)
     }
 
-    mutating func didInsert(rowID: Int64) { genreId = rowID }
+    package mutating func didInsert(rowID: Int64) { genreId = rowID }
 
-    var primaryKey: Int64? { genreId }
+    package var primaryKey: Int64? { genreId }
 }
 
-struct MediaType: PrimaryKeyedTable, Hashable, Sendable {
-    var mediaTypeId: Int64?
-    var name: String?
+package struct MediaType: PrimaryKeyedTable, Hashable, Sendable {
+    package var mediaTypeId: Int64?
+    package var name: String?
 
-    static let schema = TableSchema(
+    package static let schema = TableSchema(
         name: "MediaType",
         columns: [
             .init(name: "MediaTypeId", type: "INTEGER", primaryKeyPosition: 1),
             .init(name: "Name", type: "NVARCHAR(120)"),
         ])
 
-    struct Columns: TableColumns {
-        let mediaTypeId: Column<MediaType, Int64?>
-        let name: Column<MediaType, String?>
-        init(qualifier: String) {
+    package struct Columns: TableColumns {
+        package let mediaTypeId: Column<MediaType, Int64?>
+        package let name: Column<MediaType, String?>
+        package init(qualifier: String) {
             mediaTypeId = Column(qualifier, "MediaTypeId")
             name = Column(qualifier, "Name")
         }
     }
 
-    init(row: borrowing Row) throws {
+    package init(row: borrowing Row) throws {
         mediaTypeId = try row.decode(at: 0)
         name = try row.decode(at: 1)
     }
 
-    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+    package func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
         try encoder.encode(mediaTypeId)
         try encoder.encode(name)
     }
 
-    mutating func didInsert(rowID: Int64) { mediaTypeId = rowID }
+    package mutating func didInsert(rowID: Int64) { mediaTypeId = rowID }
 
-    var primaryKey: Int64? { mediaTypeId }
+    package var primaryKey: Int64? { mediaTypeId }
 }
 
-struct Track: PrimaryKeyedTable, Hashable, Sendable {
-    var trackId: Int64?
-    var name: String
-    var albumId: Int64?
-    var mediaTypeId: Int64
-    var genreId: Int64?
-    var composer: String?
-    var milliseconds: Int64
-    var bytes: Int64?
-    var unitPrice: Double
+package struct Track: PrimaryKeyedTable, Hashable, Sendable {
+    package var trackId: Int64?
+    package var name: String
+    package var albumId: Int64?
+    package var mediaTypeId: Int64
+    package var genreId: Int64?
+    package var composer: String?
+    package var milliseconds: Int64
+    package var bytes: Int64?
+    package var unitPrice: Double
 
-    static let schema = TableSchema(
+    package static let schema = TableSchema(
         name: "Track",
         columns: [
             .init(name: "TrackId", type: "INTEGER", primaryKeyPosition: 1),
@@ -201,17 +206,17 @@ struct Track: PrimaryKeyedTable, Hashable, Sendable {
             .init(columns: ["GenreId"], referencedTable: "Genre", referencedColumns: ["GenreId"]),
         ])
 
-    struct Columns: TableColumns {
-        let trackId: Column<Track, Int64?>
-        let name: Column<Track, String>
-        let albumId: Column<Track, Int64?>
-        let mediaTypeId: Column<Track, Int64>
-        let genreId: Column<Track, Int64?>
-        let composer: Column<Track, String?>
-        let milliseconds: Column<Track, Int64>
-        let bytes: Column<Track, Int64?>
-        let unitPrice: Column<Track, Double>
-        init(qualifier: String) {
+    package struct Columns: TableColumns {
+        package let trackId: Column<Track, Int64?>
+        package let name: Column<Track, String>
+        package let albumId: Column<Track, Int64?>
+        package let mediaTypeId: Column<Track, Int64>
+        package let genreId: Column<Track, Int64?>
+        package let composer: Column<Track, String?>
+        package let milliseconds: Column<Track, Int64>
+        package let bytes: Column<Track, Int64?>
+        package let unitPrice: Column<Track, Double>
+        package init(qualifier: String) {
             trackId = Column(qualifier, "TrackId")
             name = Column(qualifier, "Name")
             albumId = Column(qualifier, "AlbumId")
@@ -224,7 +229,7 @@ struct Track: PrimaryKeyedTable, Hashable, Sendable {
         }
     }
 
-    init(row: borrowing Row) throws {
+    package init(row: borrowing Row) throws {
         trackId = try row.decode(at: 0)
         name = try row.decode(at: 1)
         albumId = try row.decode(at: 2)
@@ -236,7 +241,7 @@ struct Track: PrimaryKeyedTable, Hashable, Sendable {
         unitPrice = try row.decode(at: 8)
     }
 
-    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+    package func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
         try encoder.encode(trackId)
         try encoder.encode(name)
         try encoder.encode(albumId)
@@ -248,29 +253,29 @@ struct Track: PrimaryKeyedTable, Hashable, Sendable {
         try encoder.encode(unitPrice)
     }
 
-    mutating func didInsert(rowID: Int64) { trackId = rowID }
+    package mutating func didInsert(rowID: Int64) { trackId = rowID }
 
-    var primaryKey: Int64? { trackId }
+    package var primaryKey: Int64? { trackId }
 }
 
-struct Employee: PrimaryKeyedTable, Hashable, Sendable {
-    var employeeId: Int64?
-    var lastName: String
-    var firstName: String
-    var title: String?
-    var reportsTo: Int64?
-    var birthDate: Date?
-    var hireDate: Date?
-    var address: String?
-    var city: String?
-    var state: String?
-    var country: String?
-    var postalCode: String?
-    var phone: String?
-    var fax: String?
-    var email: String?
+package struct Employee: PrimaryKeyedTable, Hashable, Sendable {
+    package var employeeId: Int64?
+    package var lastName: String
+    package var firstName: String
+    package var title: String?
+    package var reportsTo: Int64?
+    package var birthDate: Date?
+    package var hireDate: Date?
+    package var address: String?
+    package var city: String?
+    package var state: String?
+    package var country: String?
+    package var postalCode: String?
+    package var phone: String?
+    package var fax: String?
+    package var email: String?
 
-    static let schema = TableSchema(
+    package static let schema = TableSchema(
         name: "Employee",
         columns: [
             .init(name: "EmployeeId", type: "INTEGER", primaryKeyPosition: 1),
@@ -293,23 +298,23 @@ struct Employee: PrimaryKeyedTable, Hashable, Sendable {
             .init(columns: ["ReportsTo"], referencedTable: "Employee", referencedColumns: ["EmployeeId"])
         ])
 
-    struct Columns: TableColumns {
-        let employeeId: Column<Employee, Int64?>
-        let lastName: Column<Employee, String>
-        let firstName: Column<Employee, String>
-        let title: Column<Employee, String?>
-        let reportsTo: Column<Employee, Int64?>
-        let birthDate: Column<Employee, Date?>
-        let hireDate: Column<Employee, Date?>
-        let address: Column<Employee, String?>
-        let city: Column<Employee, String?>
-        let state: Column<Employee, String?>
-        let country: Column<Employee, String?>
-        let postalCode: Column<Employee, String?>
-        let phone: Column<Employee, String?>
-        let fax: Column<Employee, String?>
-        let email: Column<Employee, String?>
-        init(qualifier: String) {
+    package struct Columns: TableColumns {
+        package let employeeId: Column<Employee, Int64?>
+        package let lastName: Column<Employee, String>
+        package let firstName: Column<Employee, String>
+        package let title: Column<Employee, String?>
+        package let reportsTo: Column<Employee, Int64?>
+        package let birthDate: Column<Employee, Date?>
+        package let hireDate: Column<Employee, Date?>
+        package let address: Column<Employee, String?>
+        package let city: Column<Employee, String?>
+        package let state: Column<Employee, String?>
+        package let country: Column<Employee, String?>
+        package let postalCode: Column<Employee, String?>
+        package let phone: Column<Employee, String?>
+        package let fax: Column<Employee, String?>
+        package let email: Column<Employee, String?>
+        package init(qualifier: String) {
             employeeId = Column(qualifier, "EmployeeId")
             lastName = Column(qualifier, "LastName")
             firstName = Column(qualifier, "FirstName")
@@ -328,7 +333,7 @@ struct Employee: PrimaryKeyedTable, Hashable, Sendable {
         }
     }
 
-    init(row: borrowing Row) throws {
+    package init(row: borrowing Row) throws {
         employeeId = try row.decode(at: 0)
         lastName = try row.decode(at: 1)
         firstName = try row.decode(at: 2)
@@ -346,7 +351,7 @@ struct Employee: PrimaryKeyedTable, Hashable, Sendable {
         email = try row.decode(at: 14)
     }
 
-    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+    package func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
         try encoder.encode(employeeId)
         try encoder.encode(lastName)
         try encoder.encode(firstName)
@@ -364,27 +369,27 @@ struct Employee: PrimaryKeyedTable, Hashable, Sendable {
         try encoder.encode(email)
     }
 
-    mutating func didInsert(rowID: Int64) { employeeId = rowID }
+    package mutating func didInsert(rowID: Int64) { employeeId = rowID }
 
-    var primaryKey: Int64? { employeeId }
+    package var primaryKey: Int64? { employeeId }
 }
 
-struct Customer: PrimaryKeyedTable, Hashable, Sendable {
-    var customerId: Int64?
-    var firstName: String
-    var lastName: String
-    var company: String?
-    var address: String?
-    var city: String?
-    var state: String?
-    var country: String?
-    var postalCode: String?
-    var phone: String?
-    var fax: String?
-    var email: String
-    var supportRepId: Int64?
+package struct Customer: PrimaryKeyedTable, Hashable, Sendable {
+    package var customerId: Int64?
+    package var firstName: String
+    package var lastName: String
+    package var company: String?
+    package var address: String?
+    package var city: String?
+    package var state: String?
+    package var country: String?
+    package var postalCode: String?
+    package var phone: String?
+    package var fax: String?
+    package var email: String
+    package var supportRepId: Int64?
 
-    static let schema = TableSchema(
+    package static let schema = TableSchema(
         name: "Customer",
         columns: [
             .init(name: "CustomerId", type: "INTEGER", primaryKeyPosition: 1),
@@ -405,21 +410,21 @@ struct Customer: PrimaryKeyedTable, Hashable, Sendable {
             .init(columns: ["SupportRepId"], referencedTable: "Employee", referencedColumns: ["EmployeeId"])
         ])
 
-    struct Columns: TableColumns {
-        let customerId: Column<Customer, Int64?>
-        let firstName: Column<Customer, String>
-        let lastName: Column<Customer, String>
-        let company: Column<Customer, String?>
-        let address: Column<Customer, String?>
-        let city: Column<Customer, String?>
-        let state: Column<Customer, String?>
-        let country: Column<Customer, String?>
-        let postalCode: Column<Customer, String?>
-        let phone: Column<Customer, String?>
-        let fax: Column<Customer, String?>
-        let email: Column<Customer, String>
-        let supportRepId: Column<Customer, Int64?>
-        init(qualifier: String) {
+    package struct Columns: TableColumns {
+        package let customerId: Column<Customer, Int64?>
+        package let firstName: Column<Customer, String>
+        package let lastName: Column<Customer, String>
+        package let company: Column<Customer, String?>
+        package let address: Column<Customer, String?>
+        package let city: Column<Customer, String?>
+        package let state: Column<Customer, String?>
+        package let country: Column<Customer, String?>
+        package let postalCode: Column<Customer, String?>
+        package let phone: Column<Customer, String?>
+        package let fax: Column<Customer, String?>
+        package let email: Column<Customer, String>
+        package let supportRepId: Column<Customer, Int64?>
+        package init(qualifier: String) {
             customerId = Column(qualifier, "CustomerId")
             firstName = Column(qualifier, "FirstName")
             lastName = Column(qualifier, "LastName")
@@ -436,7 +441,7 @@ struct Customer: PrimaryKeyedTable, Hashable, Sendable {
         }
     }
 
-    init(row: borrowing Row) throws {
+    package init(row: borrowing Row) throws {
         customerId = try row.decode(at: 0)
         firstName = try row.decode(at: 1)
         lastName = try row.decode(at: 2)
@@ -452,7 +457,7 @@ struct Customer: PrimaryKeyedTable, Hashable, Sendable {
         supportRepId = try row.decode(at: 12)
     }
 
-    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+    package func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
         try encoder.encode(customerId)
         try encoder.encode(firstName)
         try encoder.encode(lastName)
@@ -468,23 +473,23 @@ struct Customer: PrimaryKeyedTable, Hashable, Sendable {
         try encoder.encode(supportRepId)
     }
 
-    mutating func didInsert(rowID: Int64) { customerId = rowID }
+    package mutating func didInsert(rowID: Int64) { customerId = rowID }
 
-    var primaryKey: Int64? { customerId }
+    package var primaryKey: Int64? { customerId }
 }
 
-struct Invoice: PrimaryKeyedTable, Hashable, Sendable {
-    var invoiceId: Int64?
-    var customerId: Int64
-    var invoiceDate: Date
-    var billingAddress: String?
-    var billingCity: String?
-    var billingState: String?
-    var billingCountry: String?
-    var billingPostalCode: String?
-    var total: Double
+package struct Invoice: PrimaryKeyedTable, Hashable, Sendable {
+    package var invoiceId: Int64?
+    package var customerId: Int64
+    package var invoiceDate: Date
+    package var billingAddress: String?
+    package var billingCity: String?
+    package var billingState: String?
+    package var billingCountry: String?
+    package var billingPostalCode: String?
+    package var total: Double
 
-    static let schema = TableSchema(
+    package static let schema = TableSchema(
         name: "Invoice",
         columns: [
             .init(name: "InvoiceId", type: "INTEGER", primaryKeyPosition: 1),
@@ -501,17 +506,17 @@ struct Invoice: PrimaryKeyedTable, Hashable, Sendable {
             .init(columns: ["CustomerId"], referencedTable: "Customer", referencedColumns: ["CustomerId"])
         ])
 
-    struct Columns: TableColumns {
-        let invoiceId: Column<Invoice, Int64?>
-        let customerId: Column<Invoice, Int64>
-        let invoiceDate: Column<Invoice, Date>
-        let billingAddress: Column<Invoice, String?>
-        let billingCity: Column<Invoice, String?>
-        let billingState: Column<Invoice, String?>
-        let billingCountry: Column<Invoice, String?>
-        let billingPostalCode: Column<Invoice, String?>
-        let total: Column<Invoice, Double>
-        init(qualifier: String) {
+    package struct Columns: TableColumns {
+        package let invoiceId: Column<Invoice, Int64?>
+        package let customerId: Column<Invoice, Int64>
+        package let invoiceDate: Column<Invoice, Date>
+        package let billingAddress: Column<Invoice, String?>
+        package let billingCity: Column<Invoice, String?>
+        package let billingState: Column<Invoice, String?>
+        package let billingCountry: Column<Invoice, String?>
+        package let billingPostalCode: Column<Invoice, String?>
+        package let total: Column<Invoice, Double>
+        package init(qualifier: String) {
             invoiceId = Column(qualifier, "InvoiceId")
             customerId = Column(qualifier, "CustomerId")
             invoiceDate = Column(qualifier, "InvoiceDate")
@@ -524,7 +529,7 @@ struct Invoice: PrimaryKeyedTable, Hashable, Sendable {
         }
     }
 
-    init(row: borrowing Row) throws {
+    package init(row: borrowing Row) throws {
         invoiceId = try row.decode(at: 0)
         customerId = try row.decode(at: 1)
         invoiceDate = try row.decode(at: 2)
@@ -536,7 +541,7 @@ struct Invoice: PrimaryKeyedTable, Hashable, Sendable {
         total = try row.decode(at: 8)
     }
 
-    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+    package func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
         try encoder.encode(invoiceId)
         try encoder.encode(customerId)
         try encoder.encode(invoiceDate)
@@ -548,19 +553,19 @@ struct Invoice: PrimaryKeyedTable, Hashable, Sendable {
         try encoder.encode(total)
     }
 
-    mutating func didInsert(rowID: Int64) { invoiceId = rowID }
+    package mutating func didInsert(rowID: Int64) { invoiceId = rowID }
 
-    var primaryKey: Int64? { invoiceId }
+    package var primaryKey: Int64? { invoiceId }
 }
 
-struct InvoiceLine: PrimaryKeyedTable, Hashable, Sendable {
-    var invoiceLineId: Int64?
-    var invoiceId: Int64
-    var trackId: Int64
-    var unitPrice: Double
-    var quantity: Int64
+package struct InvoiceLine: PrimaryKeyedTable, Hashable, Sendable {
+    package var invoiceLineId: Int64?
+    package var invoiceId: Int64
+    package var trackId: Int64
+    package var unitPrice: Double
+    package var quantity: Int64
 
-    static let schema = TableSchema(
+    package static let schema = TableSchema(
         name: "InvoiceLine",
         columns: [
             .init(name: "InvoiceLineId", type: "INTEGER", primaryKeyPosition: 1),
@@ -574,13 +579,13 @@ struct InvoiceLine: PrimaryKeyedTable, Hashable, Sendable {
             .init(columns: ["TrackId"], referencedTable: "Track", referencedColumns: ["TrackId"]),
         ])
 
-    struct Columns: TableColumns {
-        let invoiceLineId: Column<InvoiceLine, Int64?>
-        let invoiceId: Column<InvoiceLine, Int64>
-        let trackId: Column<InvoiceLine, Int64>
-        let unitPrice: Column<InvoiceLine, Double>
-        let quantity: Column<InvoiceLine, Int64>
-        init(qualifier: String) {
+    package struct Columns: TableColumns {
+        package let invoiceLineId: Column<InvoiceLine, Int64?>
+        package let invoiceId: Column<InvoiceLine, Int64>
+        package let trackId: Column<InvoiceLine, Int64>
+        package let unitPrice: Column<InvoiceLine, Double>
+        package let quantity: Column<InvoiceLine, Int64>
+        package init(qualifier: String) {
             invoiceLineId = Column(qualifier, "InvoiceLineId")
             invoiceId = Column(qualifier, "InvoiceId")
             trackId = Column(qualifier, "TrackId")
@@ -589,7 +594,7 @@ struct InvoiceLine: PrimaryKeyedTable, Hashable, Sendable {
         }
     }
 
-    init(row: borrowing Row) throws {
+    package init(row: borrowing Row) throws {
         invoiceLineId = try row.decode(at: 0)
         invoiceId = try row.decode(at: 1)
         trackId = try row.decode(at: 2)
@@ -597,7 +602,7 @@ struct InvoiceLine: PrimaryKeyedTable, Hashable, Sendable {
         quantity = try row.decode(at: 4)
     }
 
-    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+    package func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
         try encoder.encode(invoiceLineId)
         try encoder.encode(invoiceId)
         try encoder.encode(trackId)
@@ -605,52 +610,52 @@ struct InvoiceLine: PrimaryKeyedTable, Hashable, Sendable {
         try encoder.encode(quantity)
     }
 
-    mutating func didInsert(rowID: Int64) { invoiceLineId = rowID }
+    package mutating func didInsert(rowID: Int64) { invoiceLineId = rowID }
 
-    var primaryKey: Int64? { invoiceLineId }
+    package var primaryKey: Int64? { invoiceLineId }
 }
 
-struct Playlist: PrimaryKeyedTable, Hashable, Sendable {
-    var playlistId: Int64?
-    var name: String?
+package struct Playlist: PrimaryKeyedTable, Hashable, Sendable {
+    package var playlistId: Int64?
+    package var name: String?
 
-    static let schema = TableSchema(
+    package static let schema = TableSchema(
         name: "Playlist",
         columns: [
             .init(name: "PlaylistId", type: "INTEGER", primaryKeyPosition: 1),
             .init(name: "Name", type: "NVARCHAR(120)"),
         ])
 
-    struct Columns: TableColumns {
-        let playlistId: Column<Playlist, Int64?>
-        let name: Column<Playlist, String?>
-        init(qualifier: String) {
+    package struct Columns: TableColumns {
+        package let playlistId: Column<Playlist, Int64?>
+        package let name: Column<Playlist, String?>
+        package init(qualifier: String) {
             playlistId = Column(qualifier, "PlaylistId")
             name = Column(qualifier, "Name")
         }
     }
 
-    init(row: borrowing Row) throws {
+    package init(row: borrowing Row) throws {
         playlistId = try row.decode(at: 0)
         name = try row.decode(at: 1)
     }
 
-    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+    package func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
         try encoder.encode(playlistId)
         try encoder.encode(name)
     }
 
-    mutating func didInsert(rowID: Int64) { playlistId = rowID }
+    package mutating func didInsert(rowID: Int64) { playlistId = rowID }
 
-    var primaryKey: Int64? { playlistId }
+    package var primaryKey: Int64? { playlistId }
 }
 
 /// A composite primary key: the key is a tuple, and `primaryKeyArguments` lists its elements.
-struct PlaylistTrack: PrimaryKeyedTable, Hashable, Sendable {
-    var playlistId: Int64
-    var trackId: Int64
+package struct PlaylistTrack: PrimaryKeyedTable, Hashable, Sendable {
+    package var playlistId: Int64
+    package var trackId: Int64
 
-    static let schema = TableSchema(
+    package static let schema = TableSchema(
         name: "PlaylistTrack",
         columns: [
             .init(name: "PlaylistId", type: "INTEGER", isNotNull: true, primaryKeyPosition: 1),
@@ -661,33 +666,34 @@ struct PlaylistTrack: PrimaryKeyedTable, Hashable, Sendable {
             .init(columns: ["TrackId"], referencedTable: "Track", referencedColumns: ["TrackId"]),
         ])
 
-    struct Columns: TableColumns {
-        let playlistId: Column<PlaylistTrack, Int64>
-        let trackId: Column<PlaylistTrack, Int64>
-        init(qualifier: String) {
+    package struct Columns: TableColumns {
+        package let playlistId: Column<PlaylistTrack, Int64>
+        package let trackId: Column<PlaylistTrack, Int64>
+        package init(qualifier: String) {
             playlistId = Column(qualifier, "PlaylistId")
             trackId = Column(qualifier, "TrackId")
         }
     }
 
-    init(playlistId: Int64, trackId: Int64) {
+    package init(playlistId: Int64, trackId: Int64) {
         self.playlistId = playlistId
         self.trackId = trackId
     }
 
-    init(row: borrowing Row) throws {
+    package init(row: borrowing Row) throws {
         playlistId = try row.decode(at: 0)
         trackId = try row.decode(at: 1)
     }
 
-    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+    package func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
         try encoder.encode(playlistId)
         try encoder.encode(trackId)
     }
 
-    var primaryKey: (Int64, Int64) { (playlistId, trackId) }
+    package var primaryKey: (Int64, Int64) { (playlistId, trackId) }
 
-    static func encode<Encoder: ColumnEncoder>(primaryKey key: (Int64, Int64), to encoder: inout Encoder) throws(Encoder
+    package static func encode<Encoder: ColumnEncoder>(primaryKey key: (Int64, Int64), to encoder: inout Encoder)
+        throws(Encoder
         .Failure)
     {
         try encoder.encode(key.0)
@@ -697,7 +703,7 @@ struct PlaylistTrack: PrimaryKeyedTable, Hashable, Sendable {
 
 extension Database {
     /// The bundled Chinook database, read-only.
-    static func chinook() throws -> Database {
+    package static func chinook() throws -> Database {
         var configuration = Database.Configuration()
         configuration.isReadOnly = true
         return try Database(path: Fixtures.path("chinook.sqlite"), configuration: configuration)
@@ -706,7 +712,7 @@ extension Database {
 
 extension Database {
     /// A writable in-memory copy of the bundled Chinook database.
-    static func chinookCopy() throws -> Database {
+    package static func chinookCopy() throws -> Database {
         let copy = try Database.memory()
         try Database.chinook().backup(to: copy)
         return copy

@@ -2,18 +2,20 @@ import Foundation
 import Slate
 
 /// A thread-safe list of values, for recording what happened from several threads.
-final class ConcurrentLog<Element: Sendable>: @unchecked Sendable {
+package final class ConcurrentLog<Element: Sendable>: @unchecked Sendable {
     // @unchecked Sendable: `storage` is only touched while `lock` is held.
     private let lock = NSLock()
     private var storage: [Element] = []
 
-    func append(_ element: Element) {
+    package init() {}
+
+    package func append(_ element: Element) {
         lock.lock()
         storage.append(element)
         lock.unlock()
     }
 
-    var values: [Element] {
+    package var values: [Element] {
         lock.lock()
         defer { lock.unlock() }
         return storage
@@ -21,25 +23,27 @@ final class ConcurrentLog<Element: Sendable>: @unchecked Sendable {
 }
 
 /// A thread-safe flag.
-final class ConcurrentFlag: @unchecked Sendable {
+package final class ConcurrentFlag: @unchecked Sendable {
     // @unchecked Sendable: `value` is only touched while `lock` is held.
     private let lock = NSLock()
     private var value = false
 
-    func set() {
+    package init() {}
+
+    package func set() {
         lock.lock()
         value = true
         lock.unlock()
     }
 
-    var isSet: Bool {
+    package var isSet: Bool {
         lock.lock()
         defer { lock.unlock() }
         return value
     }
 
     /// Waits until the flag is set, polling, for at most `timeout` seconds. Returns whether it was set.
-    func wait(timeout: TimeInterval = 120) async -> Bool {
+    package func wait(timeout: TimeInterval = 120) async -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while !isSet, Date() < deadline {
             try? await Task.sleep(nanoseconds: 2_000_000)
@@ -49,7 +53,7 @@ final class ConcurrentFlag: @unchecked Sendable {
 }
 
 /// The error `body` throws, as a `DatabaseError`, or `nil` when it throws nothing or another error.
-func capturedDatabaseError<Value>(_ body: () throws -> Value) -> DatabaseError? {
+package func capturedDatabaseError<Value>(_ body: () throws -> Value) -> DatabaseError? {
     do {
         _ = try body()
         return nil
@@ -59,7 +63,7 @@ func capturedDatabaseError<Value>(_ body: () throws -> Value) -> DatabaseError? 
 }
 
 /// The error `body` throws, as a `DatabaseError`, or `nil` when it throws nothing or another error.
-func capturedAsyncDatabaseError<Value>(_ body: () async throws -> Value) async -> DatabaseError? {
+package func capturedAsyncDatabaseError<Value>(_ body: () async throws -> Value) async -> DatabaseError? {
     do {
         _ = try await body()
         return nil
@@ -69,7 +73,7 @@ func capturedAsyncDatabaseError<Value>(_ body: () async throws -> Value) async -
 }
 
 /// Calls a completion-handler API and awaits the `Result` it delivers.
-func awaitCompletion<Value: Sendable>(
+package func awaitCompletion<Value: Sendable>(
     _ start: (@escaping @Sendable (Result<Value, any Error>) -> Void) -> Void
 ) async -> Result<Value, any Error> {
     await withCheckedContinuation { continuation in
@@ -79,27 +83,29 @@ func awaitCompletion<Value: Sendable>(
 
 extension Result {
     /// The failure as a `DatabaseError`, or `nil`.
-    var failureAsDatabaseError: DatabaseError? {
+    package var failureAsDatabaseError: DatabaseError? {
         if case .failure(let error) = self { return error as? DatabaseError }
         return nil
     }
 }
 
 /// A query that takes many seconds unless interrupted.
-let longCountingQuerySQL = """
+package let longCountingQuerySQL = """
     WITH RECURSIVE counter(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM counter WHERE x < 50000000)
     SELECT count(*) FROM counter
     """
 
 /// Creates a fresh database file path in a new temporary directory.
-func makeTemporaryDatabase(_ name: String = "test.sqlite") throws -> (directory: TemporaryDirectory, path: String) {
+package func makeTemporaryDatabase(_ name: String = "test.sqlite") throws -> (
+    directory: TemporaryDirectory, path: String
+) {
     let directory = try TemporaryDirectory()
     return (directory, directory.path(name))
 }
 
 /// Runs `body` on a thread of its own, outside Swift concurrency (so the blocking APIs are the
 /// ones called), and awaits its result.
-func runOnThread<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
+package func runOnThread<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
     try await withCheckedThrowingContinuation { continuation in
         Thread { continuation.resume(with: Result { try body() }) }.start()
     }

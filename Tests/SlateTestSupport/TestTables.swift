@@ -3,14 +3,14 @@ import Slate
 
 // Small tables for rendering and write tests, created through the CREATE TABLE renderer.
 
-struct Person: PrimaryKeyedTable, Hashable, Sendable {
-    var id: Int64?
-    var name: String
-    var age: Int64
-    var email: String?
-    var score: Double
+package struct Person: PrimaryKeyedTable, Hashable, Sendable {
+    package var id: Int64?
+    package var name: String
+    package var age: Int64
+    package var email: String?
+    package var score: Double
 
-    static let schema = TableSchema(
+    package static let schema = TableSchema(
         name: "person",
         columns: [
             .init(name: "id", type: "INTEGER", primaryKeyPosition: 1, isAutoIncrement: true),
@@ -23,13 +23,13 @@ struct Person: PrimaryKeyedTable, Hashable, Sendable {
             .init(name: "person_on_name", columns: ["name"])
         ])
 
-    struct Columns: TableColumns {
-        let id: Column<Person, Int64?>
-        let name: Column<Person, String>
-        let age: Column<Person, Int64>
-        let email: Column<Person, String?>
-        let score: Column<Person, Double>
-        init(qualifier: String) {
+    package struct Columns: TableColumns {
+        package let id: Column<Person, Int64?>
+        package let name: Column<Person, String>
+        package let age: Column<Person, Int64>
+        package let email: Column<Person, String?>
+        package let score: Column<Person, Double>
+        package init(qualifier: String) {
             id = Column(qualifier, "id")
             name = Column(qualifier, "name")
             age = Column(qualifier, "age")
@@ -38,7 +38,7 @@ struct Person: PrimaryKeyedTable, Hashable, Sendable {
         }
     }
 
-    init(id: Int64? = nil, name: String, age: Int64 = 0, email: String? = nil, score: Double = 0) {
+    package init(id: Int64? = nil, name: String, age: Int64 = 0, email: String? = nil, score: Double = 0) {
         self.id = id
         self.name = name
         self.age = age
@@ -46,7 +46,7 @@ struct Person: PrimaryKeyedTable, Hashable, Sendable {
         self.score = score
     }
 
-    init(row: borrowing Row) throws {
+    package init(row: borrowing Row) throws {
         id = try row.decode(at: 0)
         name = try row.decode(at: 1)
         age = try row.decode(at: 2)
@@ -54,7 +54,7 @@ struct Person: PrimaryKeyedTable, Hashable, Sendable {
         score = try row.decode(at: 4)
     }
 
-    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+    package func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
         try encoder.encode(id)
         try encoder.encode(name)
         try encoder.encode(age)
@@ -62,18 +62,18 @@ struct Person: PrimaryKeyedTable, Hashable, Sendable {
         try encoder.encode(score)
     }
 
-    mutating func didInsert(rowID: Int64) { id = rowID }
+    package mutating func didInsert(rowID: Int64) { id = rowID }
 
-    var primaryKey: Int64? { id }
+    package var primaryKey: Int64? { id }
 }
 
-struct Pet: PrimaryKeyedTable, Hashable, Sendable {
-    var id: Int64?
-    var ownerId: Int64?
-    var name: String
-    var species: String
+package struct Pet: PrimaryKeyedTable, Hashable, Sendable {
+    package var id: Int64?
+    package var ownerId: Int64?
+    package var name: String
+    package var species: String
 
-    static let schema = TableSchema(
+    package static let schema = TableSchema(
         name: "pet",
         columns: [
             .init(name: "id", type: "INTEGER", primaryKeyPosition: 1),
@@ -85,12 +85,12 @@ struct Pet: PrimaryKeyedTable, Hashable, Sendable {
             .init(columns: ["ownerId"], referencedTable: "person", referencedColumns: ["id"], onDelete: .cascade)
         ])
 
-    struct Columns: TableColumns {
-        let id: Column<Pet, Int64?>
-        let ownerId: Column<Pet, Int64?>
-        let name: Column<Pet, String>
-        let species: Column<Pet, String>
-        init(qualifier: String) {
+    package struct Columns: TableColumns {
+        package let id: Column<Pet, Int64?>
+        package let ownerId: Column<Pet, Int64?>
+        package let name: Column<Pet, String>
+        package let species: Column<Pet, String>
+        package init(qualifier: String) {
             id = Column(qualifier, "id")
             ownerId = Column(qualifier, "ownerId")
             name = Column(qualifier, "name")
@@ -98,38 +98,38 @@ struct Pet: PrimaryKeyedTable, Hashable, Sendable {
         }
     }
 
-    init(id: Int64? = nil, ownerId: Int64?, name: String, species: String = "cat") {
+    package init(id: Int64? = nil, ownerId: Int64?, name: String, species: String = "cat") {
         self.id = id
         self.ownerId = ownerId
         self.name = name
         self.species = species
     }
 
-    init(row: borrowing Row) throws {
+    package init(row: borrowing Row) throws {
         id = try row.decode(at: 0)
         ownerId = try row.decode(at: 1)
         name = try row.decode(at: 2)
         species = try row.decode(at: 3)
     }
 
-    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+    package func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
         try encoder.encode(id)
         try encoder.encode(ownerId)
         try encoder.encode(name)
         try encoder.encode(species)
     }
 
-    mutating func didInsert(rowID: Int64) { id = rowID }
+    package mutating func didInsert(rowID: Int64) { id = rowID }
 
-    var primaryKey: Int64? { id }
+    package var primaryKey: Int64? { id }
 }
 
-struct Toy: PrimaryKeyedTable, Hashable, Sendable {
-    var id: Int64?
-    var petId: Int64
-    var name: String
+package struct Toy: PrimaryKeyedTable, Hashable, Sendable {
+    package var id: Int64?
+    package var petId: Int64
+    package var name: String
 
-    static let schema = TableSchema(
+    package static let schema = TableSchema(
         name: "toy",
         columns: [
             .init(name: "id", type: "INTEGER", primaryKeyPosition: 1),
@@ -140,47 +140,47 @@ struct Toy: PrimaryKeyedTable, Hashable, Sendable {
             .init(columns: ["petId"], referencedTable: "pet", referencedColumns: ["id"])
         ])
 
-    struct Columns: TableColumns {
-        let id: Column<Toy, Int64?>
-        let petId: Column<Toy, Int64>
-        let name: Column<Toy, String>
-        init(qualifier: String) {
+    package struct Columns: TableColumns {
+        package let id: Column<Toy, Int64?>
+        package let petId: Column<Toy, Int64>
+        package let name: Column<Toy, String>
+        package init(qualifier: String) {
             id = Column(qualifier, "id")
             petId = Column(qualifier, "petId")
             name = Column(qualifier, "name")
         }
     }
 
-    init(id: Int64? = nil, petId: Int64, name: String) {
+    package init(id: Int64? = nil, petId: Int64, name: String) {
         self.id = id
         self.petId = petId
         self.name = name
     }
 
-    init(row: borrowing Row) throws {
+    package init(row: borrowing Row) throws {
         id = try row.decode(at: 0)
         petId = try row.decode(at: 1)
         name = try row.decode(at: 2)
     }
 
-    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+    package func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
         try encoder.encode(id)
         try encoder.encode(petId)
         try encoder.encode(name)
     }
 
-    mutating func didInsert(rowID: Int64) { id = rowID }
+    package mutating func didInsert(rowID: Int64) { id = rowID }
 
-    var primaryKey: Int64? { id }
+    package var primaryKey: Int64? { id }
 }
 
 /// A composite text key in a WITHOUT ROWID table.
-struct Shelf: PrimaryKeyedTable, Hashable, Sendable {
-    var building: String
-    var number: Int64
-    var label: String?
+package struct Shelf: PrimaryKeyedTable, Hashable, Sendable {
+    package var building: String
+    package var number: Int64
+    package var label: String?
 
-    static let schema = TableSchema(
+    package static let schema = TableSchema(
         name: "shelf",
         columns: [
             .init(name: "building", type: "TEXT", isNotNull: true, primaryKeyPosition: 1),
@@ -189,38 +189,38 @@ struct Shelf: PrimaryKeyedTable, Hashable, Sendable {
         ],
         isWithoutRowID: true)
 
-    struct Columns: TableColumns {
-        let building: Column<Shelf, String>
-        let number: Column<Shelf, Int64>
-        let label: Column<Shelf, String?>
-        init(qualifier: String) {
+    package struct Columns: TableColumns {
+        package let building: Column<Shelf, String>
+        package let number: Column<Shelf, Int64>
+        package let label: Column<Shelf, String?>
+        package init(qualifier: String) {
             building = Column(qualifier, "building")
             number = Column(qualifier, "number")
             label = Column(qualifier, "label")
         }
     }
 
-    init(building: String, number: Int64, label: String? = nil) {
+    package init(building: String, number: Int64, label: String? = nil) {
         self.building = building
         self.number = number
         self.label = label
     }
 
-    init(row: borrowing Row) throws {
+    package init(row: borrowing Row) throws {
         building = try row.decode(at: 0)
         number = try row.decode(at: 1)
         label = try row.decode(at: 2)
     }
 
-    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+    package func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
         try encoder.encode(building)
         try encoder.encode(number)
         try encoder.encode(label)
     }
 
-    var primaryKey: (String, Int64) { (building, number) }
+    package var primaryKey: (String, Int64) { (building, number) }
 
-    static func encode<Encoder: ColumnEncoder>(primaryKey key: (String, Int64), to encoder: inout Encoder)
+    package static func encode<Encoder: ColumnEncoder>(primaryKey key: (String, Int64), to encoder: inout Encoder)
         throws(Encoder.Failure)
     {
         try encoder.encode(key.0)
@@ -229,13 +229,13 @@ struct Shelf: PrimaryKeyedTable, Hashable, Sendable {
 }
 
 /// A multi-column foreign key to `Shelf`.
-struct Book: PrimaryKeyedTable, Hashable, Sendable {
-    var id: Int64?
-    var title: String
-    var building: String?
-    var shelfNumber: Int64?
+package struct Book: PrimaryKeyedTable, Hashable, Sendable {
+    package var id: Int64?
+    package var title: String
+    package var building: String?
+    package var shelfNumber: Int64?
 
-    static let schema = TableSchema(
+    package static let schema = TableSchema(
         name: "book",
         columns: [
             .init(name: "id", type: "INTEGER", primaryKeyPosition: 1),
@@ -254,12 +254,12 @@ struct Book: PrimaryKeyedTable, Hashable, Sendable {
             .init(name: "book_on_title", columns: ["title"], isUnique: true),
         ])
 
-    struct Columns: TableColumns {
-        let id: Column<Book, Int64?>
-        let title: Column<Book, String>
-        let building: Column<Book, String?>
-        let shelfNumber: Column<Book, Int64?>
-        init(qualifier: String) {
+    package struct Columns: TableColumns {
+        package let id: Column<Book, Int64?>
+        package let title: Column<Book, String>
+        package let building: Column<Book, String?>
+        package let shelfNumber: Column<Book, Int64?>
+        package init(qualifier: String) {
             id = Column(qualifier, "id")
             title = Column(qualifier, "title")
             building = Column(qualifier, "building")
@@ -267,35 +267,35 @@ struct Book: PrimaryKeyedTable, Hashable, Sendable {
         }
     }
 
-    init(id: Int64? = nil, title: String, building: String?, shelfNumber: Int64?) {
+    package init(id: Int64? = nil, title: String, building: String?, shelfNumber: Int64?) {
         self.id = id
         self.title = title
         self.building = building
         self.shelfNumber = shelfNumber
     }
 
-    init(row: borrowing Row) throws {
+    package init(row: borrowing Row) throws {
         id = try row.decode(at: 0)
         title = try row.decode(at: 1)
         building = try row.decode(at: 2)
         shelfNumber = try row.decode(at: 3)
     }
 
-    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+    package func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
         try encoder.encode(id)
         try encoder.encode(title)
         try encoder.encode(building)
         try encoder.encode(shelfNumber)
     }
 
-    mutating func didInsert(rowID: Int64) { id = rowID }
+    package mutating func didInsert(rowID: Int64) { id = rowID }
 
-    var primaryKey: Int64? { id }
+    package var primaryKey: Int64? { id }
 }
 
 extension Database {
     /// An in-memory database with the test tables created by the CREATE TABLE renderer.
-    static func withTestTables() throws -> Database {
+    package static func withTestTables() throws -> Database {
         let db = try Database.memory()
         try db.createTable(for: Person.self)
         try db.createTable(for: Pet.self)
@@ -308,18 +308,18 @@ extension Database {
 }
 
 /// The arguments of a statement, boxed, for comparing in tests.
-func argumentValues(_ sql: SQL) throws -> [SQLValue] {
+package func argumentValues(_ sql: SQL) throws -> [SQLValue] {
     try sql.arguments.positional.map { try $0?.sqlValue ?? .null }
 }
 
 /// Two foreign keys to the same table, so relationships must name the columns.
-struct Message: PrimaryKeyedTable, Hashable, Sendable {
-    var id: Int64?
-    var senderId: Int64
-    var recipientId: Int64
-    var body: String
+package struct Message: PrimaryKeyedTable, Hashable, Sendable {
+    package var id: Int64?
+    package var senderId: Int64
+    package var recipientId: Int64
+    package var body: String
 
-    static let schema = TableSchema(
+    package static let schema = TableSchema(
         name: "message",
         columns: [
             .init(name: "id", type: "INTEGER", primaryKeyPosition: 1),
@@ -332,12 +332,12 @@ struct Message: PrimaryKeyedTable, Hashable, Sendable {
             .init(columns: ["recipientId"], referencedTable: "person"),
         ])
 
-    struct Columns: TableColumns {
-        let id: Column<Message, Int64?>
-        let senderId: Column<Message, Int64>
-        let recipientId: Column<Message, Int64>
-        let body: Column<Message, String>
-        init(qualifier: String) {
+    package struct Columns: TableColumns {
+        package let id: Column<Message, Int64?>
+        package let senderId: Column<Message, Int64>
+        package let recipientId: Column<Message, Int64>
+        package let body: Column<Message, String>
+        package init(qualifier: String) {
             id = Column(qualifier, "id")
             senderId = Column(qualifier, "senderId")
             recipientId = Column(qualifier, "recipientId")
@@ -345,28 +345,28 @@ struct Message: PrimaryKeyedTable, Hashable, Sendable {
         }
     }
 
-    init(id: Int64? = nil, senderId: Int64, recipientId: Int64, body: String) {
+    package init(id: Int64? = nil, senderId: Int64, recipientId: Int64, body: String) {
         self.id = id
         self.senderId = senderId
         self.recipientId = recipientId
         self.body = body
     }
 
-    init(row: borrowing Row) throws {
+    package init(row: borrowing Row) throws {
         id = try row.decode(at: 0)
         senderId = try row.decode(at: 1)
         recipientId = try row.decode(at: 2)
         body = try row.decode(at: 3)
     }
 
-    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
+    package func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
         try encoder.encode(id)
         try encoder.encode(senderId)
         try encoder.encode(recipientId)
         try encoder.encode(body)
     }
 
-    mutating func didInsert(rowID: Int64) { id = rowID }
+    package mutating func didInsert(rowID: Int64) { id = rowID }
 
-    var primaryKey: Int64? { id }
+    package var primaryKey: Int64? { id }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Slate
+import SlateTestSupport
 import Testing
 
 /// A common table expression's row: an employee and their depth in the reporting tree.

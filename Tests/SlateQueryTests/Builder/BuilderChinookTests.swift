@@ -1,9 +1,10 @@
 import Foundation
 import Slate
+import SlateTestSupport
 import Testing
 
 /// Each builder query on Chinook returns the same rows as the same query written in raw SQL.
-@Suite struct QueryChinookTests {
+@Suite struct BuilderChinookTests {
     let db: Database
 
     init() throws {

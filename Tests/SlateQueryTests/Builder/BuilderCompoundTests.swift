@@ -1,5 +1,6 @@
 import Foundation
 import Slate
+import SlateTestSupport
 import Testing
 
 /// `UNION`, `UNION ALL`, `INTERSECT` and `EXCEPT`.

@@ -1,5 +1,6 @@
 import Foundation
 import Slate
+import SlateTestSupport
 import Testing
 
 /// A date stored as SQLite's own functions store it, in a table SQLite filled.

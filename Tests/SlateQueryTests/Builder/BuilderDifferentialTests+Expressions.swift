@@ -1,5 +1,6 @@
 import Foundation
 import Slate
+import SlateTestSupport
 import Testing
 
 /// The differential test's shapes for issue 18's expressions: conditions over nullable columns

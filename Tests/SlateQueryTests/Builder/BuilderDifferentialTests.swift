@@ -1,5 +1,6 @@
 import Foundation
 import Slate
+import SlateTestSupport
 import Testing
 
 /// A deterministic random number generator (SplitMix64), so every run generates the same queries.

@@ -1,5 +1,6 @@
 import Foundation
 import Slate
+import SlateTestSupport
 import Testing
 
 /// The operators and functions of issue 18: `%`, `CAST`, `IS` / `IS NOT`, `nullif`, `substr`,

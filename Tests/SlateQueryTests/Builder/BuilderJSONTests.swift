@@ -1,65 +1,7 @@
 import Foundation
 import Slate
+import SlateTestSupport
 import Testing
-
-/// A table with JSON columns: one stored through `JSONEncoded`, one plain text.
-struct Gadget: PrimaryKeyedTable, Equatable {
-    struct Specs: Codable, Equatable, Sendable {
-        var brand: String
-        var weight: Int
-        var colors: [String]
-    }
-
-    var id: Int64?
-    var specs: Specs
-    var tags: String?
-
-    static let schema = TableSchema(
-        name: "gadget",
-        columns: [
-            .init(name: "id", type: "INTEGER", primaryKeyPosition: 1),
-            .init(name: "specs", type: "TEXT", isNotNull: true),
-            .init(name: "tags", type: "TEXT"),
-        ])
-
-    struct Columns: TableColumns {
-        let id: Column<Gadget, Int64?>
-        let specs: Column<Gadget, JSONEncoded<Specs>>
-        let tags: Column<Gadget, String?>
-        init(qualifier: String) {
-            id = Column(qualifier, "id")
-            specs = Column(qualifier, "specs")
-            tags = Column(qualifier, "tags")
-        }
-    }
-
-    init(id: Int64? = nil, specs: Specs, tags: String?) {
-        self.id = id
-        self.specs = specs
-        self.tags = tags
-    }
-
-    init(row: borrowing Row) throws {
-        id = try row.decode(at: 0)
-        specs = try row.decode(JSONEncoded<Specs>.self, at: 1).value
-        tags = try row.decode(at: 2)
-    }
-
-    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
-        try encoder.encode(id)
-        try encoder.encode(JSONEncoded(specs))
-        try encoder.encode(tags)
-    }
-
-    mutating func didInsert(rowID: Int64) { id = rowID }
-    var primaryKey: Int64? { id }
-}
-
-/// The shape `jsonObject` builds in the tests.
-struct ArtistSummary: Codable, Equatable, Sendable {
-    var id: Int64
-    var name: String?
-}
 
 /// `->>`, `json_extract`, `json_each`, `json_group_array` and `json_object`.
 @Suite struct BuilderJSONTests {

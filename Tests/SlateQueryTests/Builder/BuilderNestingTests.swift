@@ -1,11 +1,12 @@
 import Foundation
 import Slate
+import SlateTestSupport
 import Testing
 
 /// Which queries take an alias: those built inside a clause closure of a statement that already
 /// names their table, on the thread running that closure; never one built outside every closure,
 /// nor one built on another thread meanwhile. `find(key)` follows the same rule.
-@Suite struct QueryNestingTests {
+@Suite struct BuilderNestingTests {
     @Test func aFindBuiltInsideAClauseClosureIsAliased() throws {
         let db = try Database.chinook()
         let query = Employee.where { e in exists(Employee.find(2).where { $0.reportsTo == e.reportsTo }) }

@@ -1,5 +1,6 @@
 import Foundation
 import Slate
+import SlateTestSupport
 import Testing
 
 /// Conditions and arithmetic over nullable values are typed as SQL evaluates them: optional

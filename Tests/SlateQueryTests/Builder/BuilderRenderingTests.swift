@@ -1,5 +1,6 @@
 import Foundation
 import Slate
+import SlateTestSupport
 import Testing
 
 /// The columns of `Person` as the builder selects them.
@@ -40,7 +41,7 @@ func expectFragment(
 let person = Person.Columns(qualifier: "person")
 let pet = Pet.Columns(qualifier: "pet")
 
-@Suite struct QueryRenderingTests {
+@Suite struct BuilderRenderingTests {
     // MARK: Comparisons
 
     @Test func comparesColumnsWithValues() throws {

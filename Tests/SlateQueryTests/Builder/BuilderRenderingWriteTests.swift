@@ -1,9 +1,10 @@
 import Foundation
 import Slate
+import SlateTestSupport
 import Testing
 
 /// The exact SQL of inserts, upserts, updates, deletes, RETURNING, key lookups and CREATE TABLE.
-@Suite struct QueryRenderingWriteTests {
+@Suite struct BuilderRenderingWriteTests {
     let arthur = Person(name: "Arthur", age: 42)
     let insertPerson = #"INSERT INTO "person" ("id", "name", "age", "email", "score") VALUES (?, ?, ?, ?, ?)"#
 

@@ -152,7 +152,7 @@ struct Device: PrimaryKeyedTable, Equatable {
     }
 }
 
-@Suite struct StorageAwareQueryTests {
+@Suite struct BuilderStorageAwareTests {
     static let strategies: [DateStrategy] = [.iso8601, .unixSeconds, .unixMilliseconds, .julianDay]
 
     func database(_ strategy: DateStrategy) throws -> Database {

@@ -1,5 +1,6 @@
 import Foundation
 import Slate
+import SlateTestSupport
 import Testing
 
 /// What the builder renders means what the Swift code says: a table at two levels of a statement
@@ -266,7 +267,7 @@ struct Reminder: PrimaryKeyedTable, Equatable {
     var primaryKey: Int64? { id }
 }
 
-@Suite struct InsertDefaultTruthTests {
+@Suite struct BuilderInsertDefaultTruthTests {
     @Test func insertsApplySQLDefaultsAndReadThemBack() throws {
         let db = try Database.memory()
         try db.createTable(for: Reminder.self)

@@ -1,5 +1,6 @@
 import Foundation
 import Slate
+import SlateTestSupport
 import Testing
 
 // About fifty realistic queries, including six-condition predicates, written the way application
@@ -211,7 +212,7 @@ enum TypeCheckQueries {
     }
 }
 
-@Suite struct QueryTypeCheckTests {
+@Suite struct BuilderTypeCheckTests {
     @Test func everyChinookQueryRuns() throws {
         let db = try Database.chinook()
         #expect(try TypeCheckQueries.q02().fetchCount(db) >= 0)

@@ -1,5 +1,6 @@
 import Foundation
 import Slate
+import SlateTestSupport
 import Testing
 
 /// A table whose `NOT NULL` columns have defaults Swift cannot write: the properties are optional
@@ -98,9 +99,9 @@ struct Hits: PrimaryKeyedTable, Equatable {
     var primaryKey: String { page }
 }
 
-/// `NOT NULL` columns with non-literal defaults, upserts that keep left-out columns,
-/// `ON CONFLICT … DO UPDATE … WHERE`, and `INSERT … SELECT`.
-@Suite struct BuilderWriteTests {
+/// Writes to tables whose columns have defaults: `NOT NULL` columns with non-literal defaults,
+/// upserts that keep left-out columns, and `ON CONFLICT … DO UPDATE … WHERE`.
+@Suite struct BuilderWriteDefaultsTests {
     static func entries() throws -> Database {
         let db = try Database()
         try db.createTable(for: Entry.self)
@@ -211,56 +212,5 @@ struct Hits: PrimaryKeyedTable, Equatable {
         #expect(try db.fetchValue(Int64.self, "SELECT score FROM entry WHERE id = 1") == 90)
         try bounded.execute(db)
         #expect(try db.fetchValue(String.self, "SELECT body FROM entry WHERE id = 1") == "high")
-    }
-
-    // MARK: INSERT … SELECT
-
-    @Test func insertSelectRendersTheColumnsAndTheQuery() throws {
-        let insert = Playlist.insert {
-            $0.name
-        } select: {
-            Genre.where { $0.genreId <= 3 }.select { $0.name }
-        }
-        try expectSQL(
-            insert,
-            #"INSERT INTO "Playlist" ("Name") SELECT "Genre"."Name" FROM "Genre" WHERE "Genre"."GenreId" <= ?"#,
-            [.integer(3)])
-        let two = Playlist.insert(or: .ignore) {
-            ($0.playlistId, $0.name)
-        } select: {
-            Genre.order(by: \.genreId).select { ($0.genreId + 1000, $0.name) }
-        }
-        try expectSQL(
-            two,
-            #"INSERT OR IGNORE INTO "Playlist" ("PlaylistId", "Name") SELECT "Genre"."GenreId" + ?, "Genre"."Name" FROM "Genre" ORDER BY "Genre"."GenreId""#,
-            [.integer(1000)])
-    }
-
-    @Test func insertSelectCopiesTheRows() throws {
-        let db = try Database.chinookCopy()
-        let before = try Playlist.all().fetchCount(db)
-        let inserted = try Playlist.insert {
-            $0.name
-        } select: {
-            Genre.where { $0.genreId <= 3 }.order(by: \.genreId).select { $0.name }
-        }.execute(db)
-        #expect(inserted == 3)
-        let names = try Playlist.where { $0.playlistId > Int64(before) }.order(by: \.playlistId).select { $0.name }
-            .fetchAll(db)
-        #expect(names == ["Rock", "Jazz", "Metal"])
-        // Keys chosen by the query; OR IGNORE skips the ones that exist.
-        let copied = try Playlist.insert(or: .ignore) {
-            ($0.playlistId, $0.name)
-        } select: {
-            Genre.where { $0.genreId <= 2 }.select { ($0.genreId, $0.name) }
-        }.execute(db)
-        #expect(copied == 0)
-        let fresh = try Playlist.insert(or: .ignore) {
-            ($0.playlistId, $0.name)
-        } select: {
-            Genre.where { $0.genreId <= 2 }.select { ($0.genreId + 1000, $0.name) }
-        }.execute(db)
-        #expect(fresh == 2)
-        #expect(try Playlist.find(1001).fetchOne(db)?.name == "Rock")
     }
 }

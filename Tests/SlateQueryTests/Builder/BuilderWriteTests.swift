@@ -1,8 +1,9 @@
 import Foundation
 import Slate
+import SlateTestSupport
 import Testing
 
-@Suite struct QueryWriteTests {
+@Suite struct BuilderWriteTests {
     let db: Database
 
     init() throws {
@@ -112,6 +113,57 @@ import Testing
 
         try Person.insert([Person(name: "X", email: "arthur@example.com"), Person(name: "Y")], or: .ignore).execute(db)
         #expect(try Person.select { $0.name }.order(by: \.id).fetchAll(db) == ["Arthur Dent", "Y"])
+    }
+
+    // MARK: INSERT … SELECT
+
+    @Test func insertSelectRendersTheColumnsAndTheQuery() throws {
+        let insert = Playlist.insert {
+            $0.name
+        } select: {
+            Genre.where { $0.genreId <= 3 }.select { $0.name }
+        }
+        try expectSQL(
+            insert,
+            #"INSERT INTO "Playlist" ("Name") SELECT "Genre"."Name" FROM "Genre" WHERE "Genre"."GenreId" <= ?"#,
+            [.integer(3)])
+        let two = Playlist.insert(or: .ignore) {
+            ($0.playlistId, $0.name)
+        } select: {
+            Genre.order(by: \.genreId).select { ($0.genreId + 1000, $0.name) }
+        }
+        try expectSQL(
+            two,
+            #"INSERT OR IGNORE INTO "Playlist" ("PlaylistId", "Name") SELECT "Genre"."GenreId" + ?, "Genre"."Name" FROM "Genre" ORDER BY "Genre"."GenreId""#,
+            [.integer(1000)])
+    }
+
+    @Test func insertSelectCopiesTheRows() throws {
+        let db = try Database.chinookCopy()
+        let before = try Playlist.all().fetchCount(db)
+        let inserted = try Playlist.insert {
+            $0.name
+        } select: {
+            Genre.where { $0.genreId <= 3 }.order(by: \.genreId).select { $0.name }
+        }.execute(db)
+        #expect(inserted == 3)
+        let names = try Playlist.where { $0.playlistId > Int64(before) }.order(by: \.playlistId).select { $0.name }
+            .fetchAll(db)
+        #expect(names == ["Rock", "Jazz", "Metal"])
+        // Keys chosen by the query; OR IGNORE skips the ones that exist.
+        let copied = try Playlist.insert(or: .ignore) {
+            ($0.playlistId, $0.name)
+        } select: {
+            Genre.where { $0.genreId <= 2 }.select { ($0.genreId, $0.name) }
+        }.execute(db)
+        #expect(copied == 0)
+        let fresh = try Playlist.insert(or: .ignore) {
+            ($0.playlistId, $0.name)
+        } select: {
+            Genre.where { $0.genreId <= 2 }.select { ($0.genreId + 1000, $0.name) }
+        }.execute(db)
+        #expect(fresh == 2)
+        #expect(try Playlist.find(1001).fetchOne(db)?.name == "Rock")
     }
 
     // MARK: Upsert
