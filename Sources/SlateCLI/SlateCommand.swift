@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SlateGenerator
+import SlateRecords
 import SlateSchema
 
 /// The `slate` command-line tool.
@@ -45,7 +46,9 @@ struct Generate: ParsableCommand {
     @Argument(help: "A SQLite database file, or one or more .sql files.", completion: .file())
     var inputs: [String] = []
 
-    @Option(name: .shortAndLong, help: "The Swift file to write. Default: standard output.")
+    @Option(
+        name: .shortAndLong,
+        help: "The Swift file to write, or - for standard output (the default). A device or FIFO is written in place.")
     var output: String?
 
     @Option(name: .long, help: "The database type name. Default: the input's name followed by Database.")
@@ -96,7 +99,8 @@ struct Generate: ParsableCommand {
         let urls = inputs.map { URL(fileURLWithPath: $0) }
         let source = try CodeGenerator.generate(
             inputs: urls, configuration: configuration, databaseTypeName: name,
-            generatesModuleBundleAccessor: moduleBundleAccessor, resourceSubdirectory: resourceSubdirectory)
+            generatesModuleBundleAccessor: moduleBundleAccessor, resourceSubdirectory: resourceSubdirectory,
+            warn: { FileHandle.standardError.write(Data("warning: \($0)\n".utf8)) })
         if let output, output != "-" {
             try Self.write(source, to: URL(fileURLWithPath: output))
         } else {
@@ -105,16 +109,26 @@ struct Generate: ParsableCommand {
     }
 
     /// Writes `text` unless the file already holds it, so unchanged output does not trigger a
-    /// rebuild.
+    /// rebuild. A regular file is replaced atomically; anything else (`/dev/null`, a FIFO,
+    /// `/dev/stdout`) is written in place, never replaced (`OutputFile`).
     static func write(_ text: String, to url: URL) throws {
         let data = Data(text.utf8)
-        if let existing = try? Data(contentsOf: url), existing == data { return }
+        var status = stat()
+        let isRegular = stat(url.path, &status) != 0 || (status.st_mode & S_IFMT) == S_IFREG
+        if isRegular, let existing = try? Data(contentsOf: url), existing == data { return }
         do {
             try FileManager.default.createDirectory(
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try data.write(to: url, options: .atomic)
+            var file = try OutputFile(url: url)
+            do {
+                try file.write(data)
+                try file.commit()
+            } catch {
+                file.discard()
+                throw error
+            }
         } catch {
-            throw GeneratorError.invalidOption("cannot write \(url.path): \(error.localizedDescription)")
+            throw GeneratorError.invalidOption("cannot write \(url.path): \(error)")
         }
     }
 }

@@ -71,7 +71,7 @@ public struct GeneratorConfiguration: Sendable, Hashable, Codable {
 
     /// How `UUID` columns are stored.
     public enum UUIDStorage: String, Sendable, Hashable, Codable, CaseIterable {
-        /// 36-character uppercase text.
+        /// 36-character lowercase text (RFC 9562), matched in any letter case by Slate.
         case text
         /// 16 bytes.
         case blob

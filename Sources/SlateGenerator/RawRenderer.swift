@@ -621,7 +621,7 @@ struct RawRenderer {
         }
 
         fileprivate func slateRawBind(_ statement: OpaquePointer, _ index: Int32, _ value: UUID?) -> Int32 {
-            slateRawBind(statement, index, value?.uuidString)
+            slateRawBind(statement, index, value?.uuidString.lowercased())  // RFC 9562's form, as Slate writes
         }
 
         fileprivate func slateRawBindUUIDBytes(_ statement: OpaquePointer, _ index: Int32, _ value: UUID?) -> Int32 {

@@ -83,7 +83,7 @@ public struct PostgreSQLDatabase: PostgreSQLQueryable {
         isolation level: PostgreSQLTransaction.IsolationLevel? = nil,
         _ body: (PostgreSQLTransaction) async throws -> sending Result
     ) async throws -> sending Result {
-        try await client.withConnection { connection in
+        try await withConnection { connection in
             let transaction = PostgreSQLTransaction(connection: connection, logger: logger, savepointDepth: 0)
             let begin = level.map { "BEGIN ISOLATION LEVEL " + $0.rawValue } ?? "BEGIN"
             try await transaction.control(begin)
@@ -101,6 +101,23 @@ public struct PostgreSQLDatabase: PostgreSQLQueryable {
                 throw error
             }
             return result
+        }
+    }
+}
+
+extension PostgreSQLDatabase {
+    /// `client.withConnection`, with a failure to connect explained (`PostgreSQLError.explainingConnectionFailure`).
+    func withConnection<Result>(_ body: (PostgresConnection) async throws -> sending Result) async throws
+        -> sending Result
+    {
+        var leased = false
+        do {
+            return try await client.withConnection { connection in
+                leased = true
+                return try await body(connection)
+            }
+        } catch let error where !leased && !(error is CancellationError) && !(error is PSQLError) {
+            throw PostgreSQLError.explainingConnectionFailure(error, sql: nil)
         }
     }
 }
@@ -220,6 +237,8 @@ enum PostgresStatementRunner {
             rows = try await send(query)
         } catch let error as PSQLError {
             throw PostgreSQLError(error, sql: rendered.text, arguments: argumentValues(rendered))
+        } catch let error where !(error is CancellationError) {
+            throw PostgreSQLError.explainingConnectionFailure(error, sql: rendered.text)
         }
         try await read(rows, text: rendered.text, arguments: { rendered }, body)
     }

@@ -254,6 +254,8 @@ extension Insert {
             } catch let error as PSQLError {
                 throw PostgreSQLError(
                     error, sql: rendered.text, arguments: PostgresStatementRunner.argumentValues(allArguments()))
+            } catch let error where !(error is CancellationError) {
+                throw PostgreSQLError.explainingConnectionFailure(error, sql: rendered.text)
             }
             var returned = false
             try await PostgresStatementRunner.read(rows, text: rendered.text, arguments: allArguments) { row in
@@ -414,6 +416,8 @@ enum PostgresSingleInsert {
             }
         } catch let error as PSQLError {
             throw PostgreSQLError(error, sql: text, arguments: PostgresStatementRunner.argumentValues(allArguments()))
+        } catch let error where !(error is CancellationError) {
+            throw PostgreSQLError.explainingConnectionFailure(error, sql: text)
         }
         // The row as stored (a plain insert returns exactly one).
         try await PostgresStatementRunner.read(rows, text: text, arguments: allArguments) { row in
