@@ -79,6 +79,12 @@ echo 'import Slate' >"$work/app/Sources/App/main.swift"
     swift package config set-mirror --original "$url" --mirror "$work/Slate.git"
     swift package resolve >"$work/resolve.log" 2>&1 || { cat "$work/resolve.log"; exit 1; }
     grep -q "\"version\" : \"$version\"" Package.resolved || { cat Package.resolved; exit 1; }
+    # `traits: []` leaves out PostgreSQL: postgres-nio and SwiftNIO are not even fetched.
+    if grep -qE "postgres-nio|swift-nio" Package.resolved; then
+        echo "check-manifest-snippet: the SQLite-only manifest fetched postgres-nio or SwiftNIO:" >&2
+        grep -E '"identity"' Package.resolved >&2
+        exit 1
+    fi
     # Loading the graph checks that the products the manifest names exist.
     swift package describe --type json >/dev/null 2>"$work/describe.log" || { cat "$work/describe.log"; exit 1; }
 )
