@@ -153,9 +153,10 @@ let package = Package(
             dependencies: ["Slate"]
         ),
         // MARK: Schema first: schema reader, generator, `slate` tool and plugins
+        // Only the runtime layers it reads schemas with, so that the plugins' tool builds no more.
         .target(
             name: "SlateSchema",
-            dependencies: ["Slate", "CSQLite"]
+            dependencies: ["SlateCore", "SlateQuery", "CSQLite"]
         ),
         .target(
             name: "SlateGenerator",
@@ -170,10 +171,16 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The plugins' tool: `slate generate` alone, without swift-argument-parser, SlateRecords and
+        // the other commands, so that the host build a plugin needs compiles less (issue 36).
+        .executableTarget(
+            name: "SlateGenerateTool",
+            dependencies: ["SlateGenerator", "SlateSchema"]
+        ),
         .plugin(
             name: "SlateBuildPlugin",
             capability: .buildTool(),
-            dependencies: ["SlateCLI"]
+            dependencies: ["SlateGenerateTool"]
         ),
         .plugin(
             name: "SlateGenerateCommand",
@@ -186,7 +193,7 @@ let package = Package(
                     .writeToPackageDirectory(reason: "Writes the generated Swift files into the targets' directories")
                 ]
             ),
-            dependencies: ["SlateCLI"]
+            dependencies: ["SlateGenerateTool"]
         ),
         .testTarget(
             name: "SlateSchemaTests",

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import SlateGenerator
-import SlateRecords
 import SlateSchema
 
 /// The `slate` command-line tool.
@@ -102,33 +101,9 @@ struct Generate: ParsableCommand {
             generatesModuleBundleAccessor: moduleBundleAccessor, resourceSubdirectory: resourceSubdirectory,
             warn: { FileHandle.standardError.write(Data("warning: \($0)\n".utf8)) })
         if let output, output != "-" {
-            try Self.write(source, to: URL(fileURLWithPath: output))
+            try CodeGenerator.write(source, to: URL(fileURLWithPath: output))
         } else {
             FileHandle.standardOutput.write(Data(source.utf8))
-        }
-    }
-
-    /// Writes `text` unless the file already holds it, so unchanged output does not trigger a
-    /// rebuild. A regular file is replaced atomically; anything else (`/dev/null`, a FIFO,
-    /// `/dev/stdout`) is written in place, never replaced (`OutputFile`).
-    static func write(_ text: String, to url: URL) throws {
-        let data = Data(text.utf8)
-        var status = stat()
-        let isRegular = stat(url.path, &status) != 0 || (status.st_mode & S_IFMT) == S_IFREG
-        if isRegular, let existing = try? Data(contentsOf: url), existing == data { return }
-        do {
-            try FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            var file = try OutputFile(url: url)
-            do {
-                try file.write(data)
-                try file.commit()
-            } catch {
-                file.discard()
-                throw error
-            }
-        } catch {
-            throw GeneratorError.invalidOption("cannot write \(url.path): \(error)")
         }
     }
 }

@@ -329,18 +329,6 @@ public struct TableConformance: Sendable {
         return out.text
     }
 
-    /// The typealiases of properties with a ``Property/checkedTypeAlias``: one conformance check
-    /// per property type.
-    func writeCheckedTypeAliases(to out: inout SourceWriter) {
-        let checked = recordColumns.compactMap(\.property).filter { $0.checkedTypeAlias != nil }
-        guard !checked.isEmpty else { return }
-        for property in checked {
-            guard let alias = property.checkedTypeAlias else { continue }
-            out.line("\(access)typealias \(alias) = \(qualifier)ColumnValueCheck<\(property.baseType)>.Value")
-        }
-        out.line()
-    }
-
     func writeSchema(to out: inout SourceWriter) {
         out.doc("The `\(tableName)` \(kind.noun): its columns, keys and indexes.")
         out.line("\(access)static let schema = \(qualifier)TableSchema(")
@@ -520,12 +508,6 @@ public struct TableConformance: Sendable {
         out.line()
         writeEncoding(to: &out)
         return out.text
-    }
-
-    /// `<Root, Value>` for a property checked through an alias (spelled out, so that a type that
-    /// is not a column value is reported at the alias only), else nothing.
-    func checkedGenerics(_ property: Property, root: String) -> String {
-        property.checkedTypeAlias == nil ? "" : "<\(root), \(columnValueType(property))>"
     }
 
     /// `qualifier, "name"[, storage: …]`: the arguments of a typed column's initializer.

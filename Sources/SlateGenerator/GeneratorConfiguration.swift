@@ -1,5 +1,6 @@
 import Foundation
-import Slate
+import SlateCore
+import SlateQuery
 import SlateCodeModel
 
 /// How `slate generate` writes code: style, names, type mapping and storage. Every property has a

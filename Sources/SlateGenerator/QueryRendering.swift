@@ -1,5 +1,6 @@
 import Foundation
-import Slate
+import SlateCore
+import SlateQuery
 import SlateCodeModel
 import SlateSchema
 

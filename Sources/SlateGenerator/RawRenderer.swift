@@ -1,4 +1,5 @@
-import Slate
+import SlateCore
+import SlateQuery
 import SlateCodeModel
 
 /// Writes the raw style: functions that call only the SQLite C API (`import SQLite3` on Apple

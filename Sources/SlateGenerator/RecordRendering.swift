@@ -1,4 +1,5 @@
-import Slate
+import SlateCore
+import SlateQuery
 import SlateCodeModel
 
 /// The parts of a record both styles write: the struct header, stored properties with their DocC

@@ -1,5 +1,6 @@
 import Foundation
-import Slate
+import SlateCore
+import SlateQuery
 import SlateCodeModel
 
 /// Writes the Slate style: records conforming to Slate's `Table` (or `PrimaryKeyedTable`) through

@@ -1,4 +1,5 @@
-import Slate
+import SlateCore
+import SlateQuery
 
 extension DatabaseSchema {
     /// How `actual` differs from this schema, the expected one; empty when they agree. What

@@ -1,0 +1,23 @@
+// Types the writer cannot vouch for (the macro's user types) are named through one typealias per
+// property, which checks that the type is a column value: a type that is not is reported once, at
+// the alias, instead of at each use (issue 36).
+
+extension TableConformance {
+    /// The typealiases of properties with a ``Property/checkedTypeAlias``: one conformance check
+    /// per property type.
+    func writeCheckedTypeAliases(to out: inout SourceWriter) {
+        let checked = recordColumns.compactMap(\.property).filter { $0.checkedTypeAlias != nil }
+        guard !checked.isEmpty else { return }
+        for property in checked {
+            guard let alias = property.checkedTypeAlias else { continue }
+            out.line("\(access)typealias \(alias) = \(qualifier)ColumnValueCheck<\(property.baseType)>.Value")
+        }
+        out.line()
+    }
+
+    /// `<Root, Value>` for a property checked through an alias (spelled out, so that a type that
+    /// is not a column value is reported at the alias only), else nothing.
+    func checkedGenerics(_ property: Property, root: String) -> String {
+        property.checkedTypeAlias == nil ? "" : "<\(root), \(columnValueType(property))>"
+    }
+}
