@@ -3,14 +3,20 @@
 // the alias, instead of at each use (issue 36).
 
 extension TableConformance {
-    /// The typealiases of properties with a ``Property/checkedTypeAlias``: one conformance check
-    /// per property type.
+    /// The namespace of the checked typealiases (an extension macro can add only declarations it
+    /// names: one enum, whatever the properties).
+    public static let checkedTypeNamespace = "_SlateColumnValues"
+
+    /// The typealiases of properties with a ``Property/checkedTypeAlias``, one conformance check per
+    /// property, in the enum ``checkedTypeNamespace``.
     func writeCheckedTypeAliases(to out: inout SourceWriter) {
         let checked = recordColumns.compactMap(\.property).filter { $0.checkedTypeAlias != nil }
         guard !checked.isEmpty else { return }
-        for property in checked {
-            guard let alias = property.checkedTypeAlias else { continue }
-            out.line("\(access)typealias \(alias) = \(qualifier)ColumnValueCheck<\(property.baseType)>.Value")
+        out.block("\(access)enum \(Self.checkedTypeNamespace)") { out in
+            for property in checked {
+                guard let alias = property.checkedTypeAlias?.split(separator: ".").last else { continue }
+                out.line("\(access)typealias \(alias) = \(qualifier)ColumnValueCheck<\(property.baseType)>.Value")
+            }
         }
         out.line()
     }

@@ -121,8 +121,7 @@ struct TableCodeGenerator {
     func checked(_ property: TableConformance.Property, _ column: ColumnModel) -> TableConformance.Property {
         guard column.storage == .plain, column.info.knownName == nil else { return property }
         var property = property
-        let plain = column.accessName.filter { $0 != "`" }
-        property.checkedTypeAlias = "_SlateColumnValue_" + plain
+        property.checkedTypeAlias = TableConformance.checkedTypeNamespace + "." + column.accessName
         return property
     }
 

@@ -311,7 +311,8 @@ import Testing
                     }
                     """)
             let context = BasicMacroExpansionContext(lexicalContext: [], expansionDiscriminator: "", sourceFiles: [:])
-            let expanded = file.expand(macroSpecs: slateMacroSpecs, in: context, indentationWidth: .spaces(4))
+            let expanded = file.expand(
+                macroSpecs: slateMacroSpecs, contextGenerator: { _ in context }, indentationWidth: .spaces(4))
             #expect(context.diagnostics.isEmpty, "\(conformance): \(context.diagnostics.map(\.message))")
             #expect(expanded.description.contains("extension Book: Slate.Table"), "\(conformance)")
         }

@@ -27,7 +27,7 @@ struct LegacyKeyed: CodableRecord {
 
     /// Every entry point throws the inference error, before any SQL: no table is created.
     @Test func anInferenceErrorIsThrownFirstAtEveryEntryPoint() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory()
         defer { directory.remove() }
         let db = try Database(path: directory.path("diary.sqlite"))
         let entry = Diary(id: nil, text: "x", weather: .sunny)
@@ -56,7 +56,7 @@ struct LegacyKeyed: CodableRecord {
     }
 
     @Test func aRecordStoreThrowsTheInferenceErrorForReadsAndWrites() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory()
         defer { directory.remove() }
         let store = RecordStore(directory: directory.url)
         let attempts: [(String, () throws -> Void)] = [
