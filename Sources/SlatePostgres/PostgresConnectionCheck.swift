@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import NIOCore
 import PostgresNIO
 import SlateCore
