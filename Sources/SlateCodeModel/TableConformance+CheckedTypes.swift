@@ -15,7 +15,7 @@ extension TableConformance {
         out.block("\(access)enum \(Self.checkedTypeNamespace)") { out in
             for property in checked {
                 guard let alias = property.checkedTypeAlias?.split(separator: ".").last else { continue }
-                out.line("\(access)typealias \(alias) = \(qualifier)ColumnValueCheck<\(property.baseType)>.Value")
+                out.line("\(access)typealias \(alias) = \(qualifier)ColumnValueCheck<\(property.baseType)>.Checked")
             }
         }
         out.line()

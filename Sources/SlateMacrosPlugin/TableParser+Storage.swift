@@ -44,11 +44,15 @@ extension TableParser {
             let protocolName = TypeSyntax(IdentifierTypeSyntax(name: .identifier("SQLValueConvertible")))
             if var clause = enumDecl.inheritanceClause {
                 var types = Array(clause.inheritedTypes)
+                var trailing = Trivia()
                 if var last = types.popLast() {
+                    // `Codable {` becomes `Codable, SQLValueConvertible {`: the space moves to the end.
+                    trailing = last.type.trailingTrivia
+                    last.type = last.type.with(\.trailingTrivia, [])
                     last.trailingComma = .commaToken(trailingTrivia: .space)
                     types.append(last)
                 }
-                types.append(InheritedTypeSyntax(type: protocolName))
+                types.append(InheritedTypeSyntax(type: protocolName.with(\.trailingTrivia, trailing)))
                 clause.inheritedTypes = InheritedTypeListSyntax(types)
                 fixed.inheritanceClause = clause
             }

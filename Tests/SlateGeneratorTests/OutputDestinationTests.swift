@@ -94,7 +94,7 @@ struct OutputDestinationTests {
         ])
         #expect(exported.status == 0, "\(exported.error)")
         #expect(exported.output == "GenreId,Name\n1,Rock\n2,Jazz\n")
-        #expect(exported.error == "exported 2 rows (25 bytes) to -\n")
+        #expect(exported.error == "exported 2 rows (27 bytes) to -\n")
     }
 
     @Test func exportingIntoAFIFOWritesThroughIt() throws {

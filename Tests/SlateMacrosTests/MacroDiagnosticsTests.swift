@@ -235,21 +235,25 @@ import Testing
             """
             @Table
             struct Book {
-                enum Genre: String, Codable { case fiction, poetry }
+                enum Genre: String, Codable {
+                    case fiction, poetry
+                }
                 var id: Int64?
                 var genre: Genre
             }
             """,
             expandedSource: """
                 struct Book {
-                    enum Genre: String, Codable { case fiction, poetry }
+                    enum Genre: String, Codable {
+                    case fiction, poetry
+                }
                     var id: Int64?
                     var genre: Genre
                 }
                 """,
             diagnostics: [
                 DiagnosticSpec(
-                    message: message, line: 5, column: 16,
+                    message: message, line: 7, column: 16,
                     fixIts: [
                         FixItSpec(message: "make 'Genre' SQLValueConvertible"), FixItSpec(message: "store it as JSON"),
                     ])
@@ -258,7 +262,9 @@ import Testing
             fixedSource: """
                 @Table
                 struct Book {
-                    enum Genre: String, Codable, SQLValueConvertible { case fiction, poetry }
+                    enum Genre: String, Codable, SQLValueConvertible {
+                    case fiction, poetry
+                }
                     var id: Int64?
                     var genre: Genre
                 }
@@ -267,21 +273,25 @@ import Testing
             """
             @Table
             struct Book {
-                enum Genre: String, Codable { case fiction, poetry }
+                enum Genre: String, Codable {
+                    case fiction, poetry
+                }
                 var id: Int64?
                 var genre: Genre?
             }
             """,
             expandedSource: """
                 struct Book {
-                    enum Genre: String, Codable { case fiction, poetry }
+                    enum Genre: String, Codable {
+                    case fiction, poetry
+                }
                     var id: Int64?
                     var genre: Genre?
                 }
                 """,
             diagnostics: [
                 DiagnosticSpec(
-                    message: message.replacingOccurrences(of: "type 'Genre'", with: "type 'Genre?'"), line: 5,
+                    message: message.replacingOccurrences(of: "type 'Genre'", with: "type 'Genre?'"), line: 7,
                     column: 16,
                     fixIts: [
                         FixItSpec(message: "make 'Genre' SQLValueConvertible"), FixItSpec(message: "store it as JSON"),
@@ -291,7 +301,9 @@ import Testing
             fixedSource: """
                 @Table
                 struct Book {
-                    enum Genre: String, Codable { case fiction, poetry }
+                    enum Genre: String, Codable {
+                    case fiction, poetry
+                }
                     var id: Int64?
                     @Column(storage: .json) var genre: Genre?
                 }

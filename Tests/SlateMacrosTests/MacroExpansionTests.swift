@@ -596,8 +596,8 @@ import Testing
 
                 extension Sample: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
                     enum _SlateColumnValues {
-                        typealias kind = Slate.ColumnValueCheck<Kind>.Value
-                        typealias email = Slate.ColumnValueCheck<Email>.Value
+                        typealias kind = Slate.ColumnValueCheck<Kind>.Checked
+                        typealias email = Slate.ColumnValueCheck<Email>.Checked
                     }
 
                     static let schema = Slate.TableSchema(

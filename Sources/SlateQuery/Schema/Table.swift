@@ -210,7 +210,7 @@ public enum RowID {
 /// declaration. A type that is not a column value is then reported once —
 /// `type 'Genre' does not conform to protocol 'SQLValueConvertible'`, at the alias — instead of at
 /// every use in the expansion.
-public enum ColumnValueCheck<Checked: SQLBindable & SQLExtractable> {
+public enum ColumnValueCheck<Wrapped: SQLBindable & SQLExtractable> {
     /// The checked type.
-    public typealias Value = Checked
+    public typealias Checked = Wrapped
 }
