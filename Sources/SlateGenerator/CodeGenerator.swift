@@ -1,7 +1,7 @@
 import Foundation
+import SlateCodeModel
 import SlateCore
 import SlateQuery
-import SlateCodeModel
 import SlateSchema
 
 /// Turns a ``DatabaseSchema`` into Swift source: records, a database type and their operations.

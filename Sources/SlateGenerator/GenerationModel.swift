@@ -1,7 +1,7 @@
 import Foundation
+import SlateCodeModel
 import SlateCore
 import SlateQuery
-import SlateCodeModel
 import SlateSchema
 
 /// Everything both styles render, decided once: names, types, defaults, keys and relationships.

@@ -1,7 +1,7 @@
 import Foundation
+import SlateCodeModel
 import SlateCore
 import SlateQuery
-import SlateCodeModel
 
 /// How `slate generate` writes code: style, names, type mapping and storage. Every property has a
 /// default, so an empty configuration (or no `slate.json`) is valid.

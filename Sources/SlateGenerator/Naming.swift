@@ -1,7 +1,7 @@
 import Foundation
+import SlateCodeModel
 import SlateCore
 import SlateQuery
-import SlateCodeModel
 
 /// Turns SQL names into readable, valid Swift identifiers.
 ///

@@ -1,7 +1,7 @@
 import Foundation
+import SlateCodeModel
 import SlateCore
 import SlateQuery
-import SlateCodeModel
 import SlateSchema
 
 /// A named query as both styles render it: names and Swift types decided once.

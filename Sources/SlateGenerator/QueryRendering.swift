@@ -1,7 +1,7 @@
 import Foundation
+import SlateCodeModel
 import SlateCore
 import SlateQuery
-import SlateCodeModel
 import SlateSchema
 
 // Named queries in both styles: a function on the database type returning an `SQLQuery` (or an

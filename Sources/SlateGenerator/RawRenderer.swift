@@ -1,6 +1,6 @@
+import SlateCodeModel
 import SlateCore
 import SlateQuery
-import SlateCodeModel
 
 /// Writes the raw style: functions that call only the SQLite C API (`import SQLite3` on Apple
 /// platforms, the `CSQLite` module elsewhere), so the generated file needs no library.

@@ -1,6 +1,6 @@
+import SlateCodeModel
 import SlateCore
 import SlateQuery
-import SlateCodeModel
 
 /// The parts of a record both styles write: the struct header, stored properties with their DocC
 /// comments, and the memberwise initializer.

@@ -1,7 +1,7 @@
 import Foundation
+import SlateCodeModel
 import SlateCore
 import SlateQuery
-import SlateCodeModel
 import SlateSchema
 
 /// Chooses the Swift type of a column from the configuration, its name and its declared type.
