@@ -24,7 +24,9 @@ struct GenerateOptions {
         var remaining = arguments[...]
         if remaining.first == "generate" { remaining = remaining.dropFirst() }
         func value(_ option: String) throws -> String {
-            guard let value = remaining.popFirst() else { throw GeneratorError.invalidOption("\(option) needs a value") }
+            guard let value = remaining.popFirst() else {
+                throw GeneratorError.invalidOption("\(option) needs a value")
+            }
             return value
         }
         while let argument = remaining.popFirst() {
@@ -39,7 +41,9 @@ struct GenerateOptions {
             default: inputs.append(argument)
             }
         }
-        if inputs.isEmpty { throw GeneratorError.invalidOption("give a SQLite database file or one or more .sql files") }
+        if inputs.isEmpty {
+            throw GeneratorError.invalidOption("give a SQLite database file or one or more .sql files")
+        }
     }
 }
 
