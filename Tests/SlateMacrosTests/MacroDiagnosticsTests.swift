@@ -245,8 +245,8 @@ import Testing
             expandedSource: """
                 struct Book {
                     enum Genre: String, Codable {
-                    case fiction, poetry
-                }
+                        case fiction, poetry
+                    }
                     var id: Int64?
                     var genre: Genre
                 }
@@ -263,8 +263,8 @@ import Testing
                 @Table
                 struct Book {
                     enum Genre: String, Codable, SQLValueConvertible {
-                    case fiction, poetry
-                }
+                        case fiction, poetry
+                    }
                     var id: Int64?
                     var genre: Genre
                 }
@@ -283,8 +283,8 @@ import Testing
             expandedSource: """
                 struct Book {
                     enum Genre: String, Codable {
-                    case fiction, poetry
-                }
+                        case fiction, poetry
+                    }
                     var id: Int64?
                     var genre: Genre?
                 }
@@ -302,8 +302,8 @@ import Testing
                 @Table
                 struct Book {
                     enum Genre: String, Codable {
-                    case fiction, poetry
-                }
+                        case fiction, poetry
+                    }
                     var id: Int64?
                     @Column(storage: .json) var genre: Genre?
                 }
