@@ -233,6 +233,21 @@ public final class Statement {
         return error
     }
 
+    /// `error`, a failure of this statement, with `values` as its arguments: for statements bound
+    /// value by value (a record's columns), whose values the statement did not keep. Unchanged when
+    /// the error has arguments already, is another statement's, or the connection does not report
+    /// them (``Database/Configuration/includesArgumentsInErrors``). The description truncates each.
+    package func reporting(_ values: @autoclosure () -> [(any SQLBindable)?], in error: DatabaseError)
+        -> DatabaseError
+    {
+        guard includesArgumentsInErrors, error.arguments == nil, error.sql == sql,
+            let arguments = try? StatementArguments(values()).values(for: self)
+        else { return error }
+        var error = error
+        error.arguments = arguments
+        return error
+    }
+
     @usableFromInline
     package var reportedArguments: [SQLValue]? {
         guard includesArgumentsInErrors, let lastArguments else { return nil }

@@ -106,7 +106,7 @@ public struct PostgreSQLDatabase: PostgreSQLQueryable {
     ) async throws -> sending Result {
         try gate.enter()
         defer { gate.leave() }
-        return try await client.withConnection { connection in
+        return try await withConnection { connection in
             let trace = connectionTrace(id: connection.id)
             let report = PostgresTransactionReport.begin(instrumentation, kind: .serverTransaction, connection: trace)
             let transaction = PostgreSQLTransaction(
@@ -136,6 +136,23 @@ public struct PostgreSQLDatabase: PostgreSQLQueryable {
             }
             report?.end(error: nil)
             return result
+        }
+    }
+}
+
+extension PostgreSQLDatabase {
+    /// `client.withConnection`, with a failure to connect explained (`PostgreSQLError.explainingConnectionFailure`).
+    func withConnection<Result>(_ body: (PostgresConnection) async throws -> sending Result) async throws
+        -> sending Result
+    {
+        var leased = false
+        do {
+            return try await client.withConnection { connection in
+                leased = true
+                return try await body(connection)
+            }
+        } catch let error where !leased && !(error is CancellationError) && !(error is PSQLError) {
+            throw PostgreSQLError.explainingConnectionFailure(error, sql: nil)
         }
     }
 }

@@ -88,6 +88,8 @@ enum PostgresStatementTarget {
             rows = try await send()
         } catch let error as PSQLError {
             throw PostgreSQLError(error, sql: text, arguments: PostgresStatementRunner.argumentValues(arguments()))
+        } catch let error where !(error is CancellationError) {
+            throw PostgreSQLError.explainingConnectionFailure(error, sql: text)
         }
         try await PostgresStatementRunner.read(rows, text: text, arguments: arguments, body)
     }

@@ -595,6 +595,11 @@ import Testing
                 }
 
                 nonisolated extension Sample: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
+                    enum _SlateColumnValues {
+                        typealias kind = Slate.ColumnValueCheck<Kind>.Checked
+                        typealias email = Slate.ColumnValueCheck<Email>.Checked
+                    }
+
                     static let schema = Slate.TableSchema(
                         name: "Sample",
                         columns: [
@@ -604,7 +609,7 @@ import Testing
                             .init(name: "price", type: "TEXT", isNotNull: true),
                             .init(name: "ratio", type: "REAL", isNotNull: true),
                             .init(name: "link", type: "TEXT"),
-                            .init(name: "token", type: "TEXT", isNotNull: true),
+                            .init(name: "token", type: "TEXT", isNotNull: true, collation: "NOCASE"),
                             .init(name: "payload", type: "BLOB", isNotNull: true),
                             .init(name: "bytes", type: "BLOB", isNotNull: true),
                             .init(name: "when", type: "DATETIME"),
@@ -625,8 +630,8 @@ import Testing
                         let bytes: Slate.Column<Sample, [UInt8]>
                         let when: Slate.Column<Sample, Date?>
                         let maybe: Slate.Column<Sample, Int?>
-                        let kind: Slate.Column<Sample, Kind>
-                        let email: Slate.Column<Sample, Email?>
+                        let kind: Slate.Column<Sample, _SlateColumnValues.kind>
+                        let email: Slate.Column<Sample, _SlateColumnValues.email?>
 
                         init(qualifier: String) {
                             self.id = Slate.Column(qualifier, "id")
@@ -640,8 +645,8 @@ import Testing
                             self.bytes = Slate.Column(qualifier, "bytes")
                             self.when = Slate.Column(qualifier, "when")
                             self.maybe = Slate.Column(qualifier, "maybe")
-                            self.kind = Slate.Column(qualifier, "kind")
-                            self.email = Slate.Column(qualifier, "email")
+                            self.kind = Slate.Column<Sample, _SlateColumnValues.kind>(qualifier, "kind")
+                            self.email = Slate.Column<Sample, _SlateColumnValues.email?>(qualifier, "email")
                         }
                     }
 
@@ -658,8 +663,8 @@ import Testing
                             bytes: try row.decode(at: 8),
                             when: try row.decode(at: 9),
                             maybe: try row.decode(at: 10),
-                            kind: try row.decode(at: 11),
-                            email: try row.decode(at: 12))
+                            kind: try row.decode(_SlateColumnValues.kind.self, at: 11),
+                            email: try row.decode(_SlateColumnValues.email?.self, at: 12))
                     }
 
                     func encode<Encoder: Slate.ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
@@ -674,8 +679,8 @@ import Testing
                         try encoder.encode(self.bytes)
                         try encoder.encode(self.when)
                         try encoder.encode(self.maybe)
-                        try encoder.encode(self.kind)
-                        try encoder.encode(self.email)
+                        try encoder.encode(self.kind as _SlateColumnValues.kind)
+                        try encoder.encode(self.email as _SlateColumnValues.email?)
                     }
 
                     var primaryKey: String {
