@@ -118,7 +118,8 @@ struct PostgresTransactionReport {
         guard let instrumentation else { return nil }
         let trace = TransactionTrace(kind: kind, connection: connection)
         return PostgresTransactionReport(
-            instrumentation: instrumentation, trace: trace, token: instrumentation.transactionDidBegin(trace, enclosing: enclosing),
+            instrumentation: instrumentation, trace: trace,
+            token: instrumentation.transactionDidBegin(trace, enclosing: enclosing),
             start: .now)
     }
 
