@@ -29,6 +29,11 @@ public struct Row: ~Copyable {
     package enum Source {
         /// The current row of a live statement: its `sqlite3_stmt *`, read by every typed read,
         /// and the statement, unretained (the row is borrowed only while the statement is on it).
+        ///
+        /// The one `Unmanaged` of `SlateCore` outside C callbacks. A strong reference would make
+        /// the row non-trivial: a retain and a release of the statement per lent row. What that
+        /// costs has not been measured alone yet (issue 30 asks for the figure: it needs a release
+        /// build of the benchmark of its own); see `Benchmarks/README.md`, "Plain code".
         case statement(OpaquePointer, Unmanaged<Statement>)
         /// Values copied out of a statement.
         case copied(UnsafePointer<CopiedRow>)
