@@ -1,0 +1,166 @@
+import SlateConcurrency
+import SlateCore
+
+// The levels of an eager load, erased over their value types: each reads what it needs from a
+// parent row (the parent's key, or an annotation's value), then loads the related records of all
+// the parents at once and hands each parent its value. The closures are made where the value type
+// is known, so the values they hand out always have the type the result tuple expects.
+
+/// Runs an eager load's statements on an engine reached asynchronously: PostgreSQL's connections,
+/// in SlatePostgres.
+package protocol PrefetchStatementRunner: Sendable {
+    /// Runs `sql` and calls `body` with each row.
+    func forEachRow(_ sql: SQL, _ body: (borrowing Row) throws -> Void) async throws
+    /// The most values one statement may bind.
+    var maximumBoundValues: Int { get }
+}
+
+/// The keys of the parents whose related records a level's statement loads.
+package struct PrefetchRestriction: Sendable {
+    /// The columns linking the parents with the records loaded.
+    var path: AssociationPath
+    /// The parents' distinct keys, none containing `NULL`.
+    var keys: [[SQLValue]]
+}
+
+/// A value with the key of the parent it belongs to.
+package struct Keyed<Value> {
+    var key: [SQLValue]
+    package var value: Value
+}
+
+/// What a level read from one parent row.
+enum LevelPart {
+    /// The parent's key for the association; `nil` when a key column is `NULL` (no related record).
+    case key([SQLValue]?)
+    /// An annotation's value.
+    case value(Any)
+}
+
+/// What a level loaded: the value for a parent, from its key.
+struct LevelValues {
+    /// The value for the parent with this key (`nil` for a parent whose key column is `NULL`);
+    /// `nil` when the parent has no value and is dropped (a required to-one level).
+    let value: ([SQLValue]?) -> Any?
+}
+
+/// One level of an eager load of `Parent` records.
+struct PrefetchLevel<Parent: Table>: Sendable {
+    /// How a to-many or to-one level hands out its records.
+    enum Kind: Sendable {
+        /// Every related record, `[]` for none.
+        case all
+        /// The related record; parents without one are dropped.
+        case required
+        /// The related record, or `nil`.
+        case optional
+    }
+
+    /// The position of an annotation's value in the parent row; `nil` for a prefetch.
+    let annotationPosition: Int?
+    /// Reads an annotation's value at a position of the parent row.
+    let readAnnotation: (@Sendable (borrowing Row, Int) throws -> Any)?
+    /// The positions of the parent's key columns (a prefetch whose association resolved).
+    let originIndexes: [Int]
+    /// Throws when the level, or one below it, cannot run: before any statement runs.
+    let validate: @Sendable () throws -> Void
+    /// Loads the related records of the parents with `keys`, on SQLite.
+    let load: @Sendable (Database, [[SQLValue]]) throws -> LevelValues
+    /// Loads the related records of the parents with `keys`, on an asynchronous engine.
+    let loadAsync: @Sendable (any PrefetchStatementRunner, [[SQLValue]]) async throws -> LevelValues
+
+    var isAnnotation: Bool { annotationPosition != nil }
+
+    /// The parent's key, read from its row, or `nil` when a key column is `NULL`.
+    func key(from row: borrowing Row) -> [SQLValue]? {
+        var key: [SQLValue] = []
+        key.reserveCapacity(originIndexes.count)
+        for index in originIndexes {
+            let value = row.value(at: index)
+            if value.isNull { return nil }
+            key.append(value)
+        }
+        return key
+    }
+
+    /// A level that selects `Value` in the parent statement, at `position`.
+    static func annotation<Value: SQLExtractable & Sendable>(at position: Int, _ type: Value.Type) -> PrefetchLevel {
+        PrefetchLevel(
+            annotationPosition: position,
+            readAnnotation: { row, position in try Value.extract(from: row, at: position) },
+            originIndexes: [], validate: {},
+            load: { _, _ in LevelValues { _ in nil } },
+            loadAsync: { _, _ in LevelValues { _ in nil } })
+    }
+
+    /// A level that loads the records `child` selects through `association`.
+    static func prefetch<Target: Table, Arity, each Sub>(
+        _ association: Association<Parent, Target, Arity>, _ child: EagerLoad<Target, repeat each Sub>, kind: Kind
+    ) -> PrefetchLevel {
+        let path: AssociationPath
+        let originIndexes: [Int]
+        do {
+            path = try association.resolve()
+            originIndexes = try path.originIndexes(in: Parent.self)
+        } catch {
+            let failure = error as? DatabaseError ?? DatabaseError(resultCode: .misuse, message: "\(error)")
+            let fail: @Sendable () throws -> Void = { throw failure }
+            return PrefetchLevel(
+                annotationPosition: nil, readAnnotation: nil, originIndexes: [], validate: fail,
+                load: { _, _ in throw failure }, loadAsync: { _, _ in throw failure })
+        }
+        return PrefetchLevel(
+            annotationPosition: nil, readAnnotation: nil, originIndexes: originIndexes,
+            validate: { try child.validate() },
+            load: { db, keys in
+                let loaded = try child.load(db, restriction: PrefetchRestriction(path: path, keys: keys), forOne: false)
+                return group(try child.tuples(loaded), kind)
+            },
+            loadAsync: { runner, keys in
+                let loaded = try await child.load(
+                    runner, restriction: PrefetchRestriction(path: path, keys: keys), forOne: false)
+                return group(try child.tuples(loaded), kind)
+            })
+    }
+
+    /// The records loaded for each parent key, handed out as `kind` says.
+    private static func group<Value>(_ rows: [Keyed<Value>], _ kind: Kind) -> LevelValues {
+        var groups: [[SQLValue]: [Value]] = [:]
+        for row in rows { groups[row.key, default: []].append(row.value) }
+        switch kind {
+        case .all:
+            return LevelValues { key -> Any? in key.flatMap { groups[$0] } ?? [Value]() }
+        case .optional:
+            return LevelValues { key -> Any? in
+                let found: Value? = key.flatMap { groups[$0]?.first }
+                return found as Any
+            }
+        case .required:
+            return LevelValues { key -> Any? in
+                guard let found = key.flatMap({ groups[$0]?.first }) else { return nil }
+                return found
+            }
+        }
+    }
+
+    /// `origin-key IN (SELECT target-key FROM target … WHERE …)`: the parents that have a record
+    /// `target` selects, for a required to-one level.
+    static func requiredPredicate<Target: Table>(
+        _ association: Association<Parent, Target, ToOne>, _ target: Select<Target>
+    ) -> SQLExpression<Bool> {
+        do {
+            let path = try association.resolve()
+            var clauses = target.clauses
+            let keys = path.joinLinkingTables(into: &clauses, targetQualifier: target.qualifier, avoiding: [])
+            clauses.selection = SQL.joined(keys, separator: ", ")
+            clauses.ordering = []
+            clauses.limit = nil
+            clauses.offset = nil
+            let origin = path.originColumns.map { AssociationSQL.column(association.qualifier, $0) }
+            return SQLExpression(
+                sql: sqlConcat(AssociationSQL.row(origin), " IN (", clauses.render(), ")"), precedence: .equality)
+        } catch {
+            return ResolvedForeignKey.failure(error)
+        }
+    }
+}
