@@ -10,7 +10,7 @@ import SlateCore
 extension EagerLoad {
     /// Every record with its related records.
     public func fetchAll(_ db: Database) throws -> [Output] {
-        try tuples(fetch(db, forOne: false)).map(\.value)
+        try tuples(fetch(db, forOne: false)).map { $0.value }
     }
 
     /// The first record with its related records, or `nil`. Adds `LIMIT 1` to the parent query

@@ -103,7 +103,7 @@ extension EagerLoad {
     public func including<Target: Table>(all association: KeyPath<Root.Columns, HasMany<Root, Target>>)
         -> EagerLoad<Root, repeat each Loaded, [Target]>
     {
-        adding(.prefetch(query.scope[keyPath: association], EagerLoad<Target>(query: Select<Target>(), levels: []), kind: .all))
+        adding(.prefetch(query.scope[keyPath: association], EagerLoad<Target>.start().eagerLoadPlan, kind: .all))
     }
 
     /// Adds the records of a to-many association as `child` filters, orders and limits them (per
@@ -112,11 +112,10 @@ extension EagerLoad {
     /// ```swift
     /// Artist.all().including(all: \.albums) { $0.order(by: \.title).limit(2).including(all: \.tracks) }
     /// ```
-    public func including<Target: Table, each Sub>(
-        all association: KeyPath<Root.Columns, HasMany<Root, Target>>,
-        _ child: (EagerLoad<Target>) -> EagerLoad<Target, repeat each Sub>
-    ) -> EagerLoad<Root, repeat each Loaded, [(Target, repeat each Sub)]> {
-        adding(.prefetch(query.scope[keyPath: association], child(EagerLoad<Target>(query: Select<Target>(), levels: [])), kind: .all))
+    public func including<Target: Table, Child: EagerLoadable<Target>>(
+        all association: KeyPath<Root.Columns, HasMany<Root, Target>>, _ child: (EagerLoad<Target>) -> Child
+    ) -> EagerLoad<Root, repeat each Loaded, [Child.Output]> {
+        adding(.prefetch(query.scope[keyPath: association], child(EagerLoad<Target>.start()).eagerLoadPlan, kind: .all))
     }
 
     /// Adds the record of a to-one association, keeping only the parents that have one: one more
@@ -128,16 +127,15 @@ extension EagerLoad {
     public func including<Target: Table>(required association: KeyPath<Root.Columns, Association<Root, Target, ToOne>>)
         -> EagerLoad<Root, repeat each Loaded, Target>
     {
-        addingRequired(query.scope[keyPath: association], EagerLoad<Target>(query: Select<Target>(), levels: []))
+        addingRequired(query.scope[keyPath: association], EagerLoad<Target>.start().eagerLoadPlan)
     }
 
     /// Adds the record of a to-one association as `child` filters it, keeping only the parents
     /// that have one matching it.
-    public func including<Target: Table, each Sub>(
-        required association: KeyPath<Root.Columns, Association<Root, Target, ToOne>>,
-        _ child: (EagerLoad<Target>) -> EagerLoad<Target, repeat each Sub>
-    ) -> EagerLoad<Root, repeat each Loaded, (Target, repeat each Sub)> {
-        addingRequired(query.scope[keyPath: association], child(EagerLoad<Target>(query: Select<Target>(), levels: [])))
+    public func including<Target: Table, Child: EagerLoadable<Target>>(
+        required association: KeyPath<Root.Columns, Association<Root, Target, ToOne>>, _ child: (EagerLoad<Target>) -> Child
+    ) -> EagerLoad<Root, repeat each Loaded, Child.Output> {
+        addingRequired(query.scope[keyPath: association], child(EagerLoad<Target>.start()).eagerLoadPlan)
     }
 
     /// Adds the record of a to-one association, or `nil` for a parent without one: one more
@@ -149,15 +147,14 @@ extension EagerLoad {
     public func including<Target: Table>(optional association: KeyPath<Root.Columns, Association<Root, Target, ToOne>>)
         -> EagerLoad<Root, repeat each Loaded, Target?>
     {
-        adding(.prefetch(query.scope[keyPath: association], EagerLoad<Target>(query: Select<Target>(), levels: []), kind: .optional))
+        adding(.prefetch(query.scope[keyPath: association], EagerLoad<Target>.start().eagerLoadPlan, kind: .optional))
     }
 
     /// Adds the record of a to-one association as `child` filters it, or `nil`.
-    public func including<Target: Table, each Sub>(
-        optional association: KeyPath<Root.Columns, Association<Root, Target, ToOne>>,
-        _ child: (EagerLoad<Target>) -> EagerLoad<Target, repeat each Sub>
-    ) -> EagerLoad<Root, repeat each Loaded, (Target, repeat each Sub)?> {
-        adding(.prefetch(query.scope[keyPath: association], child(EagerLoad<Target>(query: Select<Target>(), levels: [])), kind: .optional))
+    public func including<Target: Table, Child: EagerLoadable<Target>>(
+        optional association: KeyPath<Root.Columns, Association<Root, Target, ToOne>>, _ child: (EagerLoad<Target>) -> Child
+    ) -> EagerLoad<Root, repeat each Loaded, Child.Output?> {
+        adding(.prefetch(query.scope[keyPath: association], child(EagerLoad<Target>.start()).eagerLoadPlan, kind: .optional))
     }
 
     /// Adds the value of an expression of the parent query's row, such as the number of related
@@ -172,7 +169,7 @@ extension EagerLoad {
         var copy = EagerLoad<Root, repeat each Loaded, Value>(query: query, levels: levels)
         let fragment = query.withOuterQualifiers { expression(query.scope).queryFragment }
         var clauses = copy.query.clauses
-        let position = Root.schema.recordColumns.count + levels.filter(\.isAnnotation).count
+        let position = Root.schema.recordColumns.count + levels.filter { $0.isAnnotation }.count
         clauses.selection.append(", ")
         clauses.selection.append(fragment)
         copy.query.clauses = clauses
@@ -185,13 +182,57 @@ extension EagerLoad {
     }
 
     /// Adds a required to-one level: the level, and `key IN (SELECT …)` in the parent query.
-    private func addingRequired<Target: Table, each Sub>(
-        _ association: Association<Root, Target, ToOne>, _ child: EagerLoad<Target, repeat each Sub>
-    ) -> EagerLoad<Root, repeat each Loaded, (Target, repeat each Sub)> {
-        var copy: EagerLoad<Root, repeat each Loaded, (Target, repeat each Sub)> = adding(
-            .prefetch(association, child, kind: .required))
+    private func addingRequired<Target: Table, Value>(
+        _ association: Association<Root, Target, ToOne>, _ child: EagerLoadPlan<Target, Value>
+    ) -> EagerLoad<Root, repeat each Loaded, Value> {
+        var copy: EagerLoad<Root, repeat each Loaded, Value> = adding(.prefetch(association, child, kind: .required))
         copy.query.clauses.predicates.append(PrefetchLevel<Root>.requiredPredicate(association, child.query))
         return copy
+    }
+}
+
+extension EagerLoad where Root: Table {
+    /// The records of `Root`, with no levels yet: what a level's closure receives.
+    static func start() -> EagerLoad<Root> {
+        EagerLoad<Root>(query: Select<Root>(), levels: [])
+    }
+}
+
+/// A query that loads records of ``Root`` with related records: an ``EagerLoad``, as a level's
+/// closure returns it. (Only `EagerLoad` conforms; its plan is internal to Slate.)
+public protocol EagerLoadable<Root>: Sendable {
+    /// The table whose records the query loads.
+    associatedtype Root: Table
+    /// One result: a record, or a tuple of a record and its levels' values.
+    associatedtype Output
+
+    /// How the query runs as a level of another eager load.
+    var eagerLoadPlan: EagerLoadPlan<Root, Output> { get }
+}
+
+/// How an ``EagerLoad`` runs as a level of another: its query, and its statements restricted to
+/// the parents' keys. Opaque: only Slate makes and reads it.
+public struct EagerLoadPlan<Root: Table, Output>: Sendable {
+    /// The query of the level's records.
+    let query: Select<Root>
+    /// Throws when the level, or one below it, cannot run.
+    let validate: @Sendable () throws -> Void
+    /// The records of the parents with the restriction's keys, each with the key it matched.
+    let load: @Sendable (Database, PrefetchRestriction) throws -> [Keyed<Output>]
+    /// The same, on an asynchronous engine.
+    let loadAsync: @Sendable (any PrefetchStatementRunner, PrefetchRestriction) async throws -> [Keyed<Output>]
+}
+
+extension EagerLoad: EagerLoadable {
+    /// How the eager load runs as a level of another.
+    public var eagerLoadPlan: EagerLoadPlan<Root, Output> {
+        EagerLoadPlan(
+            query: query,
+            validate: { try self.validate() },
+            load: { db, restriction in try self.tuples(self.load(db, restriction: restriction, forOne: false)) },
+            loadAsync: { runner, restriction in
+                try self.tuples(try await self.load(runner, restriction: restriction, forOne: false))
+            })
     }
 }
 
@@ -207,10 +248,9 @@ extension Select {
 
     /// The records with the records of a to-many association, as `child` filters, orders and
     /// limits them per parent: see ``EagerLoad``.
-    public func including<Target: Table, each Sub>(
-        all association: KeyPath<Root.Columns, HasMany<Root, Target>>,
-        _ child: (EagerLoad<Target>) -> EagerLoad<Target, repeat each Sub>
-    ) -> EagerLoad<Root, [(Target, repeat each Sub)]> {
+    public func including<Target: Table, Child: EagerLoadable<Target>>(
+        all association: KeyPath<Root.Columns, HasMany<Root, Target>>, _ child: (EagerLoad<Target>) -> Child
+    ) -> EagerLoad<Root, [Child.Output]> {
         EagerLoad<Root>(query: self, levels: []).including(all: association, child)
     }
 
@@ -222,10 +262,9 @@ extension Select {
     }
 
     /// The records that have a record of a to-one association matching `child`, with it.
-    public func including<Target: Table, each Sub>(
-        required association: KeyPath<Root.Columns, Association<Root, Target, ToOne>>,
-        _ child: (EagerLoad<Target>) -> EagerLoad<Target, repeat each Sub>
-    ) -> EagerLoad<Root, (Target, repeat each Sub)> {
+    public func including<Target: Table, Child: EagerLoadable<Target>>(
+        required association: KeyPath<Root.Columns, Association<Root, Target, ToOne>>, _ child: (EagerLoad<Target>) -> Child
+    ) -> EagerLoad<Root, Child.Output> {
         EagerLoad<Root>(query: self, levels: []).including(required: association, child)
     }
 
@@ -237,10 +276,9 @@ extension Select {
     }
 
     /// The records with the record of a to-one association as `child` filters it, or `nil`.
-    public func including<Target: Table, each Sub>(
-        optional association: KeyPath<Root.Columns, Association<Root, Target, ToOne>>,
-        _ child: (EagerLoad<Target>) -> EagerLoad<Target, repeat each Sub>
-    ) -> EagerLoad<Root, (Target, repeat each Sub)?> {
+    public func including<Target: Table, Child: EagerLoadable<Target>>(
+        optional association: KeyPath<Root.Columns, Association<Root, Target, ToOne>>, _ child: (EagerLoad<Target>) -> Child
+    ) -> EagerLoad<Root, Child.Output?> {
         EagerLoad<Root>(query: self, levels: []).including(optional: association, child)
     }
 

@@ -94,8 +94,8 @@ struct PrefetchLevel<Parent: Table>: Sendable {
     }
 
     /// A level that loads the records `child` selects through `association`.
-    static func prefetch<Target: Table, Arity, each Sub>(
-        _ association: Association<Parent, Target, Arity>, _ child: EagerLoad<Target, repeat each Sub>, kind: Kind
+    static func prefetch<Target: Table, Arity, Value>(
+        _ association: Association<Parent, Target, Arity>, _ child: EagerLoadPlan<Target, Value>, kind: Kind
     ) -> PrefetchLevel {
         let path: AssociationPath
         let originIndexes: [Int]
@@ -113,13 +113,10 @@ struct PrefetchLevel<Parent: Table>: Sendable {
             annotationPosition: nil, readAnnotation: nil, originIndexes: originIndexes,
             validate: { try child.validate() },
             load: { db, keys in
-                let loaded = try child.load(db, restriction: PrefetchRestriction(path: path, keys: keys), forOne: false)
-                return group(try child.tuples(loaded), kind)
+                group(try child.load(db, PrefetchRestriction(path: path, keys: keys)), kind)
             },
             loadAsync: { runner, keys in
-                let loaded = try await child.load(
-                    runner, restriction: PrefetchRestriction(path: path, keys: keys), forOne: false)
-                return group(try child.tuples(loaded), kind)
+                group(try await child.loadAsync(runner, PrefetchRestriction(path: path, keys: keys)), kind)
             })
     }
 
