@@ -18,10 +18,23 @@ private struct Novel: CodableRecord, Equatable {
     mutating func didInsert(rowID: Int64) { id = rowID }
 }
 
+/// A key of another type than the one it references: TEXT, referencing an INTEGER.
+private struct Essay: CodableRecord, Equatable {
+    var id: Int64?
+    var writerId: String
+    mutating func didInsert(rowID: Int64) { id = rowID }
+}
+
+private let essayWriter = TableSchema.ForeignKey(columns: ["writerId"], referencedTable: "Writer")
+
 private let novelWriter = TableSchema.ForeignKey(columns: ["writerId"], referencedTable: "Writer")
 
 extension RecordColumns where Record == Writer {
     fileprivate var novels: HasMany<Writer, Novel> { .hasMany(qualifier, using: novelWriter) }
+}
+
+extension RecordColumns where Record == Writer {
+    fileprivate var essays: HasMany<Writer, Essay> { .hasMany(qualifier, using: essayWriter) }
 }
 
 extension RecordColumns where Record == Novel {
@@ -36,8 +49,10 @@ extension RecordColumns where Record == Novel {
         _ = try db.insert(Writer(name: "Cy"))
         _ = try db.insert(
             contentsOf: [
-                Novel(writerId: ann.id ?? 0, title: "A1", year: 1990), Novel(writerId: bob.id ?? 0, title: "B1", year: 2001),
-                Novel(writerId: ann.id ?? 0, title: "A2", year: 1985), Novel(writerId: ann.id ?? 0, title: "A3", year: 2010),
+                Novel(writerId: ann.id ?? 0, title: "A1", year: 1990),
+                Novel(writerId: bob.id ?? 0, title: "B1", year: 2001),
+                Novel(writerId: ann.id ?? 0, title: "A2", year: 1985),
+                Novel(writerId: ann.id ?? 0, title: "A3", year: 2010),
             ])
         return db
     }
@@ -72,5 +87,14 @@ extension RecordColumns where Record == Novel {
         }
         #expect(error?.resultCode == .misuse)
         #expect(error?.message.contains("references Publisher, not Writer") == true)
+    }
+
+    @Test func aKeyReadBackAsAnotherTypeThrowsRatherThanDroppingRecords() throws {
+        let db = try library()
+        _ = try db.insert(Essay(writerId: "1"))
+        // SQLite matches the TEXT '1' with the bound integer 1; the record must not vanish.
+        let error = #expect(throws: DatabaseError.self) { _ = try Writer.all().including(all: \.essays).fetchAll(db) }
+        #expect(error?.resultCode == .mismatch)
+        #expect(error?.message.contains("read back as text") == true)
     }
 }

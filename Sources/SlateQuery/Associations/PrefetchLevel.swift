@@ -113,17 +113,37 @@ struct PrefetchLevel<Parent: Table>: Sendable {
             annotationPosition: nil, readAnnotation: nil, originIndexes: originIndexes,
             validate: { try child.validate() },
             load: { db, keys in
-                group(try child.load(db, PrefetchRestriction(path: path, keys: keys)), kind)
+                try group(try child.load(db, PrefetchRestriction(path: path, keys: keys)), keys, kind)
             },
             loadAsync: { runner, keys in
-                group(try await child.loadAsync(runner, PrefetchRestriction(path: path, keys: keys)), kind)
+                try group(try await child.loadAsync(runner, PrefetchRestriction(path: path, keys: keys)), keys, kind)
             })
     }
 
     /// The records loaded for each parent key, handed out as `kind` says.
-    private static func group<Value>(_ rows: [Keyed<Value>], _ kind: Kind) -> LevelValues {
+    ///
+    /// A record's key is read back from its own row; the engine matched it with a parent's key
+    /// after its type conversions (a `TEXT` column equals the bound integer `1` as `'1'`). A key
+    /// that equals no parent's as a value, even as an integer-valued real, throws rather than
+    /// dropping the record.
+    private static func group<Value>(_ rows: [Keyed<Value>], _ keys: [[SQLValue]], _ kind: Kind) throws -> LevelValues {
+        let parents = Set(keys)
         var groups: [[SQLValue]: [Value]] = [:]
-        for row in rows { groups[row.key, default: []].append(row.value) }
+        for row in rows {
+            var key = row.key
+            if !parents.contains(key) {
+                key = key.map(Self.integral)
+                guard parents.contains(key) || parents.contains(row.key.map(Self.real)) else {
+                    throw DatabaseError(
+                        resultCode: .mismatch,
+                        message: "the key of a record related to \(Parent.tableName) was read back as "
+                            + "\(row.key.map(\.storageClass).joined(separator: ", ")), which equals none of the "
+                            + "parents' keys: declare the foreign key's columns with the type of those they reference")
+                }
+                if !parents.contains(key) { key = row.key.map(Self.real) }
+            }
+            groups[key, default: []].append(row.value)
+        }
         switch kind {
         case .all:
             return LevelValues { key -> Any? in key.flatMap { groups[$0] } ?? [Value]() }
@@ -138,6 +158,18 @@ struct PrefetchLevel<Parent: Table>: Sendable {
                 return found
             }
         }
+    }
+
+    /// An integer-valued real as an integer.
+    private static func integral(_ value: SQLValue) -> SQLValue {
+        if case .real(let real) = value, let integer = Int64(exactly: real) { return .integer(integer) }
+        return value
+    }
+
+    /// An integer as a real, when it converts exactly.
+    private static func real(_ value: SQLValue) -> SQLValue {
+        if case .integer(let integer) = value, let real = Double(exactly: integer) { return .real(real) }
+        return value
     }
 
     /// `origin-key IN (SELECT target-key FROM target … WHERE …)`: the parents that have a record
