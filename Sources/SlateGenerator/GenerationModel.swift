@@ -55,6 +55,8 @@ struct RecordModel {
     /// Method names claimed on the record, for relationship helpers.
     /// The arguments of a virtual table's module, `""` for other records.
     var virtualArguments: String
+    /// The associations written in the record's `Columns` (`GenerationModel+Associations.swift`).
+    var associations: [TableConformance.Association] = []
 
     var isTable: Bool { kind == .table }
     var isView: Bool { kind == .view }
@@ -381,6 +383,7 @@ extension GenerationModel {
         }
 
         assignForeignKeys(schema: schema)
+        assignAssociations()
         var children: [Int: [(child: Int, key: Int)]] = [:]
         for (childIndex, record) in records.enumerated() {
             for (keyIndex, key) in record.foreignKeys.enumerated() {

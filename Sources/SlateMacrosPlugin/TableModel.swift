@@ -44,6 +44,8 @@ struct ColumnModel {
 /// A `@ForeignKey` reference: Swift expressions for the table and actions.
 struct ReferenceModel {
     var table: String
+    /// The referenced record type, when given as `Artist.self`.
+    var typeName: String?
     var column: String?
     var onDelete: String?
     var onUpdate: String?
@@ -65,6 +67,9 @@ struct TableModel {
     /// first assignment when no stored property surely has an initial value; else one assignment
     /// per read.
     var decodingShape = TableConformance.DecodingShape.assignments
+    /// The associations: declared in `@Table(associations:)`, and one per `@ForeignKey(Type.self)`
+    /// (`AssociationParsing.swift`).
+    var associations: [TableConformance.Association] = []
 
     var primaryKeyColumns: [ColumnModel] { columns.filter(\.isPrimaryKey) }
 }
@@ -164,6 +169,7 @@ struct TableParser {
         if model.columns.isEmpty && !hasErrors {
             error(.noStoredProperties(typeName: structDecl.name.text), at: structDecl.name)
         }
+        model.associations = parseAssociations(node, columns: model.columns)
         if hasErrors { return nil }
         if Self.hasMemberwiseInitializer(structDecl, columns: model.columns) {
             model.decodingShape = .throughInitializer
@@ -677,6 +683,7 @@ struct TableParser {
                     let base = member.base
                 {
                     table = "\(base.trimmedDescription).tableName"
+                    reference.typeName = base.trimmedDescription
                 } else {
                     error(
                         .invalidArgument(

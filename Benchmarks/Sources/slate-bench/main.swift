@@ -14,6 +14,7 @@ let allScenarios: [Scenario] = [
     NorthwindOrders.scenario,
     BuilderFilterOrder.scenario,
     PrimaryKeyLookups.scenario,
+    AssociationsBenchmark.scenario,
     Codegen.manyTables,
     Codegen.wideTable,
     CSVImport.scenario,
