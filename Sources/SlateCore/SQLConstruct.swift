@@ -16,6 +16,9 @@ package indirect enum SQLConstruct: Sendable {
     /// which is ascending) and where NULLs go (`nil`: first when ascending, last when descending,
     /// as on SQLite); `nullable`: whether the expression can be NULL.
     case ordering(SQL, descending: Bool?, nullsFirst: Bool?, nullable: Bool)
+    /// A term of the `ORDER BY` of a compound select, which names a result column (its columns are
+    /// the first member's).
+    case compoundOrdering(SQL)
     /// The selection of a statement whose rows are only counted or tested for existence, never
     /// read.
     case rowsOnlySelection(SQL)
@@ -75,7 +78,8 @@ package indirect enum SQLConstruct: Sendable {
         case .limit, .conflictResolution, .ignoredConflicts, .conflictTarget, .emptyList, .nullSafeEquality, .like,
             .glob, .literalMatch, .collate, .integerArgument:
             return []
-        case .ordering(let sql, _, _, _), .rowsOnlySelection(let sql), .derivedTable(let sql, _), .round(let sql, _),
+        case .ordering(let sql, _, _, _), .compoundOrdering(let sql), .rowsOnlySelection(let sql),
+            .derivedTable(let sql, _), .round(let sql, _),
             .cast(let sql, _, _), .substring(let sql, _, _), .position(_, let sql), .sqliteOnly(let sql, _):
             return [sql]
         case .division(let lhs, let rhs, _):

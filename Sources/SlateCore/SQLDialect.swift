@@ -154,6 +154,9 @@ package struct SQLWriter<Rendering: SQLDialectRendering> {
     package var arguments: [(any SQLBindable)?] = []
     /// Whether failures throw. Without, they write nothing: the statement's text for display.
     package let throwsFailures: Bool
+    /// Whether columns are written with their table's name or alias (not in a compound's
+    /// ordering, on dialects that sort it by result column names).
+    package var qualifiesColumns = true
     /// The statement being written, for error messages.
     package let statement: SQL
     /// The qualifiers of the tables of the statement levels being written, outermost first, and
@@ -203,7 +206,7 @@ package struct SQLWriter<Rendering: SQLDialectRendering> {
         case .identifier(let name):
             text.appendQuotedIdentifier(name)
         case .column(let qualifier, let name):
-            if !qualifier.isEmpty {
+            if !qualifier.isEmpty && qualifiesColumns {
                 text.appendQuotedIdentifier(tableName(qualifier))
                 text += "."
             }

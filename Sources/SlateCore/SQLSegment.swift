@@ -106,7 +106,8 @@ public struct SQLPrecedence: Comparable, Hashable, Sendable {
 
     /// The kinds of operators, as every dialect's precedence tells them apart.
     package enum Kind: Sendable {
-        case lowest, or, and, not, nullTest, equality, comparison, membership, additive, multiplicative
+        case lowest, or, and, not, nullTest, equality, comparison, membership, emptyMembership, additive
+        case multiplicative
         case concatenation, collate, prefix, atomic
         /// A level made with ``SQLPrecedence/init(rawValue:)``: its kind is unknown.
         case custom
@@ -139,6 +140,9 @@ public struct SQLPrecedence: Comparable, Hashable, Sendable {
     public static let equality = SQLPrecedence(.equality, 40)
     /// `IN`, `BETWEEN`, `LIKE`, `GLOB`, `MATCH`: SQLite's level of `=`, PostgreSQL's above it.
     public static let membership = SQLPrecedence(.membership, 40)
+    /// `IN ()` and `NOT IN ()` of an empty list: SQLite's level of `=`; on PostgreSQL, which writes
+    /// them `= ANY('{}')` and `<> ALL('{}')`, the level of `=` too (below `IN`).
+    package static let emptyMembership = SQLPrecedence(.emptyMembership, 40)
     /// `<`, `<=`, `>`, `>=`: above `=` on SQLite, at its level on PostgreSQL.
     public static let comparison = SQLPrecedence(.comparison, 50)
     /// `+` and `-`.

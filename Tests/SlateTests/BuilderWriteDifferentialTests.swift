@@ -52,7 +52,7 @@ struct TrackSearch: Table {
         return db
     }
 
-    @Test func generatedStatementsMatchHandWrittenSQL() throws {
+    @Test func generatedStatementsMatchHandWrittenSQL() async throws {
         var random = SeededGenerator(state: Self.seed)
         let indexed = try Self.indexedChinook()
         var mismatches: [String] = []
@@ -61,7 +61,8 @@ struct TrackSearch: Table {
         for index in 0..<Self.caseCount {
             let shape = index % Self.shapeCount
             shapes.insert(shape)
-            let item = try Self.makeCase(shape: shape, indexed: indexed, random: &random)
+            let item = try await Self.makeCase(
+                shape: shape, indexed: indexed, engine: SQLiteEngine(db: indexed), random: &random)
             let builder = item.isOrdered ? item.builder : item.builder.sorted(by: BuilderDifferentialTests.precedes)
             let handWritten =
                 item.isOrdered ? item.handWritten : item.handWritten.sorted(by: BuilderDifferentialTests.precedes)
@@ -79,19 +80,24 @@ struct TrackSearch: Table {
     }
 
     // swiftlint:disable:next function_body_length
-    static func makeCase(shape: Int, indexed: Database, random: inout SeededGenerator) throws -> DifferentialCase {
+    static func makeCase(
+        shape: Int, indexed: Database, engine: some QueryEngine, random: inout SeededGenerator
+    ) async throws -> DifferentialCase {
         switch shape {
         case 0:
             // INSERT … SELECT, with a computed key and OR IGNORE.
             let maximum = random.int64(1...25)
             let offset = random.element([0, 1000] as [Int64])
-            let built = try Database.chinookCopy()
-            let written = try Database.chinookCopy()
-            try Playlist.insert(or: .ignore) {
+            let insert = Playlist.insert(or: .ignore) {
                 ($0.playlistId, $0.name)
             } select: {
                 Genre.where { $0.genreId <= maximum }.select { ($0.genreId + offset, $0.name) }
-            }.execute(built)
+            }
+            let built = try await engine.onChinookCopy { copy in
+                try await copy.execute(insert)
+                return try await copy.contents(Playlist.self)
+            }
+            let written = try Database.chinookCopy()
             try written.execute(
                 SQL(
                     sql:
@@ -99,19 +105,22 @@ struct TrackSearch: Table {
                     arguments: [offset, maximum]))
             return DifferentialCase(
                 label: "insert genres <= \(maximum) + \(offset) into playlists",
-                builder: try BuilderDifferentialTests.contents(built, "Playlist"),
+                builder: built,
                 handWritten: try BuilderDifferentialTests.contents(written, "Playlist"), isOrdered: true)
         case 1:
             // ON CONFLICT … DO UPDATE … WHERE.
             let key = random.int64(1...300)
             let name = random.element(["Alpha", "Blues", "Metal", "Zydeco", "Rock", "Led"])
-            let built = try Database.chinookCopy()
-            let written = try Database.chinookCopy()
-            try Artist.insert(Artist(artistId: key, name: name)).onConflict(\.artistId) { existing, excluded in
+            let upsert = Artist.insert(Artist(artistId: key, name: name)).onConflict(\.artistId) { existing, excluded in
                 existing.name.set(to: excluded.name)
             } where: { existing, excluded in
                 existing.name < excluded.name
-            }.execute(built)
+            }
+            let built = try await engine.onChinookCopy { copy in
+                try await copy.execute(upsert)
+                return try await copy.contents(Artist.self)
+            }
+            let written = try Database.chinookCopy()
             try written.execute(
                 SQL(
                     sql:
@@ -119,17 +128,18 @@ struct TrackSearch: Table {
                     arguments: [key, name]))
             return DifferentialCase(
                 label: "upsert artist \(key) \(name) where greater",
-                builder: try BuilderDifferentialTests.contents(built, "Artist"),
+                builder: built,
                 handWritten: try BuilderDifferentialTests.contents(written, "Artist"), isOrdered: true)
         case 2:
             // FTS5 MATCH ordered by rank, joined back to the content table.
             let word = random.element(Self.words)
             let query: FullTextQuery = random.bool() ? .phrase(word) : .prefix(String(word.prefix(3)))
             let limit = random.int(5...40)
-            let rows = try Track.join(TrackSearch.self, on: { $0.trackId == $1.rowid })
-                .where { _, search in search.match(query) }
-                .order { track, search in (search.rank, track.trackId) }.limit(limit)
-                .select { track, _ in (track.trackId, track.name) }.fetchAll(indexed)
+            let rows = try await engine.all(
+                Track.join(TrackSearch.self, on: { $0.trackId == $1.rowid })
+                    .where { _, search in search.match(query) }
+                    .order { track, search in (search.rank, track.trackId) }.limit(limit)
+                    .select { track, _ in (track.trackId, track.name) })
             return DifferentialCase(
                 label: "tracks matching \(query) limit \(limit)", builder: try rows.map { try raw($0.0, $0.1) },
                 handWritten: try sql(
@@ -140,8 +150,9 @@ struct TrackSearch: Table {
         case 3:
             // FTS5 highlight and bm25 over the index alone.
             let word = random.element(Self.words)
-            let rows = try TrackSearch.where { $0.match(.phrase(word)) }.order { ($0.bm25(), $0.rowid) }.limit(20)
-                .select { ($0.rowid, $0.name.highlight(open: "[", close: "]")) }.fetchAll(indexed)
+            let rows = try await engine.all(
+                TrackSearch.where { $0.match(.phrase(word)) }.order { ($0.bm25(), $0.rowid) }.limit(20)
+                    .select { ($0.rowid, $0.name.highlight(open: "[", close: "]")) })
             return DifferentialCase(
                 label: "highlight \(word)", builder: try rows.map { try raw($0.0, $0.1) },
                 handWritten: try sql(
@@ -152,14 +163,15 @@ struct TrackSearch: Table {
         case 4:
             // json_group_array and json_object per group, compared as the JSON SQLite builds.
             let maximum = random.int64(1...40)
-            let rows = try Album.where { $0.artistId <= maximum }.group(by: \.artistId).order(by: \.artistId)
-                .select {
-                    (
-                        $0.artistId,
-                        jsonObject(as: ArtistSummary.self, ["id": $0.albumId, "name": $0.title]).jsonGroupArray()
-                    )
-                }
-                .fetchAll(indexed)
+            let rows = try await engine.all(
+                Album.where { $0.artistId <= maximum }.group(by: \.artistId).order(by: \.artistId)
+                    .select {
+                        (
+                            $0.artistId,
+                            jsonObject(as: ArtistSummary.self, ["id": $0.albumId, "name": $0.title]).jsonGroupArray()
+                        )
+                    }
+            )
             let expected = try indexed.fetchAll(
                 SQL(
                     sql:
@@ -180,8 +192,9 @@ struct TrackSearch: Table {
         default:
             // json_each over a bound array, in IN and as a source, and ->> on its values.
             let ids = (0..<random.int(1...12)).map { _ in random.int64(1...3503) }
-            let rows = try Track.where { $0.trackId.in(JSONEach<Int64>.of(array: ids).select { $0.value }) }
-                .order(by: \.trackId).select { ($0.trackId, $0.name) }.fetchAll(indexed)
+            let rows = try await engine.all(
+                Track.where { $0.trackId.in(JSONEach<Int64>.of(array: ids).select { $0.value }) }
+                    .order(by: \.trackId).select { ($0.trackId, $0.name) })
             let text = "[" + ids.map(String.init).joined(separator: ",") + "]"
             return DifferentialCase(
                 label: "tracks in \(ids)", builder: try rows.map { try raw($0.0, $0.1) },

@@ -15,7 +15,7 @@ package enum PostgreSQLRendering: SQLDialectRendering {
         case .and: 20
         case .not: 30
         case .nullTest: 40
-        case .equality, .comparison: 45
+        case .equality, .comparison, .emptyMembership: 45
         case .membership: 50
         case .concatenation: 55
         case .additive: 60
@@ -128,6 +128,12 @@ package enum PostgreSQLRendering: SQLDialectRendering {
             if nullable || nullsFirst != nil {
                 writer.text += (nullsFirst ?? (descending != true)) ? " NULLS FIRST" : " NULLS LAST"
             }
+        case .compoundOrdering(let term):
+            // PostgreSQL sorts a compound by its result columns' names, never a table's columns.
+            let qualifies = writer.qualifiesColumns
+            writer.qualifiesColumns = false
+            defer { writer.qualifiesColumns = qualifies }
+            try writer.write(term)
         case .rowsOnlySelection:
             // A grouped query may select only grouped columns and aggregates on PostgreSQL.
             writer.text += "1"

@@ -54,6 +54,9 @@ package enum SQLiteRendering: SQLDialectRendering {
             case false?: writer.text += " NULLS LAST"
             case nil: break
             }
+        case .compoundOrdering(let term):
+            // SQLite matches the term with a result column, qualified or not.
+            try writer.write(term)
         case .rowsOnlySelection(let selection):
             try writer.write(selection)
         case .derivedTable(let subquery, _):

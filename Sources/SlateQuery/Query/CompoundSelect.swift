@@ -117,7 +117,9 @@ public struct CompoundSelect<Scope: Sendable, Output>: QueryStatement {
     public func order<each Term: OrderingTerm>(_ terms: (Scope) -> (repeat each Term)) -> CompoundSelect {
         let terms = terms(scope)
         var copy = self
-        for term in repeat each terms { copy.ordering.append(term.orderingFragment) }
+        for term in repeat each terms {
+            copy.ordering.append(SQL(.construct(.compoundOrdering(term.orderingFragment))))
+        }
         return copy
     }
 

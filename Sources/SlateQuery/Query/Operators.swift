@@ -423,7 +423,7 @@ extension QueryExpression {
         // PostgreSQL does not: there, the same is `x = ANY('{}')` and `x <> ALL('{}')`.
         var values = values.makeIterator()
         guard let firstValue = values.next() else {
-            return postfix(self, SQL(.construct(.emptyList(negated: op != " IN ("))), precedence: .membership)
+            return postfix(self, SQL(.construct(.emptyList(negated: op != " IN ("))), precedence: .emptyMembership)
         }
         var list = SQL(text: op)
         list.append(bound(firstValue))

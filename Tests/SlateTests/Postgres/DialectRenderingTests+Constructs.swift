@@ -322,3 +322,43 @@ func postgreSQLArguments(_ statement: some QueryStatement) throws -> [SQLValue] 
 func employeeColumns(_ qualifier: String) -> String {
     Employee.schema.recordColumns.dropFirst().map { "\"\(qualifier)\".\"\($0.name)\"" }.joined(separator: ", ")
 }
+
+extension DialectConstructRenderingTests {
+    @Test func emptyListsTakeTheLevelOfEqualityOnPostgreSQL() throws {
+        // `x = ANY('{}')` is a comparison on PostgreSQL, not an `IN`.
+        try expectDialects(
+            Person.where { $0.email.isNull == $0.age.in([Int64]()) }.select { $0.id },
+            sqlite: """
+                SELECT "person"."id"
+                FROM "person"
+                WHERE ("person"."email" IS NULL) = ("person"."age" IN ())
+                """,
+            postgreSQL: """
+                SELECT "person"."id"
+                FROM "person"
+                WHERE ("person"."email" IS NULL) = ("person"."age" = ANY('{}'))
+                """)
+    }
+
+    @Test func aCompoundSortsByItsResultColumns() throws {
+        // PostgreSQL sorts a compound by result column names, never a table's columns.
+        try expectDialects(
+            Artist.select { $0.name }.union(Genre.select { $0.name }).order { $0.name.descending() }.limit(3),
+            sqlite: """
+                SELECT "Artist"."Name"
+                FROM "Artist"
+                UNION SELECT "Genre"."Name"
+                FROM "Genre"
+                ORDER BY "Artist"."Name" DESC
+                LIMIT ?
+                """,
+            postgreSQL: """
+                SELECT "Artist"."Name"
+                FROM "Artist"
+                UNION SELECT "Genre"."Name"
+                FROM "Genre"
+                ORDER BY "Name" DESC NULLS LAST
+                LIMIT $1
+                """)
+    }
+}
