@@ -51,6 +51,9 @@ package indirect enum SQLConstruct: Sendable {
     case literalMatch(String, SQLTextPosition)
     /// ` COLLATE "name"`.
     case collate(String)
+    /// How UUIDs stored as text compare, without regard to letter case: ` COLLATE NOCASE` on
+    /// SQLite; nothing where UUIDs are values (PostgreSQL's `uuid`).
+    case uuidTextCollation
     /// `lhs / rhs`, or `lhs % rhs` for the `remainder`: `NULL` when `rhs` is zero, as on SQLite.
     case division(SQLOperand, SQLOperand, remainder: Bool)
 
@@ -76,7 +79,7 @@ package indirect enum SQLConstruct: Sendable {
     package var parts: [SQL] {
         switch self {
         case .limit, .conflictResolution, .ignoredConflicts, .conflictTarget, .emptyList, .nullSafeEquality, .like,
-            .glob, .literalMatch, .collate, .integerArgument:
+            .glob, .literalMatch, .collate, .uuidTextCollation, .integerArgument:
             return []
         case .ordering(let sql, _, _, _), .compoundOrdering(let sql), .rowsOnlySelection(let sql),
             .derivedTable(let sql, _), .round(let sql, _),

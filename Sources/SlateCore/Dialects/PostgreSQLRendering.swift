@@ -205,6 +205,9 @@ package enum PostgreSQLRendering: SQLDialectRendering {
                 writer.text += " COLLATE "
                 writer.text.appendQuotedIdentifier(name)
             }
+        case .uuidTextCollation:
+            // PostgreSQL's `uuid` type compares values, whatever their letters' case.
+            break
         case .division(let lhs, let rhs, let remainder):
             // SQLite divides by zero into NULL; PostgreSQL fails (22012) unless the divisor is NULL.
             try writer.write(.operand(lhs))
@@ -358,72 +361,63 @@ package enum PostgreSQLRendering: SQLDialectRendering {
 
     // MARK: Hand-written text
 
-    /// Copies hand-written SQL text, numbering its `?` placeholders outside string literals, quoted
-    /// identifiers, dollar-quoted strings and comments; `$1` parameters pass through.
-    ///
-    /// The one place that reads plain SQL text for PostgreSQL: it goes when SlateCore's SQL lexer
-    /// can say where literals and comments are.
+    /// Copies hand-written SQL text, numbering its `?` placeholders as SlateCore's lexer reads them
+    /// (`SQLLexer`: outside string literals, quoted names and comments); `$1` parameters pass
+    /// through. A dollar-quoted string (`$$ … $$`, `$tag$ … $tag$`, PostgreSQL's own) is copied
+    /// whole.
     private static func numberPlaceholders(in text: String, _ writer: inout SQLWriter<Self>) throws {
-        let bytes = Array(text.utf8)
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count + 8)
-        let end = bytes.count
-        var index = 0
-        /// The index after the first occurrence of `terminator` at or after `start`, or the end.
-        func skip(through terminator: [UInt8], from start: Int) -> Int {
-            var cursor = start
-            while cursor + terminator.count <= end {
-                if bytes[cursor..<(cursor + terminator.count)].elementsEqual(terminator) {
-                    return cursor + terminator.count
-                }
-                cursor += 1
-            }
-            return end
+        var lexer = SQLLexer(text, includingTrivia: true)
+        let bytes = lexer.bytes
+        var copied = 0
+        func copy(upTo end: Int) {
+            if copied < end { writer.text += String(decoding: bytes[copied..<end], as: UTF8.self) }
+            copied = end
         }
-        func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
-        func isIdentifierByte(_ byte: UInt8) -> Bool {
-            isDigit(byte) || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
-                || byte == UInt8(ascii: "_") || byte >= 0x80
-        }
-        while index < end {
-            let byte = bytes[index]
-            var stop = index + 1
-            switch byte {
-            case UInt8(ascii: "'"), UInt8(ascii: "\""):
-                stop = skip(through: [byte], from: index + 1)
-            case UInt8(ascii: "-") where index + 1 < end && bytes[index + 1] == UInt8(ascii: "-"):
-                stop = skip(through: [UInt8(ascii: "\n")], from: index + 2)
-            case UInt8(ascii: "/") where index + 1 < end && bytes[index + 1] == UInt8(ascii: "*"):
-                stop = skip(through: Array("*/".utf8), from: index + 2)
-            case UInt8(ascii: "$"):
-                // `$1`: a parameter of hand-written PostgreSQL. `$tag$ … $tag$`: a dollar-quoted string.
-                var cursor = index + 1
-                if cursor < end, isDigit(bytes[cursor]) {
+        while let token = lexer.next() {
+            guard bytes[token.start] == UInt8(ascii: "?") || bytes[token.start] == UInt8(ascii: "$") else { continue }
+            if bytes[token.start] == UInt8(ascii: "$") {
+                if let end = dollarQuoteEnd(bytes, from: token.start) {
+                    lexer = SQLLexer(bytes: bytes, from: end, includingTrivia: true)
+                } else if token.kind == .parameter, token.end - token.start > 1,
+                    bytes[(token.start + 1)..<token.end].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
+                {
+                    // `$1`: a parameter of hand-written PostgreSQL.
                     writer.sawNumberedParameter = true
-                    break
                 }
-                while cursor < end, isIdentifierByte(bytes[cursor]) { cursor += 1 }
-                if cursor < end, bytes[cursor] == UInt8(ascii: "$"), index == 0 || !isIdentifierByte(bytes[index - 1]) {
-                    stop = skip(through: Array(bytes[index...cursor]), from: cursor + 1)
-                }
-            case UInt8(ascii: "?"):
-                if index + 1 < end, isDigit(bytes[index + 1]) {
-                    throw refused(.misuse, "numbered parameters (?NNN) are SQLite's; use ? on PostgreSQL", writer)
-                }
-                guard writer.rawValuesTaken < writer.rawValues.count else { throw wrongCount(writer) }
-                let value = writer.rawValues[writer.rawValuesTaken]
-                writer.rawValuesTaken += 1
-                writer.text += String(decoding: output, as: UTF8.self)
-                output.removeAll(keepingCapacity: true)
-                writeBinding(value, to: &writer)
-                index += 1
                 continue
-            default:
-                break
             }
-            output.append(contentsOf: bytes[index..<stop])
-            index = stop
+            guard token.kind == .parameter else { continue }
+            guard token.end - token.start == 1 else {
+                throw refused(.misuse, "numbered parameters (?NNN) are SQLite's; use ? on PostgreSQL", writer)
+            }
+            guard writer.rawValuesTaken < writer.rawValues.count else { throw wrongCount(writer) }
+            copy(upTo: token.start)
+            copied = token.end
+            let value = writer.rawValues[writer.rawValuesTaken]
+            writer.rawValuesTaken += 1
+            writeBinding(value, to: &writer)
         }
-        writer.text += String(decoding: output, as: UTF8.self)
+        copy(upTo: bytes.count)
+    }
+
+    /// The end of the dollar-quoted string starting at `start` (`$tag$ … $tag$`), or `nil` when
+    /// none starts there.
+    private static func dollarQuoteEnd(_ bytes: [UInt8], from start: Int) -> Int? {
+        func isTagByte(_ byte: UInt8) -> Bool {
+            (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z")) || byte == UInt8(ascii: "_")
+                || byte >= 0x80 || (byte >= 0x30 && byte <= 0x39)
+        }
+        if start > 0, isTagByte(bytes[start - 1]) { return nil }
+        var cursor = start + 1
+        if cursor < bytes.count, bytes[cursor] >= 0x30 && bytes[cursor] <= 0x39 { return nil }  // `$1`
+        while cursor < bytes.count, isTagByte(bytes[cursor]) { cursor += 1 }
+        guard cursor < bytes.count, bytes[cursor] == UInt8(ascii: "$") else { return nil }
+        let tag = bytes[start...cursor]
+        var search = cursor + 1
+        while search + tag.count <= bytes.count {
+            if bytes[search..<(search + tag.count)].elementsEqual(tag) { return search + tag.count }
+            search += 1
+        }
+        return bytes.count
     }
 }

@@ -95,6 +95,8 @@ package enum SQLiteRendering: SQLDialectRendering {
         case .collate(let name):
             writer.text += " COLLATE "
             writer.text.appendQuotedIdentifier(name)
+        case .uuidTextCollation:
+            writer.text += " COLLATE NOCASE"
         case .division(let lhs, let rhs, let remainder):
             try writer.write(.operand(lhs))
             writer.text += remainder ? " % " : " / "

@@ -1,3 +1,4 @@
+import Foundation
 import SlateConcurrency
 import SlateCore
 
@@ -24,7 +25,13 @@ extension Table {
         }
         var predicates = columns.enumerated().map { index, column -> SQL in
             let value: (any SQLBindable)? = index < values.count ? values[index] : nil
-            return SQL(segments: [.column(qualifier: qualifier, name: column), .text(" = "), .binding(value)])
+            var predicate = SQL(segments: [.column(qualifier: qualifier, name: column), .text(" = "), .binding(value)])
+            // A UUID key stored as text matches whatever its letter case (see `comparesUUIDText`);
+            // one stored as a blob is handed out as its blob. Slate declares UUID text NOCASE.
+            if value is UUID || schema.column(named: column)?.collation?.uppercased() == "NOCASE" {
+                predicate.append(uuidTextCollation())
+            }
+            return predicate
         }
         if values.count != columns.count {
             predicates.append(
@@ -47,22 +54,27 @@ extension Table {
     /// belong to the key sets them to themselves, so the statement still reports whether the row
     /// exists.
     package static func updateByPrimaryKeySQL() -> SQL {
-        updateByPrimaryKeySQL { index in .text("?" + String(index + 1)) }
+        updateByPrimaryKeySQL(values: []) { index in .text("?" + String(index + 1)) }
     }
 
     /// The same update with `record`'s column values bound in the order of the text: the
     /// statement a driver for another engine runs, which binds values by position.
     package static func updateByPrimaryKeySQL(binding record: Self) -> SQL {
         let values = record.columnValues
-        return updateByPrimaryKeySQL { index in .binding(index < values.count ? values[index] : nil) }
+        return updateByPrimaryKeySQL(values: values) { index in
+            .binding(index < values.count ? values[index] : nil)
+        }
     }
 
-    /// The update, with `parameter(i)` for the value of record column `i`.
-    private static func updateByPrimaryKeySQL(_ parameter: (Int) -> SQLSegment) -> SQL {
+    /// The update, with `parameter(i)` for the value of record column `i` (`values`: the record's,
+    /// when known).
+    private static func updateByPrimaryKeySQL(values: [any SQLBindable], _ parameter: (Int) -> SQLSegment) -> SQL {
         let columns = schema.recordColumns
         let keys = columns.indices.filter { columns[$0].isPrimaryKey }
         var assigned = columns.indices.filter { !columns[$0].isPrimaryKey }
         if assigned.isEmpty { assigned = keys }
+        // On SQLite, a UUID key stored as text matches whatever its letter case (`comparesUUIDText`).
+        let uuidKeys = keys.isEmpty ? [] : nocaseColumnNames(values: values)
         var sql = SQL(text: "UPDATE ")
         sql.append(.identifier(tableName))
         sql.append(text: " SET ")
@@ -89,8 +101,27 @@ extension Table {
             sql.append(.identifier(columns[index].name))
             sql.append(text: " = ")
             sql.append(parameter(index))
+            if uuidKeys.contains(columns[index].name) { sql.append(.construct(.uuidTextCollation)) }
         }
         return sql
+    }
+}
+
+extension Table {
+    /// The record columns compared `COLLATE NOCASE` in by-key statements: those declared
+    /// `NOCASE` (as Slate declares them), and those whose value (in `values`, the record's column
+    /// values, when given) or typed ``Column`` is a `UUID`.
+    static func nocaseColumnNames(values: [any SQLBindable]) -> Set<String> {
+        let columns = schema.recordColumns
+        var names = Set(columns.filter { $0.collation?.uppercased() == "NOCASE" }.map(\.name))
+        if values.count == columns.count {
+            for (column, value) in zip(columns, values) where value is UUID { names.insert(column.name) }
+        } else {
+            for (name, type) in columnValueTypes where type.type == UUID.self && type.storage != .uuid(.blob) {
+                names.insert(name)
+            }
+        }
+        return names
     }
 }
 
@@ -196,11 +227,12 @@ extension Database {
         -> Statement?
     {
         let find = try attachment(RecordSQL.self, for: Record.self, variant: RecordSQL.Kind.findByPrimaryKey.rawValue) {
+            // The first key's values stand for every key of the type: the same types, so the same
+            // SQL (a UUID is collated); they are bound anew on each lookup.
             let keyCount = Record.schema.primaryKey.count
-            let placeholders = Array(repeating: Int64(0) as any SQLBindable, count: keyCount)
             var select = Select<Record>()
             select.clauses.predicates.append(
-                Record.primaryKeyPredicate(values: placeholders, qualifier: Record.tableName))
+                Record.primaryKeyPredicate(values: keyValues.array, qualifier: Record.tableName))
             // No `LIMIT`: the statement is stepped once and reset, so a limit would only add a
             // parameter to bind on every lookup.
             let sql = try select.clauses.render().sqliteStatement()
@@ -287,7 +319,11 @@ package struct UpdateRecord<Root: PrimaryKeyedTable>: QueryStatement {
             statement.resetQuietly()
         }
         try record.bindColumns(to: statement, startingAt: 1)
-        try statement.run()
+        do {
+            try statement.run()
+        } catch let error as DatabaseError {
+            throw statement.reporting(record.columnValues, in: error)
+        }
         return db.changesCount > 0
     }
 }

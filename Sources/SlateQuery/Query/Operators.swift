@@ -425,14 +425,15 @@ extension QueryExpression {
         guard let firstValue = values.next() else {
             return postfix(self, SQL(.construct(.emptyList(negated: op != " IN ("))), precedence: .emptyMembership)
         }
-        var list = SQL(text: op)
-        list.append(bound(firstValue))
+        var list = membershipOperand()
+        list.append(text: op)
+        list.append(boundArgument(firstValue))
         while let value = values.next() {
             list.append(text: ", ")
-            list.append(bound(value))
+            list.append(boundArgument(value))
         }
         list.append(text: ")")
-        return postfix(self, list, precedence: .membership)
+        return SQLExpression(sql: list, precedence: .membership)
     }
 
     /// `self BETWEEN ? AND ?` (bounds included).

@@ -60,11 +60,12 @@ public struct SelectClauses: Sendable {
     static func columnList<T: QuerySource>(of type: T.Type, qualifier: String) -> SQL {
         let columns = T.schema.recordColumns
         var segments: [SQLSegment] = []
-        segments.reserveCapacity(2 * columns.count)
+        segments.reserveCapacity(2 * columns.count + 1)
         for column in columns {
             if !segments.isEmpty { segments.append(.text(", ")) }
             segments.append(.column(qualifier: qualifier, name: column.name))
         }
+        if let error = T.schemaError { segments.append(.failure(error)) }
         return SQL(segments: segments)
     }
 
