@@ -1,5 +1,6 @@
 import Foundation
 import Slate
+import SlateTestSupport
 import Testing
 
 // Issue 36: UUID keys matched by exact text, so a row written in lowercase (the sqlite3 shell,
