@@ -15,11 +15,26 @@ public protocol QuerySource {
     /// Decodes the table's value from `row`, whose column 0 is the table's first column.
     static func decodeJoined(from row: borrowing Row) throws -> Self
 
+    /// Why ``schema`` cannot be used, when it cannot: a `CodableRecord` whose columns could not be
+    /// inferred. Statements on the table, `createTable(for:)`, migrations and schema checks throw
+    /// it before anything runs, rather than SQL for a table without columns. Default: `nil`.
+    static var schemaError: DatabaseError? { get }
+
     /// The table's columns as a joined statement's closures see them: ``Columns`` for a table,
     /// ``NullableColumns`` for the optional side of a left join, whose values can all be NULL.
     associatedtype JoinedColumns: Sendable = Columns
     /// The columns qualified by `qualifier`, as the statement's closures see them.
     static func joinedColumns(qualifier: String) -> JoinedColumns
+}
+
+extension QuerySource {
+    /// `nil`: the schema is declared.
+    public static var schemaError: DatabaseError? { nil }
+
+    /// Throws ``schemaError``, if any.
+    package static func checkSchema() throws {
+        if let schemaError { throw schemaError }
+    }
 }
 
 extension QuerySource where JoinedColumns == Columns {
@@ -39,6 +54,9 @@ extension Optional: QuerySource where Wrapped: Table {
     /// The table's schema.
     public static var schema: TableSchema { Wrapped.schema }
 
+    /// The table's ``QuerySource/schemaError``.
+    public static var schemaError: DatabaseError? { Wrapped.schemaError }
+
     /// `nil` when the left join matched no row, that is when every primary key column (or every
     /// column, for a table without primary key) is NULL; the record otherwise.
     @inlinable
@@ -57,9 +75,11 @@ extension Optional: QuerySource where Wrapped: Table {
     }
 }
 
-/// The columns of a table joined under `alias` (or its own name).
-func joinedColumns<T: QuerySource>(_ type: T.Type, alias: String?) -> (qualifier: String, columns: T.Columns) {
-    let qualifier = alias ?? QueryNesting.qualifier(for: T.schema.name)
+/// The columns of a table joined under `alias`, or its own name at the statement's level.
+func joinedColumns<T: QuerySource>(_ type: T.Type, alias: String?, level: UInt64) -> (
+    qualifier: String, columns: T.Columns
+) {
+    let qualifier = alias ?? SQLScope.qualifier(T.schema.name, scope: level)
     return (qualifier, T.Columns(qualifier: qualifier))
 }
 
@@ -124,9 +144,9 @@ extension Select {
     private func joining<T: QuerySource>(
         _ kind: String, _ type: T.Type, alias: String?, _ condition: (T.Columns) -> SQLExpression<Bool>?
     ) -> Select2<Root, T> {
-        let (joinedQualifier, columns) = joinedColumns(T.self, alias: alias)
         var clauses = self.clauses
-        let condition = QueryNesting.with(clauses.qualifiers + [joinedQualifier]) { condition(columns) }
+        let (joinedQualifier, columns) = joinedColumns(T.self, alias: alias, level: clauses.level)
+        let condition = condition(columns)
         clauses.join(kind, T.self, qualifier: joinedQualifier, on: condition)
         return Select2(
             scope: (Root.joinedColumns(qualifier: qualifier), T.joinedColumns(qualifier: joinedQualifier)),
@@ -216,9 +236,9 @@ extension Select2 {
     private func joining<T: QuerySource>(
         _ kind: String, _ type: T.Type, alias: String?, _ condition: (T.Columns) -> SQLExpression<Bool>?
     ) -> Select3<A, B, T> {
-        let (joinedQualifier, columns) = joinedColumns(T.self, alias: alias)
         var clauses = self.clauses
-        let condition = QueryNesting.with(clauses.qualifiers + [joinedQualifier]) { condition(columns) }
+        let (joinedQualifier, columns) = joinedColumns(T.self, alias: alias, level: clauses.level)
+        let condition = condition(columns)
         clauses.join(kind, T.self, qualifier: joinedQualifier, on: condition)
         return Select3(scope: (scope.0, scope.1, T.joinedColumns(qualifier: joinedQualifier)), clauses: clauses)
     }
@@ -292,9 +312,9 @@ extension Select3 {
     private func joining<T: QuerySource>(
         _ kind: String, _ type: T.Type, alias: String?, _ condition: (T.Columns) -> SQLExpression<Bool>?
     ) -> Select4<A, B, C, T> {
-        let (joinedQualifier, columns) = joinedColumns(T.self, alias: alias)
         var clauses = self.clauses
-        let condition = QueryNesting.with(clauses.qualifiers + [joinedQualifier]) { condition(columns) }
+        let (joinedQualifier, columns) = joinedColumns(T.self, alias: alias, level: clauses.level)
+        let condition = condition(columns)
         clauses.join(kind, T.self, qualifier: joinedQualifier, on: condition)
         return Select4(
             scope: (scope.0, scope.1, scope.2, T.joinedColumns(qualifier: joinedQualifier)), clauses: clauses)
@@ -331,5 +351,21 @@ public struct NullableColumns<Columns: TableColumns>: Sendable {
     public subscript<Root, Value>(dynamicMember keyPath: KeyPath<Columns, Column<Root, Value?>>) -> Column<Root, Value?>
     {
         columns[keyPath: keyPath]
+    }
+}
+
+extension Row {
+    /// Decodes the optional side of a left join from the columns that start at `position`: `nil`
+    /// when the join matched no row (every primary key column, or every column of a table without
+    /// one, is `NULL`), the record otherwise. See ``SlateCore/Row/decode(_:startingAt:)``.
+    ///
+    /// ```swift
+    /// // SELECT book.*, review.* FROM book LEFT JOIN review ON review.bookId = book.id
+    /// let review = try row.decode(Review?.self, startingAt: Book.schema.recordColumns.count)
+    /// ```
+    @inlinable
+    public func decode<Record: Table>(_ type: Record?.Type, startingAt position: Int) throws -> Record? {
+        try checkDecodingPosition(position)
+        return try Record?.decodeJoined(from: shifted(by: position))
     }
 }
