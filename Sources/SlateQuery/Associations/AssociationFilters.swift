@@ -66,16 +66,12 @@ extension Association {
             let databaseError = error as? DatabaseError ?? DatabaseError(resultCode: .misuse, message: "\(error)")
             return SQLExpression(sql: SQL(sql: "0", failing: databaseError), precedence: .atomic)
         }
-        // Built while the enclosing statement's closure runs: the target takes an alias of its
-        // own when that statement already names its table.
-        var target = Select<Target>()
-        if target.qualifier.lowercased() == qualifier.lowercased() {
-            target = Select<Target>(alias: Target.tableName + "_2")  // built outside the origin's closures
-        }
-        target = filter(target)
+        // A statement level of its own: when the enclosing statement names the target's table
+        // too, the subquery's takes an alias as it is written (`"Employee" AS "Employee_2"`).
+        let target = filter(Select<Target>())
         var clauses = target.clauses
-        clauses.selection = SQL(sql: selection)
-        let keys = path.joinLinkingTables(into: &clauses, targetQualifier: target.qualifier, avoiding: [qualifier])
+        clauses.selection = SQL(text: selection)
+        let keys = path.joinLinkingTables(into: &clauses, targetQualifier: target.qualifier)
         let origin = path.originColumns.map { AssociationSQL.column(qualifier, $0) }
         clauses.predicates.insert(AssociationSQL.equal(keys, origin), at: 0)
         return wrap(clauses.render())
@@ -84,21 +80,21 @@ extension Association {
 
 /// The SQL fragments associations are built from.
 enum AssociationSQL {
-    /// `"qualifier"."name"`.
+    /// `"qualifier"."name"`, the qualifier written as its statement level names the table.
     static func column(_ qualifier: String, _ name: String) -> SQL {
-        SQL(sql: qualifier.quotedIdentifier + "." + name.quotedIdentifier)
+        SQL(.column(qualifier: qualifier, name: name))
     }
 
-    /// `"table"`, or `"table" AS "qualifier"`.
+    /// `"table"`, or `"table" AS "alias"` when its level writes the qualifier otherwise.
     static func table(_ name: String, qualifier: String) -> SQL {
-        if name == qualifier { return SQL(sql: name.quotedIdentifier) }
-        return SQL(sql: name.quotedIdentifier + " AS " + qualifier.quotedIdentifier)
+        SQL(.table(name: name, qualifier: qualifier, source: nil))
     }
 
     /// `a1 = b1 AND a2 = b2 …`.
     static func equal(_ lhs: [SQL], _ rhs: [SQL]) -> SQLExpression<Bool> {
         let parts = zip(lhs, rhs).map { sqlConcat($0, " = ", $1) }
-        return SQLExpression(sql: SQL.joined(parts, separator: " AND "), precedence: parts.count == 1 ? .equality : .and)
+        return SQLExpression(
+            sql: SQL.joined(parts, separator: " AND "), precedence: parts.count == 1 ? .equality : .and)
     }
 
     /// `a` or `(a, b)`: one column, or a row value.
@@ -113,31 +109,29 @@ extension AssociationPath {
     /// target under `targetQualifier`, and returns the first hop's `incoming` columns, qualified:
     /// the columns that equal the origin's key.
     ///
-    /// Each linking table is named by its table name unless the statement (or `avoiding`) already
-    /// uses that name, then `name_2`, `name_3`, ….
-    func joinLinkingTables(into clauses: inout SelectClauses, targetQualifier: String, avoiding: Set<String>)
-        -> [SQL]
-    {
+    /// Each linking table is a table of the statement's level (``SQLScope``), so it takes an alias
+    /// as the statement is written when an enclosing level names its table too.
+    func joinLinkingTables(into clauses: inout SelectClauses, targetQualifier: String) -> [SQL] {
         guard let target = hops.last else { return [] }
-        var taken = Set(avoiding.map { $0.lowercased() })
-        for qualifier in clauses.qualifiers { taken.insert(qualifier.lowercased()) }
-        for qualifier in QueryNesting.isActive ? QueryNesting.outerQualifiers : [] { taken.insert(qualifier.lowercased()) }
+        var taken = Set(clauses.qualifiers.map { SQLScope.name(of: $0).lowercased() })
         var previousQualifier = targetQualifier
         var previousColumns = target.incoming
         for hop in hops.dropLast().reversed() {
-            var qualifier = hop.table
+            // Within its own level, a table named twice takes an explicit alias.
+            var name = hop.table
             var number = 2
-            while taken.contains(qualifier.lowercased()) {
-                qualifier = "\(hop.table)_\(number)"
+            while taken.contains(name.lowercased()) {
+                name = "\(hop.table)_\(number)"
                 number += 1
             }
-            taken.insert(qualifier.lowercased())
+            taken.insert(name.lowercased())
+            let qualifier = name == hop.table ? SQLScope.qualifier(hop.table, scope: clauses.level) : name
             let on = AssociationSQL.equal(
                 hop.outgoing.map { AssociationSQL.column(qualifier, $0) },
                 previousColumns.map { AssociationSQL.column(previousQualifier, $0) })
-            clauses.from.append(" JOIN ")
+            clauses.from.append(text: " JOIN ")
             clauses.from.append(AssociationSQL.table(hop.table, qualifier: qualifier))
-            clauses.from.append(" ON ")
+            clauses.from.append(text: " ON ")
             clauses.from.append(on.queryFragment)
             clauses.qualifiers.append(qualifier)
             previousQualifier = qualifier

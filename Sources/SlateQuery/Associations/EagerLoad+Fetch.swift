@@ -78,13 +78,15 @@ extension EagerLoad {
     {
         let keyWidth = restriction?.path.hops.first?.incoming.count
         var rows: [LoadedRow<Root>] = []
-        for sql in try statements(restriction: restriction, forOne: forOne, maximumBoundValues: runner.maximumBoundValues)
+        for sql in try statements(
+            restriction: restriction, forOne: forOne, maximumBoundValues: runner.maximumBoundValues)
         {
             try await runner.forEachRow(sql) { row in rows.append(try read(row, keyWidth: keyWidth)) }
         }
         var values: [LevelValues?] = []
         for (index, level) in levels.enumerated() {
-            values.append(level.isAnnotation ? nil : try await level.loadAsync(runner, Self.distinctKeys(rows, level: index)))
+            values.append(
+                level.isAnnotation ? nil : try await level.loadAsync(runner, Self.distinctKeys(rows, level: index)))
         }
         return LoadedRows(rows: rows, values: values)
     }

@@ -35,26 +35,27 @@ extension EagerLoad {
                 resultCode: .misuse,
                 message: "the query of an association's records cannot be grouped (\(Root.tableName))")
         }
-        let keyColumns = restriction.path.joinLinkingTables(
-            into: &clauses, targetQualifier: query.qualifier, avoiding: [])
+        let keyColumns = restriction.path.joinLinkingTables(into: &clauses, targetQualifier: query.qualifier)
         let limit = clauses.limit.flatMap { $0 < 0 ? nil : $0 }  // SQLite's negative limit is none
         let offset = max(clauses.offset ?? 0, 0)
         let perParent = limit != nil || offset > 0
         clauses.limit = nil
         clauses.offset = nil
         for (index, column) in keyColumns.enumerated() {
-            clauses.selection.append(", ")
+            clauses.selection.append(text: ", ")
             clauses.selection.append(column)
-            clauses.selection.append(SQL(sql: " AS " + "slate_key_\(index + 1)".quotedIdentifier))
+            clauses.selection.append(text: " AS ")
+            clauses.selection.append(.identifier("slate_key_\(index + 1)"))
         }
         if perParent {
-            clauses.selection.append(", row_number() OVER (PARTITION BY ")
+            clauses.selection.append(text: ", row_number() OVER (PARTITION BY ")
             clauses.selection.append(SQL.joined(keyColumns, separator: ", "))
             if !clauses.ordering.isEmpty {
-                clauses.selection.append(" ORDER BY ")
+                clauses.selection.append(text: " ORDER BY ")
                 clauses.selection.append(SQL.joined(clauses.ordering, separator: ", "))
             }
-            clauses.selection.append(") AS \"slate_rank\"")
+            clauses.selection.append(text: ") AS ")
+            clauses.selection.append(.identifier("slate_rank"))
             clauses.ordering = []
         }
         let width = keyColumns.count
@@ -75,45 +76,54 @@ extension EagerLoad {
             let end = min(start + chunk, keys.count)
             var restricted = clauses
             restricted.predicates.append(Self.keys(keyColumns, in: keys[start..<end]))
-            statements.append(perParent ? Self.ranked(restricted.render(), limit: limit, offset: offset) : restricted.render())
+            statements.append(
+                perParent ? Self.ranked(restricted.render(), limit: limit, offset: offset) : restricted.render())
             start = end
         }
         return statements
     }
 
     /// `key IN (?, ?, …)`, or `(key1, key2) IN (VALUES (?, ?), …)`, the list padded to a power of
-    /// two with the last key.
+    /// two with the last key: bound values, numbered as each dialect numbers its parameters.
     private static func keys(_ columns: [SQL], in keys: ArraySlice<[SQLValue]>) -> SQLExpression<Bool> {
         var padded = 1
         while padded < keys.count { padded *= 2 }
-        var values: [(any SQLBindable)?] = []
-        values.reserveCapacity(padded * columns.count)
-        for key in keys { for value in key { values.append(value) } }
-        if let last = keys.last {
-            for _ in keys.count..<padded { for value in last { values.append(value) } }
+        var list = AssociationSQL.row(columns)
+        list.append(text: columns.count == 1 ? " IN (" : " IN (VALUES ")
+        guard let last = keys.last else { return SQLExpression(sql: SQL(text: "0"), precedence: .atomic) }
+        for index in 0..<padded {
+            let key = index < keys.count ? keys[keys.startIndex + index] : last
+            if index > 0 { list.append(text: ", ") }
+            if columns.count > 1 { list.append(text: "(") }
+            for (position, value) in key.enumerated() {
+                if position > 0 { list.append(text: ", ") }
+                list.append(.binding(value))
+            }
+            if columns.count > 1 { list.append(text: ")") }
         }
-        let item = columns.count == 1 ? "?" : "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
-        let list = Array(repeating: item, count: padded).joined(separator: ", ")
-        let text = columns.count == 1 ? " IN (" + list + ")" : " IN (VALUES " + list + ")"
-        return SQLExpression(
-            sql: sqlConcat(AssociationSQL.row(columns), SQL(sql: text, arguments: StatementArguments(values))),
-            precedence: .equality)
+        list.append(text: ")")
+        return SQLExpression(sql: list, precedence: .membership)
     }
 
     /// The rows of `inner` (which selects `"slate_rank"`) ranked past `offset` and up to `limit`
     /// per parent, in rank order.
     private static func ranked(_ inner: SQL, limit: Int?, offset: Int) -> SQL {
-        var sql = SQL(sql: "SELECT * FROM (")
+        var sql = SQL(text: "SELECT * FROM (")
         sql.append(inner)
-        sql.append(") AS \"slate_ranked\" WHERE ")
-        var conditions: [String] = []
-        if offset > 0 { conditions.append("\"slate_ranked\".\"slate_rank\" > \(offset)") }
+        sql.append(text: ") AS ")
+        sql.append(.identifier("slate_ranked"))
+        sql.append(text: " WHERE ")
+        var conditions: [SQL] = []
+        let rank = SQL(segments: [.identifier("slate_ranked"), .text("."), .identifier("slate_rank")])
+        if offset > 0 { conditions.append(sqlConcat(rank, SQL(text: " > \(offset)"))) }
         if let limit {
             let (upper, overflow) = offset.addingReportingOverflow(limit)
-            if !overflow { conditions.append("\"slate_ranked\".\"slate_rank\" <= \(upper)") }
+            if !overflow { conditions.append(sqlConcat(rank, SQL(text: " <= \(upper)"))) }
         }
-        if conditions.isEmpty { conditions.append("1 = 1") }
-        sql.append(SQL(sql: conditions.joined(separator: " AND ") + " ORDER BY \"slate_ranked\".\"slate_rank\""))
+        if conditions.isEmpty { conditions.append(SQL(text: "1 = 1")) }
+        sql.append(SQL.joined(conditions, separator: " AND "))
+        sql.append(text: " ORDER BY ")
+        sql.append(rank)
         return sql
     }
 }

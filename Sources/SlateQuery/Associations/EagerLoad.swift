@@ -133,7 +133,8 @@ extension EagerLoad {
     /// Adds the record of a to-one association as `child` filters it, keeping only the parents
     /// that have one matching it.
     public func including<Target: Table, Child: EagerLoadable<Target>>(
-        required association: KeyPath<Root.Columns, Association<Root, Target, ToOne>>, _ child: (EagerLoad<Target>) -> Child
+        required association: KeyPath<Root.Columns, Association<Root, Target, ToOne>>,
+        _ child: (EagerLoad<Target>) -> Child
     ) -> EagerLoad<Root, repeat each Loaded, Child.Output> {
         addingRequired(query.scope[keyPath: association], child(EagerLoad<Target>.start()).eagerLoadPlan)
     }
@@ -152,9 +153,12 @@ extension EagerLoad {
 
     /// Adds the record of a to-one association as `child` filters it, or `nil`.
     public func including<Target: Table, Child: EagerLoadable<Target>>(
-        optional association: KeyPath<Root.Columns, Association<Root, Target, ToOne>>, _ child: (EagerLoad<Target>) -> Child
+        optional association: KeyPath<Root.Columns, Association<Root, Target, ToOne>>,
+        _ child: (EagerLoad<Target>) -> Child
     ) -> EagerLoad<Root, repeat each Loaded, Child.Output?> {
-        adding(.prefetch(query.scope[keyPath: association], child(EagerLoad<Target>.start()).eagerLoadPlan, kind: .optional))
+        adding(
+            .prefetch(
+                query.scope[keyPath: association], child(EagerLoad<Target>.start()).eagerLoadPlan, kind: .optional))
     }
 
     /// Adds the value of an expression of the parent query's row, such as the number of related
@@ -163,11 +167,13 @@ extension EagerLoad {
     /// ```swift
     /// Artist.all().annotated { $0.albums.count() }.fetchAll(db)     // [(Artist, Int)]
     /// ```
-    public func annotated<Value: SQLExtractable & Sendable>(with expression: (Root.Columns) -> some QueryExpression<Value>)
+    public func annotated<Value: SQLExtractable & Sendable>(
+        with expression: (Root.Columns) -> some QueryExpression<Value>
+    )
         -> EagerLoad<Root, repeat each Loaded, Value>
     {
         var copy = EagerLoad<Root, repeat each Loaded, Value>(query: query, levels: levels)
-        let fragment = query.withOuterQualifiers { expression(query.scope).queryFragment }
+        let fragment = expression(query.scope).queryFragment
         var clauses = copy.query.clauses
         let position = Root.schema.recordColumns.count + levels.filter { $0.isAnnotation }.count
         clauses.selection.append(", ")
@@ -263,7 +269,8 @@ extension Select {
 
     /// The records that have a record of a to-one association matching `child`, with it.
     public func including<Target: Table, Child: EagerLoadable<Target>>(
-        required association: KeyPath<Root.Columns, Association<Root, Target, ToOne>>, _ child: (EagerLoad<Target>) -> Child
+        required association: KeyPath<Root.Columns, Association<Root, Target, ToOne>>,
+        _ child: (EagerLoad<Target>) -> Child
     ) -> EagerLoad<Root, Child.Output> {
         EagerLoad<Root>(query: self, levels: []).including(required: association, child)
     }
@@ -277,13 +284,16 @@ extension Select {
 
     /// The records with the record of a to-one association as `child` filters it, or `nil`.
     public func including<Target: Table, Child: EagerLoadable<Target>>(
-        optional association: KeyPath<Root.Columns, Association<Root, Target, ToOne>>, _ child: (EagerLoad<Target>) -> Child
+        optional association: KeyPath<Root.Columns, Association<Root, Target, ToOne>>,
+        _ child: (EagerLoad<Target>) -> Child
     ) -> EagerLoad<Root, Child.Output?> {
         EagerLoad<Root>(query: self, levels: []).including(optional: association, child)
     }
 
     /// The records with the value of an expression, such as the number of related records.
-    public func annotated<Value: SQLExtractable & Sendable>(with expression: (Root.Columns) -> some QueryExpression<Value>)
+    public func annotated<Value: SQLExtractable & Sendable>(
+        with expression: (Root.Columns) -> some QueryExpression<Value>
+    )
         -> EagerLoad<Root, Value>
     {
         EagerLoad<Root>(query: self, levels: []).annotated(with: expression)

@@ -180,14 +180,14 @@ struct PrefetchLevel<Parent: Table>: Sendable {
         do {
             let path = try association.resolve()
             var clauses = target.clauses
-            let keys = path.joinLinkingTables(into: &clauses, targetQualifier: target.qualifier, avoiding: [])
+            let keys = path.joinLinkingTables(into: &clauses, targetQualifier: target.qualifier)
             clauses.selection = SQL.joined(keys, separator: ", ")
             clauses.ordering = []
             clauses.limit = nil
             clauses.offset = nil
             let origin = path.originColumns.map { AssociationSQL.column(association.qualifier, $0) }
             return SQLExpression(
-                sql: sqlConcat(AssociationSQL.row(origin), " IN (", clauses.render(), ")"), precedence: .equality)
+                sql: sqlConcat(AssociationSQL.row(origin), " IN (", clauses.render(), ")"), precedence: .membership)
         } catch {
             return ResolvedForeignKey.failure(error)
         }
