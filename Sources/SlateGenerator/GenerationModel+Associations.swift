@@ -1,5 +1,6 @@
 import Foundation
-import Slate
+import SlateCore
+import SlateQuery
 import SlateCodeModel
 
 // The associations `slate generate` writes from the schema's foreign keys, as members of each
