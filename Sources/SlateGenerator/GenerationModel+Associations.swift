@@ -1,7 +1,7 @@
 import Foundation
+import SlateCodeModel
 import SlateCore
 import SlateQuery
-import SlateCodeModel
 
 // The associations `slate generate` writes from the schema's foreign keys, as members of each
 // record's `Columns`:
@@ -22,7 +22,8 @@ extension GenerationModel {
     /// Names and records the associations of every record, in a fixed order.
     mutating func assignAssociations() {
         var names = records.map { record in
-            NameRegistry(reserved: Set(record.properties.map(\.swiftName)).union(Naming.memberReserved).union(["rowid"]))
+            NameRegistry(
+                reserved: Set(record.properties.map(\.swiftName)).union(Naming.memberReserved).union(["rowid"]))
         }
         var associations: [[TableConformance.Association]] = records.map { _ in [] }
         for childIndex in records.indices {

@@ -27,7 +27,8 @@ extension TableParser {
                 }
             } else {
                 error(
-                    .invalidArgument(attribute: "Table", argument: "associations", expected: "an array literal"), at: list)
+                    .invalidArgument(attribute: "Table", argument: "associations", expected: "an array literal"),
+                    at: list)
             }
         }
         // A BelongsTo per @ForeignKey(Type.self), unless one to that type was declared.
@@ -56,11 +57,13 @@ extension TableParser {
 
     /// `.hasMany("albums", Album.self, …)` and its siblings.
     private mutating func parseAssociation(_ expression: ExprSyntax) -> TableConformance.Association? {
-        let expected = "'.hasMany(\"name\", Type.self)', '.hasOne(…)', '.belongsTo(…)' or '.hasMany(…, through: Type.self)'"
+        let expected =
+            "'.hasMany(\"name\", Type.self)', '.hasOne(…)', '.belongsTo(…)' or '.hasMany(…, through: Type.self)'"
         guard let call = expression.as(FunctionCallExprSyntax.self),
             let member = call.calledExpression.as(MemberAccessExprSyntax.self),
             let name = call.arguments.first?.expression.stringValue, call.arguments.first?.label == nil,
-            call.arguments.count >= 2, let target = Self.typeName(call.arguments[call.arguments.index(at: 1)].expression)
+            call.arguments.count >= 2,
+            let target = Self.typeName(call.arguments[call.arguments.index(at: 1)].expression)
         else {
             error(.invalidArgument(attribute: "Table", argument: "associations", expected: expected), at: expression)
             return nil
@@ -75,7 +78,8 @@ extension TableParser {
                 pivot = Self.typeName(argument.expression)
                 if pivot == nil {
                     error(
-                        .invalidArgument(attribute: "Table", argument: "through", expected: "a table type such as 'Link.self'"),
+                        .invalidArgument(
+                            attribute: "Table", argument: "through", expected: "a table type such as 'Link.self'"),
                         at: argument.expression)
                     return nil
                 }
@@ -134,7 +138,8 @@ extension TableParser {
 
     /// `artist` for `artistId`, `artist_id` or `artistKey`; the property itself otherwise.
     static func belongsToStem(_ property: String) -> String {
-        for suffix in ["Id", "ID", "_id", "Key", "_key"] where property.hasSuffix(suffix) && property.count > suffix.count {
+        for suffix in ["Id", "ID", "_id", "Key", "_key"]
+        where property.hasSuffix(suffix) && property.count > suffix.count {
             return String(property.dropLast(suffix.count))
         }
         return property

@@ -31,7 +31,9 @@ struct GeneratedAssociationTests {
         var artists: [(Artist, [(Album, [Track])])] = []
         let count = try selectCount(db) {
             artists = try Artist.all().order(by: \.artistId)
-                .including(all: \.albums) { $0.order(by: \.albumId).including(all: \.tracks) { $0.order(by: \.trackId) } }
+                .including(all: \.albums) {
+                    $0.order(by: \.albumId).including(all: \.tracks) { $0.order(by: \.trackId) }
+                }
                 .fetchAll(db)
         }
         #expect(count == 3)
@@ -66,7 +68,9 @@ struct GeneratedAssociationTests {
         let playlists = try Playlist.all().order(by: \.playlistId).including(all: \.tracks).fetchAll(db)
         // The N+1 loop: each playlist's links, then each link's track.
         let loop = try Playlist.all().order(by: \.playlistId).fetchAll(db).map { playlist in
-            try PlaylistTrack.belonging(to: playlist).fetchAll(db).compactMap { try Track.referenced(by: $0).fetchOne(db) }
+            try PlaylistTrack.belonging(to: playlist).fetchAll(db).compactMap {
+                try Track.referenced(by: $0).fetchOne(db)
+            }
         }
         #expect(playlists.map { $0.1.map(\.name).sorted() } == loop.map { $0.map(\.name).sorted() })
         #expect(playlists.contains { $0.1.isEmpty })

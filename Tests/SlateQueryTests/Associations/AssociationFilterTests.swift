@@ -67,7 +67,8 @@ import Testing
             ))
         let expected = try db.fetchAll(
             Int64?.self,
-            "SELECT EmployeeId FROM Employee e WHERE (SELECT count(*) FROM Employee r WHERE r.ReportsTo = e.EmployeeId) >= 2")
+            "SELECT EmployeeId FROM Employee e WHERE (SELECT count(*) FROM Employee r WHERE r.ReportsTo = e.EmployeeId) >= 2"
+        )
         #expect(try query.fetchAll(db) == expected)
         #expect(expected.count == 3)
     }
@@ -105,7 +106,9 @@ import Testing
 
     @Test func aMissingForeignKeyThrowsBeforeAnythingRuns() throws {
         var texts: [String] = []
-        let observation = db.trace(.statement) { if case .statement(let statement) = $0 { texts.append(statement.sql) } }
+        let observation = db.trace(.statement) {
+            if case .statement(let statement) = $0 { texts.append(statement.sql) }
+        }
         defer { observation.cancel() }
         let error = #expect(throws: DatabaseError.self) {
             _ = try Artist.all().including(all: \.genres).fetchAll(db)
@@ -122,7 +125,9 @@ import Testing
         try db.createTable(for: Person.self)
         try db.createTable(for: Loan.self)
         var texts: [String] = []
-        let observation = db.trace(.statement) { if case .statement(let statement) = $0 { texts.append(statement.sql) } }
+        let observation = db.trace(.statement) {
+            if case .statement(let statement) = $0 { texts.append(statement.sql) }
+        }
         defer { observation.cancel() }
         let error = #expect(throws: DatabaseError.self) {
             _ = try Person.all().including(all: \.loans) { $0.including(required: \.lenderAmbiguous) }.fetchAll(db)
@@ -187,7 +192,8 @@ private struct Loan: PrimaryKeyedTable, Equatable {
             .init(name: "lender", type: "INTEGER"),
         ],
         foreignKeys: [
-            .init(columns: ["borrower"], referencedTable: "Person"), .init(columns: ["lender"], referencedTable: "Person"),
+            .init(columns: ["borrower"], referencedTable: "Person"),
+            .init(columns: ["lender"], referencedTable: "Person"),
         ])
     struct Columns: TableColumns {
         let id: Column<Loan, Int64>

@@ -148,7 +148,9 @@ import Testing
             .fetchAll(db)
         let loop = try Playlist.all().order(by: \.playlistId).fetchAll(db).map { playlist in
             let ids = PlaylistTrack.where { $0.playlistId == playlist.playlistId! }.select { $0.trackId }
-            return (playlist, try Track.where { $0.trackId.in(ids) }.order { ($0.name, $0.trackId) }.limit(5).fetchAll(db))
+            return (
+                playlist, try Track.where { $0.trackId.in(ids) }.order { ($0.name, $0.trackId) }.limit(5).fetchAll(db)
+            )
         }
         #expect(eager.map(\.0) == loop.map(\.0))
         #expect(eager.map(\.1) == loop.map(\.1))
@@ -174,9 +176,11 @@ import Testing
         let db = try Database.chinookCopy()
         try db.execute(sql: "PRAGMA foreign_keys = OFF")
         try db.execute(sql: "UPDATE Album SET ArtistId = 100000 WHERE AlbumId = 1")
-        let optional = try Album.where { $0.albumId <= 3 }.order(by: \.albumId).including(optional: \.artist).fetchAll(db)
+        let optional = try Album.where { $0.albumId <= 3 }.order(by: \.albumId).including(optional: \.artist).fetchAll(
+            db)
         #expect(optional.map { $0.1?.artistId } == [nil, 2, 2])
-        let required = try Album.where { $0.albumId <= 3 }.order(by: \.albumId).including(required: \.artist).fetchAll(db)
+        let required = try Album.where { $0.albumId <= 3 }.order(by: \.albumId).including(required: \.artist).fetchAll(
+            db)
         #expect(required.map(\.0.albumId) == [2, 3])
     }
 
@@ -205,7 +209,9 @@ import Testing
             .fetchAll(db, as: ArtistInfo.init)
         #expect(infos.map(\.artist.artistId) == [1, 2, 3, 4, 5])
         #expect(infos.allSatisfy { $0.albumCount == $0.albums.count })
-        #expect(infos[0].albums.map(\.title) == (try Album.where { $0.artistId == 1 }.order(by: \.albumId).fetchAll(db)).map(\.title))
+        #expect(
+            infos[0].albums.map(\.title)
+                == (try Album.where { $0.artistId == 1 }.order(by: \.albumId).fetchAll(db)).map(\.title))
     }
 
     @Test func fetchOneLoadsTheFirstParent() throws {
@@ -218,7 +224,9 @@ import Testing
         let db = try Database.chinookCopy()
         #expect(sqlite3Limit(db, to: 200) >= 200)
         var texts: [String] = []
-        let observation = db.trace(.statement) { if case .statement(let statement) = $0 { texts.append(statement.sql) } }
+        let observation = db.trace(.statement) {
+            if case .statement(let statement) = $0 { texts.append(statement.sql) }
+        }
         let eager = try db.transaction {
             try Track.all().order(by: \.trackId).including(optional: \.album).fetchAll(db)
         }

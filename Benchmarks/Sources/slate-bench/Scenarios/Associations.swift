@@ -57,7 +57,8 @@ enum AssociationsBenchmark {
                         for _ in 0..<8 {
                             track += 1
                             try rawConnection.execute(
-                                "INSERT INTO track VALUES (\(track), 'Track \(track)', \(album), \(180_000 + track % 97 * 1000))")
+                                "INSERT INTO track VALUES (\(track), 'Track \(track)', \(album), \(180_000 + track % 97 * 1000))"
+                            )
                         }
                     }
                 }
@@ -123,7 +124,9 @@ enum AssociationsBenchmark {
             var tracksByAlbum: [Int: [MusicTrack]] = [:]
             for track in tracks { tracksByAlbum[track.albumId, default: []].append(track) }
             var albumsByArtist: [Int: [(MusicAlbum, [MusicTrack])]] = [:]
-            for album in albums { albumsByArtist[album.artistId, default: []].append((album, tracksByAlbum[album.id] ?? [])) }
+            for album in albums {
+                albumsByArtist[album.artistId, default: []].append((album, tracksByAlbum[album.id] ?? []))
+            }
             return artists.map { ($0, albumsByArtist[$0.id] ?? []) }
         }
 
@@ -201,7 +204,8 @@ extension MusicArtist: Slate.PrimaryKeyedTable {
     static let schema = Slate.TableSchema(
         name: "artist",
         columns: [
-            .init(name: "id", type: "INTEGER", primaryKeyPosition: 1), .init(name: "name", type: "TEXT", isNotNull: true),
+            .init(name: "id", type: "INTEGER", primaryKeyPosition: 1),
+            .init(name: "name", type: "TEXT", isNotNull: true),
         ])
     struct Columns: Slate.TableColumns {
         let id: Slate.Column<MusicArtist, Int>
@@ -226,7 +230,8 @@ extension MusicAlbum: Slate.PrimaryKeyedTable {
     static let schema = Slate.TableSchema(
         name: "album",
         columns: [
-            .init(name: "id", type: "INTEGER", primaryKeyPosition: 1), .init(name: "title", type: "TEXT", isNotNull: true),
+            .init(name: "id", type: "INTEGER", primaryKeyPosition: 1),
+            .init(name: "title", type: "TEXT", isNotNull: true),
             .init(name: "artistId", type: "INTEGER", isNotNull: true),
         ],
         foreignKeys: [.init(columns: ["artistId"], referencedTable: "artist", referencedColumns: ["id"])])
@@ -256,7 +261,8 @@ extension MusicTrack: Slate.PrimaryKeyedTable {
     static let schema = Slate.TableSchema(
         name: "track",
         columns: [
-            .init(name: "id", type: "INTEGER", primaryKeyPosition: 1), .init(name: "name", type: "TEXT", isNotNull: true),
+            .init(name: "id", type: "INTEGER", primaryKeyPosition: 1),
+            .init(name: "name", type: "TEXT", isNotNull: true),
             .init(name: "albumId", type: "INTEGER", isNotNull: true),
             .init(name: "milliseconds", type: "INTEGER", isNotNull: true),
         ],
