@@ -10,7 +10,7 @@
 ///     .belongsTo("manager", Employee.self, foreignKey: ["reportsTo"]),
 ///     .hasMany("reports", Employee.self, foreignKey: ["reportsTo"]),
 /// ])
-/// struct Employee { var id: Int64?; var name: String; @ForeignKey(Employee.self) var reportsTo: Int64? }
+/// struct Employee { var id: Int64?; var name: String; @ForeignKey(table: "Employee") var reportsTo: Int64? }
 ///
 /// @Table(associations: [.hasMany("tracks", Track.self, through: PlaylistTrack.self)])
 /// struct Playlist { var id: Int64?; var name: String }

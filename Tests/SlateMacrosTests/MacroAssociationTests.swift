@@ -15,7 +15,7 @@ import Testing
             ])
             struct Employee {
                 var id: Int64?
-                @ForeignKey(Employee.self) var reportsTo: Int64?
+                @ForeignKey(table: "Employee") var reportsTo: Int64?
                 @ForeignKey(Office.self) var officeId: Int64
             }
             """,
@@ -35,7 +35,7 @@ import Testing
                             .init(name: "officeId", type: "INTEGER", isNotNull: true),
                         ],
                         foreignKeys: [
-                            .init(columns: ["reportsTo"], referencedTable: Employee.tableName),
+                            .init(columns: ["reportsTo"], referencedTable: "Employee"),
                             .init(columns: ["officeId"], referencedTable: Office.tableName),
                         ])
 
