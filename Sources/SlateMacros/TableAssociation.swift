@@ -1,16 +1,11 @@
 /// An association declared in `@Table(associations:)`. Only the macro reads it: it writes the
 /// association as a member of the table's `Columns`, where the compiler checks that the target and
-/// linking types are tables.
+/// linking types are tables. A type cannot name itself here (a circular reference): write its
+/// associations to itself by hand, in an extension of its `Columns`.
 ///
 /// ```swift
 /// @Table(associations: [.hasMany("albums", Album.self)])
 /// struct Artist { var id: Int64?; var name: String }
-///
-/// @Table(associations: [
-///     .belongsTo("manager", Employee.self, foreignKey: ["reportsTo"]),
-///     .hasMany("reports", Employee.self, foreignKey: ["reportsTo"]),
-/// ])
-/// struct Employee { var id: Int64?; var name: String; @ForeignKey(table: "Employee") var reportsTo: Int64? }
 ///
 /// @Table(associations: [.hasMany("tracks", Track.self, through: PlaylistTrack.self)])
 /// struct Playlist { var id: Int64?; var name: String }
