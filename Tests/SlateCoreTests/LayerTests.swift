@@ -15,7 +15,12 @@ import Testing
         // Beside the layers, on the query layer (and postgres-nio); nothing below imports it.
         "SlatePostgres": ["SlateCore", "SlateConcurrency", "SlateQuery", "PostgresNIO"],
         // For tests, above the runtime; nothing in the runtime imports it.
-        "SlateTestingCore": ["CSQLite", "SlateCore", "SlateConcurrency", "SlateQuery", "SlateRecords", "Slate"],
+        "SlateTestingCore": [
+            "CSQLite", "SlateCore", "SlateConcurrency", "SlateQuery", "SlateRecords", "Slate", "SlateSchema",
+        ],
+        "SlatePostgresTesting": [
+            "SlateCore", "SlateConcurrency", "SlateQuery", "Slate", "SlatePostgres", "PostgresNIO",
+        ],
     ]
 
     static let packageRoot = URL(fileURLWithPath: #filePath)

@@ -2,6 +2,7 @@
     import Foundation
     import Slate
     import SlatePostgres
+    import SlatePostgresTesting
     import Testing
 
     /// SlatePostgres on a real server: the typed API, values of every mapped type, transactions,

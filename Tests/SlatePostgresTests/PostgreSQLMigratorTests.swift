@@ -2,6 +2,7 @@
     import Foundation
     import Slate
     import SlatePostgres
+    import SlatePostgresTesting
     import Testing
 
     /// The migrator on a real PostgreSQL server: order, once only, rollback of a failing migration,

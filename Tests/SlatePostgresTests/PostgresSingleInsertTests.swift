@@ -2,6 +2,7 @@
     import Foundation
     import Slate
     import SlatePostgres
+    import SlatePostgresTesting
     import Testing
 
     /// A single record's plain insert on PostgreSQL (`pg.insert(record)`, `tx.insert(record)`,
