@@ -1,4 +1,5 @@
 import Slate
+import SlateCore
 
 /// SQL text laid out for a reader: one clause per line, what tests compare and snapshots show.
 ///
@@ -63,11 +64,12 @@ public enum SQLLayout {
     }
 }
 
-/// One token of SQL text: a word, a quoted string or identifier, a comment, a parenthesis, a comma
-/// or other punctuation. Whitespace is dropped.
+/// One token of SQL text, as ``SQLLexer`` (the project's one lexer, SQLite's rules) reads it: a
+/// word, a literal or a quoted name, a comment, a parenthesis, a comma or another symbol, and
+/// whether whitespace came before it.
 struct SQLLayoutToken: Equatable {
     enum Kind: Equatable {
-        case word, quoted, comment, open, close, comma, other
+        case word, literal, comment, open, close, comma, other
     }
 
     var kind: Kind
@@ -80,76 +82,25 @@ struct SQLLayoutToken: Equatable {
 
     static func tokens(of sql: String) -> [SQLLayoutToken] {
         var tokens: [SQLLayoutToken] = []
-        let characters = Array(sql)
-        var index = 0
+        var lexer = SQLLexer(sql, includingTrivia: true)
         var sawSpace = false
-        func append(_ kind: Kind, _ text: String) {
+        while let token = lexer.next() {
+            let text = lexer.text(of: token)
+            let kind: Kind
+            switch token.kind {
+            case .space:
+                sawSpace = true
+                continue
+            case .comment: kind = .comment
+            case .word: kind = .word
+            case .quotedIdentifier, .string, .blob, .integer, .real, .parameter: kind = .literal
+            case .symbol where text == "(": kind = .open
+            case .symbol where text == ")": kind = .close
+            case .symbol where text == ",": kind = .comma
+            case .symbol, .illegal: kind = .other
+            }
             tokens.append(SQLLayoutToken(kind: kind, text: text, spaceBefore: sawSpace))
             sawSpace = false
-        }
-        func take(while condition: (Character) -> Bool) -> String {
-            let start = index
-            while index < characters.count, condition(characters[index]) { index += 1 }
-            return String(characters[start..<index])
-        }
-        while index < characters.count {
-            let character = characters[index]
-            if character.isWhitespace {
-                index += 1
-                sawSpace = true
-            } else if character == "'" || character == "\"" || character == "`" || character == "[" {
-                // A quoted string or identifier; a doubled quote stays inside it.
-                let closing: Character = character == "[" ? "]" : character
-                let start = index
-                index += 1
-                while index < characters.count {
-                    if characters[index] == closing {
-                        if closing != "]", index + 1 < characters.count, characters[index + 1] == closing {
-                            index += 2
-                            continue
-                        }
-                        index += 1
-                        break
-                    }
-                    index += 1
-                }
-                append(.quoted, String(characters[start..<index]))
-            } else if character == "-", index + 1 < characters.count, characters[index + 1] == "-" {
-                append(.comment, take { $0 != "\n" })
-            } else if character == "/", index + 1 < characters.count, characters[index + 1] == "*" {
-                let start = index
-                index += 2
-                while index < characters.count,
-                    !(characters[index] == "*" && index + 1 < characters.count
-                        && characters[index + 1] == "/")
-                {
-                    index += 1
-                }
-                index = min(index + 2, characters.count)
-                append(.comment, String(characters[start..<index]))
-            } else if character == "(" {
-                append(.open, "(")
-                index += 1
-            } else if character == ")" {
-                append(.close, ")")
-                index += 1
-            } else if character == "," {
-                append(.comma, ",")
-                index += 1
-            } else if character.isLetter || character.isNumber || character == "_" || character == "$"
-                || character == "?" || character == ":" || character == "@"
-            {
-                let text = take {
-                    $0.isLetter || $0.isNumber || $0 == "_" || $0 == "$" || $0 == "?" || $0 == ":" || $0 == "@"
-                        || $0 == "."
-                }
-                append(.word, text)
-            } else {
-                // Operators and other punctuation: a run of symbols (`<=`, `||`, `->>`).
-                let text = take { !$0.isWhitespace && !$0.isLetter && !$0.isNumber && !"'\"`[(),_$?:@".contains($0) }
-                if text.isEmpty { index += 1 }
-                append(.other, text.isEmpty ? String(character) : text)
-            }
         }
         return tokens
     }
