@@ -109,7 +109,7 @@ let package = Package(
         // A regular target (not a product), so every test target can depend on it.
         .target(
             name: "SlateTestSupport",
-            dependencies: ["Slate"],
+            dependencies: ["Slate", "SlateTestingCore"],
             path: "Tests/SlateTestSupport",
             resources: [.copy("Resources")]
         ),
@@ -129,7 +129,7 @@ let package = Package(
         // Codable records and self-managing tables.
         .testTarget(
             name: "SlateRecordsTests",
-            dependencies: ["Slate", "SlateTestSupport"]
+            dependencies: ["Slate", "SlateTestSupport", "SlateTestingCore"]
         ),
         // CSV import and export (in SlateRecords).
         .testTarget(
@@ -209,7 +209,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SlateMacroRuntimeTests",
-            dependencies: ["SlateMacros"],
+            dependencies: ["SlateMacros", "SlateTestSupport"],
             // The generator's version of Schema/gadgets.sql, next to the macro's and a hand-written
             // one: the one-table-model tests compare the three.
             exclude: ["slate.json", "Schema"],

@@ -31,8 +31,12 @@ extension Database {
     ///   (their content lives in other tables).
     /// - Values are SQL literals (``SQLLiteral``).
     ///
+    /// - Parameter includingRowIDs: Also write the rowid of each row of a table that has one and
+    ///   does not name it (no `INTEGER PRIMARY KEY`), as the first column, and sort those rows by
+    ///   rowid: for checks that an operation kept every row where it was (a rebuilt table keeps
+    ///   its rowids). Default `false`: the dump depends on the values alone.
     /// - Throws: ``DatabaseError`` when the schema or a table cannot be read.
-    public func dump() throws -> String {
+    public func dump(includingRowIDs: Bool = false) throws -> String {
         let tables = try tableNames()
         let objects = try fetchAll(
             SQL(
@@ -54,10 +58,13 @@ extension Database {
         }
         for name in tables.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
             guard let schema = try tableSchema(named: name), case .table = schema.kind else { continue }
-            let columns = schema.columns.filter { !$0.isGenerated && !$0.isHidden }.map(\.name)
+            var columns = schema.columns.filter { !$0.isGenerated && !$0.isHidden }.map(\.name.quotedIdentifier)
             guard !columns.isEmpty else { continue }
-            let list = columns.map(\.quotedIdentifier).joined(separator: ", ")
-            let order = (1...columns.count).map { "\($0) COLLATE BINARY" }.joined(separator: ", ")
+            let withRowID = includingRowIDs && !schema.isWithoutRowID && schema.rowIDAlias == nil
+            if withRowID { columns.insert("rowid", at: 0) }
+            let list = columns.joined(separator: ", ")
+            let order =
+                withRowID ? "rowid" : (1...columns.count).map { "\($0) COLLATE BINARY" }.joined(separator: ", ")
             let rows = try fetchAll(SQL(sql: "SELECT \(list) FROM main.\(name.quotedIdentifier) ORDER BY \(order)")) {
                 row in row.values
             }

@@ -1,5 +1,6 @@
 import Foundation
 import SlateMacros
+import SlateTestSupport
 import Testing
 
 // MARK: - The SwiftSQLiteORM README example, written with @Table
@@ -27,7 +28,7 @@ struct Bookmark: Equatable {
 
 @Suite struct SwiftSQLiteORMExampleTests {
     @Test func readmeExample() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let store = RecordStore(directory: directory.url.appendingPathComponent("deep/er"))
 
@@ -70,7 +71,7 @@ struct Bookmark: Equatable {
     }
 
     @Test func customPrimitiveTypesAndOptionals() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let store = RecordStore(path: directory.path("bookmarks.sqlite"))
         let saved = try store.save([
@@ -116,7 +117,7 @@ struct Everything: Equatable {
 
 @Suite struct SwiftQLExampleTests {
     @Test func createInsertSelectUpdateDeleteDrop() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let db = try Database(path: directory.path("mydatabase.sqlite3"))
 

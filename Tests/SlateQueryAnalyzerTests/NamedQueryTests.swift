@@ -20,7 +20,7 @@ let namedQuerySchema = """
 
 /// The named queries of `queries` over `schema`.
 func namedQueries(_ queries: String, schema: String = namedQuerySchema) throws -> [NamedQuery] {
-    let scratch = try Scratch()
+    let scratch = try TemporaryDirectory()
     defer { scratch.remove() }
     let schemaFile = try scratch.write("1_schema.sql", schema)
     let queriesFile = try scratch.write("2_queries.sql", queries)
@@ -76,7 +76,7 @@ struct NamedQueryFileTests {
     }
 
     @Test func queriesAreNotPartOfTheSchema() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
         let file = try scratch.write(
             "all.sql",
@@ -149,7 +149,7 @@ struct NamedQueryFileTests {
     }
 
     @Test func databaseFilesTakeQueryFilesButNotSchemaFiles() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
         let chinook = TestData.chinook
         let queries = try scratch.write("chinook.queries.sql", "-- name: artistCount\nSELECT count(*) FROM Artist;")
@@ -163,7 +163,7 @@ struct NamedQueryFileTests {
     }
 
     @Test func nulBytesAreNotSQL() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
         let url = scratch.url.appendingPathComponent("nul.sql")
         try Data([0, 0x43, 0x52]).write(to: url)

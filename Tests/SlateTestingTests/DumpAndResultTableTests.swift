@@ -63,6 +63,31 @@ import Testing
         #expect(try first.dump() != second.dump())
     }
 
+    @Test func rowIDsAreDumpedOnlyWhenAskedFor() throws {
+        let db = try Database.seeded { db in
+            try db.execute(sql: "CREATE TABLE t(name TEXT); INSERT INTO t VALUES ('a'), ('b')")
+            try db.execute(
+                sql: "CREATE TABLE keyed(id INTEGER PRIMARY KEY, name TEXT); INSERT INTO keyed VALUES (7, 'x')")
+        }
+        let before = try db.dump()
+        let beforeWithRowIDs = try db.dump(includingRowIDs: true)
+        #expect(
+            beforeWithRowIDs.hasSuffix(
+                """
+                -- keyed: 1 row
+                INSERT INTO "keyed" ("id", "name") VALUES (7, 'x');
+
+                -- t: 2 rows
+                INSERT INTO "t" (rowid, "name") VALUES (1, 'a');
+                INSERT INTO "t" (rowid, "name") VALUES (2, 'b');
+
+                """))
+        // The same values under other rowids: equal without rowids, different with them.
+        try db.execute(sql: "DELETE FROM t WHERE name = 'a'; INSERT INTO t VALUES ('a')")
+        #expect(try db.dump() == before)
+        #expect(try db.dump(includingRowIDs: true) != beforeWithRowIDs)
+    }
+
     @Test func aDumpReplaysIntoTheSameDatabase() throws {
         let chinook = try Database.chinook()
         let dump = try chinook.dump()
