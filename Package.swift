@@ -124,7 +124,7 @@ let package = Package(
         // The query builder's corpus: SLATE_TYPECHECK_BUDGET applies to this target (end of file).
         .testTarget(
             name: "SlateQueryTests",
-            dependencies: ["Slate", "SlateTestSupport"]
+            dependencies: ["Slate", "SlateTestSupport", "SlateTestingCore"]
         ),
         // Codable records and self-managing tables.
         .testTarget(

@@ -21,9 +21,9 @@ import SlateCore
 ///   `DELETE` and `RETURNING` start a line at the statement's own level.
 /// - A clause longer than `width` puts each item of its comma-separated list on a line of its own,
 ///   indented by two spaces; a `WHERE`, `HAVING` or `ON` condition puts each `AND` and `OR` there.
-/// - A subquery in parentheses stays on its line when the line fits in `width`; otherwise it is
-///   laid out the same way, indented by two spaces, between a line ending with `(` and a line
-///   starting with `)`.
+/// - A subquery in parentheses, or a window's definition (`OVER (PARTITION BY … ORDER BY …)`),
+///   stays on its line when the line fits in `width`; otherwise it is laid out the same way,
+///   indented by two spaces, between a line ending with `(` and a line starting with `)`.
 public enum SQLLayout {
     /// The default width beyond which a clause is split.
     public static let defaultWidth = 100
@@ -187,8 +187,11 @@ private struct LayoutWriter {
             // `ON CONFLICT ("id") DO UPDATE SET … WHERE …` starts a line too; a partial index's
             // `ON CONFLICT (…) WHERE` as well.
             return true
-        case "ORDER", "GROUP":
+        case "ORDER", "GROUP", "PARTITION":
             return next == "BY"
+        case "ROWS", "RANGE", "GROUPS":
+            // A window's frame; `GROUPS` also names nothing else.
+            return next == "BETWEEN" || next == "UNBOUNDED" || next == "CURRENT"
         case "VALUES":
             return previous != "DEFAULT"
         default:
@@ -258,16 +261,19 @@ private struct LayoutWriter {
     }
 
     /// The index of the `(` of the first subquery (a parenthesis opening `SELECT`, `WITH` or
-    /// `VALUES`) at the top level of `tokens`.
+    /// `VALUES`) or window definition (`OVER (PARTITION BY …`, `OVER (ORDER BY …`) at the top level
+    /// of `tokens`.
     static func firstSubquery(in tokens: ArraySlice<SQLLayoutToken>) -> Int? {
         var depth = 0
         for index in tokens.indices {
             switch tokens[index].kind {
             case .open:
-                if depth == 0, index + 1 < tokens.endIndex,
-                    ["SELECT", "WITH", "VALUES"].contains(tokens[index + 1].keyword ?? "")
-                {
-                    return index
+                if depth == 0, index + 1 < tokens.endIndex {
+                    let first = tokens[index + 1].keyword ?? ""
+                    let isWindow =
+                        ["PARTITION", "ORDER"].contains(first) && index > tokens.startIndex
+                        && tokens[index - 1].keyword == "OVER"
+                    if ["SELECT", "WITH", "VALUES"].contains(first) || isWindow { return index }
                 }
                 depth += 1
             case .close: depth -= 1

@@ -100,6 +100,20 @@ import Testing
         #expect(SQLLayout.lines(sql).split(separator: "\n").count == 4)
     }
 
+    @Test func aLongWindowDefinitionIsLaidOutInsideItsParentheses() {
+        let sql =
+            #"SELECT avg("t"."x") OVER (PARTITION BY "t"."g" ORDER BY "t"."d" ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) FROM "t""#
+        #expect(
+            SQLLayout.lines(sql, width: 60) == """
+                SELECT avg("t"."x") OVER (
+                  PARTITION BY "t"."g"
+                  ORDER BY "t"."d"
+                  ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING
+                )
+                FROM "t"
+                """)
+    }
+
     @Test func compoundSelectsAndCommonTableExpressions() {
         let sql = #"WITH "x" AS (SELECT 1 AS "n") SELECT "n" FROM "x" UNION ALL SELECT 2 EXCEPT SELECT 3"#
         #expect(

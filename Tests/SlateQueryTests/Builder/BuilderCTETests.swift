@@ -1,6 +1,7 @@
 import Foundation
 import Slate
 import SlateTestSupport
+import SlateTestingCore
 import Testing
 
 /// A common table expression's row: an employee and their depth in the reporting tree.
@@ -56,12 +57,21 @@ struct Level: Table, Equatable {
 
     @Test func rendersRecursiveAndPlainCommonTables() throws {
         let query = Level.all().with(Level.self, recursive: true, as: Self.levels).order { ($0.depth, $0.employeeId) }
-        try expectSQL(
-            query,
-            #"WITH RECURSIVE "level"("employeeId", "depth") AS (SELECT "Employee"."EmployeeId", ? FROM "Employee" WHERE "Employee"."ReportsTo" IS NULL"#
-                + #" UNION ALL SELECT "Employee"."EmployeeId", "level"."depth" + ? FROM "Employee" JOIN "level" ON "Employee"."ReportsTo" = "level"."employeeId")"#
-                + #" SELECT "level"."employeeId", "level"."depth" FROM "level" ORDER BY "level"."depth", "level"."employeeId""#,
-            [.integer(0), .integer(1)])
+        #expect(
+            SQLLayout.lines(query.sql) == """
+                WITH RECURSIVE "level"("employeeId", "depth") AS (
+                  SELECT "Employee"."EmployeeId", ?
+                  FROM "Employee"
+                  WHERE "Employee"."ReportsTo" IS NULL
+                  UNION ALL SELECT "Employee"."EmployeeId", "level"."depth" + ?
+                  FROM "Employee"
+                  JOIN "level" ON "Employee"."ReportsTo" = "level"."employeeId"
+                )
+                SELECT "level"."employeeId", "level"."depth"
+                FROM "level"
+                ORDER BY "level"."depth", "level"."employeeId"
+                -- arguments: 0, 1
+                """)
         let plain = Level.all().with(
             Level.self, as: Employee.select { ($0.employeeId, SQLExpression<Int64>(value: 1)) })
         #expect(
