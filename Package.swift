@@ -142,7 +142,7 @@ let package = Package(
         .testTarget(
             name: "SlatePostgresTests",
             dependencies: [
-                "Slate", "SlatePostgres", "SlatePostgresTesting", "SlateTestSupport",
+                "Slate", "SlatePostgres", "SlatePostgresTesting", "SlateTestSupport", "SlateTestingCore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
@@ -209,7 +209,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SlateMacroRuntimeTests",
-            dependencies: ["SlateMacros", "SlateTestSupport"],
+            dependencies: ["SlateMacros", "SlateTestSupport", "SlateTestingCore"],
             // The generator's version of Schema/gadgets.sql, next to the macro's and a hand-written
             // one: the one-table-model tests compare the three.
             exclude: ["slate.json", "Schema"],

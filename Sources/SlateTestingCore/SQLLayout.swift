@@ -21,6 +21,8 @@ import SlateCore
 ///   `DELETE` and `RETURNING` start a line at the statement's own level.
 /// - A clause longer than `width` puts each item of its comma-separated list on a line of its own,
 ///   indented by two spaces; a `WHERE`, `HAVING` or `ON` condition puts each `AND` and `OR` there.
+/// - A `CREATE TABLE` statement longer than `width` puts each column definition and table
+///   constraint on a line of its own, indented by two spaces, between `CREATE TABLE "t" (` and `)`.
 /// - A subquery in parentheses, or a window's definition (`OVER (PARTITION BY … ORDER BY …)`),
 ///   stays on its line when the line fits in `width`; otherwise it is laid out the same way,
 ///   indented by two spaces, between a line ending with `(` and a line starting with `)`.
@@ -207,6 +209,16 @@ private struct LayoutWriter {
             lines.append(pad + flat)
             return
         }
+        if let open = Self.tableDefinition(in: tokens) {
+            // `CREATE TABLE "t" (`, each column or constraint on a line of its own, then `)`.
+            let close = Self.matchingClose(of: open, in: tokens)
+            lines.append(pad + Self.flat(tokens[tokens.startIndex...open]))
+            for item in Self.split(tokens[(open + 1)..<close], at: { $0.kind == .comma }, keepingSeparator: true) {
+                self.item(item, indent: indent + 2)
+            }
+            if close < tokens.endIndex { lines.append(pad + Self.flat(tokens[close...])) }
+            return
+        }
         // The clause's keywords (`SELECT DISTINCT`, `LEFT JOIN`, `ORDER BY`), then its items.
         var head = tokens.startIndex
         while head < tokens.endIndex, let word = tokens[head].keyword,
@@ -258,6 +270,17 @@ private struct LayoutWriter {
         } else {
             item(rest, indent: indent)
         }
+    }
+
+    /// The index of the `(` that opens the column definitions of a `CREATE TABLE` statement, or
+    /// `nil` for any other clause (`CREATE TABLE … AS SELECT` included).
+    static func tableDefinition(in tokens: ArraySlice<SQLLayoutToken>) -> Int? {
+        guard tokens.first?.keyword == "CREATE",
+            let open = tokens.firstIndex(where: { $0.kind == .open }),
+            tokens[tokens.startIndex..<open].contains(where: { $0.keyword == "TABLE" }),
+            !tokens[tokens.startIndex..<open].contains(where: { $0.keyword == "AS" })
+        else { return nil }
+        return open
     }
 
     /// The index of the `(` of the first subquery (a parenthesis opening `SELECT`, `WITH` or

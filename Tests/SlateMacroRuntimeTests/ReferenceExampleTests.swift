@@ -1,6 +1,7 @@
 import Foundation
 import SlateMacros
 import SlateTestSupport
+import SlateTestingCore
 import Testing
 
 // MARK: - The SwiftSQLiteORM README example, written with @Table
@@ -135,9 +136,13 @@ struct Everything: Equatable {
         #expect(try Sample.all().fetchAll(db).count == 3)
         let query = Sample.where { $0.value > 5 }.order { $0.id }
         #expect(
-            query.sql.text
-                == #"SELECT "samples"."id", "samples"."value" FROM "samples" WHERE "samples"."value" > ? ORDER BY "samples"."id""#
-        )
+            SQLLayout.lines(query.sql) == """
+                SELECT "samples"."id", "samples"."value"
+                FROM "samples"
+                WHERE "samples"."value" > ?
+                ORDER BY "samples"."id"
+                -- arguments: 5
+                """)
         #expect(try query.fetchAll(db) == [Sample(id: "baz", value: 12), Sample(id: "foo", value: 7)])
 
         // Update and delete

@@ -335,7 +335,11 @@ struct NamedQueryNullabilityTests {
 
     @Test func writesWithReturning() throws {
         let insert = try namedQuery(
-            "INSERT INTO album (artist_id, title) VALUES (:artistId, :title) RETURNING id, title, year, price * 2 AS double"
+            """
+            INSERT INTO album (artist_id, title)
+            VALUES (:artistId, :title)
+            RETURNING id, title, year, price * 2 AS double
+            """
         )
         #expect(insert.columns.map(\.isNullable) == [false, false, true, false])
         #expect(insert.isReadOnly == false)
@@ -421,11 +425,20 @@ struct NamedQueryParameterTests {
 
     @Test func annotationsGiveTypesAndAreRemovedFromTheSQL() throws {
         let query = try namedQuery(
-            "SELECT :label AS TEXT AS label, title FROM album WHERE year > abs(:delta AS INTEGER) AND :maybe AS REAL? IS NULL"
+            """
+            SELECT :label AS TEXT AS label, title
+            FROM album
+            WHERE year > abs(:delta AS INTEGER) AND :maybe AS REAL? IS NULL
+            """
         )
         #expect(query.parameters.map(\.declaredType) == ["TEXT", "INTEGER", "REAL"])
         #expect(query.parameters.map(\.isOptional) == [false, false, true])
-        #expect(query.sql == "SELECT :label AS label, title FROM album WHERE year > abs(:delta) AND :maybe IS NULL")
+        #expect(
+            query.sql == """
+                SELECT :label AS label, title
+                FROM album
+                WHERE year > abs(:delta) AND :maybe IS NULL
+                """)
         #expect(query.columns.first?.isNullable == false)  // a non-optional parameter
     }
 

@@ -42,8 +42,11 @@ import Testing
         migrator.registerMigration("v1: players") { db in
             if try db.tableSchema(named: "player") == nil {
                 try db.execute(
-                    sql:
-                        "CREATE TABLE player(id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INTEGER NOT NULL DEFAULT 0)"
+                    sql: """
+                        CREATE TABLE player(
+                          id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INTEGER NOT NULL DEFAULT 0
+                        )
+                        """
                 )
             }
         }

@@ -114,6 +114,30 @@ import Testing
                 """)
     }
 
+    @Test func aLongTableDefinitionPutsEachColumnOnALine() {
+        let sql =
+            #"CREATE TABLE "pet" ("id" INTEGER PRIMARY KEY, "#
+            + #""ownerId" INTEGER REFERENCES "person" ("id") ON DELETE CASCADE, "#
+            + #""name" TEXT NOT NULL DEFAULT 'a, b', CHECK ("id" > 0)) STRICT"#
+        #expect(
+            SQLLayout.lines(sql) == """
+                CREATE TABLE "pet" (
+                  "id" INTEGER PRIMARY KEY,
+                  "ownerId" INTEGER REFERENCES "person" ("id") ON DELETE CASCADE,
+                  "name" TEXT NOT NULL DEFAULT 'a, b',
+                  CHECK ("id" > 0)
+                ) STRICT
+                """)
+        // Short enough, or made from a select, it stays as it is.
+        #expect(SQLLayout.lines(#"CREATE TABLE "t" ("a", "b")"#) == #"CREATE TABLE "t" ("a", "b")"#)
+        #expect(
+            SQLLayout.lines(#"CREATE TABLE "t" AS SELECT "a" FROM "u""#, width: 10) == """
+                CREATE TABLE "t" AS
+                SELECT "a"
+                FROM "u"
+                """)
+    }
+
     @Test func compoundSelectsAndCommonTableExpressions() {
         let sql = #"WITH "x" AS (SELECT 1 AS "n") SELECT "n" FROM "x" UNION ALL SELECT 2 EXCEPT SELECT 3"#
         #expect(

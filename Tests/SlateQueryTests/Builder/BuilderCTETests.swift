@@ -110,9 +110,16 @@ struct Level: Table, Equatable {
             .with(Level.self, recursive: true, as: Self.levels)
         #expect(update.sql.text.hasPrefix(#"WITH RECURSIVE "level"("employeeId", "depth") AS ("#))
         #expect(
-            update.sql.text.contains(
-                #") UPDATE "Employee" SET "Title" = ? WHERE "Employee"."EmployeeId" IN (SELECT "level"."employeeId" FROM "level" WHERE "level"."depth" = ?)"#
-            ))
+            SQLLayout.lines(update.sql).contains(
+                """
+                UPDATE "Employee"
+                SET "Title" = ?
+                WHERE "Employee"."EmployeeId" IN (
+                  SELECT "level"."employeeId"
+                  FROM "level"
+                  WHERE "level"."depth" = ?
+                )
+                """))
         #expect(try update.execute(db) == 5)
         #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM Employee WHERE Title = 'Deep'") == 5)
         let written = try Database.chinookCopy()
@@ -120,8 +127,11 @@ struct Level: Table, Equatable {
         try db.execute(sql: "PRAGMA foreign_keys = OFF")
         try written.execute(sql: "PRAGMA foreign_keys = OFF")
         try written.execute(
-            sql: Self.handWrittenLevels
-                + " DELETE FROM Customer WHERE SupportRepId IN (SELECT employeeId FROM level WHERE depth = 2) AND Country = 'USA'"
+            sql: Self.handWrittenLevels + """
+
+                DELETE FROM Customer
+                WHERE SupportRepId IN (SELECT employeeId FROM level WHERE depth = 2) AND Country = 'USA'
+                """
         )
         let deleted = try Customer.delete()
             .where { $0.supportRepId.in(Level.where { $0.depth == 2 }.select { $0.employeeId }) && $0.country == "USA" }

@@ -72,7 +72,12 @@ import Testing
         .order { Case.when($0.milliseconds > 300_000, then: "long").else("short") }
         .select { (Case.when($0.milliseconds > 300_000, then: "long").else("short"), count()) }.fetchAll(db)
         let groupedSQL = try db.fetchAll(
-            "SELECT CASE WHEN Milliseconds > 300000 THEN 'long' ELSE 'short' END AS k, count(*) FROM Track GROUP BY k ORDER BY k"
+            """
+            SELECT CASE WHEN Milliseconds > 300000 THEN 'long' ELSE 'short' END AS k, count(*)
+            FROM Track
+            GROUP BY k
+            ORDER BY k
+            """
         ) { row in (try row.decode(String.self, at: 0), try row.decode(Int.self, at: 1)) }
         #expect(grouped.map(\.0) == groupedSQL.map(\.0) && grouped.map(\.1) == groupedSQL.map(\.1))
         let long = try Track.where { Case.when($0.milliseconds > 300_000, then: true).else(false) }.fetchCount(db)

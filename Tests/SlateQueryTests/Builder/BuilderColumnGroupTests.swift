@@ -92,9 +92,14 @@ struct Shop: PrimaryKeyedTable, Equatable {
 
     @Test func theGroupIsColumnsOfItsParent() throws {
         #expect(
-            try Shop.schema.createTableSQL()
-                == #"CREATE TABLE "shop" ("id" INTEGER PRIMARY KEY, "street" TEXT NOT NULL, "city" TEXT, "name" TEXT NOT NULL)"#
-        )
+            SQLLayout.lines(try Shop.schema.createTableSQL()) == """
+                CREATE TABLE "shop" (
+                  "id" INTEGER PRIMARY KEY,
+                  "street" TEXT NOT NULL,
+                  "city" TEXT,
+                  "name" TEXT NOT NULL
+                )
+                """)
         #expect(
             SQLLayout.lines(Shop.where { $0.address.city == "Oslo" }.order { $0.address.street }.sql) == """
                 SELECT "shop"."id", "shop"."street", "shop"."city", "shop"."name"

@@ -44,7 +44,12 @@ import Testing
             try db.fetchAll(
                 Int64?.self,
                 sql:
-                    "SELECT AlbumId FROM Track WHERE GenreId = 1 \(op) SELECT AlbumId FROM Track WHERE Milliseconds > 400000 ORDER BY 1"
+                    """
+                    SELECT AlbumId FROM Track WHERE GenreId = 1
+                    \(op)
+                    SELECT AlbumId FROM Track WHERE Milliseconds > 400000
+                    ORDER BY 1
+                    """
             )
         }
         let union: [Int64?] = try rock.union(long).order { $0.albumId }.fetchAll(db)

@@ -110,7 +110,11 @@ struct Spending: Table, Equatable {
             unmatched
                 == (try db.fetchValue(
                     Int.self,
-                    "SELECT count(*) FROM Customer WHERE CustomerId NOT IN (SELECT CustomerId FROM Invoice WHERE strftime('%Y', InvoiceDate) >= '2025')"
+                    """
+                    SELECT count(*)
+                    FROM Customer
+                    WHERE CustomerId NOT IN (SELECT CustomerId FROM Invoice WHERE strftime('%Y', InvoiceDate) >= '2025')
+                    """
                 )))
     }
 }

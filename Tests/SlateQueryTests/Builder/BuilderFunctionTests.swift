@@ -25,7 +25,11 @@ import Testing
                 """)
         let rows: [(Int, Int?, String)] = try query.fetchAll(db)
         let expected = try db.fetchAll(
-            "SELECT CAST(UnitPrice AS INTEGER), CAST(Composer AS INTEGER), CAST(Milliseconds AS TEXT) FROM Track WHERE Milliseconds % 1000 = 0"
+            """
+            SELECT CAST(UnitPrice AS INTEGER), CAST(Composer AS INTEGER), CAST(Milliseconds AS TEXT)
+            FROM Track
+            WHERE Milliseconds % 1000 = 0
+            """
         ) { row in
             (try row.decode(Int.self, at: 0), try row.decode(Int?.self, at: 1), try row.decode(String.self, at: 2))
         }
@@ -56,7 +60,12 @@ import Testing
             count
                 == (try db.fetchValue(
                     Int.self,
-                    "SELECT count(*) FROM Invoice i JOIN Customer c ON i.CustomerId = c.CustomerId WHERE i.BillingState IS c.State"
+                    """
+                    SELECT count(*)
+                    FROM Invoice i
+                    JOIN Customer c ON i.CustomerId = c.CustomerId
+                    WHERE i.BillingState IS c.State
+                    """
                 )))
         // `=` would miss the rows where both are NULL.
         let equal = try Invoice.join(Customer.self, on: { $0.customerId == $1.customerId }).where { invoice, customer in
@@ -106,7 +115,13 @@ import Testing
                 """)
         let rows: [(String?, String, String, Int, Int?, Int)] = try query.fetchAll(db)
         let expected = try db.fetchAll(
-            "SELECT nullif(State, 'SP'), substr(LastName, 2, 3), substr(LastName, -2), instr(Email, '@'), instr(Company, 'a'), length(FirstName) FROM Customer WHERE CustomerId <= 5 ORDER BY CustomerId"
+            """
+            SELECT nullif(State, 'SP'), substr(LastName, 2, 3), substr(LastName, -2), instr(Email, '@'),
+              instr(Company, 'a'), length(FirstName)
+            FROM Customer
+            WHERE CustomerId <= 5
+            ORDER BY CustomerId
+            """
         ) { row in
             (
                 try row.decode(String?.self, at: 0), try row.decode(String.self, at: 1),

@@ -77,7 +77,12 @@ import Testing
             .select { Case.when($0.composer == "AC/DC", then: "acdc").else("other") }.fetchAll(db)
         let expectedLabels = try db.fetchAll(
             String.self,
-            "SELECT CASE WHEN Composer = 'AC/DC' THEN 'acdc' ELSE 'other' END FROM Track WHERE TrackId <= 100 ORDER BY TrackId"
+            """
+            SELECT CASE WHEN Composer = 'AC/DC' THEN 'acdc' ELSE 'other' END
+            FROM Track
+            WHERE TrackId <= 100
+            ORDER BY TrackId
+            """
         )
         #expect(labels == expectedLabels)
         #expect(labels.contains("acdc"))
@@ -85,7 +90,12 @@ import Testing
             .select { Case.when($0.milliseconds > 300_000, then: true).else($0.composer == "AC/DC") }.fetchAll(db)
         let expectedElse = try db.fetchAll(
             Bool?.self,
-            "SELECT CASE WHEN Milliseconds > 300000 THEN 1 ELSE Composer = 'AC/DC' END FROM Track WHERE TrackId <= 100 ORDER BY TrackId"
+            """
+            SELECT CASE WHEN Milliseconds > 300000 THEN 1 ELSE Composer = 'AC/DC' END
+            FROM Track
+            WHERE TrackId <= 100
+            ORDER BY TrackId
+            """
         )
         #expect(nullableElse == expectedElse)
         #expect(nullableElse.contains(nil))
@@ -119,7 +129,12 @@ import Testing
                 """)
         let rows: [(Int64?, Int64?, Int64?)] = try query.fetchAll(db)
         let expected = try db.fetchAll(
-            "SELECT Bytes + Milliseconds, Milliseconds - Bytes, TrackId % 2 FROM Track WHERE TrackId <= 3 ORDER BY TrackId"
+            """
+            SELECT Bytes + Milliseconds, Milliseconds - Bytes, TrackId % 2
+            FROM Track
+            WHERE TrackId <= 3
+            ORDER BY TrackId
+            """
         ) { row in
             (try row.decode(Int64?.self, at: 0), try row.decode(Int64?.self, at: 1), try row.decode(Int64.self, at: 2))
         }
@@ -162,7 +177,11 @@ import Testing
             try busy.fetchCount(db)
                 == (try db.fetchValue(
                     Int.self,
-                    "SELECT count(*) FROM Customer c WHERE (SELECT count(*) FROM Invoice i WHERE i.CustomerId = c.CustomerId) = 7"
+                    """
+                    SELECT count(*)
+                    FROM Customer c
+                    WHERE (SELECT count(*) FROM Invoice i WHERE i.CustomerId = c.CustomerId) = 7
+                    """
                 )))
         let aboveAverage = try Invoice.where { $0.total > Invoice.select { $0.total.avg() } }.fetchCount(db)
         #expect(

@@ -29,7 +29,11 @@ import Testing
                 """)
         let expected = try db.fetchAll(
             Int64?.self,
-            "SELECT EmployeeId FROM Employee e WHERE NOT EXISTS (SELECT 1 FROM Employee m WHERE m.ReportsTo = e.EmployeeId)"
+            """
+            SELECT EmployeeId
+            FROM Employee e
+            WHERE NOT EXISTS (SELECT 1 FROM Employee m WHERE m.ReportsTo = e.EmployeeId)
+            """
         )
         let rows = try query.fetchAll(db)
         #expect(rows == expected)
@@ -57,7 +61,11 @@ import Testing
                 """)
         let expected = try db.fetchAll(
             String.self,
-            "SELECT LastName FROM Employee e WHERE e.EmployeeId IN (SELECT m.ReportsTo FROM Employee m WHERE m.ReportsTo = e.EmployeeId)"
+            """
+            SELECT LastName
+            FROM Employee e
+            WHERE e.EmployeeId IN (SELECT m.ReportsTo FROM Employee m WHERE m.ReportsTo = e.EmployeeId)
+            """
         )
         #expect(try query.fetchAll(db) == expected)
         #expect(expected.count == 3)
@@ -140,9 +148,13 @@ import Testing
                 })
         }.select { $0.employeeId }
         #expect(
-            query.sql.text.contains(
-                #"FROM "Customer" JOIN "Employee" AS "Employee_2" ON "Customer"."SupportRepId" = "Employee_2"."EmployeeId" WHERE "Employee_2"."ReportsTo" = "Employee"."EmployeeId")"#
-            ))
+            SQLLayout.lines(query.sql).contains(
+                """
+                  FROM "Customer"
+                  JOIN "Employee" AS "Employee_2" ON "Customer"."SupportRepId" = "Employee_2"."EmployeeId"
+                  WHERE "Employee_2"."ReportsTo" = "Employee"."EmployeeId"
+                )
+                """))
         let expected = try db.fetchAll(
             Int64?.self,
             """
@@ -243,7 +255,11 @@ import Testing
                 """)
         let expected = try db.fetchValue(
             Int.self,
-            "SELECT count(*) FROM Invoice i WHERE (SELECT count(*) FROM InvoiceLine l WHERE l.InvoiceId = i.InvoiceId) > 10"
+            """
+            SELECT count(*)
+            FROM Invoice i
+            WHERE (SELECT count(*) FROM InvoiceLine l WHERE l.InvoiceId = i.InvoiceId) > 10
+            """
         )
         #expect(try query.fetchCount(db) == expected)
         // A subquery that finds no row is nil, not a decoding error.

@@ -120,9 +120,15 @@ struct Hits: PrimaryKeyedTable, Equatable {
                 """)
         let db = try Self.entries()
         #expect(
-            try db.fetchValue(String.self, "SELECT sql FROM sqlite_master WHERE name = 'entry'")
-                == #"CREATE TABLE "entry" ("id" INTEGER PRIMARY KEY, "body" TEXT NOT NULL, "addedAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP, "score" INTEGER NOT NULL DEFAULT (40 + 2))"#
-        )
+            SQLLayout.lines(try db.fetchValue(String.self, "SELECT sql FROM sqlite_master WHERE name = 'entry'"))
+                == """
+                CREATE TABLE "entry" (
+                  "id" INTEGER PRIMARY KEY,
+                  "body" TEXT NOT NULL,
+                  "addedAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+                  "score" INTEGER NOT NULL DEFAULT (40 + 2)
+                )
+                """)
         let inserted = try db.insert(Entry(body: "a"))
         #expect(inserted.id == 1)
         #expect(inserted.score == 42)

@@ -409,7 +409,10 @@ import Testing
         let chinook = try Database(path: path)
         try chinook.execute(
             sql:
-                "UPDATE Track SET GenreId = NULL WHERE TrackId <= 3; UPDATE Customer SET SupportRepId = NULL WHERE CustomerId IN (1, 2)"
+                """
+                UPDATE Track SET GenreId = NULL WHERE TrackId <= 3;
+                UPDATE Customer SET SupportRepId = NULL WHERE CustomerId IN (1, 2)
+                """
         )
         let tracks = try Track.leftJoin(Genre.self, on: { $0.genreId == $1.genreId }).where { track, _ in
             track.trackId <= 5
