@@ -126,6 +126,14 @@ public enum PostgresTestServer {
         return removed
     }
 
+    /// The directory of the running server's Unix socket (`.s.PGSQL.5432`, in its data directory),
+    /// starting the server on first use: for a connection configuration of your own.
+    ///
+    /// - Throws: ``ServerError`` when the server cannot be started.
+    public static func socketDirectory() async throws -> String {
+        try await shared.value.directory
+    }
+
     /// A fresh, empty database on the server (started on first use), and a database value on it
     /// whose connection pool runs for the rest of the process. Its name is `prefix`, lower-cased,
     /// followed by a random number. `options` (SQL text, written by the test, never user input)

@@ -22,7 +22,10 @@ import Testing
 
     @Test func namesWithSpacesAndPunctuation() throws {
         let rows = try Self.skipped(
-            #"CREATE TABLE t("first name" TEXT NOT NULL, "e-mail.address" TEXT UNIQUE, "x.y" INTEGER CHECK ("x.y" > 0))"#,
+            #"""
+            CREATE TABLE t("first name" TEXT NOT NULL, "e-mail.address" TEXT UNIQUE,
+              "x.y" INTEGER CHECK ("x.y" > 0))
+            """#,
             "first name,e-mail.address,x.y\nAnn,a@x,1\n,b@x,2\nBob,a@x,3\nCy,c@x,-3\n")
         #expect(rows.map(\.line) == [3, 4, 5])
         #expect(rows.map(\.column) == [1, 2, 3])
