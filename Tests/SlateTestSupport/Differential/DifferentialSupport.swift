@@ -78,21 +78,21 @@ extension SQLValue {
 /// tests, which run the same cases on both engines and compare them.
 package protocol QueryEngine {
     /// Every row of a select.
-    package func all<S: SelectStatement>(_ statement: S) async throws -> [S.Output]
+    func all<S: SelectStatement>(_ statement: S) async throws -> [S.Output]
     /// The number of rows of a select.
-    package func count<S: SelectStatement>(_ statement: S) async throws -> Int
+    func count<S: SelectStatement>(_ statement: S) async throws -> Int
     /// Every row of a compound select.
-    package func all<Scope, Output>(_ compound: CompoundSelect<Scope, Output>) async throws -> [Output]
+    func all<Scope, Output>(_ compound: CompoundSelect<Scope, Output>) async throws -> [Output]
     /// Runs an update, a delete, an insert of records, an insert from a select.
-    package func execute<Root: Table>(_ update: Update<Root>) async throws
-    package func execute<Root: Table>(_ delete: Delete<Root>) async throws
-    package func execute<Root: Table>(_ insert: Insert<Root>) async throws
-    package func execute<Root: Table>(_ insert: InsertSelect<Root>) async throws
+    func execute<Root: Table>(_ update: Update<Root>) async throws
+    func execute<Root: Table>(_ delete: Delete<Root>) async throws
+    func execute<Root: Table>(_ insert: Insert<Root>) async throws
+    func execute<Root: Table>(_ insert: InsertSelect<Root>) async throws
     /// A table's rows after writes: on SQLite, its raw values in rowid order; on another engine,
     /// or `typed`, its records in key order, as SQLite stores their values.
-    package func contents<T: PrimaryKeyedTable>(_ type: T.Type) async throws -> [RawRow]
+    func contents<T: PrimaryKeyedTable>(_ type: T.Type) async throws -> [RawRow]
     /// Runs `body` on a writable copy of Chinook, which nothing else sees.
-    package func onChinookCopy<Result: Sendable>(_ body: (any QueryEngine) async throws -> Result) async throws
+    func onChinookCopy<Result: Sendable>(_ body: (any QueryEngine) async throws -> Result) async throws
         -> Result
 }
 
