@@ -9,9 +9,9 @@
     /// SQLite, and dates keep microseconds, rounded as `PostgreSQLDatabase.storedDate(for:)` says.
     @Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipComment))
     struct PostgresUUIDAndDateTests {
-        let id = UUID(uuidString: UUIDText.lower)!
+        let id = UUID(uuidString: UUIDSpellings.lower)!
 
-        @Test(arguments: [UUIDText.lower, UUIDText.upper, UUIDText.mixed])
+        @Test(arguments: [UUIDSpellings.lower, UUIDSpellings.upper, UUIDSpellings.mixed])
         func findsAUUIDWrittenInAnyCaseAsSQLiteDoes(_ stored: String) async throws {
             let pg = try await PostgresTestServer.makeDatabase(named: "uuids")
             try await pg.createTable(for: UUIDBook.self)
@@ -51,10 +51,10 @@
                 try await pg.insert(UUIDBook(id: id, title: longTitle))
             }
             #expect(error?.resultCode == .constraintUnique)
-            #expect(error?.description.contains("Key (id)=(\(UUIDText.lower)) already exists.") == true)
+            #expect(error?.description.contains("Key (id)=(\(UUIDSpellings.lower)) already exists.") == true)
             #expect(
                 error?.description.hasSuffix(
-                    "with arguments ['\(UUIDText.lower)', '\(String(repeating: "a", count: 80))…' (100 bytes)]"
+                    "with arguments ['\(UUIDSpellings.lower)', '\(String(repeating: "a", count: 80))…' (100 bytes)]"
                 )
                     == true, "\(String(describing: error))")
         }

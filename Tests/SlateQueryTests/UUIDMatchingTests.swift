@@ -10,9 +10,9 @@ import Testing
 // (uppercase, BINARY), and an index still serves the lookup where the column is NOCASE.
 
 @Suite struct UUIDMatchingTests {
-    static let lower = UUIDText.lower
-    static let upper = UUIDText.upper
-    static let mixed = UUIDText.mixed
+    static let lower = UUIDSpellings.lower
+    static let upper = UUIDSpellings.upper
+    static let mixed = UUIDSpellings.mixed
     let id = UUID(uuidString: UUIDMatchingTests.lower)!
 
     /// A connection with the tables as Slate creates them.

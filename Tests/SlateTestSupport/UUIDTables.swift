@@ -1,16 +1,7 @@
 import Foundation
 import Slate
 
-// Tables keyed by UUIDs stored as text (issue 36), shared by the SQLite tests (SlateCoreTests,
-// SlateQueryTests) and the PostgreSQL tests (SlatePostgresTests).
-
-/// One UUID written in three letter cases: lowercase as Slate writes it, uppercase as older
-/// versions wrote it, and mixed.
-package enum UUIDText {
-    package static let lower = "6f1c2a3e-8b4d-4c5e-9f60-123456789abc"
-    package static let upper = lower.uppercased()
-    package static let mixed = "6F1c2A3e-8b4D-4c5E-9f60-123456789AbC"
-}
+// Tables keyed by UUIDs stored as text (issue 36), shared by the query, core and PostgreSQL tests.
 
 /// A book keyed by a UUID stored as text, declared as Slate declares UUID text columns.
 package struct UUIDBook: PrimaryKeyedTable, Equatable {
@@ -98,4 +89,11 @@ package struct UUIDReview: PrimaryKeyedTable, Equatable {
     package var primaryKey: Int64? { id }
 
     package mutating func didInsert(rowID: Int64) { id = rowID }
+}
+
+/// UUID strings of one value in three letter cases.
+package enum UUIDSpellings {
+    package static let lower = "6f1c2a3e-8b4d-4c5e-9f60-123456789abc"
+    package static let upper = lower.uppercased()
+    package static let mixed = "6F1c2A3e-8b4D-4c5E-9f60-123456789AbC"
 }

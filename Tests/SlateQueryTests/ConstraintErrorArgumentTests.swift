@@ -6,7 +6,7 @@ import Testing
 // Issue 36: a duplicate primary key showed the SQL but not the values (PostgreSQL's error showed
 // them). A record's write now reports the record's values, each truncated, on SQLite too.
 @Suite struct ConstraintErrorArgumentTests {
-    let id = UUID(uuidString: UUIDText.lower)!
+    let id = UUID(uuidString: UUIDMatchingTests.lower)!
     let longTitle = String(repeating: "a", count: 100)
 
     @Test func aDuplicateKeyShowsTheRecordsValuesTruncated() throws {
@@ -15,17 +15,17 @@ import Testing
         try db.insert(UUIDBook(id: id, title: "first"))
         let error = try #require(throws: DatabaseError.self) { try db.insert(UUIDBook(id: id, title: longTitle)) }
         #expect(error.extendedResultCode == .constraintPrimaryKey)
-        #expect(error.arguments == [.text(UUIDText.lower), .text(longTitle)])
+        #expect(error.arguments == [.text(UUIDMatchingTests.lower), .text(longTitle)])
         #expect(
             error.description
                 == "SQLite error 1555: UNIQUE constraint failed: book.id — while executing "
-                + #"`INSERT INTO "book" ("id", "title") VALUES (?, ?)` with arguments ['\#(UUIDText.lower)', "#
+                + #"`INSERT INTO "book" ("id", "title") VALUES (?, ?)` with arguments ['\#(UUIDMatchingTests.lower)', "#
                 + "'\(String(repeating: "a", count: 80))…' (100 bytes)]")
         // Several records: the one that failed.
         let many = try #require(throws: DatabaseError.self) {
             try db.insert(contentsOf: [UUIDBook(id: UUID(), title: "ok"), UUIDBook(id: id, title: "again")])
         }
-        #expect(many.arguments == [.text(UUIDText.lower), .text("again")])
+        #expect(many.arguments == [.text(UUIDMatchingTests.lower), .text("again")])
     }
 
     @Test func anUpdateThatBreaksAConstraintShowsItsValues() throws {
@@ -40,7 +40,7 @@ import Testing
         second.bookID = first.bookID
         let error = try #require(throws: DatabaseError.self) { try db.update(second) }
         #expect(error.resultCode == .constraint)
-        #expect(error.arguments == [.integer(second.id ?? 0), .text(UUIDText.lower), .integer(2)])
+        #expect(error.arguments == [.integer(second.id ?? 0), .text(UUIDMatchingTests.lower), .integer(2)])
     }
 
     @Test func valuesStayOutWhenTheConnectionSaysSo() throws {
