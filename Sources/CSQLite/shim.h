@@ -209,16 +209,16 @@ static inline int slate_value_bytes(sqlite3_value *value) {
     return slate_sqlite_calls.value_bytes(value);
 }
 
-// MARK: - A per-thread counter for the query builder
+// MARK: - Numbers for the query builder's statement levels
 //
-// Swift has no thread-local storage of its own. The query builder counts, per thread, the clause
-// closures running on it (`QueryNesting.with`), so that building a query outside any of them skips
-// reading a task-local value. Defined in shim.c: one counter per thread for the whole process.
+// Each statement level of the query builder (a select, an update, a delete) qualifies its tables'
+// columns with a number no other level has, so that a correlated subquery naming the same table as
+// its outer query gets an alias of its own when the statement is written (`SQLScope`). Defined in
+// shim.c: one atomic counter for the whole process.
 
-/// The number of query-builder clause closures running on the calling thread.
-long slate_query_nesting_depth(void);
+/// A number greater than every number returned before in the process.
+#include <stdint.h>
 
-/// Sets the calling thread's count of running query-builder clause closures.
-void slate_set_query_nesting_depth(long depth);
+uint64_t slate_next_query_scope(void);
 
 #endif

@@ -4,56 +4,12 @@ import SlateTestSupport
 import SlateTestingCore
 import Testing
 
-/// A common table expression's row: an employee and their depth in the reporting tree.
-struct Level: Table, Equatable {
-    var employeeId: Int64?
-    var depth: Int64
-
-    static let schema = TableSchema(
-        name: "level",
-        columns: [.init(name: "employeeId", type: "INTEGER"), .init(name: "depth", type: "INTEGER", isNotNull: true)])
-
-    struct Columns: TableColumns {
-        let employeeId: Column<Level, Int64?>
-        let depth: Column<Level, Int64>
-        init(qualifier: String) {
-            employeeId = Column(qualifier, "employeeId")
-            depth = Column(qualifier, "depth")
-        }
-    }
-
-    init(employeeId: Int64?, depth: Int64) {
-        self.employeeId = employeeId
-        self.depth = depth
-    }
-
-    init(row: borrowing Row) throws {
-        employeeId = try row.decode(at: 0)
-        depth = try row.decode(at: 1)
-    }
-
-    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
-        try encoder.encode(employeeId)
-        try encoder.encode(depth)
-    }
-}
-
 /// `WITH [RECURSIVE] … AS (…)` before selects, updates and deletes.
 @Suite struct BuilderCTETests {
-    /// Chinook's reporting tree: the top employee at depth 0, each report one deeper.
-    static var levels: CompoundSelect<Employee.Columns, (Int64?, Int64)> {
-        Employee.where { $0.reportsTo == nil }.select { ($0.employeeId, SQLExpression<Int64>(value: 0)) }
-            .unionAll(
-                Employee.join(Level.self, on: { $0.reportsTo == $1.employeeId }).select { employee, level in
-                    (employee.employeeId, level.depth + 1)
-                })
-    }
+    /// Chinook's reporting tree (`Level.levels`).
+    static var levels: CompoundSelect<Employee.Columns, (Int64?, Int64)> { Level.levels }
 
-    static let handWrittenLevels = """
-        WITH RECURSIVE level(employeeId, depth) AS (
-          SELECT EmployeeId, 0 FROM Employee WHERE ReportsTo IS NULL
-          UNION ALL SELECT e.EmployeeId, level.depth + 1 FROM Employee e JOIN level ON e.ReportsTo = level.employeeId)
-        """
+    static let handWrittenLevels = Level.handWrittenLevels
 
     @Test func rendersRecursiveAndPlainCommonTables() throws {
         let query = Level.all().with(Level.self, recursive: true, as: Self.levels).order { ($0.depth, $0.employeeId) }

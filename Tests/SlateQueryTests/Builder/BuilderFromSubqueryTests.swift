@@ -4,40 +4,6 @@ import SlateTestSupport
 import SlateTestingCore
 import Testing
 
-/// A derived table's row: a customer and what they spent.
-struct Spending: Table, Equatable {
-    var customerId: Int64
-    var spent: Double?
-
-    static let schema = TableSchema(
-        name: "spending",
-        columns: [.init(name: "customerId", type: "INTEGER", isNotNull: true), .init(name: "spent", type: "REAL")])
-
-    struct Columns: TableColumns {
-        let customerId: Column<Spending, Int64>
-        let spent: Column<Spending, Double?>
-        init(qualifier: String) {
-            customerId = Column(qualifier, "customerId")
-            spent = Column(qualifier, "spent")
-        }
-    }
-
-    init(customerId: Int64, spent: Double?) {
-        self.customerId = customerId
-        self.spent = spent
-    }
-
-    init(row: borrowing Row) throws {
-        customerId = try row.decode(at: 0)
-        spent = try row.decode(at: 1)
-    }
-
-    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
-        try encoder.encode(customerId)
-        try encoder.encode(spent)
-    }
-}
-
 /// A select used as a table source, with typed columns, alone and joined.
 @Suite struct BuilderFromSubqueryTests {
     static func spending(since year: String) -> Selection<Invoice.Columns, (Int64, Double?)> {
