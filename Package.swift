@@ -32,6 +32,9 @@ let package = Package(
         .plugin(name: "SlateBuildPlugin", targets: ["SlateBuildPlugin"]),
         // Reliability tools (issue 13): the fuzzer, the SIGKILL loop and the pool load run.
         .executable(name: "slate-fuzz", targets: ["SlateFuzz"]),
+        // Support for testing code that uses Slate: the fault-injecting VFS and fault sweeps
+        // (issue 34). Not part of `Slate`: apps never link it.
+        .library(name: "SlateTesting", targets: ["SlateTesting"]),
         .plugin(name: "SlateGenerateCommand", targets: ["SlateGenerateCommand"]),
     ],
     // Opt-in: `.package(url: …, from: …, traits: ["SQLCipher"])` or `swift build --traits SQLCipher`.
@@ -222,6 +225,28 @@ let package = Package(
             name: "SlateFuzzingTests",
             dependencies: ["SlateFuzzing", "Slate"]
         ),
+        // MARK: Testing support (product SlateTesting)
+        // The fault-injecting VFS, in C over the default VFS of whichever library CSQLite links
+        // (issue 34, docs/RELIABILITY.md), and its Swift API with the fault sweeps.
+        .target(
+            name: "SlateTestingFaultVFS",
+            dependencies: ["CSQLite"]
+        ),
+        .target(
+            name: "SlateTestingFaults",
+            dependencies: ["SlateTestingFaultVFS", "SlateCore"]
+        ),
+        .target(
+            name: "SlateTesting",
+            dependencies: ["SlateTestingFaults"]
+        ),
+        // Fault sweeps over Slate's multi-statement work (migrator, rebuild, CSV import, backup,
+        // VACUUM INTO, pool, checkpoint, SQLCipher rekey) and PostgreSQL faults (a server of its own,
+        // which the tests kill and restart).
+        .testTarget(
+            name: "SlateFaultTests",
+            dependencies: ["SlateTesting", "Slate", "CSQLite", "SlatePostgres"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -232,10 +257,11 @@ let package = Package(
 if ProcessInfo.processInfo.environment["SLATE_CORE_ONLY"] == "1" {
     let runtime: Set<String> = [
         "CSQLite", "CSQLiteSystem", "CSQLCipher", "SlateCore", "SlateConcurrency", "SlateQuery", "SlateRecords",
-        "Slate",
+        "Slate", "SlateTestingFaultVFS", "SlateTestingFaults", "SlateTesting",
     ]
-    package.targets.removeAll { !runtime.contains($0.name) && $0.name != "SlateTests" }
-    for target in package.targets where target.name == "SlateTests" {
+    let coreTests: Set<String> = ["SlateTests", "SlateFaultTests"]
+    package.targets.removeAll { !runtime.contains($0.name) && !coreTests.contains($0.name) }
+    for target in package.targets where coreTests.contains(target.name) {
         target.dependencies.removeAll { dependency in
             switch dependency {
             case .targetItem(name: "SlatePostgres", _), .byNameItem(name: "SlatePostgres", _): return true
