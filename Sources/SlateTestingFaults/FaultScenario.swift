@@ -30,6 +30,11 @@ public protocol FaultScenario {
     /// Builds, without faults, the database at `path` that every run starts from.
     func prepare(at path: String) throws
 
+    /// Whether ``run(_:)`` calls ``FaultRunContext/startFaults()`` itself, after work that is not
+    /// part of the operation swept (opening a pool, writing the WAL a checkpoint copies). Default
+    /// `false`: the fault is scheduled, and the calls counted, from the start of ``run(_:)``.
+    var startsFaultsItself: Bool { get }
+
     /// Runs the operation on the database at ``FaultRunContext/path``, through the connections
     /// it opens at ``FaultRunContext/location``. It must close them before it returns or throws.
     /// When the operation fails, ``FaultRunContext/probe(after:_:)`` checks that the connection
@@ -51,6 +56,8 @@ public protocol FaultScenario {
 }
 
 extension FaultScenario {
+    public var startsFaultsItself: Bool { false }
+
     public func open(at path: String, context: FaultRunContext) throws -> Database {
         try Database(path: path)
     }
@@ -114,6 +121,12 @@ public final class FaultRunContext {
     public private(set) var issues: [FaultIssue] = []
     /// Named counters the scenario adds to (such as "commits checked"), summed over the sweep.
     public private(set) var tallies: [String: Int] = [:]
+    /// What the operation reported as done, in order (committed transactions, applied
+    /// migrations): ``FaultScenario/verify(_:outcome:context:)`` must find each in the database.
+    public private(set) var done: [String] = []
+    /// What the operation started, in order: what was started and not reported done may be in the
+    /// database wholly or not at all.
+    public private(set) var attempted: [String] = []
 
     init(injector: FaultInjector, path: String, fault: FaultInjector.Fault?) {
         self.injector = injector
@@ -133,6 +146,24 @@ public final class FaultRunContext {
     /// The path of another file in this run's directory.
     public func sibling(_ name: String) -> String {
         (path as NSString).deletingLastPathComponent + "/" + name
+    }
+
+    /// Starts counting calls from zero and schedules the run's fault, for a scenario whose
+    /// ``FaultScenario/startsFaultsItself`` is `true`.
+    public func startFaults() {
+        injector.schedule(nil)
+        injector.resetCounts()
+        injector.schedule(fault)
+    }
+
+    /// Notes that the operation started `item` (a transaction, a migration).
+    public func attempt(_ item: String) {
+        attempted.append(item)
+    }
+
+    /// Notes that the operation reported `item` as done (committed, applied).
+    public func reportDone(_ item: String) {
+        done.append(item)
     }
 
     /// Records a finding.

@@ -147,7 +147,7 @@ public struct FaultSweep: Sendable {
         injector.resetCounts()
         let injectedBefore = injector.injectedFaultCount
         let context = FaultRunContext(injector: injector, path: path, fault: fault)
-        injector.schedule(fault)
+        if !scenario.startsFaultsItself { injector.schedule(fault) }
         let outcome: Result<Scenario.Outcome, any Error> = Result { try scenario.run(context) }
         injector.schedule(nil)
         let counts = injector.counts
