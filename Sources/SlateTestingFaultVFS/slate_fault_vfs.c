@@ -668,3 +668,11 @@ int64_t slate_fault_vfs_unsynced_bytes(const slate_fault_vfs *vfs) {
     pthread_mutex_unlock(&mutable->mutex);
     return total;
 }
+
+int slate_fault_vfs_open_files(const slate_fault_vfs *vfs) {
+    slate_fault_vfs *mutable = (slate_fault_vfs *)vfs;
+    pthread_mutex_lock(&mutable->mutex);
+    int count = vfs->open_files;
+    pthread_mutex_unlock(&mutable->mutex);
+    return count;
+}

@@ -254,6 +254,11 @@ public final class FaultInjector: @unchecked Sendable {
             operation: known, path: String(decoding: path[..<end].map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
 
+    /// How many files connections have open through this VFS.
+    public var openFileCount: Int {
+        Int(slate_fault_vfs_open_files(instance))
+    }
+
     // MARK: Power
 
     /// Whether a power loss was injected and the power is not restored yet.

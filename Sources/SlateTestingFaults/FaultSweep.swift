@@ -152,6 +152,12 @@ public struct FaultSweep: Sendable {
         injector.schedule(nil)
         let counts = injector.counts
         let injected = injector.injectedFaultCount > injectedBefore
+        // Connections a pool closes on another thread: the database is checked once they are gone.
+        let deadline = Date().addingTimeInterval(10)
+        while injector.openFileCount > 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.002) }
+        if injector.openFileCount > 0 {
+            context.record(FaultIssue(.verification, "the scenario left \(injector.openFileCount) files open"))
+        }
         if injector.isPoweredOff {
             do { try injector.restorePower() } catch { context.record(FaultIssue(.verification, "\(error)")) }
         }

@@ -99,6 +99,9 @@ int slate_fault_vfs_is_powered_off(const slate_fault_vfs *vfs);
 /// that failed when the power was cut (the files may then hold unsynced data).
 int slate_fault_vfs_restore_power(slate_fault_vfs *vfs);
 
+/// How many files the instance has open.
+int slate_fault_vfs_open_files(const slate_fault_vfs *vfs);
+
 /// How many bytes of unsynced writes the instance would drop if the power were cut now (for tests
 /// of the instance itself).
 int64_t slate_fault_vfs_unsynced_bytes(const slate_fault_vfs *vfs);
