@@ -1,6 +1,6 @@
 import Foundation
 import SlateCore
-import SlateTestingFaultVFS
+internal import SlateTestingFaultVFS
 
 /// A fault-injecting SQLite VFS for tests: every I/O call of the connections opened through it
 /// passes to the default VFS, except the one its schedule picks, which fails.

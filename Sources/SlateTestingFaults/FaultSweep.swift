@@ -285,6 +285,11 @@ public struct FaultSweepReport: Sendable, CustomStringConvertible {
     }
 
     public var description: String {
+        description(issueLimit: 20)
+    }
+
+    /// The summary, the lines, the tallies and the first `issueLimit` findings.
+    public func description(issueLimit: Int) -> String {
         var text = summary + "\n"
         for line in lines {
             text +=
@@ -292,7 +297,8 @@ public struct FaultSweepReport: Sendable, CustomStringConvertible {
                 + "\(line.surfaced) surfaced, \(line.absorbed) absorbed, \(line.issues) findings\n"
         }
         for (name, amount) in tallies.sorted(by: { $0.key < $1.key }) { text += "  \(name): \(amount)\n" }
-        for issue in issues.prefix(20) { text += "  ! \(issue)\n" }
+        for issue in issues.prefix(issueLimit) { text += "  ! \(issue)\n" }
+        if issues.count > issueLimit { text += "  ! … and \(issues.count - issueLimit) more\n" }
         return text
     }
 }

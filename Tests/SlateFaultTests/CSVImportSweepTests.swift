@@ -15,7 +15,11 @@ import Testing
         var text = "id,name,price\n"
         for id in 1...rows { text += "\(id),name \(id),\(id / 4).\(id % 4 * 25)\n" }
         _ = FileManager.default.createFile(atPath: url.path, contents: Data(text.utf8))
-        atexit { unlink(FileManager.default.temporaryDirectory.appendingPathComponent("slate-fault-import-\(getpid()).csv").path) }
+        atexit {
+            unlink(
+                FileManager.default.temporaryDirectory.appendingPathComponent("slate-fault-import-\(getpid()).csv").path
+            )
+        }
         return url
     }()
 

@@ -9,7 +9,8 @@ import Testing
     /// The contents of every table of `db`, in one comparable text.
     static func digest(_ db: Database, excluding excluded: String = "") throws -> String {
         let tables = try db.fetchAll(
-            String.self, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+            String.self,
+            sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
         var text = ""
         for table in tables where table != excluded {
             text += "\(table):"
@@ -64,7 +65,8 @@ import Testing
                 throw FaultIssue(.integrity, "the backup's destination fails its integrity check")
             }
             // The probe writes into the source after the backup: its table is left out.
-            let isComplete = try CopySweepTests.digest(copy, excluding: "probe") == CopySweepTests.digest(db, excluding: "probe")
+            let isComplete =
+                try CopySweepTests.digest(copy, excluding: "probe") == CopySweepTests.digest(db, excluding: "probe")
             let isUnchanged =
                 try copy.fetchAll(String.self, sql: "SELECT name FROM sqlite_master") == ["old"]
                 && copy.fetchAll(String.self, sql: "SELECT value FROM old") == ["the old contents"]
@@ -72,7 +74,8 @@ import Testing
                 throw FaultIssue(.lostCommit, "the backup reported success and its copy differs from the source")
             }
             guard isComplete || isUnchanged else {
-                throw FaultIssue(.halfApplied, "the backup failed and left its destination neither as it was nor a copy")
+                throw FaultIssue(
+                    .halfApplied, "the backup failed and left its destination neither as it was nor a copy")
             }
             context.tally(isComplete ? "destinations found copied" : "destinations found unchanged")
         }

@@ -25,7 +25,8 @@ import Testing
         let faults = try FaultInjector()
         let db = try source(in: directory, faults: faults)
         let copy = directory.path("copy ?.sqlite")
-        let name = throughURI ? faults.uri(ofFile: copy).replacingOccurrences(of: "?vfs=", with: "?cache=private&vfs=") : copy
+        let name =
+            throughURI ? faults.uri(ofFile: copy).replacingOccurrences(of: "?vfs=", with: "?cache=private&vfs=") : copy
         faults.resetCounts()
         faults.schedule(FaultInjector.Fault(.write, occurrence: 3, kind: .ioError, isPersistent: true))
         let error = #expect(throws: DatabaseError.self) { try db.vacuum(into: name) }
@@ -65,7 +66,8 @@ import Testing
                 try db.vacuum(into: copy)
                 try FileManager.default.removeItem(atPath: copy)
             } catch let error as DatabaseError {
-                #expect(!error.message.contains("output file already exists") || error.resultCode == .ioError, "\(error)")
+                #expect(
+                    !error.message.contains("output file already exists") || error.resultCode == .ioError, "\(error)")
                 codes.append(error.extendedResultCode)
             }
             faults.schedule(nil)

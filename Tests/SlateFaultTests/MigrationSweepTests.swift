@@ -16,7 +16,9 @@ import Testing
             migrator.registerMigration("v1 players") { db in
                 try db.execute(sql: "CREATE TABLE player(id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
                 for id in 1...Self.players {
-                    try db.execute("INSERT INTO player(id, name) VALUES (\(id), \("player \(id) " + String(repeating: "x", count: 200)))")
+                    try db.execute(
+                        "INSERT INTO player(id, name) VALUES (\(id), \("player \(id) " + String(repeating: "x", count: 200)))"
+                    )
                 }
             }
             migrator.registerMigration(
@@ -87,7 +89,8 @@ import Testing
                 throw FaultIssue(.lostCommit, "migration \(identifier) was reported applied and is not recorded")
             }
             if case .success(let reported) = outcome, reported != migrator.registeredMigrations || applied != reported {
-                throw FaultIssue(.wrongResult, "the run succeeded, reporting \(reported); the database records \(applied)")
+                throw FaultIssue(
+                    .wrongResult, "the run succeeded, reporting \(reported); the database records \(applied)")
             }
             try checkSchema(db, applied: applied.count)
             context.tally("migrations checked", migrator.registeredMigrations.count)
@@ -104,19 +107,25 @@ import Testing
             func exists(_ name: String) throws -> Bool {
                 try db.fetchValue(Int.self, "SELECT count(*) FROM sqlite_master WHERE name = \(name)") > 0
             }
-            let expectedColumns: [[String]] = [[], ["id", "name"], ["id", "name", "score"], ["id", "name", "score"], ["id", "name", "score", "team"]]
+            let expectedColumns: [[String]] = [
+                [], ["id", "name"], ["id", "name", "score"], ["id", "name", "score"], ["id", "name", "score", "team"],
+            ]
             let found = try columns("player")
             guard found == expectedColumns[applied] else {
                 throw FaultIssue(.halfApplied, "after \(applied) migrations, player has columns \(found)")
             }
-            guard try exists("team") == (applied >= 3), try exists("player_score") == (applied >= 3), try !exists("player_new")
+            guard try exists("team") == (applied >= 3), try exists("player_score") == (applied >= 3),
+                try !exists("player_new")
             else {
-                throw FaultIssue(.halfApplied, "after \(applied) migrations, the tables and indexes are not those of \(applied)")
+                throw FaultIssue(
+                    .halfApplied, "after \(applied) migrations, the tables and indexes are not those of \(applied)")
             }
             guard applied >= 1 else { return }
             let rows = try db.fetchValue(Int.self, sql: "SELECT count(*) FROM player")
             let names = try db.fetchValue(
-                Int.self, "SELECT count(*) FROM player WHERE name = 'player ' || id || ' ' || \(String(repeating: "x", count: 200))")
+                Int.self,
+                "SELECT count(*) FROM player WHERE name = 'player ' || id || ' ' || \(String(repeating: "x", count: 200))"
+            )
             guard rows == Self.players, names == Self.players else {
                 throw FaultIssue(.halfApplied, "after \(applied) migrations, player has \(rows) rows, \(names) intact")
             }
@@ -212,8 +221,10 @@ import Testing
 
         /// Whether the table has its new shape; throws when it has neither shape whole.
         func checkShape(_ db: Database) throws -> Bool {
-            let columns = try db.fetchAll(CopiedRow.self, sql: "SELECT name, type FROM pragma_table_info('item') ORDER BY cid")
-                .map { "\(try $0.decode(String.self, at: 0)) \(try $0.decode(String.self, at: 1))" }
+            let columns = try db.fetchAll(
+                CopiedRow.self, sql: "SELECT name, type FROM pragma_table_info('item') ORDER BY cid"
+            )
+            .map { "\(try $0.decode(String.self, at: 0)) \(try $0.decode(String.self, at: 1))" }
             let isNew: Bool
             switch columns {
             case ["id INTEGER", "name TEXT", "price TEXT"]: isNew = false
@@ -233,7 +244,8 @@ import Testing
                 guard try row.decode(Int.self, at: 0) == id, name.hasPrefix("item \(id) "), storage == expectedType,
                     text == expectedText
                 else {
-                    throw FaultIssue(.halfApplied, "row \(id) reads \(row.values) in a table of the \(isNew ? "new" : "old") shape")
+                    throw FaultIssue(
+                        .halfApplied, "row \(id) reads \(row.values) in a table of the \(isNew ? "new" : "old") shape")
                 }
             }
             if isNew {
@@ -246,7 +258,9 @@ import Testing
                 throw FaultIssue(.halfApplied, "the schema holds \(objects)")
             }
             let violations = try db.fetchAll(CopiedRow.self, sql: "PRAGMA foreign_key_check")
-            guard violations.isEmpty else { throw FaultIssue(.halfApplied, "\(violations.count) foreign key violations") }
+            guard violations.isEmpty else {
+                throw FaultIssue(.halfApplied, "\(violations.count) foreign key violations")
+            }
             return isNew
         }
     }

@@ -146,7 +146,10 @@ final class SnapshotReaders: @unchecked Sendable {
                         release.wait()
                         let after = try Self.state(db)
                         if before != after || before.items != before.totalItems {
-                            record(FaultIssue(.wrongResult, "a reader's snapshot changed or does not add up: \(before) → \(after)"))
+                            record(
+                                FaultIssue(
+                                    .wrongResult, "a reader's snapshot changed or does not add up: \(before) → \(after)"
+                                ))
                         }
                     }
                 } catch {

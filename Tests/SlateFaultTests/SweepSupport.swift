@@ -28,15 +28,16 @@ enum SweepSettings {
     static func run<Scenario: FaultScenario>(
         _ scenario: Scenario, named name: String, coverage: FaultSweep.Coverage,
         kinds: [FaultInjector.Kind] = FaultSweep.allKinds, operations: [FaultInjector.Operation]? = nil,
-        sourceLocation: SourceLocation = #_sourceLocation
+        acceptedCodes: Set<ResultCode> = [], sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> FaultSweepReport {
-        let sweep = FaultSweep(
+        var sweep = FaultSweep(
             kinds: kinds, operations: operations, coverage: Self.coverage(default: coverage), seed: seed)
+        sweep.expectedCodes.formUnion(acceptedCodes)
         let report = try sweep.run(scenario, named: name)
         print(report.summary)
         if let directory = environment["SLATE_FAULT_REPORT_DIR"] {
             let file = directory + "/" + name.replacingOccurrences(of: " ", with: "-") + ".txt"
-            try? report.description.write(toFile: file, atomically: true, encoding: .utf8)
+            try? report.description(issueLimit: .max).write(toFile: file, atomically: true, encoding: .utf8)
         }
         #expect(report.issues.isEmpty, "\(report)", sourceLocation: sourceLocation)
         #expect(report.injected > 0, "no fault was injected: \(report)", sourceLocation: sourceLocation)
@@ -100,7 +101,8 @@ enum Ledger {
     /// Every batch the run reported committed is there whole; every batch there is whole and was
     /// at least started; the totals add up.
     static func verify(_ db: Database, context: FaultRunContext, seeded: Int = 0) throws {
-        let batches = try db.fetchAll(CopiedRow.self, sql: "SELECT batch, count(*) FROM item GROUP BY batch ORDER BY batch")
+        let batches = try db.fetchAll(
+            CopiedRow.self, sql: "SELECT batch, count(*) FROM item GROUP BY batch ORDER BY batch")
         var present: Set<Int> = []
         var items = 0
         for row in batches {

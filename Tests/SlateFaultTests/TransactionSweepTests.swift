@@ -43,10 +43,12 @@ import Testing
     }
 
     @Test func insertsInRollbackJournalMode() throws {
-        try SweepSettings.run(InsertTransactions(journalMode: .delete), named: "insert transactions (rollback journal)", coverage: .every)
+        try SweepSettings.run(
+            InsertTransactions(journalMode: .delete), named: "insert transactions (rollback journal)", coverage: .every)
     }
 
     @Test func insertsInWALMode() throws {
-        try SweepSettings.run(InsertTransactions(journalMode: .wal), named: "insert transactions (WAL)", coverage: .every)
+        try SweepSettings.run(
+            InsertTransactions(journalMode: .wal), named: "insert transactions (WAL)", coverage: .every)
     }
 }
