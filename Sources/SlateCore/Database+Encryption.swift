@@ -149,9 +149,16 @@
         /// ``exportEncryptedCopy(to:key:cipherSettings:)`` or ``exportPlaintextCopy(to:)``: SQLCipher
         /// cannot rekey a file in place into or out of encryption.
         ///
+        /// The change is checked: a second, read-only connection must open the file with `newKey`.
+        /// SQLCipher 3 answers success even when the rekey failed, and leaves the connection
+        /// encrypting with the new key a file that may still have the old one; when the check fails,
+        /// this method closes the connection before it writes a page, and throws.
+        ///
         /// - Throws: ``DatabaseError``: ``ResultCode/misuse`` when the connection was opened without
-        ///   a key, is inside a transaction, or is closed, or when `newKey` is not valid; whatever
-        ///   SQLCipher reports otherwise.
+        ///   a key, is inside a transaction, or is closed, or when `newKey` is not valid; when the
+        ///   change failed, an error that says whether the file keeps its old key (the connection is
+        ///   then closed: reopen the database), with SQLite's I/O code when the check met one and
+        ///   ``ResultCode/error`` otherwise (SQLCipher 3 does not report the cause).
         public func changeKey(to newKey: EncryptionKey) throws {
             try requireOpen(for: "changeKey(to:)")
             guard encryptionKey != nil else {

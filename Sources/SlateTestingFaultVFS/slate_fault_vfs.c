@@ -1,192 +1,11 @@
 // The fault-injecting VFS of SlateTesting: see include/slate_fault_vfs.h and docs/RELIABILITY.md.
-#include "slate_fault_vfs.h"
+#include "fault_vfs_internal.h"
 
-#include "shim.h"
-
-#include <errno.h>
-#include <fcntl.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-// MARK: - What a power loss puts back
-
-/// The bytes one write or truncate replaced, to put back if the power is cut before a sync.
-typedef struct undo_entry {
-    sqlite3_int64 offset;
-    int length;
-    unsigned char *bytes;
-} undo_entry;
-
-/// A file with writes not synced yet: its size at its last sync and what each write replaced.
-typedef struct path_record {
-    char *path;
-    sqlite3_int64 synced_size;
-    undo_entry *entries;
-    int count;
-    int capacity;
-    sqlite3_int64 unsynced_bytes;
-    struct path_record *next;
-} path_record;
-
-struct slate_fault_vfs {
-    sqlite3_vfs base;  // first: SQLite hands this pointer back to every method
-    sqlite3_vfs *real;
-    pthread_mutex_t mutex;
-    char name[64];
-    // The schedule.
-    int armed_operation;  // -1: none
-    sqlite3_int64 armed_occurrence;
-    int armed_kind;
-    int armed_persistent;
-    sqlite3_int64 torn_bytes;
-    // The counters.
-    sqlite3_int64 counts[SLATE_FAULT_OPERATION_COUNT];
-    sqlite3_int64 injected;
-    int last_operation;
-    int last_kind;
-    char last_path[512];
-    // Power.
-    int powered_off;
-    sqlite3_int64 generation;  // files opened under an older generation saw the power go
-    int undo_errno;
-    path_record *records;
-    int open_files;
-};
-
-/// One open file: the real file follows this struct in the same allocation.
-typedef struct fault_file {
-    sqlite3_file base;
-    slate_fault_vfs *vfs;
-    sqlite3_file *real;
-    char *path;  // NULL for temporary files, whose contents no one reads after a crash
-    sqlite3_int64 generation;
-} fault_file;
-
-static path_record *find_record(slate_fault_vfs *vfs, const char *path) {
-    for (path_record *record = vfs->records; record; record = record->next) {
-        if (strcmp(record->path, path) == 0) return record;
-    }
-    return NULL;
-}
-
-static void free_record(path_record *record) {
-    for (int i = 0; i < record->count; i++) free(record->entries[i].bytes);
-    free(record->entries);
-    free(record->path);
-    free(record);
-}
-
-/// Forgets `path`'s unsynced writes: it was synced, or deleted.
-static void drop_record(slate_fault_vfs *vfs, const char *path) {
-    path_record **link = &vfs->records;
-    while (*link) {
-        if (strcmp((*link)->path, path) == 0) {
-            path_record *record = *link;
-            *link = record->next;
-            free_record(record);
-            return;
-        }
-        link = &(*link)->next;
-    }
-}
-
-/// Remembers what the write of `length` bytes at `offset` replaces in `file` (nothing beyond the
-/// end of the file: the truncation to the synced size takes care of that). SQLITE_NOMEM or the
-/// real file's error when the old bytes cannot be kept.
-static int remember(fault_file *file, sqlite3_int64 offset, sqlite3_int64 length) {
-    if (file->path == NULL) return SQLITE_OK;
-    slate_fault_vfs *vfs = file->vfs;
-    sqlite3_int64 size = 0;
-    int rc = file->real->pMethods->xFileSize(file->real, &size);
-    if (rc != SQLITE_OK) return rc;
-    path_record *record = find_record(vfs, file->path);
-    if (record == NULL) {
-        record = calloc(1, sizeof(path_record));
-        if (record == NULL) return SQLITE_NOMEM;
-        record->path = strdup(file->path);
-        if (record->path == NULL) {
-            free(record);
-            return SQLITE_NOMEM;
-        }
-        record->synced_size = size;
-        record->next = vfs->records;
-        vfs->records = record;
-    }
-    sqlite3_int64 end = offset + length < size ? offset + length : size;
-    if (end <= offset) return SQLITE_OK;
-    if (end - offset > 0x7fffffff) return SQLITE_NOMEM;
-    int count = (int)(end - offset);
-    if (record->count == record->capacity) {
-        int capacity = record->capacity ? record->capacity * 2 : 16;
-        undo_entry *entries = realloc(record->entries, sizeof(undo_entry) * (size_t)capacity);
-        if (entries == NULL) return SQLITE_NOMEM;
-        record->entries = entries;
-        record->capacity = capacity;
-    }
-    unsigned char *bytes = malloc((size_t)count);
-    if (bytes == NULL) return SQLITE_NOMEM;
-    rc = file->real->pMethods->xRead(file->real, bytes, count, offset);
-    if (rc != SQLITE_OK) {
-        free(bytes);
-        return rc;
-    }
-    record->entries[record->count++] = (undo_entry){.offset = offset, .length = count, .bytes = bytes};
-    record->unsynced_bytes += count;
-    return SQLITE_OK;
-}
-
-/// Writes `length` bytes at `offset` of the file at `path`, past SQLite. 0 or errno.
-static int write_at(int fd, const void *bytes, sqlite3_int64 length, sqlite3_int64 offset) {
-    const unsigned char *cursor = bytes;
-    while (length > 0) {
-        ssize_t written = pwrite(fd, cursor, (size_t)length, (off_t)offset);
-        if (written < 0) {
-            if (errno == EINTR) continue;
-            return errno;
-        }
-        cursor += written;
-        length -= written;
-        offset += written;
-    }
-    return 0;
-}
-
-/// Cuts the power: puts back what every unsynced write replaced, newest first, truncates each
-/// file to its synced size, then lets the first `torn` bytes of `cut` (the write being cut, or
-/// NULL) land. Called with the mutex held.
-static void cut_power(slate_fault_vfs *vfs, fault_file *cut, const void *cut_bytes, sqlite3_int64 cut_length,
-                      sqlite3_int64 cut_offset, sqlite3_int64 torn) {
-    vfs->powered_off = 1;
-    vfs->generation += 1;
-    while (vfs->records) {
-        path_record *record = vfs->records;
-        vfs->records = record->next;
-        int fd = open(record->path, O_RDWR);
-        if (fd >= 0) {
-            for (int i = record->count - 1; i >= 0; i--) {
-                int error = write_at(fd, record->entries[i].bytes, record->entries[i].length, record->entries[i].offset);
-                if (error && vfs->undo_errno == 0) vfs->undo_errno = error;
-            }
-            if (ftruncate(fd, (off_t)record->synced_size) != 0 && vfs->undo_errno == 0) vfs->undo_errno = errno;
-            close(fd);
-        } else if (errno != ENOENT && vfs->undo_errno == 0) {
-            vfs->undo_errno = errno;
-        }
-        free_record(record);
-    }
-    if (cut && cut->path && cut_bytes && torn > 0) {
-        int fd = open(cut->path, O_RDWR);
-        if (fd >= 0) {
-            int error = write_at(fd, cut_bytes, torn < cut_length ? torn : cut_length, cut_offset);
-            if (error && vfs->undo_errno == 0) vfs->undo_errno = error;
-            close(fd);
-        }
-    }
-}
 
 // MARK: - The schedule
 
@@ -219,7 +38,7 @@ static int check(fault_file *file, int operation, int io_error) {
     pthread_mutex_lock(&vfs->mutex);
     int action = schedule(vfs, operation, file);
     if (action == SLATE_FAULT_POWER_LOSS || action == SLATE_FAULT_POWER_LOSS_TORN) {
-        cut_power(vfs, NULL, NULL, 0, 0, 0);
+        slate_fault_cut_power(vfs, NULL, NULL, 0, 0, 0);
     }
     pthread_mutex_unlock(&vfs->mutex);
     if (action == PASS) return PASS;
@@ -261,17 +80,17 @@ static int fault_write(sqlite3_file *base, const void *buffer, int amount, sqlit
     case SLATE_FAULT_POWER_LOSS:
     case SLATE_FAULT_POWER_LOSS_TORN: {
         sqlite3_int64 torn = action == SLATE_FAULT_POWER_LOSS ? 0 : vfs->torn_bytes < 0 ? amount / 2 : vfs->torn_bytes;
-        cut_power(vfs, file, buffer, amount, offset, torn);
+        slate_fault_cut_power(vfs, file, buffer, amount, offset, torn);
         rc = SQLITE_IOERR_WRITE;
         break;
     }
     case SLATE_FAULT_SHORT_WRITE:
-        rc = remember(file, offset, amount / 2);
+        rc = slate_fault_remember(file, offset, amount / 2);
         if (rc == SQLITE_OK && amount / 2 > 0) rc = file->real->pMethods->xWrite(file->real, buffer, amount / 2, offset);
         if (rc == SQLITE_OK) rc = SQLITE_FULL;
         break;
     case PASS:
-        rc = remember(file, offset, amount);
+        rc = slate_fault_remember(file, offset, amount);
         if (rc == SQLITE_OK) rc = file->real->pMethods->xWrite(file->real, buffer, amount, offset);
         break;
     default:
@@ -291,10 +110,10 @@ static int fault_truncate(sqlite3_file *base, sqlite3_int64 size) {
     if (action == PASS) {
         sqlite3_int64 current = 0;
         rc = file->real->pMethods->xFileSize(file->real, &current);
-        if (rc == SQLITE_OK && size < current) rc = remember(file, size, current - size);
+        if (rc == SQLITE_OK && size < current) rc = slate_fault_remember(file, size, current - size);
         if (rc == SQLITE_OK) rc = file->real->pMethods->xTruncate(file->real, size);
     } else if (action == SLATE_FAULT_POWER_LOSS || action == SLATE_FAULT_POWER_LOSS_TORN) {
-        cut_power(vfs, NULL, NULL, 0, 0, 0);
+        slate_fault_cut_power(vfs, NULL, NULL, 0, 0, 0);
         rc = SQLITE_IOERR_TRUNCATE;
     } else {
         rc = action == DEAD ? SQLITE_IOERR_TRUNCATE : failure_code(action, SQLITE_IOERR_TRUNCATE);
@@ -312,9 +131,9 @@ static int fault_sync(sqlite3_file *base, int flags) {
     if (action == PASS) {
         rc = file->real->pMethods->xSync(file->real, flags);
         // Durable now: nothing of this file is dropped by a later power loss.
-        if (rc == SQLITE_OK && file->path) drop_record(vfs, file->path);
+        if (rc == SQLITE_OK && file->path) slate_fault_drop_record(vfs, file->path);
     } else if (action == SLATE_FAULT_POWER_LOSS || action == SLATE_FAULT_POWER_LOSS_TORN) {
-        cut_power(vfs, NULL, NULL, 0, 0, 0);
+        slate_fault_cut_power(vfs, NULL, NULL, 0, 0, 0);
         rc = SQLITE_IOERR_FSYNC;
     } else {
         rc = action == DEAD ? SQLITE_IOERR_FSYNC : failure_code(action, SQLITE_IOERR_FSYNC);
@@ -417,7 +236,7 @@ static int check_vfs(slate_fault_vfs *vfs, int operation, int io_error) {
     pthread_mutex_lock(&vfs->mutex);
     int action = schedule(vfs, operation, NULL);
     if (action == SLATE_FAULT_POWER_LOSS || action == SLATE_FAULT_POWER_LOSS_TORN) {
-        cut_power(vfs, NULL, NULL, 0, 0, 0);
+        slate_fault_cut_power(vfs, NULL, NULL, 0, 0, 0);
     }
     pthread_mutex_unlock(&vfs->mutex);
     if (action == PASS) return PASS;
@@ -457,7 +276,7 @@ static int fault_delete(sqlite3_vfs *base, const char *name, int sync_directory)
     rc = vfs->real->xDelete(vfs->real, name, sync_directory);
     if (rc == SQLITE_OK || rc == SQLITE_IOERR_DELETE_NOENT) {
         pthread_mutex_lock(&vfs->mutex);
-        drop_record(vfs, name);
+        slate_fault_drop_record(vfs, name);
         pthread_mutex_unlock(&vfs->mutex);
     }
     return rc;
@@ -580,11 +399,7 @@ int slate_fault_vfs_destroy(slate_fault_vfs *vfs) {
     pthread_mutex_unlock(&vfs->mutex);
     if (busy) return -1;
     sqlite3_vfs_unregister(&vfs->base);
-    while (vfs->records) {
-        path_record *record = vfs->records;
-        vfs->records = record->next;
-        free_record(record);
-    }
+    slate_fault_drop_all_records(vfs);
     pthread_mutex_destroy(&vfs->mutex);
     free(vfs);
     return 0;
@@ -663,8 +478,7 @@ int slate_fault_vfs_restore_power(slate_fault_vfs *vfs) {
 int64_t slate_fault_vfs_unsynced_bytes(const slate_fault_vfs *vfs) {
     slate_fault_vfs *mutable = (slate_fault_vfs *)vfs;
     pthread_mutex_lock(&mutable->mutex);
-    int64_t total = 0;
-    for (path_record *record = vfs->records; record; record = record->next) total += record->unsynced_bytes;
+    int64_t total = slate_fault_unsynced_bytes(vfs);
     pthread_mutex_unlock(&mutable->mutex);
     return total;
 }

@@ -1,6 +1,7 @@
 // SQLCipher's rekey and encrypted export under every fault: these sweeps exist only with the
 // SQLCipher trait (`.ci/run`'s SQLCipher step).
 #if SQLCipher
+    import CSQLite
     import Foundation
     import Slate
     import SlateTesting
@@ -171,6 +172,40 @@
             }
             let reopened = try Database(path: path, configuration: Self.configuration(Self.oldKey))
             #expect(try reopened.fetchValue(Int.self, sql: "SELECT count(*) FROM item") == 6 * Ledger.rowsPerBatch)
+        }
+
+        /// SQLCipher 3.4.1 itself, without Slate (docs/RELIABILITY.md, "SQLCipher 3's rekey"): with an
+        /// I/O error in the middle of `sqlite3_rekey`, it answers SQLITE_OK, the file keeps the old
+        /// key, and the connection's next write leaves a file that neither key opens intact. If this
+        /// test fails, the SQLCipher in use reports a failed rekey: update the documentation.
+        @Test func sqlcipherLosesDataAfterAFailedRekey() throws {
+            let directory = try TemporaryDirectory()
+            let faults = try FaultInjector()
+            let path = directory.path("ledger.sqlite")
+            try Rekey().prepare(at: path)
+            func key(_ bytes: [UInt8]) -> [UInt8] {
+                Array(("x'" + bytes.map { String(format: "%02x", $0) }.joined() + "'").utf8)
+            }
+            let oldKey = key((0..<32).map { UInt8($0) })
+            let newKey = key((0..<32).map { UInt8(255 - $0) })
+            var handle: OpaquePointer?
+            #expect(sqlite3_open_v2(faults.uri(ofFile: path), &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_URI, nil) == SQLITE_OK)
+            #expect(sqlite3_key(handle, oldKey, Int32(oldKey.count)) == SQLITE_OK)
+            #expect(sqlite3_exec(handle, "SELECT count(*) FROM item", nil, nil, nil) == SQLITE_OK)
+            faults.resetCounts()
+            faults.schedule(FaultInjector.Fault(.write, occurrence: 5, kind: .ioError))
+            let rekey = sqlite3_rekey(handle, newKey, Int32(newKey.count))
+            faults.schedule(nil)
+            #expect(faults.injectedFaultCount == 1)
+            #expect(rekey == SQLITE_OK, "SQLCipher reported the failed rekey")
+            let write = sqlite3_exec(handle, "INSERT INTO probe(note) VALUES ('after the rekey')", nil, nil, nil)
+            #expect(write == SQLITE_OK)
+            #expect(sqlite3_close(handle) == SQLITE_OK)
+            for key in [Self.oldKey, Self.newKey] {
+                let intact = try? Database(path: path, configuration: Self.configuration(key))
+                    .fetchAll(String.self, sql: "PRAGMA integrity_check") == ["ok"]
+                #expect(intact != true, "the file opens intact with one of the keys")
+            }
         }
 
         /// A rekey that succeeds is checked and keeps the connection.
