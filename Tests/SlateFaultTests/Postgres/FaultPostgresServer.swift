@@ -62,9 +62,9 @@
                 else { return }
                 let stop = [bin + "/pg_ctl", "-D", directory + "/data", "-m", "immediate", "-w", "stop"]
                 if FaultPostgresServer.runsAsPostgresUser {
-                    try? FaultPostgresServer.run("/usr/sbin/runuser", ["-u", "postgres", "--"] + stop)
+                    _ = try? FaultPostgresServer.run("/usr/sbin/runuser", ["-u", "postgres", "--"] + stop)
                 } else {
-                    try? FaultPostgresServer.run(stop[0], Array(stop.dropFirst()))
+                    _ = try? FaultPostgresServer.run(stop[0], Array(stop.dropFirst()))
                 }
                 try? FileManager.default.removeItem(atPath: directory)
             }
@@ -103,14 +103,24 @@
             return name
         }
 
-        /// Terminates every backend connected to `database` (`pg_terminate_backend`), through
-        /// `psql`, from any thread; returns how many.
+        /// Terminates every backend connected to `database` (`pg_terminate_backend`), idle ones
+        /// included, through `psql`, from any thread; returns how many.
         @discardableResult
         func terminateBackends(of database: String) throws -> Int {
             let output = try psql(
                 "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = '\(database)' AND pid <> pg_backend_pid()"
             )
             return Int(output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        }
+
+        /// Terminates the backend `pid` (`pg_terminate_backend`), through `psql`, from any thread.
+        func terminateBackend(_ pid: Int) throws {
+            try psql("SELECT pg_terminate_backend(\(pid))")
+        }
+
+        /// Cancels the statement the backend `pid` runs (`pg_cancel_backend`), through `psql`.
+        func cancelBackend(_ pid: Int) throws {
+            try psql("SELECT pg_cancel_backend(\(pid))")
         }
 
         /// Runs `sql` on the `postgres` database through `psql` and returns its unaligned output.
