@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # The long fuzz run of issue 34 (not CI): at least 1,000,000 cases per domain of `slate-fuzz`
 # (docs/RELIABILITY.md), in chunks of CHUNK cases, chunk k with seed SEED+k, so that a run can stop
-# and resume, and any finding replays alone (`slate-fuzz --domain D --seed SEED+k --case I`).
-# Prints, per domain, the cases run, the findings and the time, summed over the chunks.
+# and resume, and any finding replays alone (`slate-fuzz --domain D --seed SEED+k --case I`). The
+# domains take turns chunk by chunk. Prints, per domain, the cases run, the findings and the time,
+# summed over the chunks.
 #
 #   .ci/fuzz-long.sh                                   1,000,000 cases per domain, seed 2026, release build
 #   CASES=2000000 CHUNK=50000 SEED=7 .ci/fuzz-long.sh  other figures
 #   DOMAINS=sql,decode .ci/fuzz-long.sh                some domains
 #   OUT=/tmp/fuzz-2026 .ci/fuzz-long.sh                where the chunk logs go (and where a rerun resumes)
 #   .ci/fuzz-long.sh --summary                         only print the totals of the logs in OUT
+#   FUZZ=.build/release/slate-fuzz .ci/fuzz-long.sh    use that binary, without building
 #
 # On a shared machine it runs under `nice -n 19`, one chunk at a time. A release build of slate-fuzz
 # (about 10 minutes on 2 cores) runs the cases several times faster than a debug one; set
@@ -40,13 +42,18 @@ if [ "${1:-}" = "--summary" ]; then
     exit 0
 fi
 
-nice -n 19 swift build -c "$configuration" -j 1 --product slate-fuzz 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\]' | tail -n 2
-fuzz=$(swift build -c "$configuration" --show-bin-path)/slate-fuzz
+if [ -n "${FUZZ:-}" ]; then
+    fuzz=$FUZZ  # a slate-fuzz already built: no build, no wait for another build's lock
+else
+    nice -n 19 swift build -c "$configuration" -j 1 --product slate-fuzz 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\]' | tail -n 2
+    fuzz=$(swift build -c "$configuration" --show-bin-path)/slate-fuzz
+fi
 
 chunks=$(((cases + chunk - 1) / chunk))
 status=0
-for domain in ${domains//,/ }; do
-    for ((k = 0; k < chunks; k++)); do
+# Chunk by chunk across the domains, so that a run stopped early has figures for each of them.
+for ((k = 0; k < chunks; k++)); do
+    for domain in ${domains//,/ }; do
         log="$out/$domain.$k.log"
         # A chunk whose log ends with its summary is done: a rerun resumes after it.
         if [ -f "$log" ] && grep -q "cases in" "$log"; then continue; fi

@@ -28,10 +28,12 @@ enum SweepSettings {
     static func run<Scenario: FaultScenario>(
         _ scenario: Scenario, named name: String, coverage: FaultSweep.Coverage,
         kinds: [FaultInjector.Kind] = FaultSweep.allKinds, operations: [FaultInjector.Operation]? = nil,
-        acceptedCodes: Set<ResultCode> = [], sourceLocation: SourceLocation = #_sourceLocation
+        isPersistent: Bool = false, acceptedCodes: Set<ResultCode> = [],
+        sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> FaultSweepReport {
         var sweep = FaultSweep(
-            kinds: kinds, operations: operations, coverage: Self.coverage(default: coverage), seed: seed)
+            kinds: kinds, operations: operations, coverage: Self.coverage(default: coverage), seed: seed,
+            isPersistent: isPersistent)
         sweep.expectedCodes.formUnion(acceptedCodes)
         let report = try sweep.run(scenario, named: name)
         print(report.summary)

@@ -47,6 +47,14 @@ import Testing
             InsertTransactions(journalMode: .delete), named: "insert transactions (rollback journal)", coverage: .every)
     }
 
+    /// A disk that stays broken: from the fault point on, every call of that class fails.
+    @Test func insertsWithPersistentIOErrors() throws {
+        try SweepSettings.run(
+            InsertTransactions(journalMode: .delete),
+            named: "insert transactions (rollback journal, persistent I/O errors)",
+            coverage: .every, kinds: [.ioError], isPersistent: true)
+    }
+
     @Test func insertsInWALMode() throws {
         try SweepSettings.run(
             InsertTransactions(journalMode: .wal), named: "insert transactions (WAL)", coverage: .every)
