@@ -1,4 +1,9 @@
-// SlateTesting: support for testing code that uses Slate. `import SlateTesting` brings in:
-// - the fault-injecting VFS and fault sweeps (`FaultInjector`, `FaultSweep`, `FaultScenario`;
-//   target SlateTestingFaults, issue 34, docs/RELIABILITY.md).
+// SlateTesting: `import SlateTesting` in a test target brings the tools for testing code that uses
+// Slate — fixture copies, seeded databases and the rest of SlateTestingCore — and the
+// fault-injecting VFS with its fault sweeps (`FaultInjector`, `FaultSweep`, `FaultScenario`; target
+// SlateTestingFaults, issue 34, docs/RELIABILITY.md).
+//
+// The DocC article "Testing apps that use Slate" (Sources/Slate/Documentation.docc) shows them.
+
+@_exported import SlateTestingCore
 @_exported import SlateTestingFaults
