@@ -189,7 +189,9 @@
             let oldKey = key((0..<32).map { UInt8($0) })
             let newKey = key((0..<32).map { UInt8(255 - $0) })
             var handle: OpaquePointer?
-            #expect(sqlite3_open_v2(faults.uri(ofFile: path), &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_URI, nil) == SQLITE_OK)
+            #expect(
+                sqlite3_open_v2(faults.uri(ofFile: path), &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_URI, nil)
+                    == SQLITE_OK)
             #expect(sqlite3_key(handle, oldKey, Int32(oldKey.count)) == SQLITE_OK)
             #expect(sqlite3_exec(handle, "SELECT count(*) FROM item", nil, nil, nil) == SQLITE_OK)
             faults.resetCounts()
@@ -202,7 +204,8 @@
             #expect(write == SQLITE_OK)
             #expect(sqlite3_close(handle) == SQLITE_OK)
             for key in [Self.oldKey, Self.newKey] {
-                let intact = try? Database(path: path, configuration: Self.configuration(key))
+                let intact =
+                    try? Database(path: path, configuration: Self.configuration(key))
                     .fetchAll(String.self, sql: "PRAGMA integrity_check") == ["ok"]
                 #expect(intact != true, "the file opens intact with one of the keys")
             }
