@@ -38,6 +38,9 @@ public final class Database {
     /// Lets other threads interrupt this connection safely.
     public let interruptHandle: InterruptHandle
     @exclusivity(unchecked) @usableFromInline package var isClosed = false
+    /// Why Slate closed the connection itself (a key change that failed half way), for the error
+    /// every later use throws; `nil` when the user closed it.
+    @usableFromInline package internal(set) var closedReason: String?
     /// How many savepoints the transaction engine has open, for generated savepoint names.
     var savepointDepth = 0
     /// The transaction engine's fixed statements (`BEGIN`, `COMMIT`, `ROLLBACK` …), by SQL text,
@@ -206,12 +209,19 @@ public final class Database {
     /// would crash.
     @inlinable
     public func checkOpen() throws {
-        if isClosed { throw Self.closedConnectionError() }
+        if isClosed { throw closedConnectionError() }
     }
 
     @usableFromInline
     package static func closedConnectionError() -> DatabaseError {
         DatabaseError(resultCode: .misuse, message: "the connection is closed")
+    }
+
+    /// The error a use of this closed connection throws: it says why Slate closed it, if it did.
+    @usableFromInline
+    package func closedConnectionError() -> DatabaseError {
+        guard let closedReason else { return Self.closedConnectionError() }
+        return DatabaseError(resultCode: .misuse, message: "the connection is closed: \(closedReason)")
     }
 
     /// The rowid of the most recent successful `INSERT` on this connection (0 once closed).
