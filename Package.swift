@@ -99,6 +99,12 @@ let package = Package(
             dependencies: ["Slate", "CSQLite", "SlatePostgres"],
             resources: [.copy("Resources")]
         ),
+        // The session extension's wrapper (changesets, patchsets, apply, invert, concatenate,
+        // streams), on the core alone.
+        .testTarget(
+            name: "SlateSessionTests",
+            dependencies: ["SlateCore", "CSQLite"]
+        ),
         // MARK: Code first: the @Table macro, Codable records, self-managing tables
         // The one emitter of `Table` conformances, for the macro plugin and the generator: it
         // depends on nothing, so the two cannot drift apart.
@@ -234,7 +240,7 @@ if ProcessInfo.processInfo.environment["SLATE_CORE_ONLY"] == "1" {
         "CSQLite", "CSQLiteSystem", "CSQLCipher", "SlateCore", "SlateConcurrency", "SlateQuery", "SlateRecords",
         "Slate",
     ]
-    package.targets.removeAll { !runtime.contains($0.name) && $0.name != "SlateTests" }
+    package.targets.removeAll { !runtime.contains($0.name) && !["SlateTests", "SlateSessionTests"].contains($0.name) }
     for target in package.targets where target.name == "SlateTests" {
         target.dependencies.removeAll { dependency in
             switch dependency {

@@ -1,0 +1,108 @@
+import Foundation
+import SlateCore
+import Testing
+
+/// Bytes that are not a changeset are an error, never a crash, and never a partial apply.
+@Suite struct MalformedChangesetTests {
+    static func sample() throws -> (db: Database, changeset: Changeset) {
+        let db = try makeDatabase(foreignKeys: false)
+        try db.execute(sql: "INSERT INTO team VALUES (1, 'Reds'); INSERT INTO player VALUES (1, 1, 'Ann', 1, NULL)")
+        let target = try copy(of: db)
+        let changeset = try db.recordingChangeset(of: .matching { $0 != "note" }) {
+            try db.execute(
+                sql: """
+                    INSERT INTO team VALUES (2, 'Blues');
+                    UPDATE player SET name = 'Anne', photo = x'0102' WHERE id = 1;
+                    INSERT INTO membership VALUES (2024, 1, 'captain');
+                    DELETE FROM team WHERE id = 1;
+                    """)
+        }.changeset
+        return (target, changeset)
+    }
+
+    /// Runs every reading operation on `data`: each either succeeds or throws a `DatabaseError`.
+    /// Returns the errors' primary codes.
+    static func exercise(_ data: Data, on db: Database) -> [ResultCode] {
+        var codes: [ResultCode] = []
+        func attempt(_ body: () throws -> Void) {
+            do { try body() } catch let error as DatabaseError { codes.append(error.resultCode) } catch {
+                Issue.record("not a DatabaseError: \(error)")
+            }
+        }
+        let changes = Changeset(data: data)
+        attempt { _ = try changes.operations() }
+        attempt { _ = try changes.inverted() }
+        attempt { _ = try changes.concatenated(with: changes) }
+        attempt { _ = try Patchset(data: data).operations() }
+        attempt {
+            let before = try dump(db)
+            do {
+                try db.apply(changes) { _ in .omit }
+            } catch {
+                // A failed apply leaves nothing behind.
+                #expect(try dump(db) == before)
+                throw error
+            }
+        }
+        attempt { try db.apply(changes, options: ChangesetApplyOptions(checksTables: false)) { _ in .omit } }
+        attempt { try db.applyChangeset(from: .data(data)) { _ in .omit } }
+        return codes
+    }
+
+    @Test func everyTruncationIsAnErrorOrACompleteShorterChangeset() throws {
+        let (db, changeset) = try Self.sample()
+        var errors = 0
+        for length in 0..<changeset.data.count {
+            let prefix = changeset.data.prefix(length)
+            let codes = Self.exercise(prefix, on: try copy(of: db))
+            errors += codes.count
+            for code in codes {
+                #expect([.corrupt, .schema, .misuse].contains(code), "length \(length): \(code)")
+            }
+        }
+        #expect(errors > changeset.data.count)
+    }
+
+    @Test func randomDamageIsAnErrorNeverACrash() throws {
+        let (db, changeset) = try Self.sample()
+        var generator = SplitMix(seed: 35)
+        var errors = 0
+        for _ in 0..<400 {
+            var bytes = [UInt8](changeset.data)
+            for _ in 0..<Int(generator.next() % 4 + 1) {
+                let position = Int(generator.next() % UInt64(bytes.count))
+                switch generator.next() % 3 {
+                case 0: bytes[position] = UInt8(truncatingIfNeeded: generator.next())
+                case 1: bytes.insert(UInt8(truncatingIfNeeded: generator.next()), at: position)
+                default: bytes.remove(at: position)
+                }
+            }
+            errors += Self.exercise(Data(bytes), on: try copy(of: db)).count
+        }
+        #expect(errors > 0)
+    }
+
+    @Test func theScannerFindsTheTablesSQLiteReads() throws {
+        let (_, changeset) = try Self.sample()
+        let tables = Set(try changeset.operations().map(\.tableName))
+        #expect(tables == ["team", "player", "membership"])
+        for garbage in [Data([0x54]), Data([0x54, 0x02, 0x01]), Data([0x12, 0x00]), Data([0x54, 0x00, 0x00])] {
+            #expect { _ = try Changeset(data: garbage).operations() } throws: {
+                ($0 as? DatabaseError)?.resultCode == .corrupt
+            }
+        }
+    }
+}
+
+/// A small seeded generator for the tests' damage.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
