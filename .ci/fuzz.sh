@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Slate's reliability tools (issue 13, docs/RELIABILITY.md), short runs with fixed seeds:
-#   - slate-fuzz over the four domains (mutated SQL, values, mismatched decodes, random schemas),
+#   - slate-fuzz over the five domains (mutated SQL, values, mismatched decodes, random schemas,
+#     damaged changesets),
 #   - a type-check of a sample of the code `slate generate` wrote for the random schemas,
 #   - the SIGKILL loop (WAL queue, WAL pool, rollback journal) and the 1-writer + 8-readers load.
 # Fails on any finding, type-check error or warning, lost commit, integrity failure, BUSY, broken
@@ -34,6 +35,7 @@ step "slate-fuzz: fuzz domains (seed $seed)"
 "$fuzz" --domain sql --cases $((2000 * scale)) --seed "$seed"
 "$fuzz" --domain values --cases $((400 * scale)) --seed "$seed"
 "$fuzz" --domain decode --cases $((1000 * scale)) --seed "$seed"
+"$fuzz" --domain changesets --cases $((1000 * scale)) --seed "$seed"
 "$fuzz" --domain schemas --cases $((300 * scale)) --seed "$seed" \
     --schemas-out "$work/schemas" --compile-sample "$compile_sample"
 

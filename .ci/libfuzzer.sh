@@ -2,7 +2,7 @@
 # Coverage-guided fuzzing with libFuzzer (swiftc -sanitize=fuzzer) and AddressSanitizer, over the
 # same domains as slate-fuzz (Fuzz/SlateLibFuzzer.swift). Not part of .ci/run: run it on demand.
 #
-#   .ci/libfuzzer.sh [sql|values|decode|schemas] [libFuzzer options…]
+#   .ci/libfuzzer.sh [sql|values|decode|schemas|changesets] [libFuzzer options…]
 #   .ci/libfuzzer.sh sql -max_total_time=600 -jobs=2
 #
 # Builds the fuzz library and its dependencies with coverage instrumentation into .build-libfuzzer

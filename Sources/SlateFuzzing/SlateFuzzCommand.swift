@@ -7,7 +7,7 @@ public enum SlateFuzzCommand {
         slate-fuzz: Slate's reliability tools (issue 13; see docs/RELIABILITY.md).
 
         USAGE
-          slate-fuzz [fuzz] [--domain sql|values|decode|schemas|all[,…]] [--cases N] [--seed S] [--case I]
+          slate-fuzz [fuzz] [--domain sql|values|decode|schemas|changesets|all[,…]] [--cases N] [--seed S] [--case I]
                      [--data DIR] [--corpus FILE.sql]… [--schemas-out DIR] [--compile-sample K]
                      [--time-limit SECONDS] [--strict] [--verbose]
               Runs N cases per domain (default 1000) from seed S (default 1). Exit status 1 when a case
