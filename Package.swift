@@ -230,7 +230,7 @@ let package = Package(
         // Needs neither swift-syntax nor swift-argument-parser, so sanitizer builds can run it.
         .target(
             name: "SlateFuzzing",
-            dependencies: ["Slate", "SlateSchema", "SlateGenerator", "CSQLite"]
+            dependencies: ["Slate", "SlateSchema", "SlateGenerator", "CSQLite", "SlateSync"]
         ),
         .executableTarget(
             name: "SlateFuzz",

@@ -21,7 +21,7 @@ swift build --target SlateFuzzing --scratch-path "$scratch" \
     | grep -vE '^\[[0-9]+/[0-9]+\]' | tail -n 3
 build=$(swift build --scratch-path "$scratch" --show-bin-path)
 objects=()
-for target in CSQLite SlateCore SlateConcurrency SlateQuery SlateRecords Slate SlateSchema SlateCodeModel SlateGenerator SlateFuzzing; do
+for target in CSQLite SlateCore SlateConcurrency SlateQuery SlateRecords Slate SlateSchema SlateCodeModel SlateGenerator SlateSync SlateFuzzing; do
     for object in "$build/$target.build"/*.o; do [ -f "$object" ] && objects+=("$object"); done
 done
 flags=$(grep 'args: \[' "$scratch/debug.yaml" | grep '"-module-name","SlateFuzzing",' | head -n 1 \

@@ -123,6 +123,11 @@ extension ChangeApplier {
             }
             plan.clockUpdates.append(.row(table: info.name, key: meeting.key, stamp: stamp, deleted: false, clearsColumns: true))
             plan.foreignKeyChecks.append(.written(table: info.name, key: meeting.keyValues))
+            // Another table may reference columns of this one that the write changes (a UNIQUE
+            // column, not the key, which an update never changes).
+            if let removed = changedValues(meeting, to: meeting.incomingRow) {
+                plan.foreignKeyChecks.append(.removed(table: info.name, oldValues: removed))
+            }
         case .delete:
             if let current = meeting.current {
                 plan.builder.beginOperation(
@@ -189,9 +194,13 @@ extension ChangeApplier {
                 plan.reports.append(report(.overridden, meeting, loser: stamp, winner: latestWrite, "a later write"))
                 return
             }
-            if meeting.rowChangedSinceSeen {
+            // Each column the delete did not see as it is: its last writer loses.
+            let unseen = meeting.nonKeyColumns.filter { column in
+                meeting.old[column].map { $0 != meeting.current?[column] } ?? false
+            }
+            for (loser, columns) in Dictionary(grouping: unseen, by: { clocks.column(info.columns[$0]) }) {
                 plan.reports.append(
-                    report(.overridden, meeting, loser: latestWrite, winner: stamp, "a later delete it did not see"))
+                    report(.overridden, meeting, loser: loser, winner: stamp, "a later delete it did not see", columns: columns))
             }
             try applyWhole(meeting, stamp: stamp, &plan)
             return
@@ -225,9 +234,23 @@ extension ChangeApplier {
         plan.clockUpdates.append(
             .columns(table: info.name, key: meeting.key, names: taken.map { info.columns[$0] }, stamp: stamp))
         plan.foreignKeyChecks.append(.written(table: info.name, key: meeting.keyValues))
-        if meeting.info.referencedBy.contains(where: { key in key.parentColumns.contains { taken.map { info.columns[$0] }.contains($0) } }) {
-            plan.foreignKeyChecks.append(.removed(table: info.name, oldValues: meeting.current ?? []))
+        let after = meeting.current.map { current in
+            current.indices.map { taken.contains($0) ? (meeting.new[$0] ?? current[$0]) : current[$0] }
         }
+        if let removed = changedValues(meeting, to: after) {
+            plan.foreignKeyChecks.append(.removed(table: info.name, oldValues: removed))
+        }
+    }
+
+    /// When another table references columns of this row that the write changes (a `UNIQUE`
+    /// column; an update never changes the key), the row's old values of those columns (`NULL`
+    /// elsewhere, which the check skips); else `nil`.
+    private func changedValues(_ meeting: Meeting, to after: [SQLValue]?) -> [SQLValue?]? {
+        guard let current = meeting.current, let after, !meeting.info.referencedBy.isEmpty else { return nil }
+        let changed = current.indices.filter { current[$0] != after[$0] }
+        let referenced = Set(meeting.info.referencedBy.flatMap(\.parentColumns))
+        guard changed.contains(where: { referenced.contains(meeting.info.columns[$0]) }) else { return nil }
+        return current.indices.map { changed.contains($0) ? current[$0] : .null }
     }
 
     // MARK: Custom resolvers

@@ -118,7 +118,9 @@ struct ChangeApplier {
         if !plan.builder.isEmpty {
             var failure: String?
             do {
-                try db.apply(plan.builder.changeset(), options: ChangesetApplyOptions(usesSavepoint: false)) { conflict in
+                try db.apply(
+                    plan.builder.changeset(), options: ChangesetApplyOptions(usesSavepoint: false, checksTables: false)
+                ) { conflict in
                     switch conflict.kind {
                     // The decision is made: the row changed since the write saw it, or exists.
                     case .data, .conflict: return .replace

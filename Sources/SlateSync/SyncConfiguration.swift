@@ -125,7 +125,9 @@ public struct SyncResolver: Sendable {
                 let arguments: [SQLValue] = names.map { name in
                     input.columns.firstIndex(of: name).map { values[$0] } ?? .null
                 }
-                let placeholders = names.indices.map { "?\($0 + 1)" }.joined(separator: ", ")
+                // Named like the table's columns: records decode by position or by name.
+                let placeholders = names.indices.map { "?\($0 + 1) AS \(names[$0].quotedIdentifier)" }
+                    .joined(separator: ", ")
                 return try db.fetchOne(
                     Record.self, SQL(sql: "SELECT \(placeholders)", arguments: StatementArguments(arguments)))
             }

@@ -5,9 +5,9 @@ import SlateCore
 /// A row's primary key as bytes, the same on every replica: each key value's storage class and
 /// exact bytes, in column order (the changeset record format). The clock table and the conflict
 /// reports store keys this way.
-enum SyncKey {
+package enum SyncKey {
     /// The key of `values` (`sqlite3_value *`, as a changeset cursor or a statement hands them).
-    static func encode(raw values: [OpaquePointer?]) -> Data {
+    package static func encode(raw values: [OpaquePointer?]) -> Data {
         var bytes: [UInt8] = []
         for value in values {
             guard let value else {
@@ -33,7 +33,7 @@ enum SyncKey {
     }
 
     /// The key of `values`.
-    static func encode(_ values: [SQLValue]) -> Data {
+    package static func encode(_ values: [SQLValue]) -> Data {
         var bytes: [UInt8] = []
         for value in values {
             switch value {
@@ -58,7 +58,7 @@ enum SyncKey {
     }
 
     /// The values of a key made by `encode`; `nil` for bytes that are not one.
-    static func decode(_ data: Data) -> [SQLValue]? {
+    package static func decode(_ data: Data) -> [SQLValue]? {
         let bytes = [UInt8](data)
         var values: [SQLValue] = []
         var index = 0
