@@ -75,7 +75,8 @@ final class ChangesetDomain {
             let position = entropy.int(0..<bytes.count)
             switch entropy.int(0...6) {
             case 0: bytes[position] ^= UInt8(1 << entropy.int(0...7))
-            case 1: bytes[position] = entropy.pick([0, 1, 2, 3, 4, 5, 6, 0x09, 0x12, 0x17, 0x50, 0x54, 0x7F, 0x80, 0xFF])
+            case 1:
+                bytes[position] = entropy.pick([0, 1, 2, 3, 4, 5, 6, 0x09, 0x12, 0x17, 0x50, 0x54, 0x7F, 0x80, 0xFF])
             case 2: bytes.insert(contentsOf: entropy.bytes(entropy.int(1...9)), at: position)
             case 3: bytes.removeSubrange(position..<min(bytes.count, position + entropy.int(1...16)))
             case 4: bytes.removeSubrange(position...)
@@ -122,7 +123,9 @@ final class ChangesetDomain {
         }
         attempt("inverted") { _ = try changeset.inverted() }
         attempt("concatenated") {
-            if isPatchset { _ = try patchset.concatenated(with: patchset) } else {
+            if isPatchset {
+                _ = try patchset.concatenated(with: patchset)
+            } else {
                 _ = try changeset.concatenated(with: Changeset(data: entropy.pick(corpus).data))
             }
         }
@@ -146,7 +149,8 @@ final class ChangesetDomain {
                 do {
                     let options = ChangesetApplyOptions(checksTables: mode != 1)
                     if mode == 2 {
-                        try db.applyChangeset(from: Self.input(data, pieces: pieceSize), options: options) { _ in answer }
+                        try db.applyChangeset(from: Self.input(data, pieces: pieceSize), options: options) { _ in answer
+                        }
                     } else if isPatchset {
                         try db.apply(patchset, options: options) { _ in answer }
                     } else {

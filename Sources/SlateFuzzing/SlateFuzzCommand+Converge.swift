@@ -9,7 +9,9 @@ extension SlateFuzzCommand {
         run.kills = try number(&options, "kills", run.kills)
         run.seed = try number(&options, "seed", run.seed)
         if let policy = take(&options, "policy") {
-            guard ["row", "column"].contains(policy) else { throw UsageError("--policy is row or column, not \(policy)") }
+            guard ["row", "column"].contains(policy) else {
+                throw UsageError("--policy is row or column, not \(policy)")
+            }
             run.policy = policy == "row" ? .lastWriterWinsPerRow : .lastWriterWinsPerColumn
         }
         if let url = take(&options, "url") {
@@ -36,7 +38,8 @@ extension SlateFuzzCommand {
     }
 
     /// Runs async work from the synchronous command line and waits for it.
-    private static func blocking<Value: Sendable>(_ work: @escaping @Sendable () async throws -> Value) throws -> Value {
+    private static func blocking<Value: Sendable>(_ work: @escaping @Sendable () async throws -> Value) throws -> Value
+    {
         let box = ResultBox<Value>()
         let done = DispatchSemaphore(value: 0)
         Task {

@@ -11,7 +11,8 @@ enum RandomWrites {
             let id = "\(replica)-\(counter)"
             switch entropy.int(0...99) {
             case 0..<15:
-                try db.execute("INSERT INTO project VALUES (\("p" + id), \(word(&entropy)), \(entropy.int(0...10_000)))")
+                try db.execute(
+                    "INSERT INTO project VALUES (\("p" + id), \(word(&entropy)), \(entropy.int(0...10_000)))")
             case 15..<40:
                 guard let project = try pick(db, "project", &entropy) else { continue }
                 try db.execute(
@@ -20,7 +21,9 @@ enum RandomWrites {
                 let icon: Data? = entropy.bool() ? Data(entropy.bytes(entropy.int(0...8))) : nil
                 try db.execute("INSERT INTO tag VALUES (\("g" + id), \(word(&entropy)), \(icon))")
             case 50..<65:
-                guard let task = try pick(db, "task", &entropy), let tag = try pick(db, "tag", &entropy) else { continue }
+                guard let task = try pick(db, "task", &entropy), let tag = try pick(db, "tag", &entropy) else {
+                    continue
+                }
                 let weight: Double? = entropy.bool() ? Double(entropy.int(0...100)) / 8 : nil
                 try db.execute("INSERT OR IGNORE INTO task_tag VALUES (\(task), \(tag), \(weight))")
             case 65..<90:
@@ -42,7 +45,9 @@ enum RandomWrites {
         case 0:
             guard let id = try pick(db, "project", &entropy) else { return }
             if entropy.bool() { try db.execute("UPDATE project SET name = \(word(&entropy)) WHERE id = \(id)") }
-            if entropy.bool() { try db.execute("UPDATE project SET budget = budget + \(entropy.int(-50...50)) WHERE id = \(id)") }
+            if entropy.bool() {
+                try db.execute("UPDATE project SET budget = budget + \(entropy.int(-50...50)) WHERE id = \(id)")
+            }
         case 1:
             guard let id = try pick(db, "task", &entropy) else { return }
             switch entropy.int(0...3) {
@@ -67,11 +72,15 @@ enum RandomWrites {
         let count = try db.fetchValue(Int.self, sql: "SELECT count(*) FROM \(table)")
         guard count > 0 else { return nil }
         return try db.fetchOne(
-            String.self, SQL(sql: "SELECT id FROM \(table) ORDER BY id LIMIT 1 OFFSET ?", arguments: [entropy.int(0..<count)]))
+            String.self,
+            SQL(sql: "SELECT id FROM \(table) ORDER BY id LIMIT 1 OFFSET ?", arguments: [entropy.int(0..<count)]))
     }
 
     private static func word(_ entropy: inout Entropy) -> String {
-        entropy.pick(["alpha", "beta", "gamma", "delta", "", "Ωmega", "x'y", "spaces  ", "long " + String(repeating: "z", count: 40)])
+        entropy.pick([
+            "alpha", "beta", "gamma", "delta", "", "Ωmega", "x'y", "spaces  ",
+            "long " + String(repeating: "z", count: 40),
+        ])
             + String(entropy.int(0...99))
     }
 }
@@ -121,14 +130,17 @@ struct ConvergenceCheck {
             positions[name] = logEntry.position
         }
         let written = Dictionary(
-            acknowledged.map { ("\($0.entry.replicaID)#\($0.entry.sequence)", $0) }, uniquingKeysWith: { first, _ in first })
+            acknowledged.map { ("\($0.entry.replicaID)#\($0.entry.sequence)", $0) },
+            uniquingKeysWith: { first, _ in first })
         for logEntry in log {
             let name = "\(logEntry.entry.replicaID)#\(logEntry.entry.sequence)"
             guard let write = written[name] else {
                 report.problems.append("\(name) is in the log but was never acknowledged")
                 continue
             }
-            if write.entry.changes != logEntry.entry.changes { report.problems.append("\(name) changed on its way to the log") }
+            if write.entry.changes != logEntry.entry.changes {
+                report.problems.append("\(name) changed on its way to the log")
+            }
         }
         for name in written.keys where positions[name] == nil {
             report.problems.append("acknowledged write \(name) is not in the log (lost)")
@@ -142,7 +154,9 @@ struct ConvergenceCheck {
                 )
             }
             if violations > 0 { report.problems.append("\(replica.replicaID): \(violations) foreign key violations") }
-            if integrity != ["ok"] { report.problems.append("\(replica.replicaID): integrity_check \(integrity.prefix(3))") }
+            if integrity != ["ok"] {
+                report.problems.append("\(replica.replicaID): integrity_check \(integrity.prefix(3))")
+            }
         }
         // 4. Each acknowledged write is there, or overridden by a later write, or reported.
         let reports = try first.conflictReports()
@@ -178,7 +192,12 @@ extension ConvergenceCheck {
         let columnsByTable = try replicas[0].writer.read { db in
             try Dictionary(
                 uniqueKeysWithValues: SyncConvergence.tables.map { table in
-                    (table, try db.fetchAll(String.self, SQL(sql: "SELECT name FROM pragma_table_info(?) ORDER BY cid", arguments: [table])))
+                    (
+                        table,
+                        try db.fetchAll(
+                            String.self,
+                            SQL(sql: "SELECT name FROM pragma_table_info(?) ORDER BY cid", arguments: [table]))
+                    )
                 })
         }
         for operation in try Changeset(data: entry.changes).operations() {
@@ -186,7 +205,8 @@ extension ConvergenceCheck {
             let columns = columnsByTable[operation.tableName] ?? []
             var image: [String: SQLValue] = [:]
             for (index, name) in columns.enumerated() where index < operation.columnCount {
-                if let value = operation.newValues[index] ?? (operation.kind == .update && policy == .lastWriterWinsPerRow ? operation.oldValues[index] : nil)
+                if let value = operation.newValues[index]
+                    ?? (operation.kind == .update && policy == .lastWriterWinsPerRow ? operation.oldValues[index] : nil)
                     ?? (operation.isPrimaryKeyColumn(index) ? operation.oldValues[index] : nil)
                 {
                     image[name] = value
@@ -194,13 +214,18 @@ extension ConvergenceCheck {
             }
             switch (policy, operation.kind) {
             case (.lastWriterWinsPerRow, .delete), (.lastWriterWinsPerColumn, .delete):
-                result.append((Cell(table: operation.tableName, key: key, column: policy == .lastWriterWinsPerRow ? "*" : ""), nil))
+                result.append(
+                    (
+                        Cell(table: operation.tableName, key: key, column: policy == .lastWriterWinsPerRow ? "*" : ""),
+                        nil
+                    ))
             case (.lastWriterWinsPerRow, _):
                 result.append((Cell(table: operation.tableName, key: key, column: "*"), image))
             case (.lastWriterWinsPerColumn, .insert):
                 result.append((Cell(table: operation.tableName, key: key, column: ""), image))
             case (.lastWriterWinsPerColumn, .update):
-                for (index, name) in columns.enumerated() where index < operation.columnCount && operation.newValues[index] != nil {
+                for (index, name) in columns.enumerated()
+                where index < operation.columnCount && operation.newValues[index] != nil {
                     result.append((Cell(table: operation.tableName, key: key, column: name), image))
                 }
             }
@@ -213,12 +238,15 @@ extension ConvergenceCheck {
         into report: inout SyncConvergence.Report
     ) async throws {
         // The final state, from r0 (the others are the same): rows by cell, and each cell's owner.
-        let snapshot = try await replicas[0].writer.read { db -> ([Cell: [String: SQLValue]], [Cell: (String, Int64, Bool)]) in
+        let snapshot = try await replicas[0].writer.read {
+            db -> ([Cell: [String: SQLValue]], [Cell: (String, Int64, Bool)]) in
             var rows: [Cell: [String: SQLValue]] = [:]
             for table in SyncConvergence.tables {
                 let keyColumns = try db.fetchAll(
-                    String.self, SQL(sql: "SELECT name FROM pragma_table_info(?) WHERE pk > 0 ORDER BY cid", arguments: [table]))
-                for row in try db.fetchAll(SQL(sql: "SELECT * FROM \(table)"), { row in (row.columnNames, row.values) }) {
+                    String.self,
+                    SQL(sql: "SELECT name FROM pragma_table_info(?) WHERE pk > 0 ORDER BY cid", arguments: [table]))
+                for row in try db.fetchAll(SQL(sql: "SELECT * FROM \(table)"), { row in (row.columnNames, row.values) })
+                {
                     let values = Dictionary(uniqueKeysWithValues: zip(row.0, row.1))
                     let key = SyncKey.encode(keyColumns.map { values[$0] ?? .null })
                     rows[Cell(table: table, key: key, column: "*")] = values
@@ -229,8 +257,10 @@ extension ConvergenceCheck {
                 "SELECT tbl, pk, col, replica, sequence, deleted FROM slate_sync_clock",
                 { row in
                     (
-                        try row.decode(String.self, at: 0), try row.decode(Data.self, at: 1), try row.decode(String.self, at: 2),
-                        try row.decode(String.self, at: 3), try row.decode(Int64.self, at: 4), try row.decode(Bool.self, at: 5)
+                        try row.decode(String.self, at: 0), try row.decode(Data.self, at: 1),
+                        try row.decode(String.self, at: 2),
+                        try row.decode(String.self, at: 3), try row.decode(Int64.self, at: 4),
+                        try row.decode(Bool.self, at: 5)
                     )
                 })
             {
@@ -239,13 +269,15 @@ extension ConvergenceCheck {
             return (rows, owners)
         }
         let (rows, owners) = snapshot
-        let byName = Dictionary(acknowledged.map { ("\($0.entry.replicaID)#\($0.entry.sequence)", $0) }, uniquingKeysWith: { a, _ in a })
+        let byName = Dictionary(
+            acknowledged.map { ("\($0.entry.replicaID)#\($0.entry.sequence)", $0) }, uniquingKeysWith: { a, _ in a })
         let rejected = Set(
             reports.filter { $0.kind == .unresolvable && $0.tableName.isEmpty }.compactMap { report in
                 report.loser.map { "\($0.replicaID)#\($0.sequence)" }
             })
         func stamp(_ entry: SyncEntry) -> WriteStamp {
-            WriteStamp(clock: HybridLogicalClock(rawValue: entry.clock), replicaID: entry.replicaID, sequence: entry.sequence)
+            WriteStamp(
+                clock: HybridLogicalClock(rawValue: entry.clock), replicaID: entry.replicaID, sequence: entry.sequence)
         }
         // Who wrote each cell, in stamp order, to know whether a later write saw an earlier one.
         var writers: [Cell: [SyncConvergence.Acknowledged]] = [:]
@@ -267,7 +299,9 @@ extension ConvergenceCheck {
             for (cell, values) in cellsOf[name] ?? [] {
                 let ownerCell = owners[cell] != nil ? cell : Cell(table: cell.table, key: cell.key, column: "")
                 let owner = owners[ownerCell].flatMap { byName["\($0.0)#\($0.1)"] }
-                if let owner, owner.entry.replicaID == write.entry.replicaID, owner.entry.sequence == write.entry.sequence {
+                if let owner, owner.entry.replicaID == write.entry.replicaID,
+                    owner.entry.sequence == write.entry.sequence
+                {
                     // Present: the row (or column) is what this write wrote; under the per-column
                     // policy, the columns a later write owns are checked with that write.
                     let row = rows[Cell(table: cell.table, key: cell.key, column: "*")]
@@ -294,7 +328,9 @@ extension ConvergenceCheck {
                 }
                 let isReported = reports.contains { report in
                     report.tableName == cell.table && SyncKey.encode(report.primaryKey) == cell.key
-                        && report.loser.map { $0.replicaID == write.entry.replicaID && $0.sequence == write.entry.sequence } == true
+                        && report.loser.map {
+                            $0.replicaID == write.entry.replicaID && $0.sequence == write.entry.sequence
+                        } == true
                 }
                 if isReported { continue }
                 // A later write of the row as a whole (an insert or delete, per column) counts too.
@@ -304,13 +340,16 @@ extension ConvergenceCheck {
                     stamp(later.entry) > stamp(write.entry) && saw(later, write)
                 }
                 if overwrittenKnowingly { continue }
-                if let owner, stamp(owner.entry) > stamp(write.entry), values == nil, rows[Cell(table: cell.table, key: cell.key, column: "*")] == nil {
+                if let owner, stamp(owner.entry) > stamp(write.entry), values == nil,
+                    rows[Cell(table: cell.table, key: cell.key, column: "*")] == nil
+                {
                     continue  // a delete of a row a later delete also removed
                 }
                 unaccounted += 1
                 if unaccounted <= 10 {
                     report.problems.append(
-                        "write \(name) to \(cell.table) (\(cell.column)) is neither there, nor overridden by a later write that saw it, nor reported (owner: \(owner.map { "\($0.entry.replicaID)#\($0.entry.sequence)" } ?? "none"))")
+                        "write \(name) to \(cell.table) (\(cell.column)) is neither there, nor overridden by a later write that saw it, nor reported (owner: \(owner.map { "\($0.entry.replicaID)#\($0.entry.sequence)" } ?? "none"))"
+                    )
                 }
             }
         }

@@ -39,7 +39,10 @@ public enum SyncConvergence {
     }
 
     public struct Report: Sendable, CustomStringConvertible {
+        /// Write transactions run.
         public var writes = 0
+        /// Those that changed something: the entries the replicas acknowledged.
+        public var acknowledged = 0
         public var syncs = 0
         public var syncsFailedByTheNetwork = 0
         public var childrenKilled = 0
@@ -55,11 +58,15 @@ public enum SyncConvergence {
 
         public var description: String {
             var text = String(
-                format: "%d writes, %d syncs (%d failed on the network), %d children killed, %d finished; "
-                    + "%d log entries, %d rows; %d overridden, %d unresolvable reported; %.1f s",
-                writes, syncs, syncsFailedByTheNetwork, childrenKilled, childrenFinished, logEntries, rows, overridden,
+                format: "%d write transactions (%d with changes, acknowledged), %d syncs (%d failed on the network), "
+                    + "%d children killed, %d finished; %d log entries, %d rows; %d overridden, %d unresolvable "
+                    + "reported; %.1f s",
+                writes, acknowledged, syncs, syncsFailedByTheNetwork, childrenKilled, childrenFinished, logEntries,
+                rows, overridden,
                 unresolvable, seconds)
-            text += problems.isEmpty ? "; converged" : "\nPROBLEMS (\(problems.count)):\n  " + problems.prefix(20).joined(separator: "\n  ")
+            text +=
+                problems.isEmpty
+                ? "; converged" : "\nPROBLEMS (\(problems.count)):\n  " + problems.prefix(20).joined(separator: "\n  ")
             return text
         }
     }
@@ -128,7 +135,8 @@ public enum SyncConvergence {
         let started = Date()
         let directory =
             options.directory
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent("slate-converge-\(getpid())-\(UUID().uuidString)")
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent(
+                "slate-converge-\(getpid())-\(UUID().uuidString)")
         try? FileManager.default.removeItem(at: directory)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { if options.directory == nil { try? FileManager.default.removeItem(at: directory) } }
@@ -173,7 +181,8 @@ public enum SyncConvergence {
                 if killed { report.childrenKilled += 1 } else { report.childrenFinished += 1 }
                 report.syncs += 1
             } else {
-                let network = FaultyTransport(AnyTransport(base), faults: anyFaults(options.faults), seed: entropy.next())
+                let network = FaultyTransport(
+                    AnyTransport(base), faults: anyFaults(options.faults), seed: entropy.next())
                 do {
                     try await replica.sync(with: network)
                 } catch is FaultyTransport<AnyTransport>.LostMessage {
@@ -185,6 +194,7 @@ public enum SyncConvergence {
             }
             if step % 200 == 0 { progress("step \(step): \(report.writes) writes, \(report.syncs) syncs") }
         }
+        report.acknowledged = acknowledged.count
         // Quiet network: everyone syncs until everyone has everything.
         clock.advance(by: 1000)
         for _ in 0..<10 {
@@ -249,13 +259,16 @@ public enum SyncConvergence {
             let seed = options["seed"].flatMap(UInt64.init), let runSeed = options["run-seed"].flatMap(UInt64.init),
             let killAfter = options["kill-after"].flatMap(Int.init)
         else {
-            throw SyncError(.configuration, "converge-child needs --directory, --replica, --time, --seed, --run-seed, --kill-after")
+            throw SyncError(
+                .configuration, "converge-child needs --directory, --replica, --time, --seed, --run-seed, --kill-after")
         }
-        let policy: SyncConfiguration.Policy = options["policy"] == "column" ? .lastWriterWinsPerColumn : .lastWriterWinsPerRow
+        let policy: SyncConfiguration.Policy =
+            options["policy"] == "column" ? .lastWriterWinsPerColumn : .lastWriterWinsPerRow
         let counter = StatementCounter(limit: killAfter)
         let clock = RunClock()
         clock.advance(by: time)
-        let replica = try openReplica(directory: directory, index: replicaIndex, clock: clock, seed: runSeed, policy: policy)
+        let replica = try openReplica(
+            directory: directory, index: replicaIndex, clock: clock, seed: runSeed, policy: policy)
         try await replica.writer.writeWithoutTransaction { db in _ = db.trace(.statement) { _ in counter.count() } }
         let base: any SyncTransport
         if let url = options["url"].flatMap(URL.init(string:)) {

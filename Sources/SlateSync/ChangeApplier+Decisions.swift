@@ -58,7 +58,9 @@ extension ChangeApplier {
             let clocks = try clocks(table: info.name, key: key)
             try withRow(info, key: keyRaw) { row in
                 let current = row.map { statement in
-                    info.columns.indices.map { FunctionArguments.readValue(sqlite3_column_value(statement.handle, Int32($0))) }
+                    info.columns.indices.map {
+                        FunctionArguments.readValue(sqlite3_column_value(statement.handle, Int32($0)))
+                    }
                 }
                 let meeting = Meeting(
                     info: info, kind: header.kind, key: key, keyValues: keyValues, clocks: clocks, current: current,
@@ -83,7 +85,7 @@ extension ChangeApplier {
         }
         let wins = meeting.clocks.row.map { $0 < stamp } ?? true
         if !wins && meeting.kind == .delete && !meeting.exists { return }  // gone already, by a later delete
-        if (isConflict || !wins), let resolver = configuration.resolvers[meeting.info.name] {
+        if isConflict || !wins, let resolver = configuration.resolvers[meeting.info.name] {
             try resolve(meeting, with: resolver, &plan)
             return
         }
@@ -93,7 +95,8 @@ extension ChangeApplier {
         }
         if isConflict, meeting.exists || meeting.clocks.isDeleted {
             plan.reports.append(
-                report(.overridden, meeting, loser: meeting.clocks.latest, winner: stamp, "a later write it did not see"))
+                report(
+                    .overridden, meeting, loser: meeting.clocks.latest, winner: stamp, "a later write it did not see"))
         }
         try applyWhole(meeting, stamp: stamp, &plan)
     }
@@ -121,7 +124,8 @@ extension ChangeApplier {
                     }
                 }
             }
-            plan.clockUpdates.append(.row(table: info.name, key: meeting.key, stamp: stamp, deleted: false, clearsColumns: true))
+            plan.clockUpdates.append(
+                .row(table: info.name, key: meeting.key, stamp: stamp, deleted: false, clearsColumns: true))
             plan.foreignKeyChecks.append(.written(table: info.name, key: meeting.keyValues))
             // Another table may reference columns of this one that the write changes (a UNIQUE
             // column, not the key, which an update never changes).
@@ -138,7 +142,8 @@ extension ChangeApplier {
                 }
                 plan.foreignKeyChecks.append(.removed(table: info.name, oldValues: current))
             }
-            plan.clockUpdates.append(.row(table: info.name, key: meeting.key, stamp: stamp, deleted: true, clearsColumns: true))
+            plan.clockUpdates.append(
+                .row(table: info.name, key: meeting.key, stamp: stamp, deleted: true, clearsColumns: true))
         }
     }
 
@@ -154,7 +159,8 @@ extension ChangeApplier {
         if meeting.kind != .delete, let value = try meeting.cursor.newValue(at: column) { return .raw(value) }
         if meeting.kind != .insert, let value = try meeting.cursor.oldValue(at: column) { return .raw(value) }
         if let row = meeting.row { return .raw(sqlite3_column_value(row.handle, Int32(column))) }
-        throw Rejection(reason: "an update of a missing row of '\(meeting.info.name.prefix(80))' lacks column \(column)")
+        throw Rejection(
+            reason: "an update of a missing row of '\(meeting.info.name.prefix(80))' lacks column \(column)")
     }
 
     // MARK: Per column
@@ -175,14 +181,16 @@ extension ChangeApplier {
                 try applyWhole(meeting, stamp: stamp, &plan)
             case .insert, .update:
                 if deletedLater {
-                    plan.reports.append(report(.overridden, meeting, loser: stamp, winner: clocks.row, "a later delete"))
+                    plan.reports.append(
+                        report(.overridden, meeting, loser: stamp, winner: clocks.row, "a later delete"))
                 } else if let resolver = configuration.resolvers[info.name] {
                     try resolve(meeting, with: resolver, &plan)
                 } else {
                     plan.reports.append(
                         report(
                             .unresolvable, meeting, loser: stamp, winner: clocks.row,
-                            "an update of a row deleted by a write it did not see", changes: try copyOperation(meeting)))
+                            "an update of a row deleted by a write it did not see", changes: try copyOperation(meeting))
+                    )
                 }
             }
             return
@@ -190,7 +198,9 @@ extension ChangeApplier {
         if meeting.kind == .delete {
             let latestWrite = clocks.latest
             if let latestWrite, latestWrite > stamp {
-                if let resolver = configuration.resolvers[info.name] { return try resolve(meeting, with: resolver, &plan) }
+                if let resolver = configuration.resolvers[info.name] {
+                    return try resolve(meeting, with: resolver, &plan)
+                }
                 plan.reports.append(report(.overridden, meeting, loser: stamp, winner: latestWrite, "a later write"))
                 return
             }
@@ -200,7 +210,9 @@ extension ChangeApplier {
             }
             for (loser, columns) in Dictionary(grouping: unseen, by: { clocks.column(info.columns[$0]) }) {
                 plan.reports.append(
-                    report(.overridden, meeting, loser: loser, winner: stamp, "a later delete it did not see", columns: columns))
+                    report(
+                        .overridden, meeting, loser: loser, winner: stamp, "a later delete it did not see",
+                        columns: columns))
             }
             try applyWhole(meeting, stamp: stamp, &plan)
             return
@@ -223,7 +235,9 @@ extension ChangeApplier {
         }
         for (loser, columns) in Dictionary(grouping: overwrittenUnseen, by: { clocks.column(info.columns[$0]) }) {
             plan.reports.append(
-                report(.overridden, meeting, loser: loser, winner: stamp, "a later write it did not see", columns: columns))
+                report(
+                    .overridden, meeting, loser: loser, winner: stamp, "a later write it did not see", columns: columns)
+            )
         }
         guard !taken.isEmpty else { return }
         try emitUpdate(meeting, columns: taken, &plan) { column in
@@ -264,14 +278,20 @@ extension ChangeApplier {
         switch try resolver.resolve(input, db) {
         case .keepLocal:
             plan.reports.append(
-                report(.overridden, meeting, loser: stamp, winner: meeting.clocks.latest, "the resolver kept the local row"))
+                report(
+                    .overridden, meeting, loser: stamp, winner: meeting.clocks.latest, "the resolver kept the local row"
+                ))
         case .takeIncoming:
             plan.reports.append(
-                report(.overridden, meeting, loser: meeting.clocks.latest, winner: stamp, "the resolver took the incoming row"))
+                report(
+                    .overridden, meeting, loser: meeting.clocks.latest, winner: stamp,
+                    "the resolver took the incoming row"))
             try applyWhole(meeting, stamp: newest, &plan)
         case .unresolvable(let reason):
             plan.reports.append(
-                report(.unresolvable, meeting, loser: stamp, winner: meeting.clocks.latest, reason, changes: try copyOperation(meeting)))
+                report(
+                    .unresolvable, meeting, loser: stamp, winner: meeting.clocks.latest, reason,
+                    changes: try copyOperation(meeting)))
         case .merged(let values):
             let info = meeting.info
             guard values.count == info.columns.count, info.keyColumns.map({ values[$0] }) == meeting.keyValues else {
@@ -290,7 +310,8 @@ extension ChangeApplier {
                     table: info.name, primaryKeyPositions: info.primaryKeyPositions, kind: .insert, isIndirect: false)
                 for value in values { plan.builder.appendValue(value) }
             }
-            plan.clockUpdates.append(.row(table: info.name, key: meeting.key, stamp: newest, deleted: false, clearsColumns: true))
+            plan.clockUpdates.append(
+                .row(table: info.name, key: meeting.key, stamp: newest, deleted: false, clearsColumns: true))
             plan.foreignKeyChecks.append(.written(table: info.name, key: meeting.keyValues))
         }
     }
@@ -362,7 +383,8 @@ extension ChangeApplier {
         columns: [Int] = [], changes: Data? = nil
     ) -> Report {
         Report(
-            kind: kind, table: meeting.info.name, key: meeting.key, columns: columns.sorted().map { meeting.info.columns[$0] },
+            kind: kind, table: meeting.info.name, key: meeting.key,
+            columns: columns.sorted().map { meeting.info.columns[$0] },
             loser: loser, winner: winner, reason: reason, changes: changes)
     }
 }

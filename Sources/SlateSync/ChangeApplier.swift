@@ -187,12 +187,15 @@ struct ChangeApplier {
                     + info.keyColumns.enumerated().map { "\(info.columns[$1].quotedIdentifier) = ?\($0 + 1)" }
                     .joined(separator: " AND ")
                 guard
-                    let values = try db.fetchAll(SQL(sql: select, arguments: StatementArguments(key.map { $0 })), { $0.values })
-                        .first
+                    let values = try db.fetchAll(
+                        SQL(sql: select, arguments: StatementArguments(key.map { $0 })), { $0.values }
+                    )
+                    .first
                 else { continue }
                 if values.contains(where: \.isNull) { continue }
                 if try !exists(foreignKey.parent, columns: foreignKey.parentColumns, values: values) {
-                    return "a row of '\(table.prefix(80))' references a missing row of '\(foreignKey.parent.prefix(80))'"
+                    return
+                        "a row of '\(table.prefix(80))' references a missing row of '\(foreignKey.parent.prefix(80))'"
                 }
             }
             return nil
@@ -204,7 +207,8 @@ struct ChangeApplier {
                 }
                 if values.contains(where: \.isNull) { continue }
                 if try exists(foreignKey.child, columns: foreignKey.childColumns, values: values) {
-                    return "a row of '\(foreignKey.child.prefix(80))' still references a removed row of '\(table.prefix(80))'"
+                    return
+                        "a row of '\(foreignKey.child.prefix(80))' still references a removed row of '\(table.prefix(80))'"
                 }
             }
             return nil
@@ -255,7 +259,9 @@ struct ChangeApplier {
         _ = statement.clearBindings()
         for (index, value) in key.enumerated() {
             let code = sqlite3_bind_value(statement.handle, Int32(index + 1), value)
-            if code != SQLITE_OK { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "binding a key") }
+            if code != SQLITE_OK {
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "binding a key")
+            }
         }
         return try body(try statement.step() ? statement : nil)
     }

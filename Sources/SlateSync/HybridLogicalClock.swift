@@ -27,7 +27,9 @@ public struct HybridLogicalClock: Sendable, Hashable, Comparable, CustomStringCo
     public static func tick(after last: HybridLogicalClock, now: Int64) -> HybridLogicalClock {
         let wall = max(0, min(now, Int64.max >> 16))
         if wall > last.milliseconds { return HybridLogicalClock(milliseconds: wall, counter: 0) }
-        if last.counter < 0xFFFF { return HybridLogicalClock(milliseconds: last.milliseconds, counter: last.counter + 1) }
+        if last.counter < 0xFFFF {
+            return HybridLogicalClock(milliseconds: last.milliseconds, counter: last.counter + 1)
+        }
         return HybridLogicalClock(milliseconds: last.milliseconds + 1, counter: 0)
     }
 }

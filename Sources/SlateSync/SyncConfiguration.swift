@@ -143,9 +143,10 @@ public struct SyncResolver: Sendable {
                 merged.encode(to: &collector)
                 let placeholders = collector.values.indices.map { "?\($0 + 1)" }.joined(separator: ", ")
                 let encoded =
-                    try db.fetchAll(SQL(sql: "SELECT \(placeholders)", arguments: StatementArguments(collector.values))) {
-                        row in row.values
-                    }.first ?? []
+                    try db.fetchAll(SQL(sql: "SELECT \(placeholders)", arguments: StatementArguments(collector.values)))
+                {
+                    row in row.values
+                }.first ?? []
                 // Columns the record does not have keep the incoming (or local) value.
                 let base = input.incoming ?? input.local ?? []
                 return .merged(

@@ -40,7 +40,8 @@ public struct SyncConflictReport: Sendable, Hashable, CustomStringConvertible {
     public var changes: Changeset?
 
     public var description: String {
-        let row = tableName.isEmpty ? "entry" : "\(tableName)[\(primaryKey.map(\.debugDescription).joined(separator: ", "))]"
+        let row =
+            tableName.isEmpty ? "entry" : "\(tableName)[\(primaryKey.map(\.debugDescription).joined(separator: ", "))]"
         let scope = columns.isEmpty ? "" : " (\(columns.joined(separator: ", ")))"
         let parties = "\(loser.map(\.description) ?? "an earlier write")" + (winner.map { " vs \($0)" } ?? "")
         return "#\(id) at \(position): \(kind) \(row)\(scope): \(parties): \(reason)"

@@ -25,7 +25,9 @@ package enum SyncKey {
                     ? sqlite3_value_text(value).map(UnsafeRawPointer.init) : sqlite3_value_blob(value)
                 let count = Int(sqlite3_value_bytes(value))
                 appendBigEndian(UInt64(count), to: &bytes, width: 4)
-                if let pointer, count > 0 { bytes.append(contentsOf: UnsafeRawBufferPointer(start: pointer, count: count)) }
+                if let pointer, count > 0 {
+                    bytes.append(contentsOf: UnsafeRawBufferPointer(start: pointer, count: count))
+                }
             default: break
             }
         }

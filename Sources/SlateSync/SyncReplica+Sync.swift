@@ -41,7 +41,10 @@ extension SyncReplica {
         while true {
             let (entries, pushedThrough) = try await writer.read { db in
                 let state = try self.state(db)
-                return (try self.outbox(db, after: state.pushedThrough, limit: self.configuration.pushBatchSize), state.pushedThrough)
+                return (
+                    try self.outbox(db, after: state.pushedThrough, limit: self.configuration.pushBatchSize),
+                    state.pushedThrough
+                )
             }
             guard !entries.isEmpty else { return taken }
             let response = try await transport.push(SyncPushRequest(replicaID: replicaID, entries: entries))
@@ -132,7 +135,9 @@ extension SyncReplica {
         let applier = ChangeApplier(db: db, schema: schema, configuration: configuration)
         for logEntry in next {
             let entry = logEntry.entry
-            guard let changes = try changesToApply(entry, schema: schema, db: db, refusal: &result.refusal) else { break }
+            guard let changes = try changesToApply(entry, schema: schema, db: db, refusal: &result.refusal) else {
+                break
+            }
             _ = try applier.apply(entry, changes: changes, mode: .final(position: logEntry.position))
             if entry.replicaID == replicaID {
                 try db.execute("DELETE FROM slate_sync_outbox WHERE sequence <= \(entry.sequence)")
@@ -143,7 +148,9 @@ extension SyncReplica {
         }
         // The writes still pending, again, on top of the log.
         let stillPending = pending.filter { pendingEntry in
-            !next.prefix(result.applied).contains { $0.entry.replicaID == replicaID && $0.entry.sequence >= pendingEntry.sequence }
+            !next.prefix(result.applied).contains {
+                $0.entry.replicaID == replicaID && $0.entry.sequence >= pendingEntry.sequence
+            }
         }
         try redo(stillPending, applier: applier, db)
         try save(state, db)
@@ -209,7 +216,8 @@ extension SyncReplica {
                             + "outside SyncReplica.write")
                 }
             } catch let error as DatabaseError where error.resultCode == .schema {
-                throw SyncError(.localChangesOutsideSync, "taking back pending write #\(entry.sequence): \(error.message)")
+                throw SyncError(
+                    .localChangesOutsideSync, "taking back pending write #\(entry.sequence): \(error.message)")
             }
         }
     }
@@ -225,7 +233,8 @@ extension SyncReplica {
                     schemaVersion: configuration.schemaVersion, changes: entry.changes),
                 changes: entry.changes, mode: .speculative)
             try db.execute(
-                "UPDATE slate_sync_outbox SET effect = \(try session.changeset().data) WHERE sequence = \(entry.sequence)")
+                "UPDATE slate_sync_outbox SET effect = \(try session.changeset().data) WHERE sequence = \(entry.sequence)"
+            )
         }
     }
 }

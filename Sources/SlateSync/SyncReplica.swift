@@ -150,7 +150,8 @@ public final class SyncReplica: Sendable {
         let clock = HybridLogicalClock.tick(after: HybridLogicalClock(rawValue: state.clock), now: configuration.now())
         let stamp = WriteStamp(clock: clock, replicaID: state.replicaID, sequence: state.nextSequence)
         let changes =
-            configuration.policy == .lastWriterWinsPerRow ? try Self.wholeRows(recorded, schema: schema, db: db) : recorded
+            configuration.policy == .lastWriterWinsPerRow
+            ? try Self.wholeRows(recorded, schema: schema, db: db) : recorded
         // The clocks of the rows written, recorded too: taking the write back restores them.
         let clockSession = try DatabaseSession(db, tables: .named(["slate_sync_clock"]))
         defer { clockSession.close() }
@@ -196,13 +197,15 @@ public final class SyncReplica: Sendable {
                 throw DatabaseError(resultCode: .internal, message: "an updated row of '\(info.name)' is gone")
             }
             for column in info.columns.indices {
-                builder.appendValue(raw: try cursor.oldValue(at: column) ?? sqlite3_column_value(statement.handle, Int32(column)))
+                builder.appendValue(
+                    raw: try cursor.oldValue(at: column) ?? sqlite3_column_value(statement.handle, Int32(column)))
             }
             for column in info.columns.indices {
                 if info.primaryKeyPositions[column] != 0 {
                     builder.appendValue(nil as SQLValue?)
                 } else {
-                    builder.appendValue(raw: try cursor.newValue(at: column) ?? sqlite3_column_value(statement.handle, Int32(column)))
+                    builder.appendValue(
+                        raw: try cursor.newValue(at: column) ?? sqlite3_column_value(statement.handle, Int32(column)))
                 }
             }
         }
@@ -305,8 +308,14 @@ public final class SyncReplica: Sendable {
             """
         ) { row in
             // Read every column first: a `Row` cannot be captured by a nested function.
-            let loser = (try row.decode(String?.self, at: 6), try row.decode(Int64?.self, at: 7), try row.decode(Int64?.self, at: 8))
-            let winner = (try row.decode(String?.self, at: 9), try row.decode(Int64?.self, at: 10), try row.decode(Int64?.self, at: 11))
+            let loser = (
+                try row.decode(String?.self, at: 6), try row.decode(Int64?.self, at: 7),
+                try row.decode(Int64?.self, at: 8)
+            )
+            let winner = (
+                try row.decode(String?.self, at: 9), try row.decode(Int64?.self, at: 10),
+                try row.decode(Int64?.self, at: 11)
+            )
             let columns: String = try row.decode(at: 5)
             return SyncConflictReport(
                 id: try row.decode(at: 0), position: try row.decode(at: 1),

@@ -20,7 +20,8 @@ struct SyncTableInfo: Sendable {
     /// `SELECT "a", "b" FROM "t" WHERE "id" = ?1`: the row by its key, bound in column order.
     var selectByKey: String {
         "SELECT " + columns.map(\.quotedIdentifier).joined(separator: ", ") + " FROM " + name.quotedIdentifier
-            + " WHERE " + keyColumns.enumerated().map { "\(columns[$1].quotedIdentifier) = ?\($0 + 1)" }
+            + " WHERE "
+            + keyColumns.enumerated().map { "\(columns[$1].quotedIdentifier) = ?\($0 + 1)" }
             .joined(separator: " AND ")
     }
 }
@@ -45,7 +46,9 @@ struct SyncSchema: Sendable {
         var keys: [String: [Int]] = [:]
         var columns: [String: [String]] = [:]
         for table in allTables {
-            let info = try db.fetchAll(SQL(sql: "SELECT name, pk FROM pragma_table_info(?) ORDER BY cid", arguments: [table])) {
+            let info = try db.fetchAll(
+                SQL(sql: "SELECT name, pk FROM pragma_table_info(?) ORDER BY cid", arguments: [table])
+            ) {
                 row in (try row.decode(String.self, at: 0), try row.decode(Int.self, at: 1))
             }
             columns[table] = info.map(\.0)
@@ -55,10 +58,15 @@ struct SyncSchema: Sendable {
         var foreignKeys: [SyncForeignKey] = []
         for table in allTables {
             let rows = try db.fetchAll(
-                SQL(sql: "SELECT id, \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?) ORDER BY id, seq", arguments: [table])
+                SQL(
+                    sql: "SELECT id, \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?) ORDER BY id, seq",
+                    arguments: [table])
             ) { row in
-                (try row.decode(Int.self, at: 0), try row.decode(String.self, at: 1), try row.decode(String.self, at: 2),
-                    try row.decode(String?.self, at: 3))
+                (
+                    try row.decode(Int.self, at: 0), try row.decode(String.self, at: 1),
+                    try row.decode(String.self, at: 2),
+                    try row.decode(String?.self, at: 3)
+                )
             }
             var byID: [Int: SyncForeignKey] = [:]
             var order: [Int] = []
@@ -72,7 +80,8 @@ struct SyncSchema: Sendable {
             }
             for id in order {
                 guard var key = byID[id] else { continue }
-                if key.parentColumns.isEmpty, let parentKeys = keys[key.parent], let parentColumns = columns[key.parent] {
+                if key.parentColumns.isEmpty, let parentKeys = keys[key.parent], let parentColumns = columns[key.parent]
+                {
                     key.parentColumns = parentKeys.indices.filter { parentKeys[$0] != 0 }
                         .sorted { parentKeys[$0] < parentKeys[$1] }.map { parentColumns[$0] }
                 }
@@ -91,7 +100,8 @@ struct SyncSchema: Sendable {
             }
             tables[name] = SyncTableInfo(
                 name: name, columns: tableColumns, primaryKeyPositions: tableKeys,
-                foreignKeys: foreignKeys.filter { $0.child == name }, referencedBy: foreignKeys.filter { $0.parent == name })
+                foreignKeys: foreignKeys.filter { $0.child == name },
+                referencedBy: foreignKeys.filter { $0.parent == name })
         }
         return SyncSchema(tables: tables, schemaVersion: version)
     }

@@ -32,8 +32,10 @@ import Testing
         let db = try makeDatabase()
         try db.execute(sql: "INSERT INTO team VALUES (1, 'Reds')")
         let start = try copy(of: db)
-        let monday = try Self.recorded(db, "INSERT INTO team VALUES (2, 'Blues'); UPDATE team SET name = 'A' WHERE id = 1")
-        let tuesday = try Self.recorded(db, "UPDATE team SET name = 'Navy' WHERE id = 2; UPDATE team SET name = 'B' WHERE id = 1")
+        let monday = try Self.recorded(
+            db, "INSERT INTO team VALUES (2, 'Blues'); UPDATE team SET name = 'A' WHERE id = 1")
+        let tuesday = try Self.recorded(
+            db, "UPDATE team SET name = 'Navy' WHERE id = 2; UPDATE team SET name = 'B' WHERE id = 1")
         let both = try monday.concatenated(with: tuesday)
         let operations = try both.operations().sorted { $0.primaryKey[0].sortKey < $1.primaryKey[0].sortKey }
         // One update of row 1 from its first old value to its last new one; one insert of row 2.
@@ -74,7 +76,8 @@ import Testing
 
     @Test func theBuilderWritesSQLitesOwnBytes() throws {
         let db = try makeDatabase()
-        try db.execute(sql: "INSERT INTO team VALUES (1, 'Reds'), (2, 'Blues'); INSERT INTO player VALUES (1, 1, 'Ann', 1, NULL)")
+        try db.execute(
+            sql: "INSERT INTO team VALUES (1, 'Reds'), (2, 'Blues'); INSERT INTO player VALUES (1, 1, 'Ann', 1, NULL)")
         let long = String(repeating: "é", count: 300)
         let changeset = try Self.recorded(
             db,

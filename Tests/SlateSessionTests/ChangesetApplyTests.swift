@@ -51,7 +51,8 @@ import Testing
     )
 
     @Test func aDataConflictShowsTheCurrentRowAndOmitKeepsIt() throws {
-        let (db, changeset) = try Self.scenario(setUp: Self.data.setUp, change: Self.data.change, prepare: Self.data.prepare)
+        let (db, changeset) = try Self.scenario(
+            setUp: Self.data.setUp, change: Self.data.change, prepare: Self.data.prepare)
         let seen = try Self.apply(changeset, to: db, answer: .omit)
         #expect(seen.map(\.kind) == [.data])
         #expect(seen.first?.conflictingRow == [.integer(1), .text("Local")])
@@ -61,14 +62,16 @@ import Testing
     }
 
     @Test func aDataConflictAnsweredReplaceTakesTheChange() throws {
-        let (db, changeset) = try Self.scenario(setUp: Self.data.setUp, change: Self.data.change, prepare: Self.data.prepare)
+        let (db, changeset) = try Self.scenario(
+            setUp: Self.data.setUp, change: Self.data.change, prepare: Self.data.prepare)
         _ = try Self.apply(changeset, to: db, answer: .replace)
         #expect(try db.fetchValue(String.self, sql: "SELECT name FROM team WHERE id = 1") == "Remote")
         #expect(try Self.witnessApplied(db))
     }
 
     @Test func aDataConflictAnsweredAbortUndoesEverything() throws {
-        let (db, changeset) = try Self.scenario(setUp: Self.data.setUp, change: Self.data.change, prepare: Self.data.prepare)
+        let (db, changeset) = try Self.scenario(
+            setUp: Self.data.setUp, change: Self.data.change, prepare: Self.data.prepare)
         let before = try dump(db)
         #expect { try Self.apply(changeset, to: db, answer: .abort) } throws: { Self.isError($0, .abort) }
         #expect(try dump(db) == before)
@@ -202,7 +205,8 @@ import Testing
 
     @Test func anErrorThrownByTheHandlerIsRethrownAndNothingIsApplied() throws {
         struct Refusal: Error {}
-        let (db, changeset) = try Self.scenario(setUp: Self.data.setUp, change: Self.data.change, prepare: Self.data.prepare)
+        let (db, changeset) = try Self.scenario(
+            setUp: Self.data.setUp, change: Self.data.change, prepare: Self.data.prepare)
         let before = try dump(db)
         #expect(throws: Refusal.self) {
             try db.apply(changeset) { _ in throw Refusal() }
@@ -236,10 +240,13 @@ import Testing
     @Test func theFilterSkipsTables() throws {
         let (db, changeset) = try Self.scenario(setUp: "", change: "INSERT INTO team VALUES (1, 'Reds')", prepare: "")
         var asked: [String] = []
-        try db.apply(changeset, filter: { table in
-            asked.append(table)
-            return false
-        }) { _ in .abort }
+        try db.apply(
+            changeset,
+            filter: { table in
+                asked.append(table)
+                return false
+            }
+        ) { _ in .abort }
         #expect(asked == ["team"])
         #expect(try db.fetchValue(Int.self, sql: "SELECT count(*) FROM team") == 0)
     }
@@ -286,7 +293,8 @@ import Testing
         try source.execute(sql: "INSERT INTO team VALUES (1, 'Reds')")
         let before = try dump(source)
         let (_, changeset) = try source.recordingChangeset {
-            try source.execute(sql: "INSERT INTO team VALUES (2, 'Blues'); UPDATE team SET name = 'Crimson' WHERE id = 1")
+            try source.execute(
+                sql: "INSERT INTO team VALUES (2, 'Blues'); UPDATE team SET name = 'Crimson' WHERE id = 1")
         }
         try source.apply(changeset, options: ChangesetApplyOptions(inverts: true)) { _ in .abort }
         #expect(try dump(source) == before)
@@ -308,5 +316,25 @@ import Testing
         #expect(try db.fetchValue(Int.self, sql: "SELECT count(*) FROM team WHERE id IN (2, 50)") == 2)
         try db.execute(sql: "ROLLBACK")
         #expect(try db.fetchValue(Int.self, sql: "SELECT count(*) FROM team WHERE id IN (2, 50)") == 0)
+    }
+
+    @Test func applyingReachesTheConnectionsChangeAndCommitObservers() throws {
+        let (db, changeset) = try Self.scenario(
+            setUp: "INSERT INTO team VALUES (1, 'Reds')", change: "UPDATE team SET name = 'Crimson' WHERE id = 1",
+            prepare: "")
+        var changes: [String] = []
+        var commits = 0
+        let observation = db.observeChanges { changes.append("\($0)") }
+        let commitObservation = db.observeCommits {
+            commits += 1
+            return .proceed
+        }
+        defer {
+            observation.cancel()
+            commitObservation.cancel()
+        }
+        try db.apply(changeset) { _ in .abort }
+        #expect(changes.sorted() == ["insert main.team #50", "update main.team #1"])
+        #expect(commits == 1)
     }
 }

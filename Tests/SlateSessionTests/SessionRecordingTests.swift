@@ -45,11 +45,13 @@ import Testing
         }
         #expect(try named.operations().map(\.tableName) == ["team"])
         let (_, matching) = try db.recordingChangeset(of: .matching { $0 == "player" }) {
-            try db.execute(sql: "INSERT INTO team VALUES (2, 'Blues'); INSERT INTO player VALUES (2, 2, 'Bob', 1, NULL)")
+            try db.execute(
+                sql: "INSERT INTO team VALUES (2, 'Blues'); INSERT INTO player VALUES (2, 2, 'Bob', 1, NULL)")
         }
         #expect(try matching.operations().map(\.tableName) == ["player"])
         let (_, all) = try db.recordingChangeset(of: .all) {
-            try db.execute(sql: "INSERT INTO team VALUES (3, 'Greens'); INSERT INTO player VALUES (3, 3, 'Cy', 1, NULL)")
+            try db.execute(
+                sql: "INSERT INTO team VALUES (3, 'Greens'); INSERT INTO player VALUES (3, 3, 'Cy', 1, NULL)")
         }
         #expect(Set(try all.operations().map(\.tableName)) == ["team", "player"])
     }
@@ -102,7 +104,9 @@ import Testing
         try db.execute(sql: "INSERT INTO team VALUES (2, 'Indirect')")
         session.isIndirect = false
         try db.execute(sql: "INSERT INTO team VALUES (3, 'Direct')")
-        let operations = try session.changeset().operations().sorted { $0.primaryKey[0].sortKey < $1.primaryKey[0].sortKey }
+        let operations = try session.changeset().operations().sorted {
+            $0.primaryKey[0].sortKey < $1.primaryKey[0].sortKey
+        }
         #expect(operations.map { $0.primaryKey } == [[.integer(2)], [.integer(3)]])
         #expect(operations.map(\.isIndirect) == [true, false])
     }

@@ -25,7 +25,8 @@ func makeDatabase(foreignKeys: Bool = true) throws -> Database {
 /// dump hold the same data.
 func dump(_ db: Database) throws -> [String] {
     let tables = try db.fetchAll(
-        String.self, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+        String.self,
+        sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
     var lines: [String] = []
     for table in tables {
         let rows = try db.fetchAll(SQL(sql: "SELECT * FROM \"\(table)\"")) { row in

@@ -141,10 +141,12 @@ final class ResponseBox: @unchecked Sendable {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.protocolClasses = [HandlerProtocol.self]
         let transport = HTTPSyncTransport(
-            baseURL: try #require(URL(string: "http://sync.test/sync")), session: URLSession(configuration: configuration))
+            baseURL: try #require(URL(string: "http://sync.test/sync")),
+            session: URLSession(configuration: configuration))
         let (a, b) = (fixture.replicas[0], fixture.replicas[1])
         try await a.write { db in
-            try db.execute(sql: "INSERT INTO list VALUES ('l1', 'Groceries'); INSERT INTO todo VALUES ('t1', 'l1', 'Milk', 0)")
+            try db.execute(
+                sql: "INSERT INTO list VALUES ('l1', 'Groceries'); INSERT INTO todo VALUES ('t1', 'l1', 'Milk', 0)")
         }
         try await b.write { db in try db.execute(sql: "INSERT INTO list VALUES ('l2', 'Work')") }
         try await a.sync(with: transport)

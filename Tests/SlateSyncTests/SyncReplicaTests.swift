@@ -8,7 +8,8 @@ import Testing
         let fixture = try SyncFixture()
         let (a, b) = (fixture.replicas[0], fixture.replicas[1])
         try await a.write { db in
-            try db.execute(sql: "INSERT INTO list VALUES ('l1', 'Groceries'); INSERT INTO todo VALUES ('t1', 'l1', 'Milk', 0)")
+            try db.execute(
+                sql: "INSERT INTO list VALUES ('l1', 'Groceries'); INSERT INTO todo VALUES ('t1', 'l1', 'Milk', 0)")
         }
         #expect(try a.pendingEntries().count == 1)
         let pushed = try await a.sync(with: fixture.transport)

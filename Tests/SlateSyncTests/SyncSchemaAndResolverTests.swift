@@ -104,7 +104,9 @@ struct Note: CodableRecord, Equatable {
         try await a.write { db in try db.insert(Note(id: "n1", text: "Hi", votes: 1)) }
         try await a.sync(with: fixture.transport)
         try await b.sync(with: fixture.transport)
-        try await a.write { db in try db.execute(sql: "UPDATE Note SET votes = votes + 1, text = 'Hello there' WHERE id = 'n1'") }
+        try await a.write { db in
+            try db.execute(sql: "UPDATE Note SET votes = votes + 1, text = 'Hello there' WHERE id = 'n1'")
+        }
         fixture.clock.advance()
         try await b.write { db in try db.execute(sql: "UPDATE Note SET votes = votes + 1 WHERE id = 'n1'") }
         try await a.sync(with: fixture.transport)

@@ -66,7 +66,8 @@ enum Changesets {
             expected = Checksum(
                 rows: items.count,
                 values: [
-                    Int64(items.count), items.reduce(0) { $0 + Int64($1.id) }, items.reduce(0) { $0 + Int64($1.item.i0) },
+                    Int64(items.count), items.reduce(0) { $0 + Int64($1.id) },
+                    items.reduce(0) { $0 + Int64($1.item.i0) },
                     items.reduce(0) { $0 + Int64($1.item.i9) },
                 ])
             print(
@@ -86,7 +87,9 @@ enum Changesets {
         }
 
         func removeFile() {
-            for suffix in ["", "-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            for suffix in ["", "-journal", "-wal", "-shm"] {
+                try? FileManager.default.removeItem(atPath: path + suffix)
+            }
         }
 
         func verify() throws -> Checksum {
@@ -200,7 +203,9 @@ enum Changesets {
             let transport = InMemorySyncTransport(server: server)
             func replica(_ id: String) throws -> SyncReplica {
                 let queue = try Slate.DatabaseQueue(location: .inMemory)
-                try queue.write { db in try db.execute(sql: "CREATE TABLE note(id INTEGER PRIMARY KEY, text TEXT NOT NULL)") }
+                try queue.write { db in
+                    try db.execute(sql: "CREATE TABLE note(id INTEGER PRIMARY KEY, text TEXT NOT NULL)")
+                }
                 var configuration = SyncConfiguration(tables: ["note"])
                 configuration.replicaID = id
                 return try SyncReplica(writer: queue, configuration: configuration)
