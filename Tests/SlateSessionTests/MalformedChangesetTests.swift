@@ -82,6 +82,21 @@ import Testing
         #expect(errors > 0)
     }
 
+    /// An insert whose key field is undefined (type 0): SQLite 3.40.1's `sqlite3changegroup_add`
+    /// reads memory it never wrote on these ten bytes (valgrind), and crashed in `memcpy` on a
+    /// longer damaged changeset of this kind. Slate refuses it before SQLite reads it.
+    @Test func anUndefinedKeyFieldIsRefusedBeforeSQLiteReadsIt() throws {
+        // 'T', 2 columns, key flags [1, 0], "t", then an insert of (undefined, NULL).
+        let bytes = Data([0x54, 0x02, 0x01, 0x00, 0x74, 0x00, 0x12, 0x00, 0x00, 0x05])
+        for attempt in [
+            { _ = try Changeset(data: bytes).concatenated(with: Changeset(data: bytes)) },
+            { _ = try Changeset(data: bytes).inverted() },
+            { _ = try Changeset(data: bytes).operations() },
+        ] as [() throws -> Void] {
+            #expect { try attempt() } throws: { ($0 as? DatabaseError)?.resultCode == .corrupt }
+        }
+    }
+
     @Test func theScannerFindsTheTablesSQLiteReads() throws {
         let (_, changeset) = try Self.sample()
         let tables = Set(try changeset.operations().map(\.tableName))

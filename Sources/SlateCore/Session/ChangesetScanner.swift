@@ -7,7 +7,7 @@ import Foundation
 ///
 /// Every call that hands bytes to the session extension checks them here first, because SQLite
 /// 3.40's own checks are not complete: `sqlite3changegroup_add` reads past the end of its buffer
-/// when a primary key field of a record is undefined (found by the fuzzer). The rules are the
+/// when a primary key field of a record is undefined (found by Slate's random-damage tests). The rules are the
 /// documented format (sqlite3session.c, "CHANGESET FORMAT" and "PATCHSET FORMAT"): known operation
 /// codes and value types, lengths within the bytes, nothing cut short at the end, at least one
 /// primary key column per table; an insert's and a delete's fields all defined, their key fields

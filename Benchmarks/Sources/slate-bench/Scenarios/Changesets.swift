@@ -25,15 +25,22 @@ enum Changesets {
             ])
     }
 
+    /// With `SLATE_BENCH_SYNC_URL` set to a server's sync routes (`Examples/TodoServer`, started
+    /// on loopback with an empty data directory), the same round trips also run over HTTP.
     static let syncScenario = Scenario(
         name: "sync-round-trip",
-        summary: "a row written on one replica, pushed, and pulled by another, through the in-memory transport"
+        summary: "a row written on one replica, pushed, and pulled by another (in memory; HTTP on loopback when "
+            + "SLATE_BENCH_SYNC_URL is set)"
     ) { context in
         let fixture = SyncFixture(context)
+        var contenders = [Contender("slate-sync-memory", fixture.inMemory)]
+        if let url = ProcessInfo.processInfo.environment["SLATE_BENCH_SYNC_URL"].flatMap(URL.init(string:)) {
+            contenders.append(Contender("slate-sync-http") { try fixture.http($0, url: url) })
+        }
         return PreparedScenario(
             rows: fixture.roundTrips,
             expected: Checksum(rows: fixture.roundTrips, values: [Int64(fixture.roundTrips)]),
-            contenders: [Contender("slate-sync-memory", fixture.inMemory)],
+            contenders: contenders,
             baseline: nil)
     }
 
@@ -195,35 +202,50 @@ enum Changesets {
             roundTrips = context.size(full: 200, quick: 20)
         }
 
-        /// Untimed: a server and two replicas in memory. Timed: `roundTrips` times, a row written
-        /// on the first replica, its sync (push, then pull of its own entry), and the second
-        /// replica's sync, which applies it.
-        func inMemory(_ stopwatch: Stopwatch) throws -> Checksum {
-            let server = try SyncServer(writer: try Slate.DatabaseQueue(location: .inMemory))
-            let transport = InMemorySyncTransport(server: server)
-            func replica(_ id: String) throws -> SyncReplica {
-                let queue = try Slate.DatabaseQueue(location: .inMemory)
-                try queue.write { db in
-                    try db.execute(sql: "CREATE TABLE note(id INTEGER PRIMARY KEY, text TEXT NOT NULL)")
-                }
-                var configuration = SyncConfiguration(tables: ["note"])
-                configuration.replicaID = id
-                return try SyncReplica(writer: queue, configuration: configuration)
-            }
-            let writer = try replica("writer")
-            let reader = try replica("reader")
+        /// A replica of the benchmark's one table, in memory.
+        static func replica(_ id: String) throws -> SyncReplica {
+            let queue = try Slate.DatabaseQueue(location: .inMemory)
+            try queue.write { db in try db.execute(sql: "CREATE TABLE note(id TEXT PRIMARY KEY, text TEXT NOT NULL)") }
+            var configuration = SyncConfiguration(tables: ["note"])
+            configuration.replicaID = id
+            return try SyncReplica(writer: queue, configuration: configuration)
+        }
+
+        /// Untimed: two replicas, the second brought up to date with the log. Timed: `roundTrips`
+        /// times, a row written on the first replica, its sync (push, then the pull of its own
+        /// entry), and the second replica's sync, which applies it.
+        func measureRoundTrips(_ stopwatch: Stopwatch, transport: some SyncTransport) throws -> Checksum {
+            let run = UUID().uuidString
+            let writer = try Self.replica("writer-" + run)
+            let reader = try Self.replica("reader-" + run)
+            try blocking { try await reader.sync(with: transport) }
             let trips = roundTrips
             try stopwatch.measure {
                 try blocking {
                     for index in 0..<trips {
-                        try await writer.write { db in try db.execute("INSERT INTO note VALUES (\(index), 'hello')") }
+                        try await writer.write { db in
+                            try db.execute("INSERT INTO note VALUES (\(run + "-\(index)"), 'hi')")
+                        }
                         try await writer.sync(with: transport)
                         try await reader.sync(with: transport)
                     }
                 }
             }
-            let count = try reader.writer.read { db in try db.fetchValue(Int.self, sql: "SELECT count(*) FROM note") }
+            let count = try reader.writer.read { db in
+                try db.fetchValue(Int.self, "SELECT count(*) FROM note WHERE id LIKE \(run + "-%")")
+            }
             return Checksum(rows: count, values: [Int64(count)])
+        }
+
+        /// Through the in-memory transport, to a server in memory made for the iteration.
+        func inMemory(_ stopwatch: Stopwatch) throws -> Checksum {
+            let server = try SyncServer(writer: try Slate.DatabaseQueue(location: .inMemory))
+            return try measureRoundTrips(stopwatch, transport: InMemorySyncTransport(server: server))
+        }
+
+        /// Through HTTP (`HTTPSyncTransport`, URLSession) to the server at `url`.
+        func http(_ stopwatch: Stopwatch, url: URL) throws -> Checksum {
+            try measureRoundTrips(stopwatch, transport: HTTPSyncTransport(baseURL: url))
         }
     }
 
