@@ -57,12 +57,13 @@ public final class SyncServer: Sendable {
     }
 
     /// Takes a replica's entries, in order: each entry whose sequence number follows the last one
-    /// held joins the log; one already held is ignored (a repeated push); one after a gap stops the
-    /// push, and the answer says which number to send next.
+    /// held joins the log; one already held is ignored (a repeated push) if it is the same; one
+    /// after a gap stops the push, and the answer says which number to send next.
     ///
     /// - Throws: ``SyncError`` (``SyncError/Kind/refused``) for an entry of another replica, of a
-    ///   schema version not accepted, too large, or not a well-formed changeset; nothing of the
-    ///   push is taken then.
+    ///   schema version not accepted, too large, or not a well-formed changeset, and for an entry
+    ///   the server holds with other changes (two replicas sharing an id); nothing of the push is
+    ///   taken then.
     public func push(_ request: SyncPushRequest) async throws -> SyncPushResponse {
         for entry in request.entries { try check(entry, from: request.replicaID) }
         let last = try await writer.write { db -> Int64 in
@@ -72,7 +73,21 @@ public final class SyncServer: Sendable {
                 ?? 0
             var position = try db.fetchValue(Int64.self, sql: "SELECT coalesce(max(position), 0) FROM slate_sync_log")
             for entry in request.entries.sorted(by: { $0.sequence < $1.sequence }) {
-                if entry.sequence <= last { continue }
+                if entry.sequence <= last {
+                    // A repeat: the same bytes, or two replicas that share an id (a copied file),
+                    // whose writes must not be taken for repeats of each other's.
+                    let held = try db.fetchOne(
+                        Data.self,
+                        "SELECT changes FROM slate_sync_log WHERE replica = \(entry.replicaID) AND sequence = \(entry.sequence)"
+                    )
+                    if let held, held != entry.changes {
+                        throw SyncError(
+                            .refused,
+                            "entry \(entry.replicaID.prefix(64))#\(entry.sequence) differs from the one the server holds: "
+                                + "two replicas share this id (a copied database file?)")
+                    }
+                    continue
+                }
                 if entry.sequence != last + 1 { break }
                 position += 1
                 try db.execute(

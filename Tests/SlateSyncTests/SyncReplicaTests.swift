@@ -203,3 +203,21 @@ import Testing
         #expect(try dump(a) == dump(b))
     }
 }
+
+@Suite struct SyncServerTests {
+    @Test func twoReplicasSharingAnIDAreRefusedNotTakenForRepeats() async throws {
+        let fixture = try SyncFixture(replicas: 0)
+        let original = try fixture.makeReplica(id: "same")
+        let copy = try fixture.makeReplica(id: "same")
+        try await original.write { db in try db.execute(sql: "INSERT INTO list VALUES ('a', 'Original')") }
+        try await copy.write { db in try db.execute(sql: "INSERT INTO list VALUES ('b', 'Copy')") }
+        try await original.sync(with: fixture.transport)
+        await #expect {
+            try await copy.sync(with: fixture.transport)
+        } throws: { error in
+            (error as? SyncError)?.kind == .refused && "\(error)".contains("share this id")
+        }
+        // The copy's write is still in its outbox, not lost.
+        #expect(try copy.pendingEntries().count == 1)
+    }
+}
