@@ -30,6 +30,9 @@ public struct HybridLogicalClock: Sendable, Hashable, Comparable, CustomStringCo
         if last.counter < 0xFFFF {
             return HybridLogicalClock(milliseconds: last.milliseconds, counter: last.counter + 1)
         }
+        // At the very end of the clock's range (a clock received from a faulty replica), it stays
+        // there rather than wrapping around: writes then order by replica id and sequence.
+        guard last.milliseconds < Int64.max >> 16 else { return last }
         return HybridLogicalClock(milliseconds: last.milliseconds + 1, counter: 0)
     }
 }

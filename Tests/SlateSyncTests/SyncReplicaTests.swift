@@ -221,3 +221,20 @@ import Testing
         #expect(try copy.pendingEntries().count == 1)
     }
 }
+
+@Suite struct HybridLogicalClockTests {
+    @Test func theClockNeverGoesBackAndStopsAtTheEndOfItsRange() {
+        let start = HybridLogicalClock(milliseconds: 5_000, counter: 0)
+        // The wall clock going back does not move the clock back.
+        let next = HybridLogicalClock.tick(after: start, now: 1_000)
+        #expect(next > start)
+        #expect(next.milliseconds == 5_000 && next.counter == 1)
+        // A full counter moves to the next millisecond.
+        let full = HybridLogicalClock(milliseconds: 5_000, counter: 0xFFFF)
+        #expect(HybridLogicalClock.tick(after: full, now: 0) == HybridLogicalClock(milliseconds: 5_001, counter: 0))
+        // A clock received at the end of the range stays there: no wrap to a negative value.
+        let end = HybridLogicalClock(rawValue: .max)
+        #expect(HybridLogicalClock.tick(after: end, now: .max) == end)
+        #expect(HybridLogicalClock.tick(after: end, now: .max).rawValue > 0)
+    }
+}
