@@ -22,8 +22,16 @@ let package = Package(
         // (in memory, HTTP over URLSession). A separate product: users who do not sync never build it.
         .library(name: "SlateSync", targets: ["SlateSync"]),
         // The same tables and queries on PostgreSQL, through postgres-nio: a separate product, so
-        // users of `Slate` alone never build SwiftNIO (SwiftPM builds only the products used).
+        // users of `Slate` alone never build SwiftNIO (SwiftPM builds only the products used), and
+        // behind the default trait `PostgreSQL`, so that a package that leaves it out
+        // (`traits: []`) does not even fetch postgres-nio and its 12 dependencies.
         .library(name: "SlatePostgres", targets: ["SlatePostgres"]),
+        // Slate in a server (issue 32): logs, spans and metrics through swift-log,
+        // swift-distributed-tracing and swift-metrics; and pools and queues as swift-service-lifecycle
+        // services. Separate products, so users of `Slate` alone never build them (Benchmarks/README.md
+        // has what each adds to a clean build).
+        .library(name: "SlateTelemetry", targets: ["SlateTelemetry"]),
+        .library(name: "SlateLifecycle", targets: ["SlateLifecycle"]),
         // The `@Table` macro: a separate product, so users of `Slate` alone never build swift-syntax.
         .library(name: "SlateMacros", targets: ["SlateMacros"]),
         // Schema first: the schema reader, `slate generate` and its plugins. Only the executable and
@@ -36,18 +44,40 @@ let package = Package(
         // Reliability tools (issue 13): the fuzzer, the SIGKILL loop and the pool load run.
         .executable(name: "slate-fuzz", targets: ["SlateFuzz"]),
         .plugin(name: "SlateGenerateCommand", targets: ["SlateGenerateCommand"]),
+        // For users' test targets: fixture copies, seeded databases and the other tools of the DocC
+        // article "Testing apps that use Slate". Apps that do not import it build none of it.
+        .library(name: "SlateTesting", targets: ["SlateTesting"]),
     ],
     // Opt-in: `.package(url: …, from: …, traits: ["SQLCipher"])` or `swift build --traits SQLCipher`.
+    // `PostgreSQL` and `Server` are on by default (`traits: []` or `traits: ["SQLCipher"]` leave them
+    // out): issue 36 measured 15 packages fetched for a SQLite-only app with them, 2 without.
     traits: [
         .trait(
+            name: "PostgreSQL",
+            description:
+                "The SlatePostgres product: fetches postgres-nio and SwiftNIO. Leave it out (traits: []) when you use SQLite only"
+        ),
+        .trait(
+            name: "Server",
+            description:
+                "The SlateTelemetry and SlateLifecycle products: fetches swift-log, swift-metrics, swift-distributed-tracing and swift-service-lifecycle. Leave it out (traits: []) when you do not use them"
+        ),
+        .default(enabledTraits: ["PostgreSQL", "Server"]),
+        .trait(
             name: "SQLCipher",
-            description: "Link SQLCipher instead of SQLite and enable encrypted databases (Database.Configuration.key)")
+            description: "Link SQLCipher instead of SQLite and enable encrypted databases (Database.Configuration.key)"),
     ],
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
-        // Only for the SlatePostgres product.
+        // Only for the SlatePostgres product, with the PostgreSQL trait.
         .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
+        // Only for the SlateTelemetry and SlateLifecycle products (and SlatePostgres, whose
+        // postgres-nio already builds swift-log, swift-metrics and swift-service-lifecycle).
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", exact: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", exact: "1.7.3"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
     ],
     targets: [
         // The C API: SQLite's, or SQLCipher's with the SQLCipher trait. Its header includes the
@@ -101,21 +131,102 @@ let package = Package(
             name: "SlatePostgres",
             dependencies: [
                 "SlateCore", "SlateConcurrency", "SlateQuery",
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
+                .product(
+                    name: "ServiceLifecycle", package: "swift-service-lifecycle",
+                    condition: .when(traits: ["PostgreSQL"])),
+            ]
+        ),
+        // MARK: Slate in a server (issue 32)
+        // Logs, spans and metrics: `DatabaseTelemetry`, an implementation of SlateCore's
+        // dependency-free `DatabaseInstrumentation` hooks.
+        .target(
+            name: "SlateTelemetry",
+            dependencies: [
+                "SlateCore", "SlateConcurrency",
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
+                .product(name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["Server"])),
+                .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Server"])),
+            ]
+        ),
+        // `DatabasePool` and `DatabaseQueue` as services that shut down gracefully.
+        .target(
+            name: "SlateLifecycle",
+            dependencies: [
+                "SlateConcurrency",
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
+                .product(
+                    name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
+            ]
+        ),
+        .testTarget(
+            name: "SlateServerTests",
+            dependencies: [
+                "Slate", "SlateTelemetry", "SlateLifecycle",
+                .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // MARK: Tests of the runtime, one target per layer (Tests/README.md has the map)
+        // What the runtime's tests share: temporary directories, the bundled Chinook and Northwind
+        // databases with their hand-written tables, small test tables, helpers for concurrency tests.
+        // A regular target (not a product), so every test target can depend on it.
+        .target(
+            name: "SlateTestSupport",
+            dependencies: ["Slate"],
+            path: "Tests/SlateTestSupport",
+            resources: [.copy("Resources")]
+        ),
+        .testTarget(
+            name: "SlateCoreTests",
+            dependencies: ["Slate", "CSQLite", "SlateTestSupport"]
+        ),
+        .testTarget(
+            name: "SlateConcurrencyTests",
+            dependencies: ["Slate", "CSQLite", "SlateTestSupport"]
+        ),
+        // The query builder's corpus: SLATE_TYPECHECK_BUDGET applies to this target (end of file).
+        .testTarget(
+            name: "SlateQueryTests",
+            dependencies: ["Slate", "SlateTestSupport"]
+        ),
+        // Codable records and self-managing tables.
+        .testTarget(
+            name: "SlateRecordsTests",
+            dependencies: ["Slate", "SlateTestSupport"]
+        ),
+        // CSV import and export (in SlateRecords).
+        .testTarget(
+            name: "SlateCSVTests",
+            dependencies: ["Slate", "SlateTestSupport"]
+        ),
+        // SlatePostgres: the PostgreSQL dialect's rendering, and the shared Chinook corpus run on a
+        // PostgreSQL server the tests start, or skipped with a message when no server binaries are
+        // found.
+        .testTarget(
+            name: "SlatePostgresTests",
+            dependencies: [
+                "Slate", "SlatePostgres", "SlateTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
-        // The tests also run the shared Chinook corpus on a PostgreSQL server they start
-        // (Tests/SlateTests/Postgres), or say they skip it when no server binaries are found.
-        .testTarget(
-            name: "SlateTests",
-            dependencies: ["Slate", "CSQLite", "SlatePostgres"],
-            resources: [.copy("Resources")]
+        // MARK: Testing apps that use Slate: the SlateTesting product
+        // The tools that need nothing beyond Slate. Slate's own runtime tests use them too, so the
+        // target builds with SLATE_CORE_ONLY=1.
+        .target(
+            name: "SlateTestingCore",
+            dependencies: ["Slate"]
         ),
-        // The session extension's wrapper (changesets, patchsets, apply, invert, concatenate,
-        // streams), on the core alone.
+        // What users import: SlateTestingCore, re-exported.
+        .target(
+            name: "SlateTesting",
+            dependencies: ["SlateTestingCore"]
+        ),
         .testTarget(
-            name: "SlateSessionTests",
-            dependencies: ["SlateCore", "CSQLite"]
+            name: "SlateTestingTests",
+            dependencies: ["SlateTesting", "Slate", "SlateTestSupport"]
         ),
         // MARK: Code first: the @Table macro, Codable records, self-managing tables
         // The one emitter of `Table` conformances, for the macro plugin and the generator: it
@@ -155,15 +266,11 @@ let package = Package(
             exclude: ["slate.json", "Schema"],
             plugins: ["SlateBuildPlugin"]
         ),
-        // Codable records and self-managing tables need no macro.
-        .testTarget(
-            name: "SlateRecordTests",
-            dependencies: ["Slate"]
-        ),
         // MARK: Schema first: schema reader, generator, `slate` tool and plugins
+        // Only the runtime layers it reads schemas with, so that the plugins' tool builds no more.
         .target(
             name: "SlateSchema",
-            dependencies: ["Slate", "CSQLite"]
+            dependencies: ["SlateCore", "SlateQuery", "CSQLite"]
         ),
         .target(
             name: "SlateGenerator",
@@ -178,10 +285,16 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The plugins' tool: `slate generate` alone, without swift-argument-parser, SlateRecords and
+        // the other commands, so that the host build a plugin needs compiles less (issue 36).
+        .executableTarget(
+            name: "SlateGenerateTool",
+            dependencies: ["SlateGenerator", "SlateSchema"]
+        ),
         .plugin(
             name: "SlateBuildPlugin",
             capability: .buildTool(),
-            dependencies: ["SlateCLI"]
+            dependencies: ["SlateGenerateTool"]
         ),
         .plugin(
             name: "SlateGenerateCommand",
@@ -194,11 +307,16 @@ let package = Package(
                     .writeToPackageDirectory(reason: "Writes the generated Swift files into the targets' directories")
                 ]
             ),
-            dependencies: ["SlateCLI"]
+            dependencies: ["SlateGenerateTool"]
         ),
         .testTarget(
             name: "SlateSchemaTests",
-            dependencies: ["SlateSchema", "Slate"]
+            dependencies: ["SlateSchema", "Slate", "SlateTestSupport"]
+        ),
+        // The analyser of named queries (in SlateSchema): parameters, result columns, nullability.
+        .testTarget(
+            name: "SlateQueryAnalyzerTests",
+            dependencies: ["SlateSchema", "Slate", "SlateTestSupport"]
         ),
         // The build plugin generates code for the bundled databases and the hard-case fixtures
         // (slate.json), so the target builds only if that code compiles.
@@ -244,23 +362,21 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// CI's ThreadSanitizer run (.ci/sanitize-thread.sh) needs only the core and its tests. With
-// SLATE_CORE_ONLY=1 the manifest leaves out the macro and generator targets, so that run does not
-// build swift-syntax and swift-argument-parser a second time under TSan. Users never set it.
+// CI's sanitizer runs (.ci/sanitize-thread.sh, .ci/sanitize-address.sh) and its SQLCipher run need
+// only the runtime and its tests. With SLATE_CORE_ONLY=1 the manifest keeps the runtime's targets and
+// the test targets of its layers, and leaves out the macro, generator and PostgreSQL targets, so
+// those runs do not build swift-syntax, swift-argument-parser or SwiftNIO a second time. Users never
+// set it.
 if ProcessInfo.processInfo.environment["SLATE_CORE_ONLY"] == "1" {
     let runtime: Set<String> = [
         "CSQLite", "CSQLiteSystem", "CSQLCipher", "SlateCore", "SlateConcurrency", "SlateQuery", "SlateRecords",
         "Slate",
     ]
-    package.targets.removeAll { !runtime.contains($0.name) && !["SlateTests", "SlateSessionTests"].contains($0.name) }
-    for target in package.targets where target.name == "SlateTests" {
-        target.dependencies.removeAll { dependency in
-            switch dependency {
-            case .targetItem(name: "SlatePostgres", _), .byNameItem(name: "SlatePostgres", _): return true
-            default: return false
-            }
-        }
-    }
+    let runtimeTests: Set<String> = [
+        "SlateTestingCore", "SlateTestSupport", "SlateCoreTests", "SlateConcurrencyTests", "SlateQueryTests",
+        "SlateRecordsTests", "SlateCSVTests",
+    ]
+    package.targets.removeAll { !runtime.contains($0.name) && !runtimeTests.contains($0.name) }
     package.products.removeAll { !runtime.contains($0.name) }
     package.dependencies.removeAll()
 }
@@ -280,7 +396,7 @@ for target in package.targets where [.regular, .executable, .test].contains(targ
 // the budget before a loaded CI machine pushes them over it).
 if let budget = ProcessInfo.processInfo.environment["SLATE_TYPECHECK_BUDGET"].flatMap({ Int($0) }),
     budget > 0,
-    let tests = package.targets.first(where: { $0.name == "SlateTests" })
+    let tests = package.targets.first(where: { $0.name == "SlateQueryTests" })
 {
     let milliseconds = budget == 1 ? 50 : budget
     tests.swiftSettings =

@@ -45,7 +45,9 @@ struct Generate: ParsableCommand {
     @Argument(help: "A SQLite database file, or one or more .sql files.", completion: .file())
     var inputs: [String] = []
 
-    @Option(name: .shortAndLong, help: "The Swift file to write. Default: standard output.")
+    @Option(
+        name: .shortAndLong,
+        help: "The Swift file to write, or - for standard output (the default). A device or FIFO is written in place.")
     var output: String?
 
     @Option(name: .long, help: "The database type name. Default: the input's name followed by Database.")
@@ -96,25 +98,12 @@ struct Generate: ParsableCommand {
         let urls = inputs.map { URL(fileURLWithPath: $0) }
         let source = try CodeGenerator.generate(
             inputs: urls, configuration: configuration, databaseTypeName: name,
-            generatesModuleBundleAccessor: moduleBundleAccessor, resourceSubdirectory: resourceSubdirectory)
+            generatesModuleBundleAccessor: moduleBundleAccessor, resourceSubdirectory: resourceSubdirectory,
+            warn: { FileHandle.standardError.write(Data("warning: \($0)\n".utf8)) })
         if let output, output != "-" {
-            try Self.write(source, to: URL(fileURLWithPath: output))
+            try CodeGenerator.write(source, to: URL(fileURLWithPath: output))
         } else {
             FileHandle.standardOutput.write(Data(source.utf8))
-        }
-    }
-
-    /// Writes `text` unless the file already holds it, so unchanged output does not trigger a
-    /// rebuild.
-    static func write(_ text: String, to url: URL) throws {
-        let data = Data(text.utf8)
-        if let existing = try? Data(contentsOf: url), existing == data { return }
-        do {
-            try FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try data.write(to: url, options: .atomic)
-        } catch {
-            throw GeneratorError.invalidOption("cannot write \(url.path): \(error.localizedDescription)")
         }
     }
 }

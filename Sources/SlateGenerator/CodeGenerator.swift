@@ -1,6 +1,7 @@
 import Foundation
-import Slate
 import SlateCodeModel
+import SlateCore
+import SlateQuery
 import SlateSchema
 
 /// Turns a ``DatabaseSchema`` into Swift source: records, a database type and their operations.
@@ -80,15 +81,19 @@ public enum CodeGenerator {
     /// Loads the schema of `inputs` and generates its source, choosing the database type name
     /// and source kind from the inputs when `databaseTypeName` is `nil`.
     ///
+    /// `warn` receives what the generated code works around but the schema should say, such as a
+    /// UUID column without `COLLATE NOCASE` (``SlateSchema/DatabaseSchema/uuidCollationWarnings``).
+    ///
     /// - Throws: ``SchemaError`` when the inputs cannot be read, ``GeneratorError`` for invalid
     ///   options.
     public static func generate(
         inputs: [URL], configuration: GeneratorConfiguration = GeneratorConfiguration(),
         databaseTypeName: String? = nil, generatesModuleBundleAccessor: Bool = false,
-        resourceSubdirectory: String? = nil
+        resourceSubdirectory: String? = nil, warn: ((String) -> Void)? = nil
     ) throws -> String {
         let loaded = try SchemaLoader.loadSchemaAndQueries(from: inputs)
         let schema = loaded.schema
+        if let warn { schema.uuidCollationWarnings.forEach(warn) }
         let source: GenerationOptions.Source
         let firstName: String
         let databaseFile = inputs.first { SchemaLoader.isDatabaseFile($0) }

@@ -1,4 +1,5 @@
-import Slate
+import SlateCore
+import SlateQuery
 
 /// Infers the types of view columns that SQLite reports no declared type for: expressions,
 /// aggregates, literals.

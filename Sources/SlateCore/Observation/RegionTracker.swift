@@ -46,11 +46,15 @@ package final class CommitClock: @unchecked Sendable {
 package final class CommitObserver: @unchecked Sendable {
     // @unchecked Sendable: immutable after creation.
     let onChange: @Sendable () -> Void
+    /// Runs instead of `onChange` after a commit that left the region unchanged (for metrics).
+    let onSkippedCommit: (@Sendable () -> Void)?
 
     /// Creates an observer; `onChange` runs on the connection's thread after each commit that
-    /// changed its region, and must not use the connection.
-    package init(onChange: @escaping @Sendable () -> Void) {
+    /// changed its region, `onSkippedCommit` after each commit that did not. Neither may use the
+    /// connection.
+    package init(onChange: @escaping @Sendable () -> Void, onSkippedCommit: (@Sendable () -> Void)? = nil) {
         self.onChange = onChange
+        self.onSkippedCommit = onSkippedCommit
     }
 }
 
@@ -641,6 +645,8 @@ package final class RegionTracker {
             if entry.notifiesAtNextCommit || change.everything || entry.isFullDatabase || matches(entry, change) {
                 notified.append(entry.observer)
                 entries[id]?.notifiesAtNextCommit = false
+            } else {
+                entry.observer.onSkippedCommit?()
             }
         }
         for observer in notified { observer.onChange() }
