@@ -123,7 +123,7 @@ public struct HTTPSyncTransport: SyncTransport {
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         guard status == 200 else {
             let message =
-                (try? JSONDecoder().decode([String: String].self, from: data))?["error"]
+                (try? JSONDecoder().decode(ErrorBody.self, from: data))?.message
                 ?? String(decoding: data.prefix(200), as: UTF8.self)
             throw SyncError(status == 422 ? .refused : .transport, "HTTP \(status) from \(route): \(message)")
         }
@@ -131,6 +131,24 @@ public struct HTTPSyncTransport: SyncTransport {
             return try JSONDecoder().decode(answer, from: data)
         } catch {
             throw SyncError(.transport, "the answer of \(route) is not a \(answer) in JSON: \(error)")
+        }
+    }
+}
+
+/// An error answer: `{"error": "…"}` (``SyncHTTPHandler``'s), or `{"error": {"message": "…", …}}`
+/// (an app's own error format, such as the example TodoServer's).
+private struct ErrorBody: Decodable {
+    var message: String
+
+    private enum Keys: String, CodingKey { case error, message }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Keys.self)
+        if let message = try? container.decode(String.self, forKey: .error) {
+            self.message = message
+        } else {
+            message = try container.nestedContainer(keyedBy: Keys.self, forKey: .error).decode(
+                String.self, forKey: .message)
         }
     }
 }

@@ -172,7 +172,8 @@ import Testing
         // Applied to the old copy, the changeset brings it up to date.
         let copy = try Database(location: .file(old))
         try copy.apply(changeset) { _ in .abort }
-        #expect(try sessionDump(copy).filter { $0.hasPrefix("team") } == sessionDump(db).filter { $0.hasPrefix("team") })
+        #expect(
+            try sessionDump(copy).filter { $0.hasPrefix("team") } == sessionDump(db).filter { $0.hasPrefix("team") })
     }
 }
 
