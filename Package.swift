@@ -18,6 +18,9 @@ let package = Package(
         .library(name: "SlateQuery", targets: ["SlateQuery"]),
         .library(name: "SlateRecords", targets: ["SlateRecords"]),
         .library(name: "CSQLite", targets: ["CSQLite"]),
+        // Sync on top of the session extension (changesets): replicas, the server's log, transports
+        // (in memory, HTTP over URLSession). A separate product: users who do not sync never build it.
+        .library(name: "SlateSync", targets: ["SlateSync"]),
         // The same tables and queries on PostgreSQL, through postgres-nio: a separate product, so
         // users of `Slate` alone never build SwiftNIO (SwiftPM builds only the products used), and
         // behind the default trait `PostgreSQL`, so that a package that leaves it out
@@ -122,6 +125,15 @@ let package = Package(
         .target(
             name: "Slate",
             dependencies: ["SlateCore", "SlateConcurrency", "SlateQuery", "SlateRecords"]
+        ),
+        // Sync: replicas that write offline and converge through a server's ordered log.
+        .target(
+            name: "SlateSync",
+            dependencies: ["SlateCore", "SlateConcurrency", "SlateQuery", "CSQLite"]
+        ),
+        .testTarget(
+            name: "SlateSyncTests",
+            dependencies: ["SlateSync", "Slate", "SlateFuzzing"]
         ),
         // The PostgreSQL driver: the same tables and queries through postgres-nio.
         .target(
@@ -361,7 +373,7 @@ let package = Package(
         // Needs neither swift-syntax nor swift-argument-parser, so sanitizer builds can run it.
         .target(
             name: "SlateFuzzing",
-            dependencies: ["Slate", "SlateSchema", "SlateGenerator", "CSQLite"]
+            dependencies: ["Slate", "SlateSchema", "SlateGenerator", "CSQLite", "SlateSync"]
         ),
         .executableTarget(
             name: "SlateFuzz",

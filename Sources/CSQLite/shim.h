@@ -23,6 +23,9 @@
 #  include <csqlite_system.h>
 #endif
 
+// The session extension, or stand-ins when the library lacks it (SQLCipher).
+#include "session_shim.h"
+
 /// Whether the header Slate was compiled against is SQLCipher's (1) or SQLite's (0).
 static inline int slate_sqlite_has_codec(void) {
 #if defined(SQLITE_HAS_CODEC)

@@ -33,6 +33,8 @@ public final class Database {
     let hooks = HookRegistry()
     /// Trace observers, kept alive for the C callback.
     let tracing = TraceRegistry()
+    /// The session extension's sessions open on the connection, deleted before it closes.
+    let sessions = SessionRegistry()
     /// The live-query machinery, once a live query or ``trackingRegion(_:)`` used the connection.
     @exclusivity(unchecked) package internal(set) var regionTracker: RegionTracker?
     /// Lets other threads interrupt this connection safely.
@@ -165,6 +167,9 @@ public final class Database {
         statementCache.removeAll()
         controlStatements.removeAll()
         tracing.instrumented?.detach()
+        // Sessions must go before the connection; SQLite refuses to close while statements live,
+        // and the connection then stays open with its sessions.
+        if sqlite3_next_stmt(handle, nil) == nil { sessions.deleteAll() }
         let code = sqlite3_close(handle)
         if code == SQLITE_BUSY {
             var pending: [String] = []
@@ -190,6 +195,7 @@ public final class Database {
         controlStatements.removeAll()
         tracing.instrumented?.detach()
         hooks.uninstallAll()  // a zombie connection must not call back into a freed registry
+        sessions.deleteAll()  // a session must not outlive its connection
         sqlite3_close_v2(handle)
         markClosed()
     }
