@@ -112,7 +112,7 @@ final class SQLDomain {
         var statement = sqlite3_next_stmt(db.handle, nil)
         while let current = statement {
             // SQLite leaves an EXPLAIN statement "busy" after SQLITE_DONE; it holds no transaction.
-            if sqlite3_stmt_busy(current) != 0, sqlite3_stmt_isexplain(current) == 0 {
+            if sqlite3_stmt_busy(current) != 0, !SQLLexer.isExplain(current) {
                 let text = sqlite3_sql(current).map { String(cString: $0) } ?? "?"
                 context.finding(
                     "a statement was left running",
