@@ -175,8 +175,8 @@ struct SchemaLoaderTests {
     }
 }
 
-@Suite("SQLScript splitting")
-struct SQLScriptTests {
+@Suite("Script statements")
+struct ScriptStatementTests {
     @Test func statementsSplitOutsideQuotesCommentsAndTriggerBodies() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
