@@ -78,16 +78,21 @@ public enum CodeGenerator {
     }
 
     /// Loads the schema of `inputs` and generates its source, choosing the database type name
-    /// and source kind from the inputs when `databaseTypeName` is `nil`.
+    /// and source kind from the inputs when `databaseTypeName` is `nil`: the name of the database
+    /// file, or of the first `.sql` file given that holds schema statements
+    /// (``SchemaLoader/namingInput(_:)``).
+    ///
+    /// `onWarning` hears of what was accepted with a warning (``SchemaAndQueries/warnings``).
     ///
     /// - Throws: ``SchemaError`` when the inputs cannot be read, ``GeneratorError`` for invalid
     ///   options.
     public static func generate(
         inputs: [URL], configuration: GeneratorConfiguration = GeneratorConfiguration(),
         databaseTypeName: String? = nil, generatesModuleBundleAccessor: Bool = false,
-        resourceSubdirectory: String? = nil
+        resourceSubdirectory: String? = nil, onWarning: (SchemaWarning) -> Void = { _ in }
     ) throws -> String {
         let loaded = try SchemaLoader.loadSchemaAndQueries(from: inputs)
+        loaded.warnings.forEach(onWarning)
         let schema = loaded.schema
         let source: GenerationOptions.Source
         let firstName: String
@@ -98,7 +103,7 @@ public enum CodeGenerator {
             firstName = url.lastPathComponent
         } else {
             source = .sqlScripts
-            firstName = SchemaLoader.sortedScripts(inputs).first?.lastPathComponent ?? "Schema"
+            firstName = SchemaLoader.namingInput(inputs)?.lastPathComponent ?? "Schema"
         }
         if schema.tables.isEmpty && schema.views.isEmpty && schema.virtualTables.isEmpty {
             throw GeneratorError.noTables(inputs: inputs.map(\.path))
