@@ -33,6 +33,9 @@ let package = Package(
         // Reliability tools (issue 13): the fuzzer, the SIGKILL loop and the pool load run.
         .executable(name: "slate-fuzz", targets: ["SlateFuzz"]),
         .plugin(name: "SlateGenerateCommand", targets: ["SlateGenerateCommand"]),
+        // For users' test targets: fixture copies, seeded databases and the other tools of the DocC
+        // article "Testing apps that use Slate". Apps that do not import it build none of it.
+        .library(name: "SlateTesting", targets: ["SlateTesting"]),
     ],
     // Opt-in: `.package(url: …, from: …, traits: ["SQLCipher"])` or `swift build --traits SQLCipher`.
     traits: [
@@ -92,12 +95,64 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
-        // The tests also run the shared Chinook corpus on a PostgreSQL server they start
-        // (Tests/SlateTests/Postgres), or say they skip it when no server binaries are found.
-        .testTarget(
-            name: "SlateTests",
-            dependencies: ["Slate", "CSQLite", "SlatePostgres"],
+        // MARK: Tests of the runtime, one target per layer (Tests/README.md has the map)
+        // What the runtime's tests share: temporary directories, the bundled Chinook and Northwind
+        // databases with their hand-written tables, small test tables, helpers for concurrency tests.
+        // A regular target (not a product), so every test target can depend on it.
+        .target(
+            name: "SlateTestSupport",
+            dependencies: ["Slate"],
+            path: "Tests/SlateTestSupport",
             resources: [.copy("Resources")]
+        ),
+        .testTarget(
+            name: "SlateCoreTests",
+            dependencies: ["Slate", "CSQLite", "SlateTestSupport"]
+        ),
+        .testTarget(
+            name: "SlateConcurrencyTests",
+            dependencies: ["Slate", "CSQLite", "SlateTestSupport"]
+        ),
+        // The query builder's corpus: SLATE_TYPECHECK_BUDGET applies to this target (end of file).
+        .testTarget(
+            name: "SlateQueryTests",
+            dependencies: ["Slate", "SlateTestSupport"]
+        ),
+        // Codable records and self-managing tables.
+        .testTarget(
+            name: "SlateRecordsTests",
+            dependencies: ["Slate", "SlateTestSupport"]
+        ),
+        // CSV import and export (in SlateRecords).
+        .testTarget(
+            name: "SlateCSVTests",
+            dependencies: ["Slate", "SlateTestSupport"]
+        ),
+        // SlatePostgres: the PostgreSQL dialect's rendering, and the shared Chinook corpus run on a
+        // PostgreSQL server the tests start, or skipped with a message when no server binaries are
+        // found.
+        .testTarget(
+            name: "SlatePostgresTests",
+            dependencies: [
+                "Slate", "SlatePostgres", "SlateTestSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
+        // MARK: Testing apps that use Slate: the SlateTesting product
+        // The tools that need nothing beyond Slate. Slate's own runtime tests use them too, so the
+        // target builds with SLATE_CORE_ONLY=1.
+        .target(
+            name: "SlateTestingCore",
+            dependencies: ["Slate"]
+        ),
+        // What users import: SlateTestingCore, re-exported.
+        .target(
+            name: "SlateTesting",
+            dependencies: ["SlateTestingCore"]
+        ),
+        .testTarget(
+            name: "SlateTestingTests",
+            dependencies: ["SlateTesting", "Slate", "SlateTestSupport"]
         ),
         // MARK: Code first: the @Table macro, Codable records, self-managing tables
         // The one emitter of `Table` conformances, for the macro plugin and the generator: it
@@ -137,11 +192,6 @@ let package = Package(
             exclude: ["slate.json", "Schema"],
             plugins: ["SlateBuildPlugin"]
         ),
-        // Codable records and self-managing tables need no macro.
-        .testTarget(
-            name: "SlateRecordTests",
-            dependencies: ["Slate"]
-        ),
         // MARK: Schema first: schema reader, generator, `slate` tool and plugins
         .target(
             name: "SlateSchema",
@@ -180,7 +230,12 @@ let package = Package(
         ),
         .testTarget(
             name: "SlateSchemaTests",
-            dependencies: ["SlateSchema", "Slate"]
+            dependencies: ["SlateSchema", "Slate", "SlateTestSupport"]
+        ),
+        // The analyser of named queries (in SlateSchema): parameters, result columns, nullability.
+        .testTarget(
+            name: "SlateQueryAnalyzerTests",
+            dependencies: ["SlateSchema", "Slate", "SlateTestSupport"]
         ),
         // The build plugin generates code for the bundled databases and the hard-case fixtures
         // (slate.json), so the target builds only if that code compiles.
@@ -226,23 +281,21 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// CI's ThreadSanitizer run (.ci/sanitize-thread.sh) needs only the core and its tests. With
-// SLATE_CORE_ONLY=1 the manifest leaves out the macro and generator targets, so that run does not
-// build swift-syntax and swift-argument-parser a second time under TSan. Users never set it.
+// CI's sanitizer runs (.ci/sanitize-thread.sh, .ci/sanitize-address.sh) and its SQLCipher run need
+// only the runtime and its tests. With SLATE_CORE_ONLY=1 the manifest keeps the runtime's targets and
+// the test targets of its layers, and leaves out the macro, generator and PostgreSQL targets, so
+// those runs do not build swift-syntax, swift-argument-parser or SwiftNIO a second time. Users never
+// set it.
 if ProcessInfo.processInfo.environment["SLATE_CORE_ONLY"] == "1" {
     let runtime: Set<String> = [
         "CSQLite", "CSQLiteSystem", "CSQLCipher", "SlateCore", "SlateConcurrency", "SlateQuery", "SlateRecords",
         "Slate",
     ]
-    package.targets.removeAll { !runtime.contains($0.name) && $0.name != "SlateTests" }
-    for target in package.targets where target.name == "SlateTests" {
-        target.dependencies.removeAll { dependency in
-            switch dependency {
-            case .targetItem(name: "SlatePostgres", _), .byNameItem(name: "SlatePostgres", _): return true
-            default: return false
-            }
-        }
-    }
+    let runtimeTests: Set<String> = [
+        "SlateTestingCore", "SlateTestSupport", "SlateCoreTests", "SlateConcurrencyTests", "SlateQueryTests",
+        "SlateRecordsTests", "SlateCSVTests",
+    ]
+    package.targets.removeAll { !runtime.contains($0.name) && !runtimeTests.contains($0.name) }
     package.products.removeAll { !runtime.contains($0.name) }
     package.dependencies.removeAll()
 }
@@ -262,7 +315,7 @@ for target in package.targets where [.regular, .executable, .test].contains(targ
 // the budget before a loaded CI machine pushes them over it).
 if let budget = ProcessInfo.processInfo.environment["SLATE_TYPECHECK_BUDGET"].flatMap({ Int($0) }),
     budget > 0,
-    let tests = package.targets.first(where: { $0.name == "SlateTests" })
+    let tests = package.targets.first(where: { $0.name == "SlateQueryTests" })
 {
     let milliseconds = budget == 1 ? 50 : budget
     tests.swiftSettings =

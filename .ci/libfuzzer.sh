@@ -35,6 +35,6 @@ echo "built $build/slate-libfuzzer"
 
 corpus="$scratch/corpus/$domain"
 mkdir -p "$corpus"
-SLATE_FUZZ_DOMAIN=$domain SLATE_FUZZ_DATA="$PWD/Tests/SlateTests/Resources" \
+SLATE_FUZZ_DOMAIN=$domain SLATE_FUZZ_DATA="$PWD/Tests/SlateTestSupport/Resources" \
 ASAN_OPTIONS="${ASAN_OPTIONS:-} detect_leaks=0" SWIFT_BACKTRACE=enable=no \
     exec "$build/slate-libfuzzer" "$corpus" -max_len=4096 "$@"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs the core's runtime tests (Tests/SlateTests) under AddressSanitizer, LeakSanitizer included,
+# Runs the runtime's tests (the test targets of its layers: SlateCoreTests, SlateConcurrencyTests,
+# SlateQueryTests, SlateRecordsTests, SlateCSVTests) under AddressSanitizer, LeakSanitizer included,
 # and fails when the tests fail or when ASan reports anything — a read of a finalized statement,
 # an overflow, a leak not listed in .ci/lsan-suppressions.txt — even a report that did not fail a
 # test. RowLifetimeTests keep rows' values past their statements; the rest of the suite covers
@@ -15,7 +16,7 @@ trap 'rm -f "$log"' EXIT
 echo "== swift test --sanitize=address $*"
 start=$SECONDS
 status=0
-# SLATE_CORE_ONLY=1: the manifest keeps only the runtime targets and SlateTests (see
+# SLATE_CORE_ONLY=1: the manifest keeps only the runtime targets and their layers' tests (see
 # Package.swift), so swift-syntax is not built under ASan. The scratch path is ASan's own, since
 # SwiftPM caches the manifest's evaluation per scratch path. The tests use Swift Testing only.
 SLATE_CORE_ONLY=1 \

@@ -12,7 +12,7 @@ public final class FuzzRunner {
         /// Runs only this case of each domain (to replay a finding).
         public var onlyCase: Int?
         /// Where `chinook.sqlite` and `northwind.sqlite` are.
-        public var dataDirectory = URL(fileURLWithPath: "Tests/SlateTests/Resources")
+        public var dataDirectory = URL(fileURLWithPath: "Tests/SlateTestSupport/Resources")
         /// More seed queries for the SQL domain (statements of `.sql` files).
         public var extraQueries: [String] = []
         /// Where the schema domain writes sources to type-check, and how many.

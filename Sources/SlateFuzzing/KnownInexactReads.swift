@@ -4,7 +4,7 @@
 ///
 /// The value fuzzer counts them by name instead of failing, so that they are visible in every
 /// run and never pass silently; `slate-fuzz --strict` fails on them. Each has a test in
-/// `Tests/SlateTests/ExactReadExpectationTests.swift` asserting the exact behaviour. A lie that is not on this list fails every run.
+/// `Tests/SlateCoreTests/ExactReadExpectationTests.swift` asserting the exact behaviour. A lie that is not on this list fails every run.
 public enum KnownInexactRead: String, CaseIterable, Sendable, Comparable {
     /// A REAL with a fraction read as an integer type (or `Bool`) is truncated: `1.5` reads `1`.
     case realWithFractionTruncated = "real-with-fraction-truncated"

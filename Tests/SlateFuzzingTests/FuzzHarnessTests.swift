@@ -15,7 +15,7 @@ import Testing
         options.domains = [domain]
         options.cases = cases
         options.seed = seed
-        options.dataDirectory = Self.packageRoot.appendingPathComponent("Tests/SlateTests/Resources")
+        options.dataDirectory = Self.packageRoot.appendingPathComponent("Tests/SlateTestSupport/Resources")
         return options
     }
 

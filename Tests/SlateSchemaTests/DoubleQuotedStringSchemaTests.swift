@@ -2,6 +2,7 @@ import CSQLite
 import Foundation
 import Slate
 import SlateSchema
+import SlateTestSupport
 import Testing
 
 /// Schema files the `sqlite3` shell accepts load with a warning that names the file and line,
@@ -64,12 +65,6 @@ struct DoubleQuotedStringSchemaTests {
         #expect(
             loaded.warnings.map(\.message).first?.hasPrefix("the view v uses double-quoted string literals") == true)
         #expect(loaded.warnings.first?.file == nil)
-    }
-
-    @Test func namedQueriesKeepRefusingThem() {
-        let message = namedQueryError(#"SELECT title FROM album WHERE title = "Blue""#)
-        #expect(message.contains("no such column: Blue"))
-        #expect(message.contains("write strings in single quotes ('Blue')"))
     }
 
     @Test func whatTheShellRefusesStaysAnError() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Slate
 import SlateSchema
+import SlateTestSupport
 import Testing
 
 /// `DatabaseSchema.differences(from:)`: what `slate check` reports.
@@ -78,12 +79,12 @@ struct SchemaDriftTests {
     }
 
     @Test func aReferenceDatabaseAndItsSQLAgree() throws {
-        let northwind = TestData.northwind
+        let northwind = SampleData.url("northwind.sqlite")
         let fromFile = try SchemaLoader.loadDatabase(at: northwind)
-        let fromSQL = try SchemaLoader.load(from: [TestData.resources.appendingPathComponent("northwind.schema.sql")])
+        let fromSQL = try SchemaLoader.load(from: [SampleData.url("northwind.schema.sql")])
         #expect(fromSQL.differences(from: fromFile) == [])
         #expect(fromFile.differences(from: fromSQL) == [])
-        let chinook = try SchemaLoader.loadDatabase(at: TestData.chinook)
+        let chinook = try SchemaLoader.loadDatabase(at: SampleData.url("chinook.sqlite"))
         let across = fromFile.differences(from: chinook)
         #expect(across.contains { $0.kind == .missingTable && $0.table == "Orders" })
         #expect(across.contains { $0.kind == .extraTable && $0.table == "Track" })

@@ -1,25 +1,8 @@
 import Foundation
 import Slate
 import SlateSchema
+import SlateTestSupport
 import Testing
-
-/// A fresh directory for files written by a test.
-struct Scratch {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("slate-schema-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func write(_ name: String, _ text: String) throws -> URL {
-        let file = url.appendingPathComponent(name)
-        try text.write(to: file, atomically: true, encoding: .utf8)
-        return file
-    }
-
-    func remove() { try? FileManager.default.removeItem(at: url) }
-}
 
 @Suite("SchemaLoader")
 struct SchemaLoaderTests {

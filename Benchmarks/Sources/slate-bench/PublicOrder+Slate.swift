@@ -12,7 +12,7 @@ import Slate
 public enum PublicOrdersDatabase {
     /// The record types of the tables and views, in name order.
     public static let tables: [any Table.Type] = [
-        PublicGeneratedOrder.self
+        PublicGeneratedOrder.self,
     ]
 
     /// How the tables and views of `db` differ from ``tables``: empty when the database matches
@@ -32,9 +32,7 @@ public enum PublicOrdersDatabase {
     ///     the file is opened for reading and writing, and created when missing.
     ///   - configuration: How the connection opens.
     /// - Throws: `DatabaseError` when the file cannot be opened.
-    public static func open(path: String, readOnly: Bool = false, configuration: Database.Configuration = .init())
-        throws -> DatabaseQueue
-    {
+    public static func open(path: String, readOnly: Bool = false, configuration: Database.Configuration = .init()) throws -> DatabaseQueue {
         var configuration = configuration
         configuration.isReadOnly = readOnly
         return try DatabaseQueue(location: .file(path), configuration: configuration)

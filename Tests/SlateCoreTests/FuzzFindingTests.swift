@@ -1,0 +1,138 @@
+import Foundation
+import Slate
+import SlateTestSupport
+import Testing
+
+/// What `slate-fuzz` found (issue 13), each fixed in the library and kept fixed here. The replay
+/// command of the case that found it is in each test's comment.
+@Suite struct FuzzFindingTests {
+    /// TEXT whose bytes are not UTF-8 (`CAST(x'…' AS TEXT)`): `String(decoding:)` replaced the bad
+    /// bytes, so a `String` read answered other text, and a `Data` read, a copied row and
+    /// `SQLValue` answered other bytes. Found by `slate-fuzz --domain values --seed 1 --case 22`.
+    static let invalidUTF8: [UInt8] = [0xED, 0xA0, 0x80, 0x31, 0x32]
+
+    @Test func textThatIsNotUTF8IsNeverReadAsOtherText() throws {
+        let db = try Database.memory()
+        let bytes = Data(Self.invalidUTF8)
+        try db.execute(sql: "CREATE TABLE t(a)")
+        try db.execute(sql: "INSERT INTO t VALUES (CAST(? AS TEXT))", arguments: [bytes])
+        #expect(try db.fetchValue(String.self, sql: "SELECT typeof(a) FROM t") == "text")
+
+        // A String read refuses it, from a live row and from a copy, rather than repairing it.
+        let live = try #require(throws: DatabaseError.self) { try db.fetchValue(String.self, sql: "SELECT a FROM t") }
+        #expect(live.resultCode == .mismatch)
+        #expect(live.message.contains("not valid UTF-8"))
+        #expect(throws: DatabaseError.self) { try db.fetchValue(String?.self, sql: "SELECT a FROM t") }
+        let copy = try #require(try db.fetchOne(CopiedRow.self, sql: "SELECT a FROM t"))
+        #expect(throws: DatabaseError.self) { try copy.decode(String.self, at: 0) }
+
+        // Its bytes read back exactly, live and copied; the boxed value keeps them as a blob.
+        #expect(try db.fetchValue(Data.self, sql: "SELECT a FROM t") == bytes)
+        #expect(try db.fetchValue([UInt8].self, sql: "SELECT a FROM t") == Self.invalidUTF8)
+        #expect(try copy.decode(Data.self, at: 0) == bytes)
+        #expect(try db.fetchValue(SQLValue.self, sql: "SELECT a FROM t") == .blob(bytes))
+        #expect(copy.value(at: 0) == .blob(bytes))
+    }
+
+    @Test func validTextStillReadsAsText() throws {
+        let db = try Database.memory()
+        let text = "é🙂\u{0}x"
+        #expect(try db.fetchValue(String.self, sql: "SELECT ?", arguments: [text]) == text)
+        #expect(try db.fetchValue(SQLValue.self, sql: "SELECT ?", arguments: [text]) == .text(text))
+        let copy = try #require(try db.fetchOne(CopiedRow.self, sql: "SELECT ?", arguments: [text]))
+        #expect(copy.value(at: 0) == .text(text))
+    }
+
+    @Test func functionArgumentsThatAreNotUTF8ArriveAsBytes() throws {
+        let db = try Database.memory()
+        try db.createFunction("kind", argumentCount: 1) { arguments in
+            arguments.value(at: 0).storageClass
+        }
+        #expect(
+            try db.fetchValue(String.self, sql: "SELECT kind(CAST(? AS TEXT))", arguments: [Data(Self.invalidUTF8)])
+                == "blob")
+        #expect(try db.fetchValue(String.self, sql: "SELECT kind('ok')") == "text")
+    }
+
+    /// SQLite stores a NaN double as `NULL`: binding one stored `NULL` without a word. Found by
+    /// `slate-fuzz --domain values --seed 2 --case 886`.
+    @Test func nanIsRefusedNotStoredAsNull() throws {
+        let db = try Database.memory()
+        try db.execute(sql: "CREATE TABLE t(a)")
+        for value in [Double.nan, -Double.nan, Double(Float.nan)] {
+            let error = try #require(throws: DatabaseError.self) {
+                try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: [value])
+            }
+            #expect(error.resultCode == .mismatch)
+            #expect(error.message.contains("NaN"))
+        }
+        #expect(throws: DatabaseError.self) {
+            try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: [SQLValue.real(.nan)])
+        }
+        #expect(throws: DatabaseError.self) { try db.execute("INSERT INTO t VALUES (\(Float.nan))") }
+        #expect(try db.fetchValue(Int.self, sql: "SELECT count(*) FROM t") == 0)
+        // Infinities are REALs SQLite keeps.
+        try db.execute(sql: "INSERT INTO t VALUES (?), (?)", arguments: [Double.infinity, -Double.infinity])
+        #expect(try db.fetchAll(Double.self, sql: "SELECT a FROM t ORDER BY a") == [-.infinity, .infinity])
+    }
+
+    /// `Decimal.nan` is stored as the text `NaN`, which did not read back as a `Decimal`. Found by
+    /// `slate-fuzz --domain values --seed 2 --case 214`.
+    @Test func decimalNaNReadsBack() throws {
+        let db = try Database.memory()
+        let read = try db.fetchValue(Decimal.self, "SELECT \(Decimal.nan)")
+        #expect(read.isNaN)
+        #expect(
+            try db.fetchValue(
+                Decimal.self, "SELECT \(Decimal(string: "12.5", locale: Locale(identifier: "en_US_POSIX")))")
+                == Decimal(12.5))
+    }
+
+    /// SQLite leaves an EXPLAIN statement active after `SQLITE_DONE`. A cached one run to the end
+    /// was left so until its next use, and while it was, the connection's autocommit reads never
+    /// closed their read transaction: a later read saw an old snapshot in WAL mode, and a backup
+    /// into the connection failed ("destination database is in use"). Found by
+    /// `slate-fuzz --domain sql --seed 2026 --cases 20000` (case 10372, from an earlier case).
+    @Test func aFinishedExplainDoesNotPinTheSnapshot() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("explain.sqlite")
+        let reader = try Database(location: .file(path))
+        _ = try reader.setJournalMode(.wal)
+        try reader.execute(sql: "CREATE TABLE t(a); INSERT INTO t VALUES (1)")
+        let writer = try Database(location: .file(path))
+
+        for sql in [
+            "EXPLAIN QUERY PLAN SELECT a FROM t", "EXPLAIN SELECT a FROM t", "  /* plan */ explain query plan SELECT 1",
+        ] {
+            try reader.cachedStatement(sql: sql).run()
+            #expect(try reader.fetchValue(Int.self, sql: "SELECT count(*) FROM t") >= 1)
+            try writer.execute(sql: "INSERT INTO t VALUES (2)")
+            // The reader sees the writer's commit: no read transaction stayed open.
+            let count = try reader.fetchValue(Int.self, sql: "SELECT count(*) FROM t")
+            let total = try writer.fetchValue(Int.self, sql: "SELECT count(*) FROM t")
+            #expect(count == total, "\(sql)")
+        }
+
+        let memory = try Database.memory()
+        try memory.cachedStatement(sql: "EXPLAIN QUERY PLAN SELECT 1").run()
+        _ = try memory.fetchValue(Int.self, sql: "SELECT 1")
+        let source = try Database.memory()
+        try source.execute(sql: "CREATE TABLE copied(x); INSERT INTO copied VALUES (7)")
+        try source.backup(to: memory)
+        #expect(try memory.fetchValue(Int.self, sql: "SELECT x FROM copied") == 7)
+    }
+
+    /// A value refused while binding did not name the statement: errors carry their SQL. Found by
+    /// `slate-fuzz --domain sql --seed 2026 --case 12348`.
+    @Test func refusedArgumentsNameTheirStatement() throws {
+        let db = try Database.memory()
+        let sql = "SELECT ? + 1"
+        let error = try #require(throws: DatabaseError.self) {
+            try db.fetchValue(Double.self, sql: sql, arguments: [Double.nan])
+        }
+        #expect(error.sql == sql)
+        let typed = try #require(throws: DatabaseError.self) { try db.fetchValue(Int.self, "SELECT \(UInt64.max) + 1") }
+        #expect(typed.sql == "SELECT ? + 1")
+    }
+}

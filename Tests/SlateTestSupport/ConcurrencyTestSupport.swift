@@ -1,0 +1,112 @@
+import Foundation
+import Slate
+
+/// A thread-safe list of values, for recording what happened from several threads.
+package final class ConcurrentLog<Element: Sendable>: @unchecked Sendable {
+    // @unchecked Sendable: `storage` is only touched while `lock` is held.
+    private let lock = NSLock()
+    private var storage: [Element] = []
+
+    package init() {}
+
+    package func append(_ element: Element) {
+        lock.lock()
+        storage.append(element)
+        lock.unlock()
+    }
+
+    package var values: [Element] {
+        lock.lock()
+        defer { lock.unlock() }
+        return storage
+    }
+}
+
+/// A thread-safe flag.
+package final class ConcurrentFlag: @unchecked Sendable {
+    // @unchecked Sendable: `value` is only touched while `lock` is held.
+    private let lock = NSLock()
+    private var value = false
+
+    package init() {}
+
+    package func set() {
+        lock.lock()
+        value = true
+        lock.unlock()
+    }
+
+    package var isSet: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
+
+    /// Waits until the flag is set, polling, for at most `timeout` seconds. Returns whether it was set.
+    package func wait(timeout: TimeInterval = 120) async -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !isSet, Date() < deadline {
+            try? await Task.sleep(nanoseconds: 2_000_000)
+        }
+        return isSet
+    }
+}
+
+/// The error `body` throws, as a `DatabaseError`, or `nil` when it throws nothing or another error.
+package func capturedDatabaseError<Value>(_ body: () throws -> Value) -> DatabaseError? {
+    do {
+        _ = try body()
+        return nil
+    } catch {
+        return error as? DatabaseError
+    }
+}
+
+/// The error `body` throws, as a `DatabaseError`, or `nil` when it throws nothing or another error.
+package func capturedAsyncDatabaseError<Value>(_ body: () async throws -> Value) async -> DatabaseError? {
+    do {
+        _ = try await body()
+        return nil
+    } catch {
+        return error as? DatabaseError
+    }
+}
+
+/// Calls a completion-handler API and awaits the `Result` it delivers.
+package func awaitCompletion<Value: Sendable>(
+    _ start: (@escaping @Sendable (Result<Value, any Error>) -> Void) -> Void
+) async -> Result<Value, any Error> {
+    await withCheckedContinuation { continuation in
+        start { continuation.resume(returning: $0) }
+    }
+}
+
+extension Result {
+    /// The failure as a `DatabaseError`, or `nil`.
+    package var failureAsDatabaseError: DatabaseError? {
+        if case .failure(let error) = self { return error as? DatabaseError }
+        return nil
+    }
+}
+
+/// A query that takes many seconds unless interrupted.
+package let longCountingQuerySQL = """
+    WITH RECURSIVE counter(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM counter WHERE x < 50000000)
+    SELECT count(*) FROM counter
+    """
+
+/// Creates a fresh database file path in a new temporary directory.
+package func makeTemporaryDatabase(_ name: String = "test.sqlite") throws -> (
+    directory: TemporaryDirectory, path: String
+) {
+    let directory = try TemporaryDirectory()
+    return (directory, directory.path(name))
+}
+
+/// Runs `body` on a thread of its own, outside Swift concurrency (so the blocking APIs are the
+/// ones called), and awaits its result.
+package func runOnThread<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try body() }) }.start()
+    }
+}
