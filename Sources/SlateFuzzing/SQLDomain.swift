@@ -306,39 +306,11 @@ enum SQLMutator {
         "/*", "*/", "--", "\n", "\t", " ", "NATURAL", "FULL", "RIGHT", "OUTER", "INDEXED", "MATCH", "REGEXP", "ESCAPE",
     ]
 
-    /// Splits SQL into tokens: words, numbers, quoted strings and names, parameters, operators, space.
+    /// Splits SQL into tokens as the one lexer (`SQLLexer`) reads them: words, numbers, quoted
+    /// strings and names, parameters, operators, space and comments.
     static func tokenize(_ sql: String) -> [String] {
-        var tokens: [String] = []
-        var current = ""
-        var quote: Character?
-        for character in sql {
-            if let open = quote {
-                current.append(character)
-                let close: Character = open == "[" ? "]" : open
-                if character == close {
-                    tokens.append(current)
-                    current = ""
-                    quote = nil
-                }
-                continue
-            }
-            if character == "'" || character == "\"" || character == "`" || character == "[" {
-                if !current.isEmpty { tokens.append(current) }
-                current = String(character)
-                quote = character
-            } else if character.isLetter || character.isNumber || character == "_" || character == "?"
-                || character == ":"
-                || character == "@" || character == "$" || character == "." && current.first?.isNumber == true
-            {
-                current.append(character)
-            } else {
-                if !current.isEmpty { tokens.append(current) }
-                current = ""
-                tokens.append(String(character))
-            }
-        }
-        if !current.isEmpty { tokens.append(current) }
-        return tokens
+        let lexer = SQLLexer(sql, includingTrivia: true)
+        return lexer.map { lexer.text(of: $0) }
     }
 
     static func mutate(_ seed: String, _ entropy: inout Entropy, corpus: [String]) -> String {

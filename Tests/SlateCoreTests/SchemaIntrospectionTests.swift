@@ -56,6 +56,29 @@ import Testing
         #expect(try SchemaIntrospection.object(named: "w", in: .handle(db.handle)) == nil)
     }
 
+    /// With no schema, a table is found as an unqualified name in a statement finds it: `temp`
+    /// first, then `main`, then attached databases (the CSV importer's lookup).
+    @Test func unqualifiedNamesAreFoundAsStatementsFindThem() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let db = try Database(location: .inMemory)
+        try db.execute(sql: "ATTACH DATABASE ? AS other", arguments: [directory.path("other.sqlite")])
+        try db.execute(
+            sql: """
+                CREATE TABLE other.only_attached (a INTEGER);
+                CREATE TABLE shadowed (in_main INTEGER);
+                CREATE TEMP TABLE shadowed (in_temp INTEGER);
+                """)
+        for connection in [SchemaIntrospection.Connection.database(db), .handle(db.handle)] {
+            let shadowed = try SchemaIntrospection.columns(ofTable: "shadowed", schema: nil, in: connection)
+            #expect(shadowed.map(\.name) == ["in_temp"])
+            #expect(try SchemaIntrospection.columns(ofTable: "shadowed", in: connection).map(\.name) == ["in_main"])
+            let attached = try SchemaIntrospection.columns(ofTable: "only_attached", schema: nil, in: connection)
+            #expect(attached.map(\.name) == ["a"])
+            #expect(try SchemaIntrospection.columns(ofTable: "missing", schema: nil, in: connection).isEmpty)
+        }
+    }
+
     @Test func virtualTableModules() {
         #expect(SchemaIntrospection.virtualModule("CREATE VIRTUAL TABLE s USING fts5(title, body)")?.module == "fts5")
         #expect(

@@ -75,13 +75,15 @@ package enum SchemaIntrospection {
     }
 
     /// The columns of `table`, in order: `PRAGMA table_xinfo` (SQLite 3.26+, which also lists
-    /// generated and hidden columns), else `PRAGMA table_info`.
-    package static func columns(ofTable table: String, schema: String = "main", in connection: Connection) throws
+    /// generated and hidden columns), else `PRAGMA table_info`. With `schema` `nil`, the table is
+    /// found as an unqualified name in a statement finds it (`temp`, then `main`, then attached
+    /// databases).
+    package static func columns(ofTable table: String, schema: String? = "main", in connection: Connection) throws
         -> [Column]
     {
         let pragma = sqlite3_libversion_number() >= 3_026_000 ? "table_xinfo" : "table_info"
-        let rows = try connection.rows(
-            "PRAGMA \(schema.quotedIdentifier).\(pragma)(\(table.quotedIdentifier))", [])
+        let qualifier = schema.map { "\($0.quotedIdentifier)." } ?? ""
+        let rows = try connection.rows("PRAGMA \(qualifier)\(pragma)(\(table.quotedIdentifier))", [])
         return rows.map { row in
             Column(
                 name: text(row, 1) ?? "", declaredType: text(row, 2) ?? "", isNotNull: integer(row, 3) != 0,

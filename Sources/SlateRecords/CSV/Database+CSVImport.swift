@@ -288,7 +288,7 @@ final class CSVImporter {
 
     // MARK: The table
 
-    /// A column of the target table, as `pragma_table_xinfo` reports it.
+    /// A column of the target table, as the one PRAGMA reader (`SchemaIntrospection`) reports it.
     private struct TableColumn {
         var name: String
         var declaredType: String
@@ -296,22 +296,11 @@ final class CSVImporter {
         var isHidden: Bool
     }
 
+    /// The target table's columns, found as the `INSERT` will find the unqualified name.
     private func tableColumns() throws -> [TableColumn] {
-        let statement = try db.prepare(sql: "SELECT name, type, hidden FROM pragma_table_xinfo(?)")
-        try statement.bindText(target.table, at: 1)
-        var columns: [TableColumn] = []
-        while try statement.step() {
-            columns.append(
-                TableColumn(
-                    name: columnText(statement, 0), declaredType: columnText(statement, 1),
-                    isHidden: sqlite3_column_int64(statement.handle, 2) != 0))
+        try SchemaIntrospection.columns(ofTable: target.table, schema: nil, in: .database(db)).map {
+            TableColumn(name: $0.name, declaredType: $0.declaredType, isHidden: $0.hidden != 0)
         }
-        return columns
-    }
-
-    private func columnText(_ statement: Statement, _ index: Int32) -> String {
-        guard let text = sqlite3_column_text(statement.handle, index) else { return "" }
-        return String(cString: text)
     }
 
     /// Finds or creates the table, matches the file's fields with its columns, and prepares the
