@@ -19,8 +19,16 @@ let package = Package(
         .library(name: "SlateRecords", targets: ["SlateRecords"]),
         .library(name: "CSQLite", targets: ["CSQLite"]),
         // The same tables and queries on PostgreSQL, through postgres-nio: a separate product, so
-        // users of `Slate` alone never build SwiftNIO (SwiftPM builds only the products used).
+        // users of `Slate` alone never build SwiftNIO (SwiftPM builds only the products used), and
+        // behind the default trait `PostgreSQL`, so that a package that leaves it out
+        // (`traits: []`) does not even fetch postgres-nio and its 12 dependencies.
         .library(name: "SlatePostgres", targets: ["SlatePostgres"]),
+        // Slate in a server (issue 32): logs, spans and metrics through swift-log,
+        // swift-distributed-tracing and swift-metrics; and pools and queues as swift-service-lifecycle
+        // services. Separate products, so users of `Slate` alone never build them (Benchmarks/README.md
+        // has what each adds to a clean build).
+        .library(name: "SlateTelemetry", targets: ["SlateTelemetry"]),
+        .library(name: "SlateLifecycle", targets: ["SlateLifecycle"]),
         // The `@Table` macro: a separate product, so users of `Slate` alone never build swift-syntax.
         .library(name: "SlateMacros", targets: ["SlateMacros"]),
         // Schema first: the schema reader, `slate generate` and its plugins. Only the executable and
@@ -38,16 +46,35 @@ let package = Package(
         .library(name: "SlateTesting", targets: ["SlateTesting"]),
     ],
     // Opt-in: `.package(url: …, from: …, traits: ["SQLCipher"])` or `swift build --traits SQLCipher`.
+    // `PostgreSQL` and `Server` are on by default (`traits: []` or `traits: ["SQLCipher"]` leave them
+    // out): issue 36 measured 15 packages fetched for a SQLite-only app with them, 2 without.
     traits: [
         .trait(
+            name: "PostgreSQL",
+            description:
+                "The SlatePostgres product: fetches postgres-nio and SwiftNIO. Leave it out (traits: []) when you use SQLite only"
+        ),
+        .trait(
+            name: "Server",
+            description:
+                "The SlateTelemetry and SlateLifecycle products: fetches swift-log, swift-metrics, swift-distributed-tracing and swift-service-lifecycle. Leave it out (traits: []) when you do not use them"
+        ),
+        .default(enabledTraits: ["PostgreSQL", "Server"]),
+        .trait(
             name: "SQLCipher",
-            description: "Link SQLCipher instead of SQLite and enable encrypted databases (Database.Configuration.key)")
+            description: "Link SQLCipher instead of SQLite and enable encrypted databases (Database.Configuration.key)"),
     ],
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
-        // Only for the SlatePostgres product.
+        // Only for the SlatePostgres product, with the PostgreSQL trait.
         .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
+        // Only for the SlateTelemetry and SlateLifecycle products (and SlatePostgres, whose
+        // postgres-nio already builds swift-log, swift-metrics and swift-service-lifecycle).
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", exact: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", exact: "1.7.3"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
     ],
     targets: [
         // The C API: SQLite's, or SQLCipher's with the SQLCipher trait. Its header includes the
@@ -92,7 +119,42 @@ let package = Package(
             name: "SlatePostgres",
             dependencies: [
                 "SlateCore", "SlateConcurrency", "SlateQuery",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
+                .product(
+                    name: "ServiceLifecycle", package: "swift-service-lifecycle",
+                    condition: .when(traits: ["PostgreSQL"])),
+            ]
+        ),
+        // MARK: Slate in a server (issue 32)
+        // Logs, spans and metrics: `DatabaseTelemetry`, an implementation of SlateCore's
+        // dependency-free `DatabaseInstrumentation` hooks.
+        .target(
+            name: "SlateTelemetry",
+            dependencies: [
+                "SlateCore", "SlateConcurrency",
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
+                .product(name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["Server"])),
+                .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Server"])),
+            ]
+        ),
+        // `DatabasePool` and `DatabaseQueue` as services that shut down gracefully.
+        .target(
+            name: "SlateLifecycle",
+            dependencies: [
+                "SlateConcurrency",
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
+                .product(
+                    name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
+            ]
+        ),
+        .testTarget(
+            name: "SlateServerTests",
+            dependencies: [
+                "Slate", "SlateTelemetry", "SlateLifecycle",
+                .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ]
         ),
         // MARK: Tests of the runtime, one target per layer (Tests/README.md has the map)
@@ -193,9 +255,10 @@ let package = Package(
             plugins: ["SlateBuildPlugin"]
         ),
         // MARK: Schema first: schema reader, generator, `slate` tool and plugins
+        // Only the runtime layers it reads schemas with, so that the plugins' tool builds no more.
         .target(
             name: "SlateSchema",
-            dependencies: ["Slate", "CSQLite"]
+            dependencies: ["SlateCore", "SlateQuery", "CSQLite"]
         ),
         .target(
             name: "SlateGenerator",
@@ -210,10 +273,16 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The plugins' tool: `slate generate` alone, without swift-argument-parser, SlateRecords and
+        // the other commands, so that the host build a plugin needs compiles less (issue 36).
+        .executableTarget(
+            name: "SlateGenerateTool",
+            dependencies: ["SlateGenerator", "SlateSchema"]
+        ),
         .plugin(
             name: "SlateBuildPlugin",
             capability: .buildTool(),
-            dependencies: ["SlateCLI"]
+            dependencies: ["SlateGenerateTool"]
         ),
         .plugin(
             name: "SlateGenerateCommand",
@@ -226,7 +295,7 @@ let package = Package(
                     .writeToPackageDirectory(reason: "Writes the generated Swift files into the targets' directories")
                 ]
             ),
-            dependencies: ["SlateCLI"]
+            dependencies: ["SlateGenerateTool"]
         ),
         .testTarget(
             name: "SlateSchemaTests",

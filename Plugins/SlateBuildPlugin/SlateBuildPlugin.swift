@@ -33,7 +33,7 @@ struct SlateBuildPlugin: BuildToolPlugin {
         guard let target = target as? SourceModuleTarget else { return [] }
         let files = target.sourceFiles.map { InputFile(url: $0.url, isResource: $0.type == .resource) }
         return try SlateInputs.commands(
-            tool: try context.tool(named: "SlateCLI").url, targetName: target.name,
+            tool: try context.tool(named: "SlateGenerateTool").url, targetName: target.name,
             targetDirectory: target.directoryURL,
             files: files, workDirectory: context.pluginWorkDirectoryURL, bundleAccessors: true)
     }
@@ -47,7 +47,7 @@ struct SlateBuildPlugin: BuildToolPlugin {
             // Xcode app targets have no `Bundle.module`: `bundled(in: .main)` opens bundled files.
             let files = target.inputFiles.map { InputFile(url: $0.url, isResource: $0.type == .resource) }
             return try SlateInputs.commands(
-                tool: try context.tool(named: "SlateCLI").url, targetName: target.displayName,
+                tool: try context.tool(named: "SlateGenerateTool").url, targetName: target.displayName,
                 targetDirectory: context.xcodeProject.directoryURL, files: files,
                 workDirectory: context.pluginWorkDirectoryURL, bundleAccessors: false)
         }

@@ -27,7 +27,7 @@ struct SlateGenerateCommand: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
         var extractor = ArgumentExtractor(arguments)
         let names = extractor.extractOption(named: "target")
-        let tool = try context.tool(named: "SlateCLI").url
+        let tool = try context.tool(named: "SlateGenerateTool").url
         let known = context.package.targets
 
         var work: [(name: String, directory: URL, files: [InputFile])] = []

@@ -166,7 +166,10 @@ struct ExportCSV: ParsableCommand {
     @Option(name: .long, help: "The SELECT statement to export.")
     var query: String?
 
-    @Option(name: [.short, .long], help: "The CSV file to write.", completion: .file())
+    @Option(
+        name: [.short, .long],
+        help: "The CSV file to write, or - for standard output. A device or FIFO is written in place.",
+        completion: .file())
     var output: String
 
     @Option(name: .long, help: "The field delimiter: one ASCII character, or `tab`. Default: `,`.")
@@ -193,14 +196,16 @@ struct ExportCSV: ParsableCommand {
             var configuration = Database.Configuration()
             configuration.isReadOnly = true
             let db = try Database(path: from, configuration: configuration)
-            let url = URL(fileURLWithPath: output)
+            // `-` is standard output; the summary then goes to standard error.
+            let url = URL(fileURLWithPath: output == "-" ? "/dev/stdout" : output)
             let result =
                 if let table {
                     try db.exportCSV(table: table, to: url, options: options)
                 } else {
                     try db.exportCSV(sql: query ?? "", to: url, options: options)
                 }
-            print("exported \(result.rowCount) rows (\(result.byteCount) bytes) to \(output)")
+            let summary = "exported \(result.rowCount) rows (\(result.byteCount) bytes) to \(output)"
+            if output == "-" { printError(summary) } else { print(summary) }
         } catch let error as CSVError {
             printError("slate export: error: \(error)")
             throw ExitCode.failure

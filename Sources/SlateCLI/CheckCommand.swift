@@ -49,6 +49,9 @@ struct Check: ParsableCommand {
             let actual = try SchemaLoader.loadDatabase(at: databaseURL)
             let expected = try SchemaLoader.load(from: against.map { URL(fileURLWithPath: $0) })
             let differences = expected.differences(from: actual)
+            for warning in actual.uuidCollationWarnings {
+                FileHandle.standardError.write(Data("warning: \(database): \(warning)\n".utf8))
+            }
             if json {
                 try writeJSON(differences)
             } else {

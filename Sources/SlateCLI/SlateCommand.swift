@@ -51,7 +51,9 @@ struct Generate: ParsableCommand {
     @Argument(help: "A SQLite database file, or one or more .sql files.", completion: .file())
     var inputs: [String] = []
 
-    @Option(name: .shortAndLong, help: "The Swift file to write. Default: standard output.")
+    @Option(
+        name: .shortAndLong,
+        help: "The Swift file to write, or - for standard output (the default). A device or FIFO is written in place.")
     var output: String?
 
     @Option(
@@ -107,25 +109,11 @@ struct Generate: ParsableCommand {
         let source = try CodeGenerator.generate(
             inputs: urls, configuration: configuration, databaseTypeName: name,
             generatesModuleBundleAccessor: moduleBundleAccessor, resourceSubdirectory: resourceSubdirectory,
-            onWarning: { warning in FileHandle.standardError.write(Data("\(warning)\n".utf8)) })
+            warn: { FileHandle.standardError.write(Data("\($0)\n".utf8)) })
         if let output, output != "-" {
-            try Self.write(source, to: URL(fileURLWithPath: output))
+            try CodeGenerator.write(source, to: URL(fileURLWithPath: output))
         } else {
             FileHandle.standardOutput.write(Data(source.utf8))
-        }
-    }
-
-    /// Writes `text` unless the file already holds it, so unchanged output does not trigger a
-    /// rebuild.
-    static func write(_ text: String, to url: URL) throws {
-        let data = Data(text.utf8)
-        if let existing = try? Data(contentsOf: url), existing == data { return }
-        do {
-            try FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try data.write(to: url, options: .atomic)
-        } catch {
-            throw GeneratorError.invalidOption("cannot write \(url.path): \(error.localizedDescription)")
         }
     }
 }

@@ -34,6 +34,11 @@ public struct TableConformance: Sendable {
         /// apply: the column is `NOT NULL`, so its typed `Column` is not optional, and an insert
         /// leaves a `nil` value out and reads the default back.
         public var isNilForDefault: Bool
+        /// For a type the writer cannot vouch for (the macro's user types), the name of a typealias
+        /// that checks that ``baseType`` is a column value: every use of the type goes through it,
+        /// so a type that is not `SQLValueConvertible` is reported once, where the alias is
+        /// declared, rather than at each use. `nil`: the type is used as it is.
+        public var checkedTypeAlias: String?
 
         /// Creates a property.
         public init(
@@ -50,6 +55,9 @@ public struct TableConformance: Sendable {
 
         /// The type as written, with `?` when optional.
         public var typeText: String { baseType + (isOptional ? "?" : "") }
+
+        /// The base type as the conformance names it: ``checkedTypeAlias``, else ``baseType``.
+        var valueType: String { checkedTypeAlias ?? baseType }
 
         /// The property name without backticks.
         var plainName: String {
@@ -288,6 +296,7 @@ public struct TableConformance: Sendable {
     /// Without `decoding`, `init(row:)` is left out: a writer puts it in an extension with
     /// ``writeDecoding(to:)``, so that the struct keeps its synthesized memberwise initializer.
     public func writeMembers(to out: inout SourceWriter, decoding: Bool = true) {
+        writeCheckedTypeAliases(to: &out)
         writeSchema(to: &out)
         out.line()
         writeColumns(to: &out)
@@ -413,7 +422,7 @@ public struct TableConformance: Sendable {
     /// The value type of a property's typed column.
     func columnValueType(_ property: Property) -> String {
         let isOptional = property.isOptional && !property.isNilForDefault
-        guard property.storage == .json else { return property.baseType + (isOptional ? "?" : "") }
+        guard property.storage == .json else { return property.valueType + (isOptional ? "?" : "") }
         return "\(qualifier)JSONEncoded<\(property.baseType)>" + (isOptional ? "?" : "")
     }
 
@@ -451,7 +460,9 @@ public struct TableConformance: Sendable {
                     case .uuid(let storage): arguments += ", storage: .uuid(\(storage))"
                     case .plain, .json: break
                     }
-                    out.line("self.\(property.name) = \(qualifier)Column(\(arguments))")
+                    out.line(
+                        "self.\(property.name) = \(qualifier)Column\(checkedGenerics(property, root: typeName))(\(arguments))"
+                    )
                 }
             }
         }
@@ -463,6 +474,7 @@ public struct TableConformance: Sendable {
     public func groupMembersText() -> String {
         var out = SourceWriter(documents: false)
         out.indent()
+        writeCheckedTypeAliases(to: &out)
         out.line("\(access)static let groupColumns: [\(qualifier)TableSchema.Column] = [")
         out.indent()
         for column in recordColumns { out.line(columnLiteral(column) + ",") }
@@ -478,7 +490,9 @@ public struct TableConformance: Sendable {
             out.block("\(access)init(qualifier: String)") { out in
                 for column in recordColumns {
                     guard let property = column.property else { continue }
-                    out.line("self.\(property.name) = \(qualifier)Column(\(columnArguments(column, property)))")
+                    out.line(
+                        "self.\(property.name) = \(qualifier)Column\(checkedGenerics(property, root: "Root"))(\(columnArguments(column, property)))"
+                    )
                 }
             }
         }
@@ -569,6 +583,8 @@ public struct TableConformance: Sendable {
 
     func decodeExpression(_ property: Property, index: String) -> String {
         switch property.storage {
+        case .plain where property.checkedTypeAlias != nil:
+            return "try row.decode(\(property.valueType)\(property.isOptional ? "?" : "").self, at: \(index))"
         case .plain, .uuid:
             return "try row.decode(at: \(index))"
         case .date(let strategy):
@@ -601,7 +617,8 @@ public struct TableConformance: Sendable {
     func storedValue(_ property: Property, value: String) -> String {
         switch property.storage {
         case .plain:
-            return value
+            guard property.checkedTypeAlias != nil else { return value }
+            return "\(value) as \(property.valueType)\(property.isOptional ? "?" : "")"
         case .date(let strategy):
             let strategyValue = strategy.hasPrefix(".") ? "\(qualifier)DateStrategy" + strategy : strategy
             return property.isOptional

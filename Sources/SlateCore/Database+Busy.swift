@@ -12,6 +12,8 @@ extension Database {
     public var busyTimeout: Double {
         get throws {
             try checkOpen()
+            // An instrumented connection waits through its own handler, which reports each retry.
+            if let instrumented = tracing.instrumented?.busyTimeoutMilliseconds { return Double(instrumented) / 1000 }
             let milliseconds = try fetchValue(Int.self, sql: "PRAGMA busy_timeout")
             return Double(milliseconds) / 1000
         }
@@ -23,8 +25,15 @@ extension Database {
     public func setBusyTimeout(_ seconds: Double) {
         guard !isClosed else { return }
         let milliseconds = seconds.isNaN ? 0 : max(0, min(seconds * 1000, Double(Int32.max)))
+        if let instrumented = tracing.instrumented, milliseconds >= 1 {
+            // The same waits as sqlite3_busy_timeout's, with each retry reported.
+            setBusyHandler(instrumented.busyHandler(timeoutMilliseconds: Int(milliseconds)))
+            instrumented.busyTimeoutMilliseconds = Int(milliseconds)
+            return
+        }
         sqlite3_busy_timeout(handle, Int32(milliseconds))
         hooks.busyHandler = nil  // sqlite3_busy_timeout replaced it
+        tracing.instrumented?.busyTimeoutMilliseconds = nil
     }
 
     /// Installs a custom busy handler, called when another connection holds a lock this one needs.
@@ -52,6 +61,7 @@ extension Database {
     public func setBusyHandler(_ handler: @escaping (_ retryCount: Int) -> Bool) {
         guard let connection = hooks.attach(handle) else { return }
         hooks.busyHandler = handler
+        tracing.instrumented?.busyTimeoutMilliseconds = nil
         sqlite3_busy_handler(
             connection,
             { context, count in
@@ -66,5 +76,6 @@ extension Database {
         guard !isClosed else { return }
         sqlite3_busy_handler(handle, nil, nil)
         hooks.busyHandler = nil
+        tracing.instrumented?.busyTimeoutMilliseconds = nil
     }
 }

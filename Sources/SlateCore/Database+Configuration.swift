@@ -75,6 +75,11 @@ extension Database {
         public var acceptsDoubleQuotedStringLiterals = false
         /// A label used in descriptions and thread names, for debugging.
         public var label: String?
+        /// Receives the connection's statements, transactions, busy retries and checkpoints, and
+        /// the waits of the queue or pool that owns it, for logging, tracing and metrics
+        /// (`DatabaseTelemetry`, product `SlateTelemetry`). Default `nil`: nothing is reported and
+        /// nothing is installed. See <doc:RunningInAServer>.
+        public var instrumentation: (any DatabaseInstrumentation)?
         /// Work run once on every new connection after it opens, such as registering functions
         /// or collations or setting pragmas. ``DatabasePool`` runs it for each reader too.
         public var prepareDatabase: (@Sendable (Database) throws -> Void)?

@@ -238,11 +238,16 @@ final class TraceRegistry {
     var installedKinds: TraceEventKinds = []
     /// The live-query machinery, told about each statement as it starts (before the observers).
     var tracker: RegionTracker?
+    /// The configuration's instrumentation, told about each statement's start, rows and end.
+    var instrumented: ConnectionInstrumentation?
 
-    /// The union of the kinds the observers want, and the statements for the tracker.
+    /// The union of the kinds the observers want, the statements for the tracker, and every
+    /// statement event but the close for the instrumentation.
     var requestedKinds: TraceEventKinds {
-        let kinds = entries.reduce(into: TraceEventKinds()) { $0.formUnion($1.kinds) }
-        return tracker == nil ? kinds : kinds.union(.statement)
+        var kinds = entries.reduce(into: TraceEventKinds()) { $0.formUnion($1.kinds) }
+        if tracker != nil { kinds.formUnion(.statement) }
+        if instrumented != nil { kinds.formUnion([.statement, .profile, .row]) }
+        return kinds
     }
 
     func add(kinds: TraceEventKinds, observer: @escaping (TraceEvent) -> Void) -> Int {
@@ -279,6 +284,7 @@ final class TraceRegistry {
         entries.removeAll()
         installedKinds = []
         tracker = nil
+        instrumented = nil
     }
 
     /// Builds the event once and hands it to each observer that wants it.
@@ -293,6 +299,7 @@ final class TraceRegistry {
             let isTopLevel = detail == nil || UnsafeRawPointer(sqlite3_sql(statement)) == UnsafeRawPointer(detail)
             tracker.statementWillRun(statement, isTopLevel: isTopLevel)
         }
+        instrumented?.dispatch(code, subject: subject, detail: detail)
         guard !entries.isEmpty else { return }
         let kind = TraceEventKinds(rawValue: code)
         // A snapshot: observers may add or remove observers while being called.

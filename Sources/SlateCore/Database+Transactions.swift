@@ -62,6 +62,19 @@ extension Database {
     package func run<Result>(
         in scope: TransactionScope, _ body: () throws -> Result, beforeCommit: () throws -> Void = {}
     ) throws -> Result {
+        // With an instrumentation, the scope is reported from its begin to its end
+        // (Instrumentation/ConnectionInstrumentation.swift).
+        if let instrumented = tracing.instrumented, let kind = scope.traceKind {
+            return try instrumented.transaction(kind) {
+                try runUninstrumented(in: scope, body, beforeCommit: beforeCommit)
+            }
+        }
+        return try runUninstrumented(in: scope, body, beforeCommit: beforeCommit)
+    }
+
+    private func runUninstrumented<Result>(
+        in scope: TransactionScope, _ body: () throws -> Result, beforeCommit: () throws -> Void
+    ) throws -> Result {
         let opened = try begin(scope)
         let result: Result
         do {

@@ -123,6 +123,9 @@ extension Database {
             error.message = "\(mode) checkpoint failed: \(error.message)"
             throw error
         }
+        tracing.instrumented?.didCheckpoint(
+            isAutomatic: false, schema: database, walFrames: Int(walFrameCount),
+            checkpointed: Int(checkpointedFrameCount))
         return (Int(walFrameCount), Int(checkpointedFrameCount))
     }
 

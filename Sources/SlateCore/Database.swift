@@ -51,7 +51,8 @@ public final class Database {
     /// Opens a connection.
     ///
     /// - Throws: ``DatabaseError`` with ``ResultCode/cantOpen`` when the file or its directory
-    ///   cannot be opened, ``ResultCode/notADatabase`` when the file is not an SQLite database, and
+    ///   cannot be opened (the message says when the directory, or the file a read-only connection
+    ///   opens, does not exist), ``ResultCode/notADatabase`` when the file is not an SQLite database, and
     ///   ``ResultCode/readOnly`` when a writable connection was asked for a file that cannot be
     ///   written.
     public init(location: Database.Location = .inMemory, configuration: Database.Configuration = .init()) throws {
@@ -93,6 +94,7 @@ public final class Database {
                 if code != SQLITE_OK { throw DatabaseError.lastError(of: connection, code: code) }
             }
             try validateAfterOpening()
+            try attachInstrumentation()  // before the busy timeout, which it instruments
             if let timeout = configuration.busyTimeout { setBusyTimeout(timeout) }
             if configuration.foreignKeysEnabled {
                 try execute(sql: "PRAGMA foreign_keys = ON")
@@ -139,7 +141,12 @@ public final class Database {
         if !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
             return "\(message): the directory \(directory) does not exist (path: \(path))"
         }
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            // Read-only (or without `createsFile`), SQLite does not create the file.
+            return "\(message): the file \(path) does not exist (a read-only connection, or one without"
+                + " Configuration.createsFile, never creates it)"
+        }
+        if isDirectory.boolValue {
             return "\(message): \(path) is a directory"
         }
         return "\(message) (path: \(path))"
@@ -154,6 +161,7 @@ public final class Database {
         guard !isClosed else { return }
         statementCache.removeAll()
         controlStatements.removeAll()
+        tracing.instrumented?.detach()
         let code = sqlite3_close(handle)
         if code == SQLITE_BUSY {
             var pending: [String] = []
@@ -177,12 +185,16 @@ public final class Database {
         guard !isClosed else { return }
         statementCache.removeAll()
         controlStatements.removeAll()
+        tracing.instrumented?.detach()
         hooks.uninstallAll()  // a zombie connection must not call back into a freed registry
         sqlite3_close_v2(handle)
         markClosed()
     }
 
     private func markClosed() {
+        if let instrumented = tracing.instrumented {
+            instrumented.instrumentation.record(.connectionClosed(instrumented.trace))
+        }
         isClosed = true
         interruptHandle.invalidate()
         hooks.removeAll()

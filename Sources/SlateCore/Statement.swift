@@ -83,6 +83,8 @@ public final class Statement {
     @exclusivity(unchecked) @usableFromInline package var attachments = Attachments()
     /// The live-query tracker that keeps this statement's footprint, told when it is finalized.
     var tracker: RegionTracker?
+    /// The connection's instrumentation, told when a step fails (its trace events cannot say so).
+    let instrumented: ConnectionInstrumentation?
 
     init(database: Database, sql: String, persistent: Bool) throws {
         try database.checkOpen()
@@ -128,6 +130,7 @@ public final class Statement {
         self.sql = sql
         self.dateStrategy = database.configuration.dateStrategy
         self.includesArgumentsInErrors = database.configuration.includesArgumentsInErrors
+        self.instrumented = database.tracing.instrumented
         if let tracker, let footprint {
             tracker.register(statement, builder: footprint)
             self.tracker = tracker
@@ -142,6 +145,7 @@ public final class Statement {
         self.sql = sql
         self.dateStrategy = database.configuration.dateStrategy
         self.includesArgumentsInErrors = database.configuration.includesArgumentsInErrors
+        self.instrumented = database.tracing.instrumented
     }
 
     /// Whether `text` holds another statement (not just whitespace, semicolons or comments).
@@ -223,8 +227,24 @@ public final class Statement {
     @usableFromInline
     package func failure(_ code: Int32) -> DatabaseError {
         let error = DatabaseError.lastError(of: connection, code: code, sql: sql, arguments: reportedArguments)
+        instrumented?.statementFailed(handle, error: error)
         columnStateNeedsCheck = true
         sqlite3_reset(handle)
+        return error
+    }
+
+    /// `error`, a failure of this statement, with `values` as its arguments: for statements bound
+    /// value by value (a record's columns), whose values the statement did not keep. Unchanged when
+    /// the error has arguments already, is another statement's, or the connection does not report
+    /// them (``Database/Configuration/includesArgumentsInErrors``). The description truncates each.
+    package func reporting(_ values: @autoclosure () -> [(any SQLBindable)?], in error: DatabaseError)
+        -> DatabaseError
+    {
+        guard includesArgumentsInErrors, error.arguments == nil, error.sql == sql,
+            let arguments = try? StatementArguments(values()).values(for: self)
+        else { return error }
+        var error = error
+        error.arguments = arguments
         return error
     }
 

@@ -1,6 +1,7 @@
 import Foundation
-import Slate
 import SlateCodeModel
+import SlateCore
+import SlateQuery
 import SlateSchema
 
 /// Turns a ``DatabaseSchema`` into Swift source: records, a database type and their operations.
@@ -82,18 +83,25 @@ public enum CodeGenerator {
     /// file, or of the first `.sql` file given that holds schema statements
     /// (``SchemaLoader/namingInput(_:)``).
     ///
-    /// `onWarning` hears of what was accepted with a warning (``SchemaAndQueries/warnings``).
+    /// `warn` receives what was accepted with a warning (``SchemaAndQueries/warnings``: a schema
+    /// file's double-quoted strings, with file and line) and what the generated code works around
+    /// but the schema should say, such as a UUID column without `COLLATE NOCASE`
+    /// (``SlateSchema/DatabaseSchema/uuidCollationWarnings``). Each prints as the line to show
+    /// (`file:line: warning: …`, or `warning: …`).
     ///
     /// - Throws: ``SchemaError`` when the inputs cannot be read, ``GeneratorError`` for invalid
     ///   options.
     public static func generate(
         inputs: [URL], configuration: GeneratorConfiguration = GeneratorConfiguration(),
         databaseTypeName: String? = nil, generatesModuleBundleAccessor: Bool = false,
-        resourceSubdirectory: String? = nil, onWarning: (SchemaWarning) -> Void = { _ in }
+        resourceSubdirectory: String? = nil, warn: ((SchemaWarning) -> Void)? = nil
     ) throws -> String {
         let loaded = try SchemaLoader.loadSchemaAndQueries(from: inputs)
-        loaded.warnings.forEach(onWarning)
         let schema = loaded.schema
+        if let warn {
+            loaded.warnings.forEach(warn)
+            schema.uuidCollationWarnings.forEach { warn(SchemaWarning(message: $0)) }
+        }
         let source: GenerationOptions.Source
         let firstName: String
         let databaseFile = inputs.first { SchemaLoader.isDatabaseFile($0) }

@@ -1,6 +1,7 @@
 import Foundation
-import Slate
 import SlateCodeModel
+import SlateCore
+import SlateQuery
 import SlateSchema
 
 /// Everything both styles render, decided once: names, types, defaults, keys and relationships.

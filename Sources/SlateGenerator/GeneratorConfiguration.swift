@@ -1,6 +1,7 @@
 import Foundation
-import Slate
 import SlateCodeModel
+import SlateCore
+import SlateQuery
 
 /// How `slate generate` writes code: style, names, type mapping and storage. Every property has a
 /// default, so an empty configuration (or no `slate.json`) is valid.
@@ -71,7 +72,7 @@ public struct GeneratorConfiguration: Sendable, Hashable, Codable {
 
     /// How `UUID` columns are stored.
     public enum UUIDStorage: String, Sendable, Hashable, Codable, CaseIterable {
-        /// 36-character uppercase text.
+        /// 36-character lowercase text (RFC 9562), matched in any letter case by Slate.
         case text
         /// 16 bytes.
         case blob

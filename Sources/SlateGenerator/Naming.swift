@@ -1,6 +1,7 @@
 import Foundation
-import Slate
 import SlateCodeModel
+import SlateCore
+import SlateQuery
 
 /// Turns SQL names into readable, valid Swift identifiers.
 ///

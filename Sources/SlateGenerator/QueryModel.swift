@@ -1,6 +1,7 @@
 import Foundation
-import Slate
 import SlateCodeModel
+import SlateCore
+import SlateQuery
 import SlateSchema
 
 /// A named query as both styles render it: names and Swift types decided once.

@@ -1,6 +1,7 @@
 import Foundation
-import Slate
 import SlateCodeModel
+import SlateCore
+import SlateQuery
 import SlateSchema
 
 // Named queries in both styles: a function on the database type returning an `SQLQuery` (or an

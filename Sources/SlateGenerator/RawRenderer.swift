@@ -1,5 +1,6 @@
-import Slate
 import SlateCodeModel
+import SlateCore
+import SlateQuery
 
 /// Writes the raw style: functions that call only the SQLite C API (`import SQLite3` on Apple
 /// platforms, the `CSQLite` module elsewhere), so the generated file needs no library.
@@ -621,7 +622,7 @@ struct RawRenderer {
         }
 
         fileprivate func slateRawBind(_ statement: OpaquePointer, _ index: Int32, _ value: UUID?) -> Int32 {
-            slateRawBind(statement, index, value?.uuidString)
+            slateRawBind(statement, index, value?.uuidString.lowercased())  // RFC 9562's form, as Slate writes
         }
 
         fileprivate func slateRawBindUUIDBytes(_ statement: OpaquePointer, _ index: Int32, _ value: UUID?) -> Int32 {

@@ -1,5 +1,6 @@
-import Slate
 import SlateCodeModel
+import SlateCore
+import SlateQuery
 
 /// The parts of a record both styles write: the struct header, stored properties with their DocC
 /// comments, and the memberwise initializer.

@@ -1,6 +1,7 @@
 import Foundation
-import Slate
 import SlateCodeModel
+import SlateCore
+import SlateQuery
 
 /// Writes the Slate style: records conforming to Slate's `Table` (or `PrimaryKeyedTable`) through
 /// the shared emitter (`SlateCodeModel`, which the `@Table` macro uses too), and a database type

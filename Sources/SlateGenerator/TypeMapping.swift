@@ -1,6 +1,7 @@
 import Foundation
-import Slate
 import SlateCodeModel
+import SlateCore
+import SlateQuery
 import SlateSchema
 
 /// Chooses the Swift type of a column from the configuration, its name and its declared type.

@@ -41,7 +41,8 @@
     extension,
     conformances: Table, PrimaryKeyedTable, SelfManagingTable,
     names: named(schema), named(renamedColumns), named(databaseFile), named(Columns), named(init(row:)),
-    named(encode(to:)), named(didInsert(rowID:)), named(primaryKey), named(encode(primaryKey:to:))
+    named(encode(to:)), named(didInsert(rowID:)), named(primaryKey), named(encode(primaryKey:to:)),
+    named(_SlateColumnValues)
 )
 public macro Table(
     _ name: String? = nil,
@@ -110,7 +111,8 @@ public macro PrimaryKey(autoIncrement: Bool = false) =
 /// storages); a group has no key, foreign key, index or group of its own.
 @attached(
     extension, conformances: ColumnGroup,
-    names: named(groupColumns), named(Columns), named(init(row:startingAt:)), named(encode(to:))
+    names: named(groupColumns), named(Columns), named(init(row:startingAt:)), named(encode(to:)),
+    named(_SlateColumnValues)
 )
 public macro ColumnGroup() = #externalMacro(module: "SlateMacrosPlugin", type: "ColumnGroupMacro")
 

@@ -9,6 +9,7 @@ enum TableDiagnostic: DiagnosticMessage {
     case unsupportedType(property: String, type: String, reason: String)
     case implicitlyUnwrapped(property: String)
     case collectionNeedsJSON(property: String, type: String)
+    case enumNotStorable(property: String, type: String, enumName: String, hasRawValue: Bool)
     case duplicateColumn(name: String, property: String, firstProperty: String)
     case missingTypeAnnotation(property: String)
     case ignoredWithoutDefault(property: String)
@@ -37,6 +38,16 @@ enum TableDiagnostic: DiagnosticMessage {
         case .collectionNeedsJSON(let property, let type):
             return
                 "property '\(property)' has collection type '\(type)', which has no column representation: store it as JSON with @Column(storage: .json)"
+        case .enumNotStorable(let property, let type, let enumName, let hasRawValue):
+            let remedy =
+                hasRawValue
+                ? "add SQLValueConvertible to its declaration (it then stores its raw value), or store the property"
+                    + " as JSON with @Column(storage: .json)"
+                : "give it a raw value and SQLValueConvertible, or store the property as JSON with"
+                    + " @Column(storage: .json)"
+            return
+                "property '\(property)' has type '\(type)', but enum '\(enumName)' is not SQLValueConvertible, so it"
+                + " cannot be stored in a column: \(remedy)"
         case .duplicateColumn(let name, let property, let firstProperty):
             return
                 "property '\(property)' maps to column \"\(name)\", already used by '\(firstProperty)' (SQLite column names are case-insensitive); give one of them another name with @Column(\"…\")"
@@ -74,6 +85,7 @@ enum TableDiagnostic: DiagnosticMessage {
         case .unsupportedType: id = "unsupportedType"
         case .implicitlyUnwrapped: id = "implicitlyUnwrapped"
         case .collectionNeedsJSON: id = "collectionNeedsJSON"
+        case .enumNotStorable: id = "enumNotStorable"
         case .duplicateColumn: id = "duplicateColumn"
         case .missingTypeAnnotation: id = "missingTypeAnnotation"
         case .ignoredWithoutDefault: id = "ignoredWithoutDefault"

@@ -91,10 +91,12 @@ struct TableCodeGenerator {
                     name: column.columnName, typeExpression: column.sqlType.expression, isNotNull: isNotNull,
                     primaryKeyPosition: keyPosition, isAutoIncrement: column.isAutoIncrement, isUnique: column.isUnique,
                     defaultSQL: column.defaultSQL, collation: column.collation,
-                    property: TableConformance.Property(
-                        name: column.accessName, baseType: column.info.baseType, isOptional: column.info.isOptional,
-                        storage: storage,
-                        isMutable: column.isMutable, isNilForDefault: column.isNilForDefault)))
+                    property: checked(
+                        TableConformance.Property(
+                            name: column.accessName, baseType: column.info.baseType, isOptional: column.info.isOptional,
+                            storage: storage,
+                            isMutable: column.isMutable, isNilForDefault: column.isNilForDefault),
+                        column)))
             if let reference = column.references {
                 foreignKeys.append(
                     TableConformance.ForeignKey(
@@ -111,6 +113,16 @@ struct TableCodeGenerator {
             foreignKeys: foreignKeys, indexes: indexes, isWithoutRowID: model.isWithoutRowID)
         conformance.decodingShape = model.decodingShape
         return conformance
+    }
+
+    /// `property`, checked through a typealias when its type is one the macro does not know (a
+    /// user type it cannot see): a type that is not `SQLValueConvertible` is then one compiler
+    /// error, at the alias, instead of one per use in the expansion.
+    func checked(_ property: TableConformance.Property, _ column: ColumnModel) -> TableConformance.Property {
+        guard column.storage == .plain, column.info.knownName == nil else { return property }
+        var property = property
+        property.checkedTypeAlias = TableConformance.checkedTypeNamespace + "." + column.accessName
+        return property
     }
 
     /// An FTS5 table: its columns hold text, without types, constraints or key; the module's
@@ -158,9 +170,13 @@ struct TableCodeGenerator {
             conformances.append("Slate.SelfManagingTable")
         }
 
+        // `nonisolated`: in a module whose declarations are main-actor isolated by default (Swift
+        // 6.2's `.defaultIsolation(MainActor.self)`), the conformance and its members would be
+        // too, and a table could not be read or written off the main actor (a queue's or pool's
+        // thread). Elsewhere the keyword changes nothing.
         var text =
-            "extension \(model.typeName)" + (conformances.isEmpty ? "" : ": " + conformances.joined(separator: ", "))
-            + " {\n"
+            "nonisolated extension \(model.typeName)"
+            + (conformances.isEmpty ? "" : ": " + conformances.joined(separator: ", ")) + " {\n"
         text += conformance.membersText()
         let renamed = model.columns.filter { $0.renamedFrom != nil }
         if !renamed.isEmpty {
@@ -194,7 +210,8 @@ public struct ColumnGroupMacro: ExtensionMacro {
         }
         let generator = TableCodeGenerator(model: model, requestedConformances: [])
         let conformance = generator.conformance
-        let source = "extension \(model.typeName): Slate.ColumnGroup {\n" + conformance.groupMembersText() + "}"
+        let source =
+            "nonisolated extension \(model.typeName): Slate.ColumnGroup {\n" + conformance.groupMembersText() + "}"
         guard let extensionDecl = DeclSyntax(stringLiteral: source).as(ExtensionDeclSyntax.self),
             !extensionDecl.hasError
         else {

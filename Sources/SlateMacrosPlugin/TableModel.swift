@@ -73,6 +73,9 @@ struct TableModel {
 struct TableParser {
     let context: any MacroExpansionContext
     private(set) var hasErrors = false
+    /// The enums declared inside the struct, by name: the only property types whose conformances
+    /// the macro can see (`TableParser+Storage.swift`).
+    var nestedEnums: [String: EnumDeclSyntax] = [:]
 
     init(context: some MacroExpansionContext) {
         self.context = context
@@ -138,6 +141,9 @@ struct TableParser {
             }
         }
 
+        for member in structDecl.memberBlock.members {
+            if let nested = member.decl.as(EnumDeclSyntax.self) { nestedEnums[nested.name.text] = nested }
+        }
         var firstUse: [String: (property: String, node: Syntax)] = [:]
         for member in structDecl.memberBlock.members {
             guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
@@ -594,6 +600,12 @@ struct TableParser {
         case nil:
             break
         }
+        if storage == .plain, info.knownName == nil, let nested = nestedEnum(named: info.baseType),
+            !Self.declaresStorage(nested)
+        {
+            diagnoseUnstorableEnum(nested, property: propertyName, variable: variable, type: type)
+            return nil
+        }
         switch storage {
         case .date where info.knownName != "Date":
             error(
@@ -611,6 +623,10 @@ struct TableParser {
 
         if defaultSQL == nil, let initializer = binding.initializer?.value, !initializer.isNilLiteral {
             defaultSQL = initializer.sqlLiteral
+        }
+        if collation == nil, info.knownName == "UUID", Self.isUUIDText(storage) {
+            // UUID text matches in any letter case, and indexes still serve lookups (UUIDStorage.text).
+            collation = "NOCASE"
         }
         var column = ColumnModel(
             propertyName: propertyName, accessName: accessName, columnName: columnName,

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOCore
 import PostgresNIO
+import SlateConcurrency
 import SlateCore
 import SlateQuery
 
@@ -52,21 +53,41 @@ public struct PostgreSQLDatabase: PostgreSQLQueryable {
     public let client: PostgresClient
     /// The logger given to postgres-nio for each statement.
     public var logger: Logger
+    /// Receives every statement and transaction, for logging, tracing and metrics
+    /// (`DatabaseTelemetry`, product `SlateTelemetry`); `nil` reports nothing. See
+    /// <doc:RunningInAServer>.
+    public var instrumentation: (any DatabaseInstrumentation)?
+    /// The database's name, for the instrumentation (OpenTelemetry's `db.namespace`).
+    public var databaseName: String?
+    /// How long ``run()``, on graceful shutdown, lets the statements and transactions in flight
+    /// finish before it stops the client. Default 10 seconds.
+    public var shutdownGracePeriod: Duration = .seconds(10)
+    /// Admits statements and transactions until a shutdown (`Service.run()`), and counts them.
+    let gate = WorkGate(owner: "PostgreSQLDatabase")
 
     /// A database on `client`'s connections. Run the client (`await client.run()`) in a task of
-    /// its own for as long as the database is used.
+    /// its own for as long as the database is used, or run the database as a swift-service-lifecycle
+    /// `Service` (``run()``), which runs the client.
+    ///
+    /// - Parameters:
+    ///   - client: The connection pool.
+    ///   - logger: The logger postgres-nio logs each statement's protocol traffic into.
+    ///   - instrumentation: Receives every statement and transaction (`DatabaseTelemetry`).
+    ///   - databaseName: The database's name, for the instrumentation.
     public init(
         client: PostgresClient,
-        logger: Logger = Logger(label: "Slate.PostgreSQLDatabase", factory: { _ in SwiftLogNoOpLogHandler() })
+        logger: Logger = Logger(label: "Slate.PostgreSQLDatabase", factory: { _ in SwiftLogNoOpLogHandler() }),
+        instrumentation: (any DatabaseInstrumentation)? = nil,
+        databaseName: String? = nil
     ) {
         self.client = client
         self.logger = logger
+        self.instrumentation = instrumentation
+        self.databaseName = databaseName
     }
 
     public func forEachRow(_ sql: SQL, _ body: (borrowing Row) throws -> Void) async throws {
-        try await PostgresStatementRunner.forEachRow(sql, body) { query in
-            try await client.query(query, logger: logger)
-        }
+        try await PostgresStatementRunner.forEachRow(sql, on: .database(self), body)
     }
 
     /// Runs `body` in a transaction on one connection of the pool: `BEGIN`, then `COMMIT` when
@@ -83,24 +104,55 @@ public struct PostgreSQLDatabase: PostgreSQLQueryable {
         isolation level: PostgreSQLTransaction.IsolationLevel? = nil,
         _ body: (PostgreSQLTransaction) async throws -> sending Result
     ) async throws -> sending Result {
-        try await client.withConnection { connection in
-            let transaction = PostgreSQLTransaction(connection: connection, logger: logger, savepointDepth: 0)
+        try gate.enter()
+        defer { gate.leave() }
+        return try await withConnection { connection in
+            let trace = connectionTrace(id: connection.id)
+            let report = PostgresTransactionReport.begin(instrumentation, kind: .serverTransaction, connection: trace)
+            let transaction = PostgreSQLTransaction(
+                connection: connection, logger: logger, savepointDepth: 0, instrumentation: instrumentation,
+                connectionTrace: trace, transactionToken: report?.token)
             let begin = level.map { "BEGIN ISOLATION LEVEL " + $0.rawValue } ?? "BEGIN"
-            try await transaction.control(begin)
+            do {
+                try await transaction.control(begin)
+            } catch {
+                report?.end(error: error)
+                throw error
+            }
             let result: Result
             do {
                 result = try await body(transaction)
             } catch {
                 await transaction.rollBack(to: nil)
+                report?.end(error: error)
                 throw error
             }
             do {
                 try await transaction.control("COMMIT")
             } catch {
                 await transaction.rollBack(to: nil)
+                report?.end(error: error)
                 throw error
             }
+            report?.end(error: nil)
             return result
+        }
+    }
+}
+
+extension PostgreSQLDatabase {
+    /// `client.withConnection`, with a failure to connect explained (`PostgreSQLError.explainingConnectionFailure`).
+    func withConnection<Result>(_ body: (PostgresConnection) async throws -> sending Result) async throws
+        -> sending Result
+    {
+        var leased = false
+        do {
+            return try await client.withConnection { connection in
+                leased = true
+                return try await body(connection)
+            }
+        } catch let error where !leased && !(error is CancellationError) && !(error is PSQLError) {
+            throw PostgreSQLError.explainingConnectionFailure(error, sql: nil)
         }
     }
 }
@@ -119,11 +171,13 @@ public struct PostgreSQLTransaction: PostgreSQLQueryable {
     let connection: PostgresConnection
     let logger: Logger
     let savepointDepth: Int
+    let instrumentation: (any DatabaseInstrumentation)?
+    let connectionTrace: ConnectionTrace
+    /// The instrumentation's token for the innermost transaction or savepoint.
+    let transactionToken: (any Sendable)?
 
     public func forEachRow(_ sql: SQL, _ body: (borrowing Row) throws -> Void) async throws {
-        try await PostgresStatementRunner.forEachRow(sql, body) { query in
-            try await connection.query(query, logger: logger)
-        }
+        try await PostgresStatementRunner.forEachRow(sql, on: .transaction(self), body)
     }
 
     /// Runs `body` inside a savepoint: `SAVEPOINT`, then `RELEASE SAVEPOINT` when it returns, or
@@ -134,27 +188,41 @@ public struct PostgreSQLTransaction: PostgreSQLQueryable {
         -> sending Result
     {
         let name = "slate_savepoint_\(savepointDepth + 1)"
-        let inner = PostgreSQLTransaction(connection: connection, logger: logger, savepointDepth: savepointDepth + 1)
-        try await control("SAVEPOINT " + name.quotedIdentifier)
+        let report = PostgresTransactionReport.begin(instrumentation, kind: .savepoint, connection: connectionTrace)
+        let inner = PostgreSQLTransaction(
+            connection: connection, logger: logger, savepointDepth: savepointDepth + 1,
+            instrumentation: instrumentation, connectionTrace: connectionTrace,
+            transactionToken: report?.token ?? transactionToken)
+        do {
+            try await control("SAVEPOINT " + name.quotedIdentifier)
+        } catch {
+            report?.end(error: error)
+            throw error
+        }
         let result: Result
         do {
             result = try await body(inner)
         } catch {
             await rollBack(to: name)
+            report?.end(error: error)
             throw error
         }
-        try await control("RELEASE SAVEPOINT " + name.quotedIdentifier)
+        do {
+            try await control("RELEASE SAVEPOINT " + name.quotedIdentifier)
+        } catch {
+            report?.end(error: error)
+            throw error
+        }
+        report?.end(error: nil)
         return result
     }
 
     /// Runs a transaction-control statement, even in a cancelled task: the connection must not go
     /// back to the pool in the middle of a transaction.
     func control(_ statement: String) async throws {
-        do {
-            try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
-        } catch let error as PSQLError {
-            throw PostgreSQLError(error, sql: statement, arguments: [])
-        }
+        try await PostgresStatementTarget.transaction(self).run(
+            PostgresQuery(unsafeSQL: statement), text: statement,
+            arguments: { RenderedSQL(text: statement, arguments: []) }, { _ in })
     }
 
     /// `ROLLBACK TO SAVEPOINT name` and `RELEASE SAVEPOINT name`, or `ROLLBACK` for `nil`, after
@@ -206,22 +274,14 @@ enum PostgresStatementRunner {
         }
     }
 
-    /// Renders `sql`, sends it with `send` (the pool's or one connection's `query`) and reads every
-    /// row into `body`, converting errors.
+    /// Renders `sql`, runs it on `target` and reads every row into `body`, converting errors.
     static func forEachRow(
-        _ sql: SQL, _ body: (borrowing Row) throws -> Void,
-        send: (PostgresQuery) async throws -> PostgresRowSequence
+        _ sql: SQL, on target: PostgresStatementTarget, _ body: (borrowing Row) throws -> Void
     ) async throws {
         let rendered = try sql.rendered(for: .postgreSQL)
         let query = try query(rendered, sql: sql)
         try Task.checkCancellation()
-        let rows: PostgresRowSequence
-        do {
-            rows = try await send(query)
-        } catch let error as PSQLError {
-            throw PostgreSQLError(error, sql: rendered.text, arguments: argumentValues(rendered))
-        }
-        try await read(rows, text: rendered.text, arguments: { rendered }, body)
+        try await target.run(query, text: rendered.text, arguments: { rendered }, body)
     }
 
     /// Reads every row of `rows` of the statement `text`, converting errors (with the arguments

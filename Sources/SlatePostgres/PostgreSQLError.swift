@@ -117,3 +117,12 @@ extension PostgreSQLError {
         }
     }
 }
+
+extension PostgreSQLError: RedactableDatabaseError {
+    /// The SQLSTATE, or the driver's code when the connection failed.
+    public var errorType: String { sqlState ?? driverCode }
+    /// The SQLSTATE.
+    public var statusCode: String? { sqlState }
+    /// PostgreSQL's message, without its detail (which may quote values).
+    public var redactedMessage: String { message }
+}

@@ -157,14 +157,7 @@ extension Insert {
         decode: (borrowing Row) throws -> Output
     ) async throws -> [Output?]? {
         let insert = self
-        let send: (PostgresQuery) async throws -> PostgresRowSequence
-        if let transaction = db as? PostgreSQLTransaction {
-            send = { try await transaction.connection.query($0, logger: transaction.logger) }
-        } else if let database = db as? PostgreSQLDatabase {
-            send = { try await database.client.query($0, logger: database.logger) }
-        } else {
-            return nil
-        }
+        guard let target = PostgresStatementTarget(db) else { return nil }
         let (columnCount, omittable) = PostgresInsertShapes.shared.columns(of: Root.self)
         let cacheKey: PostgresInsertShapes.Key?
         switch returningClause {
@@ -248,15 +241,9 @@ extension Insert {
                     resultCode: .mismatch, message: "\(bindError)".truncatedForMessages, sql: rendered.text)
             }
             try Task.checkCancellation()
-            let rows: PostgresRowSequence
-            do {
-                rows = try await send(PostgresQuery(unsafeSQL: rendered.text, binds: encoder.encoder.bindings))
-            } catch let error as PSQLError {
-                throw PostgreSQLError(
-                    error, sql: rendered.text, arguments: PostgresStatementRunner.argumentValues(allArguments()))
-            }
             var returned = false
-            try await PostgresStatementRunner.read(rows, text: rendered.text, arguments: allArguments) { row in
+            let query = PostgresQuery(unsafeSQL: rendered.text, binds: encoder.encoder.bindings)
+            try await target.run(query, text: rendered.text, arguments: allArguments) { row in
                 returned = true
                 results.append(try decode(row))
             }
@@ -366,9 +353,7 @@ enum PostgresSingleInsert {
     /// Inserts `record` and sets it to the row as stored; `false` (and nothing run) when this
     /// path does not apply: another queryable, or a table with many omittable columns.
     static func run<Record: Table>(_ record: inout Record, _ db: some PostgreSQLQueryable) async throws -> Bool {
-        let transaction = db as? PostgreSQLTransaction
-        let database = transaction == nil ? db as? PostgreSQLDatabase : nil
-        guard transaction != nil || database != nil else { return false }
+        guard let target = PostgresStatementTarget(db) else { return false }
         let plan = PostgresInsertShapes.shared.plan(of: Record.self)
         guard !plan.plainTexts.isEmpty else { return false }
         var encoder = PostgresInsertEncoder(columnCount: plan.columnCount, omittable: plan.omittable)
@@ -403,20 +388,8 @@ enum PostgresSingleInsert {
         }
         try Task.checkCancellation()
         let query = PostgresQuery(unsafeSQL: text, binds: encoder.encoder.bindings)
-        let rows: PostgresRowSequence
-        do {
-            if let transaction {
-                rows = try await transaction.connection.query(query, logger: transaction.logger)
-            } else if let database {
-                rows = try await database.client.query(query, logger: database.logger)
-            } else {
-                return false
-            }
-        } catch let error as PSQLError {
-            throw PostgreSQLError(error, sql: text, arguments: PostgresStatementRunner.argumentValues(allArguments()))
-        }
         // The row as stored (a plain insert returns exactly one).
-        try await PostgresStatementRunner.read(rows, text: text, arguments: allArguments) { row in
+        try await target.run(query, text: text, arguments: allArguments) { row in
             record = try Record(row: row)
         }
         return true

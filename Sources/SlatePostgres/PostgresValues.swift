@@ -18,7 +18,7 @@ import SlateQuery
 /// | `Double`, `Float` | `float8`, `float4` |
 /// | `String` | `text` |
 /// | `Data`, `[UInt8]` | `bytea` |
-/// | `Date` | `timestamptz` |
+/// | `Date` | `timestamptz`, rounded to the microsecond (a date PostgreSQL cannot hold throws) |
 /// | `UUID` | `uuid` |
 /// | `Decimal` | `numeric` |
 /// | ``JSONEncoded`` | `jsonb` |
@@ -62,9 +62,10 @@ public struct PostgreSQLColumnEncoder: ColumnEncoder {
         if let value = Self.exactly(value, Bool?.self, Self.optionalBool) {
             return value.map { bindings.append($0) } ?? bindings.appendNull()
         }
-        if let value = Self.exactly(value, Date.self) { return bindings.append(value) }
+        if let value = Self.exactly(value, Date.self) { return bindings.append(try PostgresTimestamp(value)) }
         if let value = Self.exactly(value, Date?.self, Self.optionalDate) {
-            return value.map { bindings.append($0) } ?? bindings.appendNull()
+            guard let value else { return bindings.appendNull() }
+            return bindings.append(try PostgresTimestamp(value))
         }
         if let value = Self.exactly(value, UUID.self) { return bindings.append(value) }
         if let value = Self.exactly(value, UUID?.self, Self.optionalUUID) {
@@ -124,7 +125,7 @@ public struct PostgreSQLColumnEncoder: ColumnEncoder {
         case let value as Int: bindings.append(Int64(value))
         case let value as Double: bindings.append(value)
         case let value as Bool: bindings.append(value)
-        case let value as Date: bindings.append(value)
+        case let value as Date: bindings.append(try PostgresTimestamp(value))
         case let value as UUID: bindings.append(value)
         case let value as Data: bindings.append(ByteBuffer(bytes: value))
         case let value as SQLValue: try bind(sqlValue: value)
@@ -514,7 +515,7 @@ final class PostgresRowSource: ForeignRowSource {
             case .bytea:
                 return (.blob(Data(bytes.readableBytesView)), nil)
             case .uuid:
-                return (.text(try cell.decode(UUID.self).uuidString.lowercased()), nil)
+                return (.text(try cell.decode(UUID.self).lowercasedText), nil)
             case .timestamptz, .timestamp, .date:
                 let date = try cell.decode(Date.self)
                 return (try DateStrategy.iso8601.sqlValue(for: date), date)

@@ -60,6 +60,22 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: directory.path("absent.sqlite")))
     }
 
+    /// Issue 36: a missing file opened read-only said only "unable to open database file (path: …)".
+    @Test func aMissingFileOpenedReadOnlyIsSaidNotToExist() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var configuration = Database.Configuration()
+        configuration.isReadOnly = true
+        let path = directory.path("absent.sqlite")
+        let error = try #require(throws: DatabaseError.self) { try Database(path: path, configuration: configuration) }
+        #expect(error.resultCode == .cantOpen)
+        #expect(
+            error.message
+                == "unable to open database file: the file \(path) does not exist (a read-only connection, or one"
+                + " without Configuration.createsFile, never creates it)")
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
     @Test func missingDirectoryIsAClearError() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -13,7 +13,10 @@ import Testing
         "SlateRecords": ["CSQLite", "SlateCore", "SlateConcurrency", "SlateQuery"],
         "Slate": ["SlateCore", "SlateConcurrency", "SlateQuery", "SlateRecords"],
         // Beside the layers, on the query layer (and postgres-nio); nothing below imports it.
-        "SlatePostgres": ["SlateCore", "SlateConcurrency", "SlateQuery", "PostgresNIO"],
+        "SlatePostgres": ["SlateCore", "SlateConcurrency", "SlateQuery", "PostgresNIO", "ServiceLifecycle"],
+        // The server integrations (issue 32), beside the layers; nothing below imports them.
+        "SlateTelemetry": ["SlateCore", "SlateConcurrency", "Logging", "CoreMetrics", "Tracing"],
+        "SlateLifecycle": ["SlateConcurrency", "Logging", "ServiceLifecycle"],
         // For tests, above the runtime; nothing in the runtime imports it.
         "SlateTestingCore": ["CSQLite", "SlateCore", "SlateConcurrency", "SlateQuery", "SlateRecords", "Slate"],
     ]
@@ -67,7 +70,8 @@ import Testing
                 Issue.record("Package.swift has no target \(target)")
                 continue
             }
-            let rest = manifest[range.upperBound...]
+            // A trait condition's list (`condition: .when(traits: ["PostgreSQL"])`) names no target.
+            let rest = String(manifest[range.upperBound...]).replacing(/traits: \[[^\]]*\]/, with: "")
             let list = rest.prefix { $0 != "]" }
             let dependencies = Set(list.matches(of: /"([A-Za-z]+)"/).map { String($0.1) }).subtracting([target])
             #expect(

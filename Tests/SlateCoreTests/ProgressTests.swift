@@ -92,6 +92,7 @@ private final class InterruptStopFlag: @unchecked Sendable {
         let handle = db.interruptHandle
         let finished = InterruptStopFlag()
         let started = InterruptStopFlag()
+        let stopped = InterruptStopFlag()
         let interrupter = Thread {
             // An interrupt that arrives before the query starts is lost, so keep interrupting
             // until the query has stopped.
@@ -100,6 +101,7 @@ private final class InterruptStopFlag: @unchecked Sendable {
                 handle.interrupt()
                 Thread.sleep(forTimeInterval: 0.005)
             }
+            stopped.set()
         }
         interrupter.start()
         defer { finished.set() }
@@ -111,8 +113,10 @@ private final class InterruptStopFlag: @unchecked Sendable {
         finished.set()
         #expect(error.resultCode == .interrupt)
 
-        // Once the interrupter has stopped, the connection runs statements normally.
-        Thread.sleep(forTimeInterval: 0.02)
+        // Once the interrupter has stopped (waited for, not slept for: a loaded machine can hold
+        // its thread back between its check and its last interrupt), the connection runs
+        // statements normally.
+        Self.waitUntilSet(stopped)
         #expect(try db.fetchValue(Int.self, sql: "SELECT 40 + 2") == 42)
     }
 

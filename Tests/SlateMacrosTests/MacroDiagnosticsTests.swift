@@ -1,3 +1,7 @@
+import SwiftParser
+import SwiftSyntax
+import SwiftSyntaxMacroExpansion
+import SwiftSyntaxMacros
 import SwiftSyntaxMacrosGenericTestSupport
 import Testing
 
@@ -218,6 +222,112 @@ import Testing
                     @Column(storage: .json) var tags: [String]
                 }
                 """)
+    }
+
+    /// Issue 36: an enum without SQLValueConvertible gave five errors inside the expansion, with no
+    /// fix-it. An enum the macro can see (declared in the struct) gets one error at the property.
+    @Test func anEnumThatIsNotAColumnValueGetsOneErrorWithFixIts() {
+        let message =
+            "property 'genre' has type 'Genre', but enum 'Genre' is not SQLValueConvertible, so it cannot be stored in"
+            + " a column: add SQLValueConvertible to its declaration (it then stores its raw value), or store the"
+            + " property as JSON with @Column(storage: .json)"
+        assertTableExpansion(
+            """
+            @Table
+            struct Book {
+                enum Genre: String, Codable {
+                    case fiction, poetry
+                }
+                var id: Int64?
+                var genre: Genre
+            }
+            """,
+            expandedSource: """
+                struct Book {
+                    enum Genre: String, Codable {
+                        case fiction, poetry
+                    }
+                    var id: Int64?
+                    var genre: Genre
+                }
+                """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: message, line: 7, column: 16,
+                    fixIts: [
+                        FixItSpec(message: "make 'Genre' SQLValueConvertible"), FixItSpec(message: "store it as JSON"),
+                    ])
+            ],
+            applyFixIts: ["make 'Genre' SQLValueConvertible"],
+            fixedSource: """
+                @Table
+                struct Book {
+                    enum Genre: String, Codable, SQLValueConvertible {
+                        case fiction, poetry
+                    }
+                    var id: Int64?
+                    var genre: Genre
+                }
+                """)
+        assertTableExpansion(
+            """
+            @Table
+            struct Book {
+                enum Genre: String, Codable {
+                    case fiction, poetry
+                }
+                var id: Int64?
+                var genre: Genre?
+            }
+            """,
+            expandedSource: """
+                struct Book {
+                    enum Genre: String, Codable {
+                        case fiction, poetry
+                    }
+                    var id: Int64?
+                    var genre: Genre?
+                }
+                """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: message.replacingOccurrences(of: "type 'Genre'", with: "type 'Genre?'"), line: 7,
+                    column: 16,
+                    fixIts: [
+                        FixItSpec(message: "make 'Genre' SQLValueConvertible"), FixItSpec(message: "store it as JSON"),
+                    ])
+            ],
+            applyFixIts: ["store it as JSON"],
+            fixedSource: """
+                @Table
+                struct Book {
+                    enum Genre: String, Codable {
+                        case fiction, poetry
+                    }
+                    var id: Int64?
+                    @Column(storage: .json) var genre: Genre?
+                }
+                """)
+    }
+
+    /// A nested enum that says it is a column value expands as any other property type.
+    @Test func aStorableNestedEnumIsAccepted() {
+        for conformance in ["SQLValueConvertible", "Slate.SQLValueConvertible", "JSONStorable"] {
+            let file = Parser.parse(
+                source: """
+                    @Table
+                    struct Book {
+                        enum Genre: String, \(conformance) { case fiction, poetry }
+                        var id: Int64?
+                        var genre: Genre
+                    }
+                    """)
+            let context = BasicMacroExpansionContext(lexicalContext: [], expansionDiscriminator: "", sourceFiles: [:])
+            let expanded = file.expand(
+                macroSpecs: slateMacroSpecs, contextGenerator: { _ in context }, indentationWidth: .spaces(4))
+            #expect(context.diagnostics.isEmpty, "\(conformance): \(context.diagnostics.map(\.message))")
+            #expect(expanded.description.contains("extension Book: Slate.Table"), "\(conformance)")
+        }
     }
 
     @Test func implicitlyUnwrappedOptionalGetsAFixIt() {

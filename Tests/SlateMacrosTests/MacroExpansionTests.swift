@@ -18,7 +18,7 @@ import Testing
                     var name: String
                 }
 
-                extension Artist: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
+                nonisolated extension Artist: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
                     static let schema = Slate.TableSchema(
                         name: "Artist",
                         columns: [
@@ -84,7 +84,7 @@ import Testing
                     }
                 }
 
-                extension Note: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
+                nonisolated extension Note: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
                     static let schema = Slate.TableSchema(
                         name: "Note",
                         columns: [
@@ -135,7 +135,7 @@ import Testing
                     private var label: String
                 }
 
-                extension Tag: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
+                nonisolated extension Tag: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
                     static let schema = Slate.TableSchema(
                         name: "Tag",
                         columns: [
@@ -205,7 +205,7 @@ import Testing
                     }
                 }
 
-                extension Memo: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
+                nonisolated extension Memo: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
                     static let schema = Slate.TableSchema(
                         name: "Memo",
                         columns: [
@@ -267,7 +267,7 @@ import Testing
                     var addedAt: Date?
                 }
 
-                extension Entry: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
+                nonisolated extension Entry: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
                     static let schema = Slate.TableSchema(
                         name: "Entry",
                         columns: [
@@ -322,7 +322,7 @@ import Testing
                     var body: String?
                 }
 
-                extension PostSearch: Slate.Table {
+                nonisolated extension PostSearch: Slate.Table {
                     static let schema = Slate.TableSchema(
                         name: "post_search", kind: .virtual(module: "fts5", arguments: #"title, "full text", content='post', content_rowid='id'"#),
                         columns: [
@@ -371,7 +371,7 @@ import Testing
                     var city: String?
                 }
 
-                extension Address: Slate.ColumnGroup {
+                nonisolated extension Address: Slate.ColumnGroup {
                     static let groupColumns: [Slate.TableSchema.Column] = [
                         .init(name: "street", type: "TEXT", isNotNull: true),
                         .init(name: "town", type: "TEXT"),
@@ -415,7 +415,7 @@ import Testing
                     var name: String
                 }
 
-                extension Shop: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
+                nonisolated extension Shop: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
                     static let schema = Slate.TableSchema(
                         name: "Shop",
                         columns: [
@@ -487,7 +487,7 @@ import Testing
                     var createdAt: Date
                 }
 
-                extension Person: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
+                nonisolated extension Person: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
                     static let schema = Slate.TableSchema(
                         name: "people",
                         columns: [
@@ -594,7 +594,12 @@ import Testing
                     var email: Email?
                 }
 
-                extension Sample: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
+                nonisolated extension Sample: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
+                    enum _SlateColumnValues {
+                        typealias kind = Slate.ColumnValueCheck<Kind>.Checked
+                        typealias email = Slate.ColumnValueCheck<Email>.Checked
+                    }
+
                     static let schema = Slate.TableSchema(
                         name: "Sample",
                         columns: [
@@ -604,7 +609,7 @@ import Testing
                             .init(name: "price", type: "TEXT", isNotNull: true),
                             .init(name: "ratio", type: "REAL", isNotNull: true),
                             .init(name: "link", type: "TEXT"),
-                            .init(name: "token", type: "TEXT", isNotNull: true),
+                            .init(name: "token", type: "TEXT", isNotNull: true, collation: "NOCASE"),
                             .init(name: "payload", type: "BLOB", isNotNull: true),
                             .init(name: "bytes", type: "BLOB", isNotNull: true),
                             .init(name: "when", type: "DATETIME"),
@@ -625,8 +630,8 @@ import Testing
                         let bytes: Slate.Column<Sample, [UInt8]>
                         let when: Slate.Column<Sample, Date?>
                         let maybe: Slate.Column<Sample, Int?>
-                        let kind: Slate.Column<Sample, Kind>
-                        let email: Slate.Column<Sample, Email?>
+                        let kind: Slate.Column<Sample, _SlateColumnValues.kind>
+                        let email: Slate.Column<Sample, _SlateColumnValues.email?>
 
                         init(qualifier: String) {
                             self.id = Slate.Column(qualifier, "id")
@@ -640,8 +645,8 @@ import Testing
                             self.bytes = Slate.Column(qualifier, "bytes")
                             self.when = Slate.Column(qualifier, "when")
                             self.maybe = Slate.Column(qualifier, "maybe")
-                            self.kind = Slate.Column(qualifier, "kind")
-                            self.email = Slate.Column(qualifier, "email")
+                            self.kind = Slate.Column<Sample, _SlateColumnValues.kind>(qualifier, "kind")
+                            self.email = Slate.Column<Sample, _SlateColumnValues.email?>(qualifier, "email")
                         }
                     }
 
@@ -658,8 +663,8 @@ import Testing
                             bytes: try row.decode(at: 8),
                             when: try row.decode(at: 9),
                             maybe: try row.decode(at: 10),
-                            kind: try row.decode(at: 11),
-                            email: try row.decode(at: 12))
+                            kind: try row.decode(_SlateColumnValues.kind.self, at: 11),
+                            email: try row.decode(_SlateColumnValues.email?.self, at: 12))
                     }
 
                     func encode<Encoder: Slate.ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
@@ -674,8 +679,8 @@ import Testing
                         try encoder.encode(self.bytes)
                         try encoder.encode(self.when)
                         try encoder.encode(self.maybe)
-                        try encoder.encode(self.kind)
-                        try encoder.encode(self.email)
+                        try encoder.encode(self.kind as _SlateColumnValues.kind)
+                        try encoder.encode(self.email as _SlateColumnValues.email?)
                     }
 
                     var primaryKey: String {
@@ -708,7 +713,7 @@ import Testing
                     var ticket: UUID
                 }
 
-                extension Event: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
+                nonisolated extension Event: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
                     static let schema = Slate.TableSchema(
                         name: "Event",
                         columns: [
@@ -787,7 +792,7 @@ import Testing
                     var position: Int
                 }
 
-                extension PlaylistTrack: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
+                nonisolated extension PlaylistTrack: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
                     static let schema = Slate.TableSchema(
                         name: "PlaylistTrack",
                         columns: [
@@ -848,7 +853,7 @@ import Testing
                     var user: String
                 }
 
-                extension Session: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
+                nonisolated extension Session: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
                     static let schema = Slate.TableSchema(
                         name: "Session",
                         columns: [
@@ -904,7 +909,7 @@ import Testing
                     var level: Int
                 }
 
-                extension LogLine: Slate.Table, Slate.SelfManagingTable {
+                nonisolated extension LogLine: Slate.Table, Slate.SelfManagingTable {
                     static let schema = Slate.TableSchema(
                         name: "LogLine",
                         columns: [
@@ -965,7 +970,7 @@ import Testing
                     static var defaultText = ""
                 }
 
-                extension Draft: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
+                nonisolated extension Draft: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
                     static let schema = Slate.TableSchema(
                         name: "Draft",
                         columns: [
@@ -1026,7 +1031,7 @@ import Testing
                     var labelCode: String?
                 }
 
-                extension Album: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
+                nonisolated extension Album: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
                     static let schema = Slate.TableSchema(
                         name: "Album",
                         columns: [
@@ -1103,7 +1108,7 @@ import Testing
                     var body: String
                 }
 
-                extension Note: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
+                nonisolated extension Note: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
                     static let schema = Slate.TableSchema(
                         name: "Note",
                         columns: [
@@ -1162,7 +1167,7 @@ import Testing
                     public var `default`: Bool
                 }
 
-                extension Tag: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
+                nonisolated extension Tag: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
                     public static let schema = Slate.TableSchema(
                         name: "Tag",
                         columns: [
@@ -1226,7 +1231,7 @@ import Testing
                     let value: Int
                 }
 
-                extension Counter: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
+                nonisolated extension Counter: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
                     static let schema = Slate.TableSchema(
                         name: "Counter",
                         columns: [
@@ -1264,7 +1269,7 @@ import Testing
                     }
                 }
 
-                extension Constant: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
+                nonisolated extension Constant: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
                     static let schema = Slate.TableSchema(
                         name: "Constant",
                         columns: [

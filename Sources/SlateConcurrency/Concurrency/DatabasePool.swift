@@ -57,6 +57,8 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
     let writer: SerializedConnection
     let readers: ReaderPool
     private let ownerKey: DispatchSpecificKey<Void>
+    /// Admits work until ``shutDown(gracePeriod:)``, and counts it (Concurrency/Shutdown.swift).
+    let gate = WorkGate(owner: "DatabasePool")
 
     /// Opens the writer connection, switches the database to WAL mode, and prepares a pool of
     /// readers that open when reads need them.
@@ -114,7 +116,15 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
             ownerKey: ownerKey,
             openDatabase: { [readerConfiguration] in
                 try Database(location: location, configuration: readerConfiguration)
-            })
+            },
+            countDidChange: Self.readerCountReporter(configuration))
+    }
+
+    /// Reports the number of open readers to the configuration's instrumentation, if any.
+    private static func readerCountReporter(_ configuration: Database.Configuration) -> (@Sendable (Int) -> Void)? {
+        guard let instrumentation = configuration.instrumentation else { return nil }
+        let label = configuration.label
+        return { count in instrumentation.record(.readerCount(pool: label, count: count)) }
     }
 
     /// Opens a pool on the database file at `path`; see ``init(location:configuration:maximumReaderCount:idleReaderTimeout:)``.
@@ -165,19 +175,32 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
     /// truncate the WAL with `PRAGMA wal_checkpoint(TRUNCATE)` or change the journal mode.
     public func run<Value: Sendable>(_ access: DatabaseAccess, _ work: (Database) throws -> Value) throws -> Value {
         try ownerKey.checkNotReentrant("DatabasePool")
+        try gate.enter()
+        defer { gate.leave() }
+        let hop = InstrumentedHop.capture(configuration, access)
         switch access {
         case .read:
             let reader = try readers.acquire()
             defer { readers.release(reader) }
-            return try reader.sync { db in try db.perform(.snapshotRead, cancellation: nil, work) }
+            return try reader.sync { db in
+                try gate.runAdmitted(db) {
+                    try hop.run(on: db) { try db.perform(.snapshotRead, cancellation: nil, work) }
+                }
+            }
         case .barrierWrite:
             return try writer.sync { db in
                 readers.beginBarrier()
                 defer { readers.endBarrier() }
-                return try db.perform(.plain, cancellation: nil, work)
+                return try gate.runAdmitted(db) {
+                    try hop.run(on: db) { try db.perform(.plain, cancellation: nil, work) }
+                }
             }
         default:
-            return try writer.sync { db in try db.perform(Self.writerAccess(access), cancellation: nil, work) }
+            return try writer.sync { db in
+                try gate.runAdmitted(db) {
+                    try hop.run(on: db) { try db.perform(Self.writerAccess(access), cancellation: nil, work) }
+                }
+            }
         }
     }
 
@@ -189,11 +212,14 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
         _ work: @escaping @Sendable (Database) throws -> Value,
         completion: @escaping @Sendable (Result<Value, any Error>) -> Void
     ) {
+        do { try gate.enter() } catch { return completion(.failure(error)) }
+        let completion = gate.leaving(completion)
+        let hop = InstrumentedHop.capture(configuration, access)
         if access == .read {
-            scheduleRead(cancellation: cancellation, work, completion: completion)
+            scheduleRead(cancellation: cancellation, hop: hop, work, completion: completion)
         } else {
             scheduleWrite(
-                Self.writerAccess(access), barrier: access == .barrierWrite, cancellation: cancellation, work,
+                Self.writerAccess(access), barrier: access == .barrierWrite, cancellation: cancellation, hop: hop, work,
                 completion: completion)
         }
     }
@@ -214,17 +240,23 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
     /// Runs `body` on a reader when one is free, then calls `completion` with its result.
     func scheduleRead<Value: Sendable>(
         cancellation: DatabaseWorkCancellation?,
+        hop: InstrumentedHop?,
         _ body: @escaping @Sendable (Database) throws -> Value,
         completion: @escaping @Sendable (Result<Value, any Error>) -> Void
     ) {
         let readers = self.readers
+        let gate = self.gate
         readers.acquire { acquired in
             switch acquired {
             case .failure(let error):
                 completion(.failure(error))
             case .success(let reader):
                 reader.async { db in
-                    let result = Result { try db.perform(.snapshotRead, cancellation: cancellation, body) }
+                    let result = Result {
+                        try gate.runAdmitted(db) {
+                            try hop.run(on: db) { try db.perform(.snapshotRead, cancellation: cancellation, body) }
+                        }
+                    }
                     readers.release(reader)
                     completion(result)
                 }
@@ -237,13 +269,19 @@ public final class DatabasePool: DatabaseWriter, @unchecked Sendable {
         _ access: ConnectionAccess,
         barrier: Bool,
         cancellation: DatabaseWorkCancellation?,
+        hop: InstrumentedHop?,
         _ body: @escaping @Sendable (Database) throws -> Value,
         completion: @escaping @Sendable (Result<Value, any Error>) -> Void
     ) {
         let readers = self.readers
+        let gate = self.gate
         writer.async { db in
             if barrier { readers.beginBarrier() }
-            let result = Result { try db.perform(access, cancellation: cancellation, body) }
+            let result = Result {
+                try gate.runAdmitted(db) {
+                    try hop.run(on: db) { try db.perform(access, cancellation: cancellation, body) }
+                }
+            }
             if barrier { readers.endBarrier() }
             completion(result)
         }

@@ -39,6 +39,8 @@ public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
     let connection: SerializedConnection
     private let interruptHandle: InterruptHandle
     private let ownerKey = DispatchSpecificKey<Void>()
+    /// Admits work until ``shutDown(gracePeriod:)``, and counts it (Concurrency/Shutdown.swift).
+    let gate = WorkGate(owner: "DatabaseQueue")
 
     /// Opens a connection and wraps it in a queue.
     ///
@@ -72,7 +74,14 @@ public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
     /// result. Reads run in a deferred transaction with `PRAGMA query_only` on.
     public func run<Value: Sendable>(_ access: DatabaseAccess, _ work: (Database) throws -> Value) throws -> Value {
         try ownerKey.checkNotReentrant("DatabaseQueue")
-        return try connection.sync { db in try db.perform(Self.connectionAccess(access), cancellation: nil, work) }
+        try gate.enter()
+        defer { gate.leave() }
+        let hop = InstrumentedHop.capture(configuration, access)
+        return try connection.sync { db in
+            try gate.runAdmitted(db) {
+                try hop.run(on: db) { try db.perform(Self.connectionAccess(access), cancellation: nil, work) }
+            }
+        }
     }
 
     /// Runs `work` on the queue's connection in its turn and calls `completion` with its result.
@@ -82,8 +91,18 @@ public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
         _ work: @escaping @Sendable (Database) throws -> Value,
         completion: @escaping @Sendable (Result<Value, any Error>) -> Void
     ) {
-        connection.async { db in
-            completion(Result { try db.perform(Self.connectionAccess(access), cancellation: cancellation, work) })
+        do { try gate.enter() } catch { return completion(.failure(error)) }
+        let completion = gate.leaving(completion)
+        let hop = InstrumentedHop.capture(configuration, access)
+        connection.async { [gate] db in
+            completion(
+                Result {
+                    try gate.runAdmitted(db) {
+                        try hop.run(on: db) {
+                            try db.perform(Self.connectionAccess(access), cancellation: cancellation, work)
+                        }
+                    }
+                })
         }
     }
 

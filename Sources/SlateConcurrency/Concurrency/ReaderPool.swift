@@ -17,6 +17,8 @@ final class ReaderPool: @unchecked Sendable {
     private let label: String
     private let ownerKey: DispatchSpecificKey<Void>
     private let openDatabase: @Sendable () throws -> Database
+    /// Told the number of open readers after it changed, when the pool has an instrumentation.
+    private let countDidChange: (@Sendable (Int) -> Void)?
 
     private let condition = NSCondition()
     private var idle: [SerializedConnection] = []
@@ -38,13 +40,15 @@ final class ReaderPool: @unchecked Sendable {
         idleTimeout: TimeInterval?,
         label: String,
         ownerKey: DispatchSpecificKey<Void>,
-        openDatabase: @escaping @Sendable () throws -> Database
+        openDatabase: @escaping @Sendable () throws -> Database,
+        countDidChange: (@Sendable (Int) -> Void)? = nil
     ) {
         self.maximumCount = maximumCount
         self.idleTimeout = idleTimeout
         self.label = label
         self.ownerKey = ownerKey
         self.openDatabase = openDatabase
+        self.countDidChange = countDidChange
     }
 
     /// The number of open readers, busy or idle.
@@ -121,9 +125,11 @@ final class ReaderPool: @unchecked Sendable {
         let drained = idle
         idle.removeAll()
         openCount -= drained.count
+        let count = openCount
         condition.unlock()
         // The readers close as `drained` goes out of scope, outside the lock.
         _ = drained
+        if !drained.isEmpty { countDidChange?(count) }
     }
 
     /// Pairs waiting requests with free readers, or with room to open new ones.
@@ -164,6 +170,7 @@ final class ReaderPool: @unchecked Sendable {
                     deliver(more)
                     continue
                 }
+                if let countDidChange { countDidChange(openReaderCount) }
                 handler(.success(reader))
             }
         }

@@ -38,6 +38,10 @@ final class ObservationRunner<Value: Sendable>: ObservationCancelling, @unchecke
     private var timer: (any DispatchSourceTimer)?
     private var dataVersion: Int?
     private var isPolling = false
+    /// The writer's instrumentation, told about each refetch and each commit that skipped one.
+    private let instrumentation: (any DatabaseInstrumentation)?
+    private let poolLabel: String?
+    private var hasFetched = false
 
     init(
         observation: DatabaseObservation<Value>,
@@ -53,6 +57,9 @@ final class ObservationRunner<Value: Sendable>: ObservationCancelling, @unchecke
         self.delivery = DispatchQueue(label: "Slate.DatabaseObservation.delivery", target: queue)
         self.onChange = onChange
         self.onError = onError
+        let configuration = (writer as? DatabasePool)?.configuration ?? (writer as? DatabaseQueue)?.configuration
+        self.instrumentation = configuration?.instrumentation
+        self.poolLabel = configuration?.label
     }
 
     var isCancelled: Bool {
@@ -64,7 +71,13 @@ final class ObservationRunner<Value: Sendable>: ObservationCancelling, @unchecke
     // MARK: Starting
 
     func start() {
-        let observer = CommitObserver { [weak self] in self?.databaseDidChange() }
+        var onSkippedCommit: (@Sendable () -> Void)?
+        if let instrumentation {
+            let pool = poolLabel
+            onSkippedCommit = { instrumentation.record(.liveQueryRefetchSkipped(pool: pool)) }
+        }
+        let observer = CommitObserver(
+            onChange: { [weak self] in self?.databaseDidChange() }, onSkippedCommit: onSkippedCommit)
         lock.lock()
         self.observer = observer
         let writer = self.writer
@@ -112,7 +125,10 @@ final class ObservationRunner<Value: Sendable>: ObservationCancelling, @unchecke
             return
         }
         needsFetch = false
+        let refetch = hasFetched ? instrumentation : nil
+        hasFetched = true
         lock.unlock()
+        refetch?.record(.liveQueryRefetch(pool: poolLabel))
         // Read before the snapshot begins: every commit counted by then is in the snapshot.
         let since = clock.commitCount
         let fetchValue = self.fetchValue

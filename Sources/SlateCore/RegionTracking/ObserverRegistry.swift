@@ -29,11 +29,15 @@ package final class CommitClock: @unchecked Sendable {
 package final class CommitObserver: @unchecked Sendable {
     // @unchecked Sendable: immutable after creation.
     let onChange: @Sendable () -> Void
+    /// Runs instead of `onChange` after a commit that left the region unchanged (for metrics).
+    let onSkippedCommit: (@Sendable () -> Void)?
 
     /// Creates an observer; `onChange` runs on the connection's thread after each commit that
-    /// changed its region, and must not use the connection.
-    package init(onChange: @escaping @Sendable () -> Void) {
+    /// changed its region, `onSkippedCommit` after each commit that did not. Neither may use the
+    /// connection.
+    package init(onChange: @escaping @Sendable () -> Void, onSkippedCommit: (@Sendable () -> Void)? = nil) {
         self.onChange = onChange
+        self.onSkippedCommit = onSkippedCommit
     }
 }
 
@@ -155,13 +159,15 @@ struct ObserverRegistry {
     }
 
     /// The observers a landed commit's changes concern; those waiting for the next commit stop
-    /// waiting.
+    /// waiting. The others hear of the commit they skip (`onSkippedCommit`) here.
     mutating func observers(concernedBy change: ChangeLog.Level) -> [CommitObserver] {
         var notified: [CommitObserver] = []
         for (id, entry) in entries {
             if entry.notifiesAtNextCommit || change.everything || entry.isFullDatabase || Self.matches(entry, change) {
                 notified.append(entry.observer)
                 entries[id]?.notifiesAtNextCommit = false
+            } else {
+                entry.observer.onSkippedCommit?()
             }
         }
         return notified

@@ -29,7 +29,8 @@ public enum DateStrategy: Sendable, Hashable {
     ///
     /// Every date this returns reads back as the same instant, to the strategy's precision
     /// (milliseconds for ``iso8601``, ``iso8601Milliseconds`` and ``unixMilliseconds``, a `Double`
-    /// of seconds for ``unixSeconds``, a `Double` of days for ``julianDay``).
+    /// of seconds for ``unixSeconds``, a `Double` of days for ``julianDay``): the date
+    /// ``storedDate(for:)`` returns.
     ///
     /// - Throws: ``DatabaseError`` with ``ResultCode/mismatch`` for a date that is not finite
     ///   (SQLite would store a NaN as `NULL`), and, under ``iso8601``, for a date outside the years
@@ -77,6 +78,36 @@ public enum DateStrategy: Sendable, Hashable {
         case .julianDay:
             return .real(seconds / 86_400 + DateCoding.unixEpochJulianDay)
         }
+    }
+
+    /// The date this strategy reads back after storing `date`: `date` rounded to the strategy's
+    /// precision. A `Date` holds about a tenth of a microsecond, which no strategy keeps whole, so a
+    /// record inserted with `Date()` reads back with this date, not `Date()` itself. Compare with it
+    /// in tests, or round dates before storing them:
+    ///
+    /// | Strategy | Precision |
+    /// | --- | --- |
+    /// | ``iso8601`` (the default), ``iso8601Milliseconds``, ``unixMilliseconds`` | 1 millisecond, rounded to the nearest |
+    /// | ``iso8601Date`` | 1 day (any other date throws) |
+    /// | ``unixSeconds`` | a `Double` of seconds since 1970 (about 0.24 µs in 2025) |
+    /// | ``julianDay`` | a `Double` of days (about 40 µs in 2025) |
+    ///
+    /// PostgreSQL's `timestamptz` holds microseconds: see `PostgreSQLDatabase.storedDate(for:)`.
+    ///
+    /// ```swift
+    /// let book = Book(id: UUID(), title: "Dune", added: Date())
+    /// try db.insert(book)
+    /// let read = try Book.find(book.id).fetchOne(db)
+    /// #expect(read?.added == (try DateStrategy.iso8601.storedDate(for: book.added)))
+    /// ```
+    ///
+    /// - Throws: The error of ``sqlValue(for:)`` for a date the strategy cannot store.
+    public func storedDate(for date: Date) throws -> Date {
+        let value = try sqlValue(for: date)
+        guard let stored = self.date(from: value) else {
+            throw DatabaseError.conversionFailure(value, to: Date.self)
+        }
+        return stored
     }
 
     /// The date a SQL value stores, or `nil` when it is not a date.

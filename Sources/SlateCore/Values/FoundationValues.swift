@@ -95,9 +95,34 @@ public struct EncodedDate: SQLBindable, Sendable, Hashable {
 // MARK: - UUID
 
 extension UUID: SQLBindable, SQLExtractable {
-    /// Stored as TEXT in `uuidString` form (uppercase, hyphenated). Use ``UUIDStorage/blob`` with
+    /// Stored as TEXT in RFC 9562's canonical form: lowercase and hyphenated
+    /// (`6f1c2a3e-8b4d-4c5e-9f60-123456789abc`), as the `sqlite3` shell, PostgreSQL and most other
+    /// tools write it (Foundation's `uuidString` is uppercase). Use ``UUIDStorage/blob`` with
     /// ``Statement/bind(_:at:storage:)`` for 16-byte BLOBs.
-    public var sqlValue: SQLValue { .text(uuidString) }
+    ///
+    /// Text in any letter case reads back as the same UUID, and the query builder compares UUID
+    /// columns without regard to case (see ``UUIDStorage/text``).
+    public var sqlValue: SQLValue { .text(lowercasedText) }
+
+    /// The canonical text form: 36 lowercase hexadecimal digits and hyphens.
+    package var lowercasedText: String {
+        let digits: StaticString = "0123456789abcdef"
+        return withUnsafeBytes(of: uuid) { bytes in
+            String(unsafeUninitializedCapacity: 36) { text in
+                var out = 0
+                for (index, byte) in bytes.enumerated() {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        text[out] = UInt8(ascii: "-")
+                        out += 1
+                    }
+                    text[out] = digits.utf8Start[Int(byte >> 4)]
+                    text[out + 1] = digits.utf8Start[Int(byte & 0x0F)]
+                    out += 2
+                }
+                return out
+            }
+        }
+    }
 
     /// Reads 36-character text in either case, or a 16-byte BLOB.
     public init(sqlValue: SQLValue) throws {
@@ -123,7 +148,16 @@ extension UUID: SQLBindable, SQLExtractable {
 
 /// How a UUID is stored.
 public enum UUIDStorage: Sendable, Hashable {
-    /// 36-character uppercase TEXT (the default).
+    /// 36-character lowercase TEXT, RFC 9562's canonical form (the default).
+    ///
+    /// Tables Slate creates declare such columns `COLLATE NOCASE`, so that every comparison —
+    /// the builder's, `find`, joins, `UNIQUE` and primary keys, SQL written by hand — matches a
+    /// UUID whatever the letter case it was stored in (older versions of Slate wrote uppercase),
+    /// and indexes still serve the lookups. The builder also compares values with UUID columns
+    /// `COLLATE NOCASE`, so that a column declared without it (a table created by an older version
+    /// of Slate, or by your own SQL) never misses a row either; such a column cannot use its
+    /// index for those lookups, and ``Database/verifySchema(of:)``, `slate check` and
+    /// `slate generate` report it.
     case text
     /// 16 raw bytes.
     case blob
@@ -131,7 +165,7 @@ public enum UUIDStorage: Sendable, Hashable {
     /// The SQL value storing `uuid`.
     public func sqlValue(for uuid: UUID) -> SQLValue {
         switch self {
-        case .text: return .text(uuid.uuidString)
+        case .text: return .text(uuid.lowercasedText)
         case .blob: return .blob(withUnsafeBytes(of: uuid.uuid) { Data($0) })
         }
     }

@@ -1,3 +1,4 @@
+import Foundation
 import SlateConcurrency
 import SlateCore
 
@@ -25,7 +26,13 @@ extension Table {
         let prefix = qualifier.quotedIdentifier + "."
         var predicates = columns.enumerated().map { index, column -> SQL in
             let value: (any SQLBindable)? = index < values.count ? values[index] : nil
-            return SQL(sql: prefix + column.quotedIdentifier + " = ?", arguments: StatementArguments([value]))
+            var predicate = SQL(sql: prefix + column.quotedIdentifier + " = ?", arguments: StatementArguments([value]))
+            // A UUID key stored as text matches whatever its letter case (see `comparesUUIDText`);
+            // one stored as a blob is handed out as its blob. Slate declares UUID text NOCASE.
+            if value is UUID || schema.column(named: column)?.collation?.uppercased() == "NOCASE" {
+                predicate.append(uuidTextCollation())
+            }
+            return predicate
         }
         if values.count != columns.count {
             predicates.append(
@@ -62,11 +69,16 @@ extension Table {
         let keys = columns.indices.filter { columns[$0].isPrimaryKey }
         var assigned = columns.indices.filter { !columns[$0].isPrimaryKey }
         if assigned.isEmpty { assigned = keys }
+        // On SQLite, a UUID key stored as text matches whatever its letter case (`comparesUUIDText`).
+        let uuidKeys = keys.isEmpty ? [] : nocaseColumnNames(values: values)
         // SQLite's `?2` is PostgreSQL's `$2`.
         func statementText(_ marker: String) -> String {
             let parameter = { (index: Int) in columns[index].name.quotedIdentifier + " = \(marker)\(index + 1)" }
+            let condition = { (index: Int) in
+                parameter(index) + (marker == "?" && uuidKeys.contains(columns[index].name) ? " COLLATE NOCASE" : "")
+            }
             return "UPDATE " + tableName.quotedIdentifier + " SET " + assigned.map(parameter).joined(separator: ", ")
-                + " WHERE " + (keys.isEmpty ? "0" : keys.map(parameter).joined(separator: " AND "))
+                + " WHERE " + (keys.isEmpty ? "0" : keys.map(condition).joined(separator: " AND "))
         }
         let text = statementText("?")
         guard !keys.isEmpty else {
@@ -82,6 +94,24 @@ extension Table {
         return SQL(
             sqlite: SQL(sql: text, arguments: arguments), postgreSQL: SQL(sql: statementText("$"), arguments: arguments)
         )
+    }
+}
+
+extension Table {
+    /// The record columns compared `COLLATE NOCASE` in by-key statements: those declared
+    /// `NOCASE` (as Slate declares them), and those whose value (in `values`, the record's column
+    /// values, when given) or typed ``Column`` is a `UUID`.
+    static func nocaseColumnNames(values: [any SQLBindable]) -> Set<String> {
+        let columns = schema.recordColumns
+        var names = Set(columns.filter { $0.collation?.uppercased() == "NOCASE" }.map(\.name))
+        if values.count == columns.count {
+            for (column, value) in zip(columns, values) where value is UUID { names.insert(column.name) }
+        } else {
+            for (name, type) in columnValueTypes where type.type == UUID.self && type.storage != .uuid(.blob) {
+                names.insert(name)
+            }
+        }
+        return names
     }
 }
 
@@ -187,11 +217,12 @@ extension Database {
         -> Statement?
     {
         let find = try attachment(RecordSQL.self, for: Record.self, variant: RecordSQL.Kind.findByPrimaryKey.rawValue) {
+            // The first key's values stand for every key of the type: the same types, so the same
+            // SQL (a UUID is collated); they are bound anew on each lookup.
             let keyCount = Record.schema.primaryKey.count
-            let placeholders = Array(repeating: Int64(0) as any SQLBindable, count: keyCount)
             var select = Select<Record>()
             select.clauses.predicates.append(
-                Record.primaryKeyPredicate(values: placeholders, qualifier: Record.tableName))
+                Record.primaryKeyPredicate(values: keyValues.array, qualifier: Record.tableName))
             // No `LIMIT`: the statement is stepped once and reset, so a limit would only add a
             // parameter to bind on every lookup.
             let sql = select.clauses.render()
@@ -278,7 +309,11 @@ package struct UpdateRecord<Root: PrimaryKeyedTable>: QueryStatement {
             statement.resetQuietly()
         }
         try record.bindColumns(to: statement, startingAt: 1)
-        try statement.run()
+        do {
+            try statement.run()
+        } catch let error as DatabaseError {
+            throw statement.reporting(record.columnValues, in: error)
+        }
         return db.changesCount > 0
     }
 }

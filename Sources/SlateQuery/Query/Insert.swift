@@ -206,7 +206,14 @@ public struct Insert<Root: Table>: QueryStatement {
             // One call binds every record (the record type finds what it needs once).
             try records.withUnsafeBufferPointer { records in
                 try Root.bindEach(of: records, to: statement, startingAt: 1) { position in
-                    try body(statement, position)
+                    do {
+                        try body(statement, position)
+                    } catch let error as DatabaseError {
+                        // A constraint names no value: the error shows the record's (truncated).
+                        throw statement.reporting(
+                            records[position].columnValues.map { $0 as (any SQLBindable)? } + extra.positional,
+                            in: error)
+                    }
                 }
             }
         }
@@ -246,7 +253,11 @@ public struct Insert<Root: Table>: QueryStatement {
             for (offset, value) in arguments.enumerated() {
                 try bindArgument(value, to: statement, at: 1 + offset)
             }
-            try body(statement, position)
+            do {
+                try body(statement, position)
+            } catch let error as DatabaseError {
+                throw statement.reporting(arguments, in: error)
+            }
         }
     }
 }

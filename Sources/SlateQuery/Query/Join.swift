@@ -15,11 +15,26 @@ public protocol QuerySource {
     /// Decodes the table's value from `row`, whose column 0 is the table's first column.
     static func decodeJoined(from row: borrowing Row) throws -> Self
 
+    /// Why ``schema`` cannot be used, when it cannot: a `CodableRecord` whose columns could not be
+    /// inferred. Statements on the table, `createTable(for:)`, migrations and schema checks throw
+    /// it before anything runs, rather than SQL for a table without columns. Default: `nil`.
+    static var schemaError: DatabaseError? { get }
+
     /// The table's columns as a joined statement's closures see them: ``Columns`` for a table,
     /// ``NullableColumns`` for the optional side of a left join, whose values can all be NULL.
     associatedtype JoinedColumns: Sendable = Columns
     /// The columns qualified by `qualifier`, as the statement's closures see them.
     static func joinedColumns(qualifier: String) -> JoinedColumns
+}
+
+extension QuerySource {
+    /// `nil`: the schema is declared.
+    public static var schemaError: DatabaseError? { nil }
+
+    /// Throws ``schemaError``, if any.
+    package static func checkSchema() throws {
+        if let schemaError { throw schemaError }
+    }
 }
 
 extension QuerySource where JoinedColumns == Columns {
@@ -38,6 +53,9 @@ extension Optional: QuerySource where Wrapped: Table {
 
     /// The table's schema.
     public static var schema: TableSchema { Wrapped.schema }
+
+    /// The table's ``QuerySource/schemaError``.
+    public static var schemaError: DatabaseError? { Wrapped.schemaError }
 
     /// `nil` when the left join matched no row, that is when every primary key column (or every
     /// column, for a table without primary key) is NULL; the record otherwise.
@@ -331,5 +349,21 @@ public struct NullableColumns<Columns: TableColumns>: Sendable {
     public subscript<Root, Value>(dynamicMember keyPath: KeyPath<Columns, Column<Root, Value?>>) -> Column<Root, Value?>
     {
         columns[keyPath: keyPath]
+    }
+}
+
+extension Row {
+    /// Decodes the optional side of a left join from the columns that start at `position`: `nil`
+    /// when the join matched no row (every primary key column, or every column of a table without
+    /// one, is `NULL`), the record otherwise. See ``SlateCore/Row/decode(_:startingAt:)``.
+    ///
+    /// ```swift
+    /// // SELECT book.*, review.* FROM book LEFT JOIN review ON review.bookId = book.id
+    /// let review = try row.decode(Review?.self, startingAt: Book.schema.recordColumns.count)
+    /// ```
+    @inlinable
+    public func decode<Record: Table>(_ type: Record?.Type, startingAt position: Int) throws -> Record? {
+        try checkDecodingPosition(position)
+        return try Record?.decodeJoined(from: shifted(by: position))
     }
 }

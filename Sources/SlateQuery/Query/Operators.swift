@@ -413,16 +413,15 @@ extension QueryExpression {
             return postfix(
                 self, SQL(sqlite: SQL(sql: op + ")"), postgreSQL: SQL(sql: postgreSQL)), precedence: .equality)
         }
-        var list = SQL(sql: op)
-        list.append(bound(firstValue))
-        var first = false
+        var list = membershipOperand()
+        list.append(SQL(sql: op))
+        list.append(boundArgument(firstValue))
         while let value = values.next() {
-            if !first { list.append(", ") }
-            list.append(bound(value))
-            first = false
+            list.append(", ")
+            list.append(boundArgument(value))
         }
         list.append(")")
-        return postfix(self, list, precedence: .equality)
+        return SQLExpression(sql: list, precedence: .equality)
     }
 
     /// `self BETWEEN ? AND ?` (bounds included).

@@ -1,3 +1,4 @@
+import Foundation
 import SlateConcurrency
 import SlateCore
 
@@ -36,10 +37,40 @@ extension QueryExpression {
     /// `nil`: values are stored by their own value protocols.
     public var valueStorage: ColumnStorage? { nil }
 
-    /// `value` bound as this expression stores its values: `?`.
+    /// `value` bound as this expression stores its values: `?`, or `? COLLATE NOCASE` on SQLite
+    /// for a UUID stored as text (``comparesUUIDText``).
     func bound(_ value: QueryValue) -> SQL where QueryValue: SQLBindable {
+        var sql = boundArgument(value)
+        if comparesUUIDText { sql.append(uuidTextCollation()) }
+        return sql
+    }
+
+    /// `value` bound as this expression stores its values: `?`, never collated (an element of an
+    /// `IN` list, whose collation is the left operand's).
+    func boundArgument(_ value: QueryValue) -> SQL where QueryValue: SQLBindable {
         let argument = valueStorage.map { $0.argument(value) } ?? value
         return SQL(sql: "?", arguments: StatementArguments([argument]))
+    }
+
+    /// Whether the expression's values are UUIDs stored as text, which are compared without regard
+    /// to letter case: Slate writes lowercase (RFC 9562's form), older versions of Slate wrote
+    /// uppercase, and other tools write either. A comparison with a value (`==`, `!=`, `IS`, `<`…)
+    /// binds `? COLLATE NOCASE` and a membership test is `expression COLLATE NOCASE IN (…)`: in a
+    /// column declared `COLLATE NOCASE` (as Slate declares them) the index still serves the
+    /// lookup; in one declared without, no row is missed. PostgreSQL's `uuid` type compares values,
+    /// so it gets neither.
+    var comparesUUIDText: Bool {
+        guard QueryValue.self == UUID.self || QueryValue.self == UUID?.self else { return false }
+        return valueStorage != .uuid(.blob)
+    }
+
+    /// The left operand of `IN (…)`, whose collation SQLite uses for the whole list: collated
+    /// `NOCASE` for UUIDs stored as text (``comparesUUIDText``).
+    func membershipOperand() -> SQL {
+        guard comparesUUIDText else { return operandFragment(of: .equality, orEqual: true) }
+        var sql = operandFragment(of: .collate, orEqual: true)
+        sql.append(uuidTextCollation())
+        return sql
     }
 
     /// Sorting by an expression sorts ascending.
@@ -238,10 +269,16 @@ func sqlConcat(_ parts: SQL...) -> SQL {
     return result
 }
 
+/// ` COLLATE NOCASE` on SQLite, nothing on PostgreSQL: how UUIDs stored as text are compared
+/// (``QueryExpression/comparesUUIDText``).
+func uuidTextCollation() -> SQL {
+    SQL(sqlite: SQL(sql: " COLLATE NOCASE"), postgreSQL: SQL(sql: ""))
+}
+
 /// `value` as an expression, bound as `expression` stores its values.
 func boundValue<E: QueryExpression>(_ value: E.QueryValue, as expression: E) -> SQLExpression<E.QueryValue>
 where E.QueryValue: SQLBindable {
-    SQLExpression(sql: expression.bound(value), precedence: .atomic)
+    SQLExpression(sql: expression.bound(value), precedence: expression.comparesUUIDText ? .collate : .atomic)
 }
 
 /// `lhs op rhs`, parenthesizing operands as precedence requires.

@@ -56,7 +56,9 @@ public struct SelectClauses: Sendable {
     /// `"q"."a", "q"."b", …` for every column of `T`.
     static func columnList<T: QuerySource>(of type: T.Type, qualifier: String) -> SQL {
         let prefix = qualifier.quotedIdentifier + "."
-        return SQL(sql: T.schema.recordColumns.map { prefix + $0.name.quotedIdentifier }.joined(separator: ", "))
+        let text = T.schema.recordColumns.map { prefix + $0.name.quotedIdentifier }.joined(separator: ", ")
+        if let error = T.schemaError { return SQL(sql: text, failing: error) }
+        return SQL(sql: text)
     }
 
     /// `"T"`, or `"T" AS "alias"`.

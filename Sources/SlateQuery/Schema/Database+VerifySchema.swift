@@ -38,6 +38,7 @@ extension Database {
         var expectedSchemas: [TableSchema] = []
         var seen: Set<String> = []
         for type in types where seen.insert(type.schema.name.lowercased()).inserted {
+            if let error = type.schemaError { throw error }
             expectedSchemas.append(type.schema)
         }
         var actualSchemas: [String: TableSchema?] = [:]

@@ -72,6 +72,7 @@ extension Database {
     /// Creates the table and indexes `type` declares, unless the table exists. To bring an existing
     /// table in line with the type as well, use `migrateTable(for:options:)` (SlateRecords).
     public func createTable<T: Table>(for type: T.Type) throws {
+        try T.checkSchema()
         try createTable(T.schema)
     }
 }
@@ -81,6 +82,7 @@ extension Table {
     /// ``CreateTable``; on PostgreSQL, ``TableSchema/postgreSQLCreateStatements(valueTypes:ifNotExists:)``
     /// with each column's type chosen from its Swift type, read from the table's ``Column``s.
     public static func createStatements(dialect: SQLDialect, ifNotExists: Bool = false) throws -> [String] {
+        try checkSchema()
         switch dialect {
         case .sqlite:
             return try schema.createStatements(ifNotExists: ifNotExists)

@@ -204,3 +204,13 @@ public enum RowID {
         return value
     }
 }
+
+/// `Value`, when it is a column value (`SQLBindable` and `SQLExtractable`): what the `@Table`
+/// macro's expansion names a property's type through when the macro cannot see the type's
+/// declaration. A type that is not a column value is then reported once —
+/// `type 'Genre' does not conform to protocol 'SQLValueConvertible'`, at the alias — instead of at
+/// every use in the expansion.
+public enum ColumnValueCheck<Wrapped: SQLBindable & SQLExtractable> {
+    /// The checked type.
+    public typealias Checked = Wrapped
+}

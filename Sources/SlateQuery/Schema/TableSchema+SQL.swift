@@ -168,7 +168,10 @@ extension TableSchema {
             if column.isNotNull { definition += " NOT NULL" }
             if column.isUnique { definition += " UNIQUE" }
             if let defaultSQL = column.defaultSQL { definition += " DEFAULT " + DefaultExpression.rendered(defaultSQL) }
-            if let collation = column.collation {
+            // A UUID column's NOCASE (UUIDStorage.text) has nothing to do on PostgreSQL: its `uuid`
+            // type compares values, and Slate writes text-stored UUIDs in one (lowercase) form.
+            let isUUID = valueTypes[column.name].map { $0.type == UUID.self } ?? false
+            if let collation = column.collation, !(isUUID && collation.uppercased() == "NOCASE") {
                 switch collation.uppercased() {
                 case "BINARY": definition += " COLLATE \"C\""
                 case "NOCASE", "RTRIM":

@@ -29,8 +29,9 @@ extension Database {
     /// | text | as it is, quoted when it holds the delimiter, a quote, a CR or an LF, or looks like a number or a blob literal (so that untyped columns read it back as text) |
     /// | blob | an unquoted hexadecimal literal: `X'0AFF'` (`X''` when empty) |
     ///
-    /// The file is written to a temporary file next to `url`, then renamed: a failed export
-    /// leaves no partial file and an existing file unchanged.
+    /// A regular file is written to a temporary file next to `url`, then renamed: a failed export
+    /// leaves no partial file and an existing file unchanged. Anything else — `/dev/stdout`, a
+    /// FIFO, a device — is written in place, never replaced.
     ///
     /// ```swift
     /// try db.exportCSV(sql: "SELECT * FROM invoice WHERE total > ?", arguments: [10], to: url)
@@ -82,7 +83,7 @@ final class CSVExporter {
     private let url: URL
     private let options: CSVExportOptions
     private var output: [UInt8] = []
-    private var descriptor: Int32 = -1
+    private var file: OutputFile?
     private var byteCount = 0
 
     private static let flushThreshold = 256 * 1024
@@ -101,17 +102,13 @@ final class CSVExporter {
                 ),
                 file: url.path)
         }
-        let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).partial")
-        descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard descriptor >= 0 else {
-            throw CSVError(.fileError("cannot create the file: \(String(cString: strerror(errno)))"), file: url.path)
+        do {
+            file = try OutputFile(url: url)
+        } catch {
+            throw CSVError(.fileError(error.description), file: url.path)
         }
         var finished = false
-        defer {
-            if descriptor >= 0 { close(descriptor) }
-            if !finished { unlink(temporary.path) }
-        }
+        defer { if !finished { file?.discard() } }
         output.reserveCapacity(Self.flushThreshold + 4096)
         let handle = statement.handle
         let columnCount = Int32(statement.columnCount)
@@ -139,14 +136,10 @@ final class CSVExporter {
             throw CSVError(.database(error), file: url.path, line: rowCount + (options.includesHeaderRow ? 2 : 1))
         }
         try flush()
-        guard close(descriptor) == 0 else {
-            descriptor = -1
-            throw CSVError(.fileError("cannot write the file: \(String(cString: strerror(errno)))"), file: url.path)
-        }
-        descriptor = -1
-        guard rename(temporary.path, url.path) == 0 else {
-            throw CSVError(
-                .fileError("cannot move the file into place: \(String(cString: strerror(errno)))"), file: url.path)
+        do {
+            try file?.commit()
+        } catch {
+            throw CSVError(.fileError(error.description), file: url.path)
         }
         finished = true
         return CSVExportResult(rowCount: rowCount, byteCount: byteCount)
@@ -212,19 +205,11 @@ final class CSVExporter {
     }
 
     private func flush() throws {
-        try output.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                guard let base = bytes.baseAddress else { break }
-                let written = write(descriptor, base + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw CSVError(
-                        .fileError("cannot write the file: \(String(cString: strerror(errno)))"), file: url.path)
-                }
-                offset += written
-            }
+        var failure: OutputFile.Failure?
+        output.withUnsafeBytes { bytes in
+            do throws(OutputFile.Failure) { try file?.write(bytes) } catch { failure = error }
         }
+        if let failure { throw CSVError(.fileError(failure.description), file: url.path) }
         byteCount += output.count
         output.removeAll(keepingCapacity: true)
     }

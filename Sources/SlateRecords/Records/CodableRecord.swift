@@ -35,6 +35,11 @@ public protocol CodableRecord: SelfManagingTable, PrimaryKeyedTable, Codable whe
     /// column, else none (the table keeps its hidden rowid).
     static var primaryKeyColumns: [String] { get }
 
+    /// The former name of ``primaryKeyColumns``. Do not implement it: a type that still declares
+    /// `static let primaryKey = [...]` has every statement throw ``ResultCode/misuse`` saying to
+    /// rename it, where the declaration used to be ignored in silence. Default: `[]`.
+    static var primaryKey: [String] { get }
+
     /// Column names for coding keys that are stored under another name: `["createdAt":
     /// "created_at"]`. Default: none, every key is its column's name.
     static var columnNames: [String: String] { get }
@@ -57,6 +62,9 @@ extension CodableRecord {
 
     /// `["id"]`, used only when the type has an `id` column.
     public static var primaryKeyColumns: [String] { ["id"] }
+
+    /// `[]`: not declared (see the requirement).
+    public static var primaryKey: [String] { [] }
 
     /// No renamed keys.
     public static var columnNames: [String: String] { [:] }
@@ -175,7 +183,14 @@ extension CodableRecord {
     /// Creates or migrates the table before a statement writes to it (once per connection and
     /// schema change); a read never does.
     public static func prepareForWriting(_ db: Database) throws {
+        try checkSchema()
         try db.prepareTable(schema, renamedColumns: renamedColumns)
+    }
+
+    /// Why the columns of the type could not be inferred, when they could not: every statement,
+    /// `createTable(for:)`, `prepareTable(for:)`, migration and `verifySchema(of:)` throws it first.
+    public static var schemaError: DatabaseError? {
+        CodableSchemaCache.shared.entry(for: Self.self).inferenceError
     }
 
     /// The values of the record's primary key columns.

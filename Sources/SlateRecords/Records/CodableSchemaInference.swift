@@ -92,6 +92,13 @@ final class CodableSchemaCache: @unchecked Sendable {
     }
 
     private static func makeSchema<R: CodableRecord>(for type: R.Type) throws -> TableSchema {
+        if !R.primaryKey.isEmpty {
+            throw DatabaseError(
+                resultCode: .misuse,
+                message:
+                    "\(R.self) declares `static var primaryKey` (\(R.primaryKey.joined(separator: ", "))), the former"
+                    + " name of `primaryKeyColumns`: rename it `primaryKeyColumns`")
+        }
         var columns: [TableSchema.Column]
         if let declared = R.declaredColumns {
             columns = declared
@@ -107,7 +114,8 @@ final class CodableSchemaCache: @unchecked Sendable {
             }
             columns = probe.columns.map { column in
                 TableSchema.Column(
-                    name: R.columnName(forKey: column.key), type: column.sqlType, isNotNull: !column.isNullable)
+                    name: R.columnName(forKey: column.key), type: column.sqlType, isNotNull: !column.isNullable,
+                    collation: column.collation)
             }
             if columns.isEmpty {
                 throw DatabaseError(
@@ -206,13 +214,17 @@ final class SchemaProbe {
         var key: String
         var sqlType: String
         var isNullable: Bool
+        /// `NOCASE` for a UUID (stored as text: it matches in any letter case, see
+        /// `UUIDStorage.text`), else `nil`.
+        var collation: String?
     }
 
     var columns: [Column] = []
 
-    func record(_ key: String, sqlType: String, isNullable: Bool) {
+    func record(_ key: String, sqlType: String, isNullable: Bool, valueType: Any.Type? = nil) {
         guard !columns.contains(where: { $0.key == key }) else { return }
-        columns.append(Column(key: key, sqlType: sqlType, isNullable: isNullable))
+        let collation = valueType.map { $0 == UUID.self || $0 == UUID?.self } == true ? "NOCASE" : nil
+        columns.append(Column(key: key, sqlType: sqlType, isNullable: isNullable, collation: collation))
     }
 
     /// The SQL type of columns holding `type`.
@@ -333,18 +345,20 @@ struct ProbeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func decode<Value: Decodable>(_ type: Value.Type, forKey key: Key) throws -> Value {
         if let optional = type as? any OptionalTypeUnwrapping.Type {
-            probe?.record(key.stringValue, sqlType: SchemaProbe.sqlType(of: optional.wrappedType), isNullable: true)
+            probe?.record(
+                key.stringValue, sqlType: SchemaProbe.sqlType(of: optional.wrappedType), isNullable: true,
+                valueType: type)
             if isAlternate(key) {
                 return try Placeholder.value(of: type, codingPath: codingPath + [key], alternate: true)
             }
             return try ColumnValueDecoding.cast(optional.noneValue, codingPath: codingPath + [key])
         }
-        probe?.record(key.stringValue, sqlType: SchemaProbe.sqlType(of: type), isNullable: false)
+        probe?.record(key.stringValue, sqlType: SchemaProbe.sqlType(of: type), isNullable: false, valueType: type)
         return try Placeholder.value(of: type, codingPath: codingPath + [key], alternate: isAlternate(key))
     }
 
     func decodeIfPresent<Value: Decodable>(_ type: Value.Type, forKey key: Key) throws -> Value? {
-        probe?.record(key.stringValue, sqlType: SchemaProbe.sqlType(of: type), isNullable: true)
+        probe?.record(key.stringValue, sqlType: SchemaProbe.sqlType(of: type), isNullable: true, valueType: type)
         if isAlternate(key) { return try Placeholder.value(of: type, codingPath: codingPath + [key]) }
         return nil
     }

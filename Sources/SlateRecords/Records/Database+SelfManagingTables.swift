@@ -41,7 +41,8 @@ extension Database {
     public func migrationPlan<T: Table>(for type: T.Type, options: TableMigrationOptions = TableMigrationOptions())
         throws -> TableMigrationPlan
     {
-        try migrationPlan(for: T.schema, options: options.adding(renamedColumnsOf: T.self))
+        try T.checkSchema()
+        return try migrationPlan(for: T.schema, options: options.adding(renamedColumnsOf: T.self))
     }
 
     // MARK: Migrate
@@ -89,7 +90,8 @@ extension Database {
     public func migrateTable<T: Table>(for type: T.Type, options: TableMigrationOptions = TableMigrationOptions())
         throws -> TableMigrationPlan
     {
-        try migrateTable(to: T.schema, options: options.adding(renamedColumnsOf: T.self))
+        try T.checkSchema()
+        return try migrateTable(to: T.schema, options: options.adding(renamedColumnsOf: T.self))
     }
 
     private func migrationPlanner(_ schema: TableSchema, options: TableMigrationOptions) throws -> MigrationPlanner {
@@ -126,6 +128,7 @@ extension Database {
     /// Creates or migrates the table of `type`, once per connection and schema change. See
     /// ``prepareTable(_:renamedColumns:)``.
     public func prepareTable<T: Table>(for type: T.Type) throws {
+        try T.checkSchema()
         try prepareTable(
             T.schema, renamedColumns: TableMigrationOptions().adding(renamedColumnsOf: T.self).renamedColumns)
     }

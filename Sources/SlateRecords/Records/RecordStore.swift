@@ -108,7 +108,8 @@ public final class RecordStore: @unchecked Sendable {
     private func readTable<T: SelfManagingTable, Result>(
         _ type: T.Type, empty: Result, _ body: (Database) throws -> Result
     ) throws -> Result {
-        try withDatabase(file: T.databaseFile) { db in
+        try T.checkSchema()  // a type whose columns cannot be inferred says so, never "no rows"
+        return try withDatabase(file: T.databaseFile) { db in
             guard try db.tableExists(T.tableName) else { return empty }
             return try body(db)
         }

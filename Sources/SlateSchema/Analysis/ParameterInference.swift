@@ -1,4 +1,5 @@
-import Slate
+import SlateCore
+import SlateQuery
 
 /// Where a parameter's type comes from: the column it is compared with, assigned to or inserted
 /// into, found around each place the parameter appears.

@@ -1,4 +1,5 @@
-import Slate
+import SlateCore
+import SlateQuery
 
 // Walking a statement's tokens (`SQLLexer.lexemes`) the way the analyser needs: at the top level
 // (outside parentheses, and `CASE … END` for most), splitting at separators, matching brackets.

@@ -1,4 +1,5 @@
-import Slate
+import SlateCore
+import SlateQuery
 
 // The one set of function rules: what each SQLite function returns, and when it is never `NULL`.
 // Named queries and views both read them here.

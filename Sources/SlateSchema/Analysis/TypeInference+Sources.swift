@@ -1,4 +1,5 @@
-import Slate
+import SlateCore
+import SlateQuery
 
 extension TypeInference {
     // MARK: FROM

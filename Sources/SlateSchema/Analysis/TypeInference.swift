@@ -1,4 +1,5 @@
-import Slate
+import SlateCore
+import SlateQuery
 
 /// The analyser: what SQLite does not report about a statement's results, whether each can be
 /// `NULL` and the type of an expression, for named queries and for the columns of views alike. Found from the statement's tokens by rules that only ever prove "never

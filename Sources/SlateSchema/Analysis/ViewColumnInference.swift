@@ -1,4 +1,5 @@
-import Slate
+import SlateCore
+import SlateQuery
 
 // View columns through the analyser. SQLite reports a declared type only for a view column taken
 // straight from a table column; for the others (expressions, aggregates, literals) the view's query

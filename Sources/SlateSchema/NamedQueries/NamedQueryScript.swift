@@ -1,5 +1,6 @@
 import Foundation
-import Slate
+import SlateCore
+import SlateQuery
 
 /// A statement of a `.sql` file, with the `-- name:` label written above it, if any.
 ///

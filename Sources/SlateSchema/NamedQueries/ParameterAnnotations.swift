@@ -1,4 +1,5 @@
-import Slate
+import SlateCore
+import SlateQuery
 
 /// A parameter annotation, `:name AS TYPE` or `:name AS TYPE?`: Slate's, not SQL, so SQLite sees
 /// blanks in its place.

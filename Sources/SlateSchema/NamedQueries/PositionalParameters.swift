@@ -1,4 +1,5 @@
-import Slate
+import SlateCore
+import SlateQuery
 
 // Positional parameters (`?`, `?NNN`), as queries written for SQLDelight, sqlc or drift use them.
 // A Swift function needs a label for each argument, so each positional parameter is given a name,

@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
-import Slate
+import SlateCore
+import SlateQuery
 
 /// Prepares each named statement with SQLite against the schema and describes it as a
 /// ``NamedQuery``: parameters, result columns, their types and nullability.

@@ -1,4 +1,5 @@
-import Slate
+import SlateCore
+import SlateQuery
 
 extension DatabaseSchema {
     /// How `actual` differs from this schema, the expected one; empty when they agree. What
@@ -103,5 +104,35 @@ extension DatabaseSchema.View {
         TableSchema(
             name: name, kind: .view,
             columns: columns.map { TableSchema.Column(name: $0.name, type: $0.declaredType ?? "") })
+    }
+}
+
+extension DatabaseSchema {
+    /// The columns declared with a UUID type (`UUID`, `GUID`, `UNIQUEIDENTIFIER`: those
+    /// `slate generate` maps to `UUID`) and a text affinity that compare case-sensitively, as
+    /// "table.column" names: columns declared without `COLLATE NOCASE`.
+    ///
+    /// Slate writes UUIDs in lowercase and compares them with such a column `COLLATE NOCASE`, so
+    /// that no row written in another letter case is missed (see `UUIDStorage.text`); without
+    /// `NOCASE` on the column, SQLite cannot use its index for those lookups, and a join between two
+    /// such columns still compares text exactly. `slate check` and `slate generate` warn about them.
+    public var caseSensitiveUUIDColumns: [String] {
+        let uuidTypes: Set<String> = ["UUID", "GUID", "UNIQUEIDENTIFIER"]
+        var names: [String] = []
+        for table in tables {
+            for column in table.columns where column.collation?.uppercased() != "NOCASE" {
+                let base = column.declaredType.uppercased().prefix { $0 != "(" }.trimmingCharacters(in: .whitespaces)
+                if uuidTypes.contains(base) { names.append(table.name + "." + column.name) }
+            }
+        }
+        return names
+    }
+
+    /// A warning for each of ``caseSensitiveUUIDColumns``.
+    public var uuidCollationWarnings: [String] {
+        caseSensitiveUUIDColumns.map { name in
+            "column \(name) holds UUIDs but is not declared COLLATE NOCASE: Slate matches UUIDs in any letter case, "
+                + "which cannot use an index on it; declare it COLLATE NOCASE"
+        }
     }
 }

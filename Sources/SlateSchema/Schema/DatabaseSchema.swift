@@ -1,5 +1,6 @@
 import Foundation
-import Slate
+import SlateCore
+import SlateQuery
 
 /// The schema of one SQLite database, as SQLite itself reports it: tables, views, virtual tables
 /// and triggers. Tables are described by Slate's one table model, ``Slate/TableSchema`` — the type

@@ -1,5 +1,6 @@
 import CSQLite
-import Slate
+import SlateCore
+import SlateQuery
 
 // Schema files the sqlite3 shell accepts. The shell (and SQLite's defaults) reads a double-quoted
 // name that matches no column as a string literal: `INSERT INTO tags VALUES ("canine")`,

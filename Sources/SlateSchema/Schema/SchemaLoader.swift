@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
-import Slate
+import SlateCore
+import SlateQuery
 
 /// Loads a schema from the inputs `slate generate` accepts: one SQLite database file, or one or
 /// more `.sql` files.

@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
-import Slate
+import SlateCore
+import SlateQuery
 
 /// Reads the schema of an open database through SQLite itself: `sqlite_schema`, the
 /// `table_list`, `table_xinfo`, `index_list`, `index_info` and `foreign_key_list` pragmas,
