@@ -20,6 +20,13 @@ public enum SchemaReader {
     ///
     /// - Throws: ``DatabaseError`` when SQLite cannot answer a schema query.
     public static func read(from db: Database) throws -> DatabaseSchema {
+        var warnings: [SchemaWarning] = []
+        return try read(from: db, warnings: &warnings)
+    }
+
+    /// Reads the schema, adding to `warnings` each view that could only be read with
+    /// double-quoted string literals accepted, as the sqlite3 shell reads it.
+    static func read(from db: Database, warnings: inout [SchemaWarning]) throws -> DatabaseSchema {
         let objects = try db.fetchAll(
             CopiedRow.self, sql: "SELECT type, name, tbl_name, sql FROM main.sqlite_master ORDER BY name"
         )
@@ -54,7 +61,7 @@ public enum SchemaReader {
             }
         }
         var schema = DatabaseSchema(tables: tables, views: [], virtualTables: virtualTables, triggers: triggers)
-        schema.views = try readViews(db, viewObjects, schema: schema)
+        schema.views = try readViews(db, viewObjects, schema: schema, warnings: &warnings)
         return schema
     }
 
@@ -67,17 +74,23 @@ public enum SchemaReader {
 
     // MARK: Views
 
-    static func readViews(_ db: Database, _ objects: [SchemaObject], schema: DatabaseSchema) throws -> [DatabaseSchema
-        .View]
-    {
+    static func readViews(
+        _ db: Database, _ objects: [SchemaObject], schema: DatabaseSchema, warnings: inout [SchemaWarning]
+    ) throws -> [DatabaseSchema.View] {
         var views: [DatabaseSchema.View] = []
         for object in objects {
             var view = DatabaseSchema.View(name: object.name, sql: object.sql)
+            let query = "SELECT * FROM " + object.name.quotedIdentifier
             let statement: Statement
             do {
-                statement = try db.prepare(sql: "SELECT * FROM " + object.name.quotedIdentifier)
+                statement = try db.prepare(sql: query)
             } catch let error as DatabaseError {
-                throw SchemaError.unusableView(name: object.name, message: error.message)
+                // A view the sqlite3 shell reads, with double-quoted strings: read it so, and warn.
+                guard let lenient = try? DoubleQuotedStrings.accepting(on: db, { try db.prepare(sql: query) }) else {
+                    throw SchemaError.unusableView(name: object.name, message: error.message)
+                }
+                warnings.append(SchemaWarning(message: DoubleQuotedStrings.viewWarning(error.message, view: view)))
+                statement = lenient
             }
             for index in 0..<statement.columnCount {
                 view.columns.append(
@@ -89,11 +102,7 @@ public enum SchemaReader {
             }
             views.append(view)
         }
-        // Views may select from views: infer until nothing changes (bounded by the view count).
-        var inference = ViewTypeInference(schema: schema, views: views)
-        for _ in 0...views.count {
-            if !inference.inferPass() { break }
-        }
-        return inference.views
+        // The types of columns computed by expressions, from the analyser (views may read views).
+        return TypeInference.inferringColumnTypes(of: views, in: schema)
     }
 }

@@ -77,7 +77,7 @@ extension DatabaseSchema {
     /// A `CREATE` statement in canonical form, without `IF NOT EXISTS` and `TEMP`, which SQLite
     /// does not keep anyway.
     static func canonicalDefinition(_ sql: String) -> String {
-        var text = SchemaText.canonicalSQL(sql)
+        var text = SchemaText.canonical(sql)
         for noise in [" if not exists", " temporary", " temp"] {
             if let range = text.range(of: noise), text[..<range.lowerBound].split(separator: " ").count <= 2 {
                 text.removeSubrange(range)
@@ -88,13 +88,13 @@ extension DatabaseSchema {
 
     /// The query of `CREATE VIEW name [(columns)] AS query`, in canonical form.
     static func viewBody(_ sql: String) -> String {
-        let tokens = SQLTokenizer.tokenize(sql)[...]
+        let tokens = SQLLexer.lexemes(of: sql)[...]
         guard let asIndex = tokens.firstTopLevelIndex(where: { $0.isKeyword("AS") }) else {
             return canonicalDefinition(sql)
         }
         let start = tokens[asIndex].end
         let bytes = Array(sql.utf8)
-        return SchemaText.canonicalSQL(String(decoding: bytes[min(start, bytes.count)...], as: UTF8.self))
+        return SchemaText.canonical(String(decoding: bytes[min(start, bytes.count)...], as: UTF8.self))
     }
 }
 

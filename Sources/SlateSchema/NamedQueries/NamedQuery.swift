@@ -171,10 +171,14 @@ public struct SchemaAndQueries: Sendable, Hashable {
     public var schema: DatabaseSchema
     /// The named queries, in file order, then statement order.
     public var queries: [NamedQuery]
+    /// What was accepted with a warning: schema statements and views that use double-quoted string
+    /// literals, as the `sqlite3` shell accepts them.
+    public var warnings: [SchemaWarning]
 
     /// Creates a value.
-    public init(schema: DatabaseSchema, queries: [NamedQuery] = []) {
+    public init(schema: DatabaseSchema, queries: [NamedQuery] = [], warnings: [SchemaWarning] = []) {
         self.schema = schema
         self.queries = queries
+        self.warnings = warnings
     }
 }

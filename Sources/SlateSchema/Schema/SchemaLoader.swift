@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import SlateCore
 import SlateQuery
@@ -86,10 +87,11 @@ public enum SchemaLoader {
         let (database, scripts) = try partition(inputs)
         var entries: [(file: String, entry: ScriptEntry)] = []
         for url in scripts {
-            for entry in try SQLScript.entries(in: try readScript(url), file: url.path) {
+            for entry in try ScriptEntry.entries(in: try readScript(url), file: url.path) {
                 entries.append((url.path, entry))
             }
         }
+        var warnings: [SchemaWarning] = []
         let db: Database
         if let database {
             if let schemaStatement = entries.first(where: { $0.entry.name == nil }) {
@@ -101,12 +103,25 @@ public enum SchemaLoader {
             db = try openReadOnly(database)
         } else {
             db = try Database(location: .inMemory)
-            for (file, entry) in entries where entry.name == nil { try apply(entry.statement, file: file, to: db) }
+            for (file, entry) in entries where entry.name == nil {
+                try apply(entry.statement, file: file, to: db, warnings: &warnings)
+            }
         }
-        let schema = try SchemaReader.read(from: db)
-        guard analyzingQueries else { return SchemaAndQueries(schema: schema) }
+        var viewWarnings: [SchemaWarning] = []
+        let schema = try SchemaReader.read(from: db, warnings: &viewWarnings)
+        // A view's warning names the file and line of its CREATE VIEW, when a script made it.
+        for var warning in viewWarnings {
+            if let view = schema.views.first(where: { warning.message.hasPrefix("the view \($0.name) ") }),
+                let (file, entry) = entries.first(where: { createdView($0.entry.statement.text) == view.name })
+            {
+                warning.file = file
+                warning.line = entry.statement.line
+            }
+            warnings.append(warning)
+        }
+        guard analyzingQueries else { return SchemaAndQueries(schema: schema, warnings: warnings) }
         let queries = try QueryAnalyzer(db: db, schema: schema).analyze(entries)
-        return SchemaAndQueries(schema: schema, queries: queries)
+        return SchemaAndQueries(schema: schema, queries: queries, warnings: warnings)
     }
 
     /// The text of an SQL script.
@@ -225,25 +240,80 @@ public enum SchemaLoader {
     ///
     /// - Throws: ``SchemaError/statementFailed(file:line:statement:message:)``, or
     ///   ``SchemaError/invalidQuery(file:line:name:message:)`` for a malformed label.
+    ///
+    /// A statement that SQLite refuses only because it uses double-quoted string literals, which
+    /// the `sqlite3` shell accepts (`INSERT INTO tags VALUES ("canine")`), runs as the shell runs
+    /// it; ``loadSchemaAndQueries(from:)`` reports it in ``SchemaAndQueries/warnings``.
     public static func apply(_ script: String, file: String, to db: Database) throws {
-        for entry in try SQLScript.entries(in: script, file: file) where entry.name == nil {
-            try apply(entry.statement, file: file, to: db)
+        var warnings: [SchemaWarning] = []
+        for entry in try ScriptEntry.entries(in: script, file: file) where entry.name == nil {
+            try apply(entry.statement, file: file, to: db, warnings: &warnings)
         }
     }
 
-    static func apply(_ statement: SQLScript.Statement, file: String, to db: Database) throws {
+    static func apply(
+        _ statement: SQLLexer.Statement, file: String, to db: Database, warnings: inout [SchemaWarning]
+    ) throws {
+        // Double-quoted strings change what a name means, so they matter when SQLite prepares the
+        // statement: a statement that prepares without them runs without them.
+        var handle: OpaquePointer?
+        let prepared = sqlite3_prepare_v2(db.handle, statement.text, -1, &handle, nil)
+        let strictMessage = String(cString: sqlite3_errmsg(db.handle))
+        sqlite3_finalize(handle)
         do {
-            try db.execute(sql: statement.text)
+            if prepared == SQLITE_OK || createsReservedTable(statement.text) {
+                try db.execute(sql: statement.text)
+            } else {
+                try DoubleQuotedStrings.accepting(on: db) { try db.execute(sql: statement.text) }
+                warnings.append(
+                    SchemaWarning(
+                        file: file, line: statement.line,
+                        message: DoubleQuotedStrings.statementWarning(strictMessage, statement: statement.text)))
+            }
         } catch let error as DatabaseError {
             if createsReservedTable(statement.text) { return }
             throw SchemaError.statementFailed(
-                file: file, line: statement.line, statement: statement.text, message: error.message)
+                file: file, line: statement.line, statement: statement.text,
+                message: prepared == SQLITE_OK ? error.message : strictMessage)
         }
+    }
+
+    /// The view `CREATE [TEMP] VIEW [IF NOT EXISTS] [schema.]name …` creates, or `nil`.
+    static func createdView(_ sql: String) -> String? {
+        var tokens = SQLLexer.lexemes(of: sql)[...]
+        guard tokens.first?.isKeyword("CREATE") == true else { return nil }
+        tokens = tokens.dropFirst()
+        if let first = tokens.first, first.isKeyword("TEMP") || first.isKeyword("TEMPORARY") {
+            tokens = tokens.dropFirst()
+        }
+        guard tokens.first?.isKeyword("VIEW") == true else { return nil }
+        tokens = tokens.dropFirst()
+        if tokens.count >= 3, tokens[tokens.startIndex].isKeyword("IF") { tokens = tokens.dropFirst(3) }
+        if tokens.count >= 3, tokens[tokens.startIndex + 1].isSymbol(".") { tokens = tokens.dropFirst(2) }
+        return tokens.first.flatMap { $0.isName ? $0.text : nil }
+    }
+
+    /// The input a generated database type is named after: the database file; else the first
+    /// `.sql` file, in the order given, that holds schema statements (a file of named queries
+    /// only does not name the database); else the first input.
+    ///
+    /// ```swift
+    /// SchemaLoader.namingInput([schema, queries])   // schema.sql: "SchemaDatabase"
+    /// SchemaLoader.namingInput([queries, schema])   // schema.sql too
+    /// ```
+    public static func namingInput(_ inputs: [URL]) -> URL? {
+        if let database = inputs.first(where: isDatabaseFile) { return database }
+        let holdsSchema = inputs.first { url in
+            guard let script = try? readScript(url), let entries = try? ScriptEntry.entries(in: script, file: url.path)
+            else { return false }  // unreadable: loading it reports why
+            return entries.contains { $0.name == nil }
+        }
+        return holdsSchema ?? inputs.first
     }
 
     /// Whether `sql` is `CREATE TABLE [IF NOT EXISTS] sqlite_…`.
     static func createsReservedTable(_ sql: String) -> Bool {
-        var tokens = SQLTokenizer.tokenize(sql)[...]
+        var tokens = SQLLexer.lexemes(of: sql)[...]
         guard tokens.first?.isKeyword("CREATE") == true else { return false }
         tokens = tokens.dropFirst()
         if let first = tokens.first, first.isKeyword("TEMP") || first.isKeyword("TEMPORARY") {

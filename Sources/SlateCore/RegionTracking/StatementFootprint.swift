@@ -188,7 +188,7 @@ package struct FootprintBuilder {
             }
             footprint.reads = region
         }
-        var mentionsReplace = sql.map(Self.mentionsReplace) ?? true
+        var mentionsReplace = sql.map { Self.mentionsReplace(SQLLexer(cString: $0)) } ?? true
         for key in inserts.union(deletes) { footprint.writes[key] = .all }
         for (key, columns) in updates where footprint.writes[key] == nil {
             let table = info(key)
@@ -223,21 +223,17 @@ package struct FootprintBuilder {
         name == "rowid" || name == "oid" || name == "_rowid_"
     }
 
-    /// Whether `text` contains `replace`, in any case.
-    static func mentionsReplace(_ text: UnsafePointer<CChar>) -> Bool {
-        let pattern: [UInt8] = Array("replace".utf8)
-        var start = text
-        while start.pointee != 0 {
-            var index = 0
-            while index < pattern.count {
-                let byte = UInt8(bitPattern: start[index])
-                let lower = byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
-                if lower != pattern[index] { break }
-                index += 1
-            }
-            if index == pattern.count { return true }
-            start += 1
+    /// Whether `sql` uses the word `REPLACE`: a `REPLACE` conflict resolution, `REPLACE INTO`, or
+    /// the function `replace(…)` (which only costs precision). Names and strings do not count.
+    static func mentionsReplace(_ sql: SQLLexer) -> Bool {
+        var lexer = sql
+        while let token = lexer.next() {
+            if lexer.isKeyword(token, "REPLACE") { return true }
         }
         return false
+    }
+
+    static func mentionsReplace(_ sql: String) -> Bool {
+        mentionsReplace(SQLLexer(sql))
     }
 }

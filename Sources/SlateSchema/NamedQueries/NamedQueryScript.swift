@@ -1,4 +1,6 @@
 import Foundation
+import SlateCore
+import SlateQuery
 
 /// A statement of a `.sql` file, with the `-- name:` label written above it, if any.
 ///
@@ -12,23 +14,21 @@ import Foundation
 /// between the label and the statement document it.
 struct ScriptEntry {
     /// The statement.
-    var statement: SQLScript.Statement
+    var statement: SQLLexer.Statement
     /// The label's name, or `nil` for a schema statement.
     var name: String?
     /// The line of the label.
     var nameLine: Int
     /// The comment lines between the label and the statement, without their `--`.
     var documentation: [String]
-}
 
-extension SQLScript {
     /// The statements of `script` with their labels.
     ///
     /// - Throws: ``SchemaError/invalidQuery(file:line:name:message:)`` for a label whose name is
     ///   not an identifier, two labels for one statement, or a label that no statement follows.
     static func entries(in script: String, file: String) throws -> [ScriptEntry] {
         let bytes = Array(script.utf8)
-        let statements = statements(in: script)
+        let statements = SQLLexer.statements(in: script)
         var entries: [ScriptEntry] = []
         var gapStart = 0
         var gapLine = 1
@@ -63,7 +63,15 @@ extension SQLScript {
             let comment = line.dropFirst(2).trimmingCharacters(in: .whitespaces)
             let lineNumber = firstLine + offset
             if comment.lowercased().hasPrefix("name:") {
-                let name = comment.dropFirst(5).trimmingCharacters(in: .whitespaces)
+                var name = comment.dropFirst(5).trimmingCharacters(in: .whitespaces)
+                // sqlc writes what the query returns after the name (`-- name: GetAuthor :one`):
+                // the result columns say that here.
+                if let space = name.firstIndex(where: { $0 == " " || $0 == "\t" }),
+                    name[space...].trimmingCharacters(in: .whitespaces).hasPrefix(":"),
+                    isQueryName(String(name[..<space]))
+                {
+                    name = String(name[..<space])
+                }
                 guard isQueryName(name) else {
                     throw SchemaError.invalidQuery(
                         file: file, line: lineNumber, name: name,
