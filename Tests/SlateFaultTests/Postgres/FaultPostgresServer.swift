@@ -6,7 +6,7 @@
     import SlatePostgres
 
     /// A PostgreSQL server the fault tests own, apart from the one the other PostgreSQL suites
-    /// share (`Tests/SlatePostgresTests/PostgresTestServer.swift`), because these tests kill its
+    /// share (`Sources/SlatePostgresTesting/PostgresTestServer.swift`), because these tests kill its
     /// backends and restart it. Started on first use on a temporary data directory (trust
     /// authentication, a Unix socket in the directory, no TCP port), stopped and deleted when the
     /// process exits. Its directory is named like the shared server's,
