@@ -1,5 +1,6 @@
 import Foundation
 import Slate
+import SlateTestSupport
 import Testing
 
 // Issue 36: a record inserted with `Date()` was not `==` to the same record read back, silently.

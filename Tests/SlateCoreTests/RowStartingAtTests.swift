@@ -1,5 +1,6 @@
 import Foundation
 import Slate
+import SlateTestSupport
 import Testing
 
 // Issue 36: decoding a raw joined row into two records needed `Row.shifted(by:)`, which became

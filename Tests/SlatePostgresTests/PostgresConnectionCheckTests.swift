@@ -3,6 +3,7 @@
     import PostgresNIO
     import Slate
     import SlatePostgres
+    import SlateTestSupport
     import Testing
 
     /// Issue 36: a wrong Unix socket path hung about 65 seconds, then failed with

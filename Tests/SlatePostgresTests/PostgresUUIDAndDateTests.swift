@@ -2,15 +2,16 @@
     import Foundation
     import Slate
     import SlatePostgres
+    import SlateTestSupport
     import Testing
 
     /// Issue 36 on PostgreSQL: UUIDs match by value whatever the case they were written in, as on
     /// SQLite, and dates keep microseconds, rounded as `PostgreSQLDatabase.storedDate(for:)` says.
     @Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipComment))
     struct PostgresUUIDAndDateTests {
-        let id = UUID(uuidString: UUIDMatchingTests.lower)!
+        let id = UUID(uuidString: UUIDSpellings.lower)!
 
-        @Test(arguments: [UUIDMatchingTests.lower, UUIDMatchingTests.upper, UUIDMatchingTests.mixed])
+        @Test(arguments: [UUIDSpellings.lower, UUIDSpellings.upper, UUIDSpellings.mixed])
         func findsAUUIDWrittenInAnyCaseAsSQLiteDoes(_ stored: String) async throws {
             let pg = try await PostgresTestServer.makeDatabase(named: "uuids")
             try await pg.createTable(for: UUIDBook.self)
@@ -50,10 +51,10 @@
                 try await pg.insert(UUIDBook(id: id, title: longTitle))
             }
             #expect(error?.resultCode == .constraintUnique)
-            #expect(error?.description.contains("Key (id)=(\(UUIDMatchingTests.lower)) already exists.") == true)
+            #expect(error?.description.contains("Key (id)=(\(UUIDSpellings.lower)) already exists.") == true)
             #expect(
                 error?.description.hasSuffix(
-                    "with arguments ['\(UUIDMatchingTests.lower)', '\(String(repeating: "a", count: 80))…' (100 bytes)]"
+                    "with arguments ['\(UUIDSpellings.lower)', '\(String(repeating: "a", count: 80))…' (100 bytes)]"
                 )
                     == true, "\(String(describing: error))")
         }

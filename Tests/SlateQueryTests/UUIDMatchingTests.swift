@@ -9,98 +9,10 @@ import Testing
 // matches whatever letter case its row was stored in, also in tables created by older versions
 // (uppercase, BINARY), and an index still serves the lookup where the column is NOCASE.
 
-/// A book keyed by a UUID stored as text, declared as Slate declares UUID text columns.
-struct UUIDBook: PrimaryKeyedTable, Equatable {
-    var id: UUID
-    var title: String
-
-    static let schema = TableSchema(
-        name: "book",
-        columns: [
-            .init(name: "id", type: "TEXT", isNotNull: true, primaryKeyPosition: 1, collation: "NOCASE"),
-            .init(name: "title", type: "TEXT", isNotNull: true),
-        ])
-
-    struct Columns: TableColumns {
-        let id: Column<UUIDBook, UUID>
-        let title: Column<UUIDBook, String>
-        init(qualifier: String) {
-            id = Column(qualifier, "id")
-            title = Column(qualifier, "title")
-        }
-    }
-
-    init(id: UUID, title: String) {
-        self.id = id
-        self.title = title
-    }
-
-    init(row: borrowing Row) throws {
-        id = try row.decode(at: 0)
-        title = try row.decode(at: 1)
-    }
-
-    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
-        try encoder.encode(id)
-        try encoder.encode(title)
-    }
-
-    var primaryKey: UUID { id }
-}
-
-/// A review of a book: a UUID foreign key.
-struct UUIDReview: PrimaryKeyedTable, Equatable {
-    var id: Int64?
-    var bookID: UUID
-    var stars: Int
-
-    static let schema = TableSchema(
-        name: "review",
-        columns: [
-            .init(name: "id", type: "INTEGER", primaryKeyPosition: 1),
-            .init(name: "bookID", type: "TEXT", isNotNull: true, collation: "NOCASE"),
-            .init(name: "stars", type: "INTEGER", isNotNull: true),
-        ],
-        foreignKeys: [.init(columns: ["bookID"], referencedTable: "book", referencedColumns: ["id"])])
-
-    struct Columns: TableColumns {
-        let id: Column<UUIDReview, Int64?>
-        let bookID: Column<UUIDReview, UUID>
-        let stars: Column<UUIDReview, Int>
-        init(qualifier: String) {
-            id = Column(qualifier, "id")
-            bookID = Column(qualifier, "bookID")
-            stars = Column(qualifier, "stars")
-        }
-    }
-
-    init(id: Int64? = nil, bookID: UUID, stars: Int) {
-        self.id = id
-        self.bookID = bookID
-        self.stars = stars
-    }
-
-    init(row: borrowing Row) throws {
-        id = try row.decode(at: 0)
-        bookID = try row.decode(at: 1)
-        stars = try row.decode(at: 2)
-    }
-
-    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
-        try encoder.encode(id)
-        try encoder.encode(bookID)
-        try encoder.encode(stars)
-    }
-
-    var primaryKey: Int64? { id }
-
-    mutating func didInsert(rowID: Int64) { id = rowID }
-}
-
 @Suite struct UUIDMatchingTests {
-    static let lower = "6f1c2a3e-8b4d-4c5e-9f60-123456789abc"
-    static let upper = lower.uppercased()
-    static let mixed = "6F1c2A3e-8b4D-4c5E-9f60-123456789AbC"
+    static let lower = UUIDSpellings.lower
+    static let upper = UUIDSpellings.upper
+    static let mixed = UUIDSpellings.mixed
     let id = UUID(uuidString: UUIDMatchingTests.lower)!
 
     /// A connection with the tables as Slate creates them.

@@ -1,5 +1,6 @@
 import Foundation
 import Slate
+import SlateTestSupport
 import Testing
 
 // Issue 36: a duplicate primary key showed the SQL but not the values (PostgreSQL's error showed
