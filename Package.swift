@@ -41,9 +41,15 @@ let package = Package(
         // Reliability tools (issue 13): the fuzzer, the SIGKILL loop and the pool load run.
         .executable(name: "slate-fuzz", targets: ["SlateFuzz"]),
         .plugin(name: "SlateGenerateCommand", targets: ["SlateGenerateCommand"]),
-        // For users' test targets: fixture copies, seeded databases and the other tools of the DocC
-        // article "Testing apps that use Slate". Apps that do not import it build none of it.
+        // For users' test targets: fixture copies, seeded databases, dumps, the migration check and
+        // `assertQuery` (DocC article "Testing apps that use Slate"). Apps that do not import it
+        // build none of it. `assertQuery` needs swift-snapshot-testing, which builds swift-syntax;
+        // SlateTestingCore is the rest, for test targets that must not build it.
         .library(name: "SlateTesting", targets: ["SlateTesting"]),
+        .library(name: "SlateTestingCore", targets: ["SlateTestingCore"]),
+        // A throwaway PostgreSQL server for users' PostgreSQL tests: a product of its own, so users of
+        // SlateTesting with SQLite alone never build SwiftNIO.
+        .library(name: "SlatePostgresTesting", targets: ["SlatePostgresTesting"]),
     ],
     // Opt-in: `.package(url: …, from: …, traits: ["SQLCipher"])` or `swift build --traits SQLCipher`.
     // `PostgreSQL` and `Server` are on by default (`traits: []` or `traits: ["SQLCipher"]` leave them
@@ -69,6 +75,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         // Only for the SlatePostgres product, with the PostgreSQL trait.
         .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
+        // Only for the SlateTesting product (inline snapshots).
+        .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", exact: "1.19.7"),
         // Only for the SlateTelemetry and SlateLifecycle products (and SlatePostgres, whose
         // postgres-nio already builds swift-log, swift-metrics and swift-service-lifecycle).
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
@@ -163,7 +171,7 @@ let package = Package(
         // A regular target (not a product), so every test target can depend on it.
         .target(
             name: "SlateTestSupport",
-            dependencies: ["Slate"],
+            dependencies: ["Slate", "SlateTestingCore"],
             path: "Tests/SlateTestSupport",
             resources: [.copy("Resources")]
         ),
@@ -178,12 +186,12 @@ let package = Package(
         // The query builder's corpus: SLATE_TYPECHECK_BUDGET applies to this target (end of file).
         .testTarget(
             name: "SlateQueryTests",
-            dependencies: ["Slate", "SlateTestSupport"]
+            dependencies: ["Slate", "SlateTestSupport", "SlateTestingCore"]
         ),
         // Codable records and self-managing tables.
         .testTarget(
             name: "SlateRecordsTests",
-            dependencies: ["Slate", "SlateTestSupport"]
+            dependencies: ["Slate", "SlateTestSupport", "SlateTestingCore"]
         ),
         // CSV import and export (in SlateRecords).
         .testTarget(
@@ -196,25 +204,40 @@ let package = Package(
         .testTarget(
             name: "SlatePostgresTests",
             dependencies: [
-                "Slate", "SlatePostgres", "SlateTestSupport",
+                "Slate", "SlatePostgres", "SlatePostgresTesting", "SlateTestSupport", "SlateTestingCore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
-        // MARK: Testing apps that use Slate: the SlateTesting product
-        // The tools that need nothing beyond Slate. Slate's own runtime tests use them too, so the
-        // target builds with SLATE_CORE_ONLY=1.
+        // MARK: Testing apps that use Slate: SlateTesting, SlateTestingCore, SlatePostgresTesting
+        // The tools that need nothing beyond Slate and its schema reader (for the migration check).
+        // Slate's own runtime tests use them too, so the target builds with SLATE_CORE_ONLY=1.
         .target(
             name: "SlateTestingCore",
-            dependencies: ["Slate"]
+            dependencies: ["Slate", "SlateSchema"]
         ),
-        // What users import: SlateTestingCore, re-exported.
+        // What users import: SlateTestingCore, re-exported, and the inline snapshots of `assertQuery`.
         .target(
             name: "SlateTesting",
-            dependencies: ["SlateTestingCore"]
+            dependencies: [
+                "SlateTestingCore", "Slate",
+                .product(name: "InlineSnapshotTesting", package: "swift-snapshot-testing"),
+            ]
+        ),
+        .target(
+            name: "SlatePostgresTesting",
+            dependencies: [
+                "Slate", "SlatePostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
         ),
         .testTarget(
             name: "SlateTestingTests",
-            dependencies: ["SlateTesting", "Slate", "SlateTestSupport"]
+            dependencies: [
+                "SlateTesting", "Slate", "SlateTestSupport",
+                .product(name: "InlineSnapshotTesting", package: "swift-snapshot-testing"),
+            ],
+            // The golden files of the `.dump` snapshot tests.
+            exclude: ["__Snapshots__"]
         ),
         // MARK: Code first: the @Table macro, Codable records, self-managing tables
         // The one emitter of `Table` conformances, for the macro plugin and the generator: it
@@ -248,7 +271,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SlateMacroRuntimeTests",
-            dependencies: ["SlateMacros"],
+            dependencies: ["SlateMacros", "SlateTestSupport", "SlateTestingCore"],
             // The generator's version of Schema/gadgets.sql, next to the macro's and a hand-written
             // one: the one-table-model tests compare the three.
             exclude: ["slate.json", "Schema"],
@@ -361,7 +384,8 @@ if ProcessInfo.processInfo.environment["SLATE_CORE_ONLY"] == "1" {
         "Slate",
     ]
     let runtimeTests: Set<String> = [
-        "SlateTestingCore", "SlateTestSupport", "SlateCoreTests", "SlateConcurrencyTests", "SlateQueryTests",
+        "SlateSchema", "SlateTestingCore", "SlateTestSupport", "SlateCoreTests", "SlateConcurrencyTests",
+        "SlateQueryTests",
         "SlateRecordsTests", "SlateCSVTests",
     ]
     package.targets.removeAll { !runtime.contains($0.name) && !runtimeTests.contains($0.name) }

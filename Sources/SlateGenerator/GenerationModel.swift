@@ -77,6 +77,8 @@ struct RecordModel {
     var needsCustomCodable: Bool { properties.contains { $0.type == .sqlValue } }
 }
 
+/// One column as the generator writes it: about 20 stored properties, on purpose, each a plain fact
+/// the templates read (names, type, nullability, key, default, generated-ness, collation, …).
 struct PropertyModel {
     var sqlName: String
     /// The identifier, without backticks.

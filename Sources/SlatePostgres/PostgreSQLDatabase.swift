@@ -188,7 +188,8 @@ public struct PostgreSQLTransaction: PostgreSQLQueryable {
         -> sending Result
     {
         let name = "slate_savepoint_\(savepointDepth + 1)"
-        let report = PostgresTransactionReport.begin(instrumentation, kind: .savepoint, connection: connectionTrace)
+        let report = PostgresTransactionReport.begin(
+            instrumentation, kind: .savepoint, connection: connectionTrace, enclosing: transactionToken)
         let inner = PostgreSQLTransaction(
             connection: connection, logger: logger, savepointDepth: savepointDepth + 1,
             instrumentation: instrumentation, connectionTrace: connectionTrace,

@@ -399,6 +399,8 @@ enum PostgresSingleInsert {
 /// The rendered text of an insert on PostgreSQL per shape, shared by every call: what a shape's
 /// SQL renders to depends only on the key; and each record type's ``PostgresInsertPlan``.
 final class PostgresInsertShapes: @unchecked Sendable {
+    // @unchecked Sendable: `shapes` and `plans`, the only mutable state, are read and written only
+    // while `lock` is held; the rendered SQL and plans they hold are immutable once made.
     struct Key: Hashable {
         var table: ObjectIdentifier
         var conflict: ConflictResolution?

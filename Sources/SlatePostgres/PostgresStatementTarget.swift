@@ -112,12 +112,14 @@ struct PostgresTransactionReport {
 
     /// Reports the begin; `nil` without an instrumentation.
     static func begin(
-        _ instrumentation: (any DatabaseInstrumentation)?, kind: TransactionTrace.Kind, connection: ConnectionTrace
+        _ instrumentation: (any DatabaseInstrumentation)?, kind: TransactionTrace.Kind, connection: ConnectionTrace,
+        enclosing: (any Sendable)? = nil
     ) -> PostgresTransactionReport? {
         guard let instrumentation else { return nil }
         let trace = TransactionTrace(kind: kind, connection: connection)
         return PostgresTransactionReport(
-            instrumentation: instrumentation, trace: trace, token: instrumentation.transactionDidBegin(trace),
+            instrumentation: instrumentation, trace: trace,
+            token: instrumentation.transactionDidBegin(trace, enclosing: enclosing),
             start: .now)
     }
 

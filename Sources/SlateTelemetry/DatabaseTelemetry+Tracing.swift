@@ -30,9 +30,9 @@ extension DatabaseTelemetry {
         span.end(at: DefaultTracerClock.Timestamp(nanosecondsSinceEpoch: outcome.endNanosecondsSinceEpoch))
     }
 
-    func startTransactionSpan(_ transaction: TransactionTrace, tracer: any Tracer) -> any Span {
+    func startTransactionSpan(_ transaction: TransactionTrace, tracer: any Tracer, parent: ServiceContext) -> any Span {
         let name = transaction.kind == .read ? "read" : transaction.kind == .savepoint ? "savepoint" : "transaction"
-        let span = tracer.startSpan(name, context: ServiceContext.current ?? .topLevel, ofKind: .client)
+        let span = tracer.startSpan(name, context: parent, ofKind: .client)
         span.updateAttributes { attributes in
             Self.setConnectionAttributes(&attributes, transaction.connection)
             attributes["slate.transaction.kind"] = transaction.kind.rawValue

@@ -157,8 +157,9 @@ public final class DatabaseTelemetry: DatabaseInstrumentation {
 
     // MARK: Transactions
 
-    public func transactionDidBegin(_ transaction: TransactionTrace) -> (any Sendable)? {
-        let span = tracer.map { startTransactionSpan(transaction, tracer: $0) }
+    public func transactionDidBegin(_ transaction: TransactionTrace, enclosing: (any Sendable)?) -> (any Sendable)? {
+        let parent = (enclosing as? TransactionToken)?.span?.context ?? ServiceContext.current ?? .topLevel
+        let span = tracer.map { startTransactionSpan(transaction, tracer: $0, parent: parent) }
         logger?.trace(
             "Transaction began",
             metadata: [

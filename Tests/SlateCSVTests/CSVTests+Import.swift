@@ -75,7 +75,11 @@ import Testing
         let typed = try db.fetchAll(
             SQL(
                 sql:
-                    "SELECT typeof(i), typeof(r), typeof(n), typeof(s), typeof(v), typeof(u), typeof(b) FROM t ORDER BY rowid"
+                    """
+                    SELECT typeof(i), typeof(r), typeof(n), typeof(s), typeof(v), typeof(u), typeof(b)
+                    FROM t
+                    ORDER BY rowid
+                    """
             )
         ) {
             $0.values
@@ -413,8 +417,12 @@ import Testing
         let db = try Database.memory()
         // The table exists with another column order than the type's.
         try db.execute(
-            sql:
-                "CREATE TABLE person(score REAL NOT NULL DEFAULT 0, email TEXT, age INTEGER NOT NULL DEFAULT 0, name TEXT NOT NULL, id INTEGER PRIMARY KEY)"
+            sql: """
+                CREATE TABLE person(
+                  score REAL NOT NULL DEFAULT 0, email TEXT, age INTEGER NOT NULL DEFAULT 0, name TEXT NOT NULL,
+                  id INTEGER PRIMARY KEY
+                )
+                """
         )
         var options = CSVImportOptions()
         options.hasHeaderRow = false

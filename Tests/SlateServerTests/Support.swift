@@ -83,7 +83,7 @@ extension SpanAttributes {
 
 /// Waits until `condition` holds, for up to 5 seconds.
 func eventually(_ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .seconds(5)
+    let deadline = ContinuousClock.now + .seconds(30)
     while !condition() {
         if ContinuousClock.now > deadline { return false }
         try? await Task.sleep(for: .milliseconds(5))

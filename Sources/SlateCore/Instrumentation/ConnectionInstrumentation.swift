@@ -144,7 +144,7 @@ package final class ConnectionInstrumentation {
     func transaction<Result>(_ kind: TransactionTrace.Kind, _ body: () throws -> Result) throws -> Result {
         settle()
         let transaction = TransactionTrace(kind: kind, connection: trace)
-        let token = instrumentation.transactionDidBegin(transaction)
+        let token = instrumentation.transactionDidBegin(transaction, enclosing: transactions.last?.token)
         let start = ContinuousClock.now
         transactions.append(OpenTransaction(trace: transaction, token: token, start: start))
         let result: Result

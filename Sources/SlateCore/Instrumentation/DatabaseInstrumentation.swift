@@ -30,7 +30,7 @@ public protocol DatabaseInstrumentation: AnyObject, Sendable {
     /// A statement starts running. Returns a token (a span) that ``statementDidFinish(_:token:outcome:)``
     /// receives.
     ///
-    /// - Parameter transaction: The token ``transactionDidBegin(_:)`` returned for the innermost
+    /// - Parameter transaction: The token ``transactionDidBegin(_:enclosing:)`` returned for the innermost
     ///   transaction or savepoint the statement runs in, if any.
     func statementWillRun(_ statement: StatementTrace, transaction: (any Sendable)?) -> (any Sendable)?
 
@@ -40,7 +40,10 @@ public protocol DatabaseInstrumentation: AnyObject, Sendable {
 
     /// A transaction, savepoint or snapshot read begins. Returns a token (a span) that
     /// ``transactionDidEnd(_:token:outcome:)`` and the statements that run inside it receive.
-    func transactionDidBegin(_ transaction: TransactionTrace) -> (any Sendable)?
+    ///
+    /// - Parameter enclosing: The token this method returned for the transaction or savepoint that
+    ///   holds this one (a savepoint's transaction), or `nil` for an outermost transaction.
+    func transactionDidBegin(_ transaction: TransactionTrace, enclosing: (any Sendable)?) -> (any Sendable)?
 
     /// A transaction, savepoint or snapshot read ended: committed, or rolled back.
     func transactionDidEnd(_ transaction: TransactionTrace, token: (any Sendable)?, outcome: TransactionOutcome)

@@ -1,6 +1,7 @@
 import Foundation
 import Slate
 import SlateTestSupport
+import SlateTestingCore
 import Testing
 
 /// A common table expression's row: an employee and their depth in the reporting tree.
@@ -56,12 +57,21 @@ struct Level: Table, Equatable {
 
     @Test func rendersRecursiveAndPlainCommonTables() throws {
         let query = Level.all().with(Level.self, recursive: true, as: Self.levels).order { ($0.depth, $0.employeeId) }
-        try expectSQL(
-            query,
-            #"WITH RECURSIVE "level"("employeeId", "depth") AS (SELECT "Employee"."EmployeeId", ? FROM "Employee" WHERE "Employee"."ReportsTo" IS NULL"#
-                + #" UNION ALL SELECT "Employee"."EmployeeId", "level"."depth" + ? FROM "Employee" JOIN "level" ON "Employee"."ReportsTo" = "level"."employeeId")"#
-                + #" SELECT "level"."employeeId", "level"."depth" FROM "level" ORDER BY "level"."depth", "level"."employeeId""#,
-            [.integer(0), .integer(1)])
+        #expect(
+            SQLLayout.lines(query.sql) == """
+                WITH RECURSIVE "level"("employeeId", "depth") AS (
+                  SELECT "Employee"."EmployeeId", ?
+                  FROM "Employee"
+                  WHERE "Employee"."ReportsTo" IS NULL
+                  UNION ALL SELECT "Employee"."EmployeeId", "level"."depth" + ?
+                  FROM "Employee"
+                  JOIN "level" ON "Employee"."ReportsTo" = "level"."employeeId"
+                )
+                SELECT "level"."employeeId", "level"."depth"
+                FROM "level"
+                ORDER BY "level"."depth", "level"."employeeId"
+                -- arguments: 0, 1
+                """)
         let plain = Level.all().with(
             Level.self, as: Employee.select { ($0.employeeId, SQLExpression<Int64>(value: 1)) })
         #expect(
@@ -100,9 +110,16 @@ struct Level: Table, Equatable {
             .with(Level.self, recursive: true, as: Self.levels)
         #expect(update.sql.text.hasPrefix(#"WITH RECURSIVE "level"("employeeId", "depth") AS ("#))
         #expect(
-            update.sql.text.contains(
-                #") UPDATE "Employee" SET "Title" = ? WHERE "Employee"."EmployeeId" IN (SELECT "level"."employeeId" FROM "level" WHERE "level"."depth" = ?)"#
-            ))
+            SQLLayout.lines(update.sql).contains(
+                """
+                UPDATE "Employee"
+                SET "Title" = ?
+                WHERE "Employee"."EmployeeId" IN (
+                  SELECT "level"."employeeId"
+                  FROM "level"
+                  WHERE "level"."depth" = ?
+                )
+                """))
         #expect(try update.execute(db) == 5)
         #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM Employee WHERE Title = 'Deep'") == 5)
         let written = try Database.chinookCopy()
@@ -110,8 +127,11 @@ struct Level: Table, Equatable {
         try db.execute(sql: "PRAGMA foreign_keys = OFF")
         try written.execute(sql: "PRAGMA foreign_keys = OFF")
         try written.execute(
-            sql: Self.handWrittenLevels
-                + " DELETE FROM Customer WHERE SupportRepId IN (SELECT employeeId FROM level WHERE depth = 2) AND Country = 'USA'"
+            sql: Self.handWrittenLevels + """
+
+                DELETE FROM Customer
+                WHERE SupportRepId IN (SELECT employeeId FROM level WHERE depth = 2) AND Country = 'USA'
+                """
         )
         let deleted = try Customer.delete()
             .where { $0.supportRepId.in(Level.where { $0.depth == 2 }.select { $0.employeeId }) && $0.country == "USA" }

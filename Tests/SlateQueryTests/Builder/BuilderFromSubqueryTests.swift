@@ -1,6 +1,7 @@
 import Foundation
 import Slate
 import SlateTestSupport
+import SlateTestingCore
 import Testing
 
 /// A derived table's row: a customer and what they spent.
@@ -50,11 +51,20 @@ struct Spending: Table, Equatable {
         let query = Spending.from(Self.spending(since: "2024")).where { $0.spent > 20.0 }.order {
             ($0.spent.descending(), $0.customerId)
         }
-        try expectSQL(
-            query,
-            #"WITH "spending"("customerId", "spent") AS (SELECT "Invoice"."CustomerId", sum("Invoice"."Total") FROM "Invoice" WHERE strftime(?, "Invoice"."InvoiceDate") >= ? GROUP BY "Invoice"."CustomerId")"#
-                + #" SELECT "spending"."customerId", "spending"."spent" FROM "spending" WHERE "spending"."spent" > ? ORDER BY "spending"."spent" DESC, "spending"."customerId""#,
-            [.text("%Y"), .text("2024"), .real(20)])
+        #expect(
+            SQLLayout.lines(query.sql) == """
+                WITH "spending"("customerId", "spent") AS (
+                  SELECT "Invoice"."CustomerId", sum("Invoice"."Total")
+                  FROM "Invoice"
+                  WHERE strftime(?, "Invoice"."InvoiceDate") >= ?
+                  GROUP BY "Invoice"."CustomerId"
+                )
+                SELECT "spending"."customerId", "spending"."spent"
+                FROM "spending"
+                WHERE "spending"."spent" > ?
+                ORDER BY "spending"."spent" DESC, "spending"."customerId"
+                -- arguments: '%Y', '2024', 20.0
+                """)
         let rows = try query.fetchAll(db)
         let expected = try db.fetchAll(
             """
@@ -100,7 +110,11 @@ struct Spending: Table, Equatable {
             unmatched
                 == (try db.fetchValue(
                     Int.self,
-                    "SELECT count(*) FROM Customer WHERE CustomerId NOT IN (SELECT CustomerId FROM Invoice WHERE strftime('%Y', InvoiceDate) >= '2025')"
+                    """
+                    SELECT count(*)
+                    FROM Customer
+                    WHERE CustomerId NOT IN (SELECT CustomerId FROM Invoice WHERE strftime('%Y', InvoiceDate) >= '2025')
+                    """
                 )))
     }
 }
