@@ -72,13 +72,16 @@ public func buildApplication(
     var services: [any Service] = tracing.services
     var beforeStart: [@Sendable () async throws -> Void] = []
     if let url = configuration.databaseURL {
-        let pg = try PostgreSQLConnection.database(
+        let (pg, pgConfiguration) = try PostgreSQLConnection.database(
             url: url, logger: logger, telemetry: tracing.telemetry, gracePeriod: configuration.shutdownGracePeriod)
         database = .postgreSQL(pg)
         services.append(pg)  // runs the client; shuts down after the HTTP server
         let migrator = postgreSQLMigrator
         beforeStart.append {
             do {
+                // One connection first: an unreachable server or a wrong socket path fails the
+                // start at once with the cause, where the pool would retry for 60 seconds.
+                try await PostgreSQLDatabase.checkConnection(pgConfiguration)
                 try await migrator.migrate(pg)
             } catch {
                 throw StartupError(
