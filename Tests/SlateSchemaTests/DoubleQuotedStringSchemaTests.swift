@@ -10,7 +10,7 @@ import Testing
 @Suite("Schema files with double-quoted strings")
 struct DoubleQuotedStringSchemaTests {
     @Test func aFixtureInsertWithDoubleQuotedStringsLoadsWithAWarning() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
         let file = try scratch.write(
             "schema.sql",
@@ -32,7 +32,7 @@ struct DoubleQuotedStringSchemaTests {
     }
 
     @Test func viewsWithDoubleQuotedStringsLoadWithAWarningOnTheirLine() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
         let file = try scratch.write(
             "schema.sql",
@@ -51,7 +51,7 @@ struct DoubleQuotedStringSchemaTests {
     }
 
     @Test func aDatabaseFileWithSuchAViewLoadsWithAWarning() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
         let path = scratch.url.appendingPathComponent("legacy.sqlite").path
         var raw: OpaquePointer?
@@ -68,7 +68,7 @@ struct DoubleQuotedStringSchemaTests {
     }
 
     @Test func whatTheShellRefusesStaysAnError() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
         let file = try scratch.write(
             "schema.sql", "CREATE TABLE tags (name TEXT);\nINSERT INTO tags VALUES (canine);\n")
@@ -85,7 +85,7 @@ struct DoubleQuotedStringSchemaTests {
 @Suite("Naming input")
 struct NamingInputTests {
     @Test func theSchemaFileNamesTheDatabaseInEitherOrder() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
         let schema = try scratch.write("schema.sql", "CREATE TABLE t (id INTEGER PRIMARY KEY);")
         let queries = try scratch.write("queries.sql", "-- name: ids\nSELECT id FROM t;")
