@@ -18,6 +18,9 @@ let package = Package(
         .library(name: "SlateQuery", targets: ["SlateQuery"]),
         .library(name: "SlateRecords", targets: ["SlateRecords"]),
         .library(name: "CSQLite", targets: ["CSQLite"]),
+        // Sync on top of the session extension (changesets): replicas, the server's log, transports
+        // (in memory, HTTP over URLSession). A separate product: users who do not sync never build it.
+        .library(name: "SlateSync", targets: ["SlateSync"]),
         // The same tables and queries on PostgreSQL, through postgres-nio: a separate product, so
         // users of `Slate` alone never build SwiftNIO (SwiftPM builds only the products used), and
         // behind the default trait `PostgreSQL`, so that a package that leaves it out
@@ -41,10 +44,11 @@ let package = Package(
         // Reliability tools (issue 13): the fuzzer, the SIGKILL loop and the pool load run.
         .executable(name: "slate-fuzz", targets: ["SlateFuzz"]),
         .plugin(name: "SlateGenerateCommand", targets: ["SlateGenerateCommand"]),
-        // For users' test targets: fixture copies, seeded databases, dumps, the migration check and
-        // `assertQuery` (DocC article "Testing apps that use Slate"). Apps that do not import it
-        // build none of it. `assertQuery` needs swift-snapshot-testing, which builds swift-syntax;
-        // SlateTestingCore is the rest, for test targets that must not build it.
+        // For users' test targets: fixture copies, seeded databases, dumps, the migration check,
+        // `assertQuery` (DocC article "Testing apps that use Slate") and the fault-injecting VFS with
+        // its fault sweeps (issue 34). Apps that do not import it build none of it. `assertQuery`
+        // needs swift-snapshot-testing, which builds swift-syntax; SlateTestingCore is the rest, for
+        // test targets that must not build it.
         .library(name: "SlateTesting", targets: ["SlateTesting"]),
         .library(name: "SlateTestingCore", targets: ["SlateTestingCore"]),
         // A throwaway PostgreSQL server for users' PostgreSQL tests: a product of its own, so users of
@@ -121,6 +125,15 @@ let package = Package(
         .target(
             name: "Slate",
             dependencies: ["SlateCore", "SlateConcurrency", "SlateQuery", "SlateRecords"]
+        ),
+        // Sync: replicas that write offline and converge through a server's ordered log.
+        .target(
+            name: "SlateSync",
+            dependencies: ["SlateCore", "SlateConcurrency", "SlateQuery", "CSQLite"]
+        ),
+        .testTarget(
+            name: "SlateSyncTests",
+            dependencies: ["SlateSync", "Slate", "SlateFuzzing"]
         ),
         // The PostgreSQL driver: the same tables and queries through postgres-nio.
         .target(
@@ -215,11 +228,12 @@ let package = Package(
             name: "SlateTestingCore",
             dependencies: ["Slate", "SlateSchema"]
         ),
-        // What users import: SlateTestingCore, re-exported, and the inline snapshots of `assertQuery`.
+        // What users import: SlateTestingCore and SlateTestingFaults, re-exported, and the inline
+        // snapshots of `assertQuery`.
         .target(
             name: "SlateTesting",
             dependencies: [
-                "SlateTestingCore", "Slate",
+                "SlateTestingCore", "SlateTestingFaults", "Slate",
                 .product(name: "InlineSnapshotTesting", package: "swift-snapshot-testing"),
             ]
         ),
@@ -359,7 +373,7 @@ let package = Package(
         // Needs neither swift-syntax nor swift-argument-parser, so sanitizer builds can run it.
         .target(
             name: "SlateFuzzing",
-            dependencies: ["Slate", "SlateSchema", "SlateGenerator", "CSQLite"]
+            dependencies: ["Slate", "SlateSchema", "SlateGenerator", "CSQLite", "SlateSync"]
         ),
         .executableTarget(
             name: "SlateFuzz",
@@ -368,6 +382,24 @@ let package = Package(
         .testTarget(
             name: "SlateFuzzingTests",
             dependencies: ["SlateFuzzing", "Slate"]
+        ),
+        // MARK: Fault injection (in the product SlateTesting)
+        // The fault-injecting VFS, in C over the default VFS of whichever library CSQLite links
+        // (issue 34, docs/RELIABILITY.md), and its Swift API with the fault sweeps.
+        .target(
+            name: "SlateTestingFaultVFS",
+            dependencies: ["CSQLite"]
+        ),
+        .target(
+            name: "SlateTestingFaults",
+            dependencies: ["SlateTestingFaultVFS", "SlateCore"]
+        ),
+        // Fault sweeps over Slate's multi-statement work (migrator, rebuild, CSV import, backup,
+        // VACUUM INTO, pool, checkpoint, SQLCipher rekey) and PostgreSQL faults (a server of its own,
+        // which the tests kill and restart).
+        .testTarget(
+            name: "SlateFaultTests",
+            dependencies: ["SlateTestingFaults", "SlateTestSupport", "Slate", "CSQLite", "SlatePostgres"]
         ),
     ],
     swiftLanguageModes: [.v6]
@@ -381,14 +413,22 @@ let package = Package(
 if ProcessInfo.processInfo.environment["SLATE_CORE_ONLY"] == "1" {
     let runtime: Set<String> = [
         "CSQLite", "CSQLiteSystem", "CSQLCipher", "SlateCore", "SlateConcurrency", "SlateQuery", "SlateRecords",
-        "Slate",
+        "Slate", "SlateTestingFaultVFS", "SlateTestingFaults",
     ]
     let runtimeTests: Set<String> = [
         "SlateSchema", "SlateTestingCore", "SlateTestSupport", "SlateCoreTests", "SlateConcurrencyTests",
-        "SlateQueryTests",
-        "SlateRecordsTests", "SlateCSVTests",
+        "SlateQueryTests", "SlateRecordsTests", "SlateCSVTests", "SlateFaultTests",
     ]
     package.targets.removeAll { !runtime.contains($0.name) && !runtimeTests.contains($0.name) }
+    // The fault tests' PostgreSQL part compiles only with SlatePostgres (`#if canImport`).
+    for target in package.targets where target.name == "SlateFaultTests" {
+        target.dependencies.removeAll { dependency in
+            switch dependency {
+            case .targetItem(name: "SlatePostgres", _), .byNameItem(name: "SlatePostgres", _): return true
+            default: return false
+            }
+        }
+    }
     package.products.removeAll { !runtime.contains($0.name) }
     package.dependencies.removeAll()
 }

@@ -2,6 +2,7 @@
     import Foundation
     import Slate
     import SlatePostgres
+    import SlatePostgresTesting
     import SlateTestSupport
     import Testing
 

@@ -3,6 +3,7 @@
     import Slate
     import SlateTestSupport
     import SlatePostgres
+    import SlatePostgresTesting
     import Testing
 
     /// Ordering terms chosen at random, as one term of an `ORDER BY`.

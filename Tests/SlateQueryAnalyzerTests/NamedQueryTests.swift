@@ -451,7 +451,8 @@ struct NamedQueryParameterTests {
         #expect(expression.contains("cannot tell the type of parameter :x"))
         let conflicting = namedQueryError("SELECT title FROM album WHERE year = :x OR title = :x")
         #expect(conflicting.contains("parameter :x is used as values of different types"))
-        let positional = namedQueryError("SELECT title FROM album WHERE year = ?")
-        #expect(positional.contains("write named parameters (:name)"))
+        // A positional parameter is named for its column; without one, the same error names it.
+        let positional = namedQueryError("SELECT title FROM album WHERE year > abs(?)")
+        #expect(positional.contains("cannot tell the type of parameter ? (named p1 in Swift)"))
     }
 }

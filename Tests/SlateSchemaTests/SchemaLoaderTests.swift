@@ -158,8 +158,8 @@ struct SchemaLoaderTests {
     }
 }
 
-@Suite("SQLScript splitting")
-struct SQLScriptTests {
+@Suite("Script statements")
+struct ScriptStatementTests {
     @Test func statementsSplitOutsideQuotesCommentsAndTriggerBodies() throws {
         let scratch = try TemporaryDirectory()
         defer { scratch.remove() }

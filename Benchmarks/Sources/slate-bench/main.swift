@@ -20,6 +20,8 @@ let allScenarios: [Scenario] = [
     CSVImport.scenario,
     SchemaCheck.scenario,
     ObservationBenchmarks.writeScenario,
+    Changesets.applyScenario,
+    Changesets.syncScenario,
 ]
 
 struct Options {

@@ -1,7 +1,7 @@
 import CSQLite
 import SlateCore
 
-/// A column of an import's target table, as `pragma_table_xinfo` reports it.
+/// A column of an import's target table, as `PRAGMA table_xinfo` reports it.
 struct CSVTableColumn {
     var name: String
     var declaredType: String
@@ -29,45 +29,25 @@ final class CSVTableInspector {
         self.table = table
     }
 
-    /// The table's columns, generated and hidden ones included; empty when there is no table.
+    /// The table's columns, generated and hidden ones included; empty when there is no table. The
+    /// table is found as the import's `INSERT` finds its unqualified name (`temp`, `main`, then
+    /// attached databases), through the one PRAGMA reader, ``SchemaIntrospection``.
     func columns() throws -> [CSVTableColumn] {
-        let statement = try db.prepare(
-            sql: "SELECT name, type, hidden, \"notnull\", pk, dflt_value IS NOT NULL FROM pragma_table_xinfo(?)")
-        try statement.bindText(table, at: 1)
-        var columns: [CSVTableColumn] = []
-        while try statement.step() {
-            columns.append(
-                CSVTableColumn(
-                    name: Self.text(statement, 0), declaredType: Self.text(statement, 1),
-                    isHidden: sqlite3_column_int64(statement.handle, 2) != 0,
-                    isNotNull: sqlite3_column_int64(statement.handle, 3) != 0,
-                    primaryKeyPosition: Int(sqlite3_column_int64(statement.handle, 4)),
-                    hasDefault: sqlite3_column_int64(statement.handle, 5) != 0))
+        try SchemaIntrospection.columns(ofTable: table, schema: nil, in: .database(db)).map {
+            CSVTableColumn(
+                name: $0.name, declaredType: $0.declaredType, isHidden: $0.hidden != 0, isNotNull: $0.isNotNull,
+                primaryKeyPosition: $0.primaryKeyPosition, hasDefault: $0.defaultSQL != nil)
         }
-        return columns
     }
 
     /// The columns of each `UNIQUE` index of the table (the ones `UNIQUE` constraints create and
-    /// the explicit ones), in index order; the primary key is not among them.
+    /// the explicit ones, not partial ones), the oldest index first; the primary key is not among
+    /// them.
     func uniqueKeys() throws -> [[String]] {
-        let statement = try db.prepare(
-            sql: """
-                SELECT il.name, ii.name FROM pragma_index_list(?1) AS il, pragma_index_info(il.name) AS ii
-                WHERE il."unique" AND il.origin <> 'pk' AND il.partial = 0
-                ORDER BY il.seq DESC, ii.seqno
-                """)
-        try statement.bindText(table, at: 1)
-        var keys: [(index: String, columns: [String])] = []
-        while try statement.step() {
-            let index = Self.text(statement, 0)
-            let column = Self.text(statement, 1)
-            if keys.last?.index == index {
-                keys[keys.count - 1].columns.append(column)
-            } else {
-                keys.append((index, [column]))
-            }
-        }
-        return keys.map(\.columns)
+        let connection = SchemaIntrospection.Connection.database(db)
+        return try SchemaIntrospection.indexes(ofTable: table, schema: nil, in: connection).reversed()
+            .filter { $0.isUnique && $0.origin != "pk" && !$0.isPartial }
+            .map { try SchemaIntrospection.indexColumns(ofIndex: $0.name, schema: nil, in: connection) }
     }
 
     /// The columns each `CHECK` constraint of the table belongs to, from the table's definition in
