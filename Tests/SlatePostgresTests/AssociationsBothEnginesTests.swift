@@ -2,6 +2,7 @@
     import Foundation
     import Slate
     import SlatePostgres
+    import SlatePostgresTesting
     import SlateTestSupport
     import Testing
 
@@ -54,7 +55,8 @@
             #expect(eager.map { $0.0 } == loop.map { $0.0 })
             #expect(eager.map { $0.1 } == loop.map { $0.1 })
             #expect(eager.map { $0.2 } == loop.map { $0.2 })
-            #expect(eager.map { $0.2 } == (try load.fetchAll(try Database.chinook())).map { $0.2 })
+            let onSQLite = try load.fetchAll(try Database.chinook())
+            #expect(eager.map { $0.2 } == onSQLite.map { $0.2 })
             #expect(eager.contains { $0.1 == nil } && eager.contains { $0.2.count == 3 })
         }
 
