@@ -26,7 +26,7 @@ import Testing
                     var officeId: Int64
                 }
 
-                extension Employee: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
+                nonisolated extension Employee: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
                     static let schema = Slate.TableSchema(
                         name: "Employee",
                         columns: [
@@ -50,13 +50,21 @@ import Testing
                             self.officeId = Slate.Column(qualifier, "officeId")
                         }
 
-                        var manager: Slate.BelongsTo<Employee, Employee> { .belongsTo(id.qualifier, foreignKey: ["reportsTo"]) }
+                        var manager: Slate.BelongsTo<Employee, Employee> {
+                            .belongsTo(id.qualifier, foreignKey: ["reportsTo"])
+                        }
 
-                        var reports: Slate.HasMany<Employee, Employee> { .hasMany(id.qualifier, foreignKey: ["reportsTo"]) }
+                        var reports: Slate.HasMany<Employee, Employee> {
+                            .hasMany(id.qualifier, foreignKey: ["reportsTo"])
+                        }
 
-                        var tracks: Slate.HasMany<Employee, Track> { .hasMany(id.qualifier, through: PlaylistTrack.self) }
+                        var tracks: Slate.HasMany<Employee, Track> {
+                            .hasMany(id.qualifier, through: PlaylistTrack.self)
+                        }
 
-                        var office: Slate.BelongsTo<Employee, Office> { .belongsTo(id.qualifier) }
+                        var office: Slate.BelongsTo<Employee, Office> {
+                            .belongsTo(id.qualifier)
+                        }
                     }
 
                     init(row: borrowing Slate.Row) throws {
@@ -100,7 +108,7 @@ import Testing
                     var albumId: Int64
                 }
 
-                extension Track: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
+                nonisolated extension Track: Slate.Table, Slate.PrimaryKeyedTable, Slate.SelfManagingTable {
                     static let schema = Slate.TableSchema(
                         name: "Track",
                         columns: [
@@ -123,7 +131,9 @@ import Testing
                             self.albumId = Slate.Column(qualifier, "albumId")
                         }
 
-                        var albumAlbum: Slate.BelongsTo<Track, Album> { .belongsTo(id.qualifier) }
+                        var albumAlbum: Slate.BelongsTo<Track, Album> {
+                            .belongsTo(id.qualifier)
+                        }
                     }
 
                     init(row: borrowing Slate.Row) throws {
@@ -169,7 +179,7 @@ import Testing
                 DiagnosticSpec(
                     message:
                         "@Table argument 'associations' must be a name that no column or other association uses ('name')",
-                    line: 1, column: 24)
+                    line: 1, column: 23)
             ])
     }
 

@@ -1064,7 +1064,9 @@ import Testing
                             self.labelCode = Slate.Column(qualifier, "labelCode")
                         }
 
-                        var artist: Slate.BelongsTo<Album, Artist> { .belongsTo(id.qualifier) }
+                        var artist: Slate.BelongsTo<Album, Artist> {
+                            .belongsTo(id.qualifier)
+                        }
                     }
 
                     init(row: borrowing Slate.Row) throws {
