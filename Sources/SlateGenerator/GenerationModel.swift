@@ -214,6 +214,8 @@ extension GenerationModel {
         "UUIDStorage", "Update", "UpdateRecord", "Slate", "CSQLite", "SQLite3", "Action", "CodableRecord", "EncodedRow",
         "RecordStore", "RowDecoder", "RowEncoder", "SQLColumnType", "SQLColumnTypeProviding", "SelfManagingTable",
         "TableMigrationOptions", "TableMigrationPlan", "SQLQuery", "SQLCommand",
+        // Slate's associations, which records name in their `Columns`
+        "BelongsTo", "HasMany", "HasOne",
         // Generated
         "ID", "PrimaryKey", "CodingKeys",
         // Swift and Foundation
