@@ -34,9 +34,12 @@ enum AssociationsBenchmark {
         let grdb: GRDB.DatabaseQueue
 
         init(_ context: BenchmarkContext) throws {
-            artistCount = context.size(full: 500, quick: 50)
+            // Locals until every member is set: the setup closure must not capture `self`.
+            let artistCount = context.size(full: 500, quick: 50)
+            self.artistCount = artistCount
             let path = context.path("music.sqlite")
-            rawConnection = try RawConnection(path: path)
+            let rawConnection = try RawConnection(path: path)
+            self.rawConnection = rawConnection
             try rawConnection.execute(
                 """
                 CREATE TABLE artist(id INTEGER PRIMARY KEY, name TEXT NOT NULL);

@@ -51,9 +51,11 @@ enum Changesets {
         let path: String
 
         init(_ context: BenchmarkContext) throws {
-            items = (0..<context.size(full: 50_000, quick: 5_000)).map {
+            // A local: the transaction's closure below must not capture `self` before every member is set.
+            let items = (0..<context.size(full: 50_000, quick: 5_000)).map {
                 KeyedItem(id: $0 + 1, item: Item.generated(row: $0))
             }
+            self.items = items
             path = context.path("changeset.sqlite")
             // The changeset, recorded once, untimed: the inserts of every row.
             let scratch = try Slate.Database(location: .inMemory)
