@@ -218,7 +218,7 @@ let package = Package(
             name: "SlatePostgresTests",
             dependencies: [
                 "Slate", "SlatePostgres", "SlatePostgresTesting", "SlateTestSupport", "SlateTestingCore",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
             ]
         ),
         // MARK: Testing apps that use Slate: SlateTesting, SlateTestingCore, SlatePostgresTesting
@@ -241,7 +241,7 @@ let package = Package(
             name: "SlatePostgresTesting",
             dependencies: [
                 "Slate", "SlatePostgres",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
             ]
         ),
         .testTarget(

@@ -94,7 +94,7 @@ public enum PostgresTestServer {
             bin + "/pg_ctl",
             [
                 "-D", data, "-l", directory + "/server.log", "-w", "-t", "60",
-                "-o", "-k \(directory) -c listen_addresses='' -F -c max_connections=50", "start",
+                "-o", "-k \(directory) -c listen_addresses='' -F -c max_connections=400", "start",
             ])
         return Instance(directory: directory)
     }
@@ -156,6 +156,9 @@ public enum PostgresTestServer {
             unixSocketPath: instance.directory + "/.s.PGSQL.5432", username: "postgres", password: nil,
             database: database)
         configuration.options.maximumConnections = 4
+        // Each test's client keeps running until the process exits: its idle connections close
+        // soon, so that hundreds of tests in one process stay within the server's connections.
+        configuration.options.connectionIdleTimeout = .seconds(5)
         let client = PostgresClient(configuration: configuration)
         Task.detached { await client.run() }
         return client
