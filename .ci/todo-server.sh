@@ -129,9 +129,9 @@ expect_start_failure "cannot create the data directory" DATA_DIR="$work/not-a-di
 mkdir -p "$work/garbage" && head -c 8192 /dev/urandom >"$work/garbage/todo.sqlite"
 expect_start_failure "cannot open the SQLite database at $work/garbage/todo.sqlite" DATA_DIR="$work/garbage"
 expect_start_failure "cannot use the PostgreSQL database.*cannot connect to PostgreSQL at 127.0.0.1:1" \
-    DATABASE_URL="postgres://nobody@127.0.0.1:1/none"
+    DATABASE_URL="postgres://nobody@127.0.0.1:1/none" DATA_DIR="$work/unreachable-data"
 expect_start_failure "cannot use the PostgreSQL database.*Unix socket $work/no-such-dir/.s.PGSQL.5432" \
-    DATABASE_URL=postgres: PGHOST="$work/no-such-dir" PGUSER=postgres
+    DATABASE_URL=postgres: PGHOST="$work/no-such-dir" PGUSER=postgres DATA_DIR="$work/unreachable-data"
 
 # PostgreSQL: a throwaway server on a Unix socket (as .ci/postgres-example.sh starts one).
 pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
