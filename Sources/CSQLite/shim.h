@@ -91,6 +91,15 @@ static inline sqlite3_int64 sqlite3_total_changes64(sqlite3 *db) {
 }
 #endif
 
+#if SQLITE_VERSION_NUMBER < 3038000
+/// sqlite3_error_offset (3.38.0): the byte offset of the most recent error in the SQL, or -1.
+/// Older libraries cannot say where a statement failed, so the answer is always "unknown".
+static inline int sqlite3_error_offset(sqlite3 *db) {
+    (void)db;
+    return -1;
+}
+#endif
+
 
 /// `SQLITE_TRANSIENT` is a macro Swift cannot import: SQLite copies the bytes before returning.
 static inline sqlite3_destructor_type slate_sqlite_transient(void) {
