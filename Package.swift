@@ -18,6 +18,9 @@ let package = Package(
         .library(name: "SlateQuery", targets: ["SlateQuery"]),
         .library(name: "SlateRecords", targets: ["SlateRecords"]),
         .library(name: "CSQLite", targets: ["CSQLite"]),
+        // Sync on top of the session extension (changesets): replicas, the server's log, transports
+        // (in memory, HTTP over URLSession). A separate product: users who do not sync never build it.
+        .library(name: "SlateSync", targets: ["SlateSync"]),
         // The same tables and queries on PostgreSQL, through postgres-nio: a separate product, so
         // users of `Slate` alone never build SwiftNIO (SwiftPM builds only the products used), and
         // behind the default trait `PostgreSQL`, so that a package that leaves it out
@@ -41,9 +44,16 @@ let package = Package(
         // Reliability tools (issue 13): the fuzzer, the SIGKILL loop and the pool load run.
         .executable(name: "slate-fuzz", targets: ["SlateFuzz"]),
         .plugin(name: "SlateGenerateCommand", targets: ["SlateGenerateCommand"]),
-        // For users' test targets: fixture copies, seeded databases and the other tools of the DocC
-        // article "Testing apps that use Slate". Apps that do not import it build none of it.
+        // For users' test targets: fixture copies, seeded databases, dumps, the migration check,
+        // `assertQuery` (DocC article "Testing apps that use Slate") and the fault-injecting VFS with
+        // its fault sweeps (issue 34). Apps that do not import it build none of it. `assertQuery`
+        // needs swift-snapshot-testing, which builds swift-syntax; SlateTestingCore is the rest, for
+        // test targets that must not build it.
         .library(name: "SlateTesting", targets: ["SlateTesting"]),
+        .library(name: "SlateTestingCore", targets: ["SlateTestingCore"]),
+        // A throwaway PostgreSQL server for users' PostgreSQL tests: a product of its own, so users of
+        // SlateTesting with SQLite alone never build SwiftNIO.
+        .library(name: "SlatePostgresTesting", targets: ["SlatePostgresTesting"]),
     ],
     // Opt-in: `.package(url: …, from: …, traits: ["SQLCipher"])` or `swift build --traits SQLCipher`.
     // `PostgreSQL` and `Server` are on by default (`traits: []` or `traits: ["SQLCipher"]` leave them
@@ -69,6 +79,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         // Only for the SlatePostgres product, with the PostgreSQL trait.
         .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
+        // Only for the SlateTesting product (inline snapshots).
+        .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", exact: "1.19.7"),
         // Only for the SlateTelemetry and SlateLifecycle products (and SlatePostgres, whose
         // postgres-nio already builds swift-log, swift-metrics and swift-service-lifecycle).
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
@@ -113,6 +125,15 @@ let package = Package(
         .target(
             name: "Slate",
             dependencies: ["SlateCore", "SlateConcurrency", "SlateQuery", "SlateRecords"]
+        ),
+        // Sync: replicas that write offline and converge through a server's ordered log.
+        .target(
+            name: "SlateSync",
+            dependencies: ["SlateCore", "SlateConcurrency", "SlateQuery", "CSQLite"]
+        ),
+        .testTarget(
+            name: "SlateSyncTests",
+            dependencies: ["SlateSync", "Slate", "SlateFuzzing"]
         ),
         // The PostgreSQL driver: the same tables and queries through postgres-nio.
         .target(
@@ -163,7 +184,7 @@ let package = Package(
         // A regular target (not a product), so every test target can depend on it.
         .target(
             name: "SlateTestSupport",
-            dependencies: ["Slate"],
+            dependencies: ["Slate", "SlateTestingCore"],
             path: "Tests/SlateTestSupport",
             resources: [.copy("Resources")]
         ),
@@ -178,12 +199,12 @@ let package = Package(
         // The query builder's corpus: SLATE_TYPECHECK_BUDGET applies to this target (end of file).
         .testTarget(
             name: "SlateQueryTests",
-            dependencies: ["Slate", "SlateTestSupport"]
+            dependencies: ["Slate", "SlateTestSupport", "SlateTestingCore"]
         ),
         // Codable records and self-managing tables.
         .testTarget(
             name: "SlateRecordsTests",
-            dependencies: ["Slate", "SlateTestSupport"]
+            dependencies: ["Slate", "SlateTestSupport", "SlateTestingCore"]
         ),
         // CSV import and export (in SlateRecords).
         .testTarget(
@@ -196,25 +217,41 @@ let package = Package(
         .testTarget(
             name: "SlatePostgresTests",
             dependencies: [
-                "Slate", "SlatePostgres", "SlateTestSupport",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                "Slate", "SlatePostgres", "SlatePostgresTesting", "SlateTestSupport", "SlateTestingCore",
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
             ]
         ),
-        // MARK: Testing apps that use Slate: the SlateTesting product
-        // The tools that need nothing beyond Slate. Slate's own runtime tests use them too, so the
-        // target builds with SLATE_CORE_ONLY=1.
+        // MARK: Testing apps that use Slate: SlateTesting, SlateTestingCore, SlatePostgresTesting
+        // The tools that need nothing beyond Slate and its schema reader (for the migration check).
+        // Slate's own runtime tests use them too, so the target builds with SLATE_CORE_ONLY=1.
         .target(
             name: "SlateTestingCore",
-            dependencies: ["Slate"]
+            dependencies: ["Slate", "SlateSchema"]
         ),
-        // What users import: SlateTestingCore, re-exported.
+        // What users import: SlateTestingCore and SlateTestingFaults, re-exported, and the inline
+        // snapshots of `assertQuery`.
         .target(
             name: "SlateTesting",
-            dependencies: ["SlateTestingCore"]
+            dependencies: [
+                "SlateTestingCore", "SlateTestingFaults", "Slate",
+                .product(name: "InlineSnapshotTesting", package: "swift-snapshot-testing"),
+            ]
+        ),
+        .target(
+            name: "SlatePostgresTesting",
+            dependencies: [
+                "Slate", "SlatePostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
+            ]
         ),
         .testTarget(
             name: "SlateTestingTests",
-            dependencies: ["SlateTesting", "Slate", "SlateTestSupport"]
+            dependencies: [
+                "SlateTesting", "Slate", "SlateTestSupport",
+                .product(name: "InlineSnapshotTesting", package: "swift-snapshot-testing"),
+            ],
+            // The golden files of the `.dump` snapshot tests.
+            exclude: ["__Snapshots__"]
         ),
         // MARK: Code first: the @Table macro, Codable records, self-managing tables
         // The one emitter of `Table` conformances, for the macro plugin and the generator: it
@@ -248,7 +285,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SlateMacroRuntimeTests",
-            dependencies: ["SlateMacros"],
+            dependencies: ["SlateMacros", "SlateTestSupport", "SlateTestingCore"],
             // The generator's version of Schema/gadgets.sql, next to the macro's and a hand-written
             // one: the one-table-model tests compare the three.
             exclude: ["slate.json", "Schema"],
@@ -336,7 +373,7 @@ let package = Package(
         // Needs neither swift-syntax nor swift-argument-parser, so sanitizer builds can run it.
         .target(
             name: "SlateFuzzing",
-            dependencies: ["Slate", "SlateSchema", "SlateGenerator", "CSQLite"]
+            dependencies: ["Slate", "SlateSchema", "SlateGenerator", "CSQLite", "SlateSync"]
         ),
         .executableTarget(
             name: "SlateFuzz",
@@ -345,6 +382,24 @@ let package = Package(
         .testTarget(
             name: "SlateFuzzingTests",
             dependencies: ["SlateFuzzing", "Slate"]
+        ),
+        // MARK: Fault injection (in the product SlateTesting)
+        // The fault-injecting VFS, in C over the default VFS of whichever library CSQLite links
+        // (issue 34, docs/RELIABILITY.md), and its Swift API with the fault sweeps.
+        .target(
+            name: "SlateTestingFaultVFS",
+            dependencies: ["CSQLite"]
+        ),
+        .target(
+            name: "SlateTestingFaults",
+            dependencies: ["SlateTestingFaultVFS", "SlateCore"]
+        ),
+        // Fault sweeps over Slate's multi-statement work (migrator, rebuild, CSV import, backup,
+        // VACUUM INTO, pool, checkpoint, SQLCipher rekey) and PostgreSQL faults (a server of its own,
+        // which the tests kill and restart).
+        .testTarget(
+            name: "SlateFaultTests",
+            dependencies: ["SlateTestingFaults", "SlateTestSupport", "Slate", "CSQLite", "SlatePostgres"]
         ),
     ],
     swiftLanguageModes: [.v6]
@@ -358,13 +413,22 @@ let package = Package(
 if ProcessInfo.processInfo.environment["SLATE_CORE_ONLY"] == "1" {
     let runtime: Set<String> = [
         "CSQLite", "CSQLiteSystem", "CSQLCipher", "SlateCore", "SlateConcurrency", "SlateQuery", "SlateRecords",
-        "Slate",
+        "Slate", "SlateTestingFaultVFS", "SlateTestingFaults",
     ]
     let runtimeTests: Set<String> = [
-        "SlateTestingCore", "SlateTestSupport", "SlateCoreTests", "SlateConcurrencyTests", "SlateQueryTests",
-        "SlateRecordsTests", "SlateCSVTests",
+        "SlateSchema", "SlateTestingCore", "SlateTestSupport", "SlateCoreTests", "SlateConcurrencyTests",
+        "SlateQueryTests", "SlateRecordsTests", "SlateCSVTests", "SlateFaultTests",
     ]
     package.targets.removeAll { !runtime.contains($0.name) && !runtimeTests.contains($0.name) }
+    // The fault tests' PostgreSQL part compiles only with SlatePostgres (`#if canImport`).
+    for target in package.targets where target.name == "SlateFaultTests" {
+        target.dependencies.removeAll { dependency in
+            switch dependency {
+            case .targetItem(name: "SlatePostgres", _), .byNameItem(name: "SlatePostgres", _): return true
+            default: return false
+            }
+        }
+    }
     package.products.removeAll { !runtime.contains($0.name) }
     package.dependencies.removeAll()
 }

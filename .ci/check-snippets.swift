@@ -837,8 +837,9 @@ final class ParallelCompiler: @unchecked Sendable {
 
 // MARK: - Build flags
 
-/// The C module flags and macro plugins SwiftPM passed when it built Slate, SlateMacros and
-/// SlatePostgres (whose SwiftNIO C modules the PostgreSQL snippets load) into
+/// The C module flags and macro plugins SwiftPM passed when it built Slate, SlateMacros,
+/// SlatePostgres (whose SwiftNIO C modules the PostgreSQL snippets load), SlateTesting (whose
+/// swift-syntax C module the testing snippets load) and SlatePostgresTesting into
 /// `directory`: the snippets need the same to load the modules (the C modules' maps and header
 /// paths change with the package's traits and layout).
 func buildFlags(description path: String, directory: String) -> (flags: [String], plugins: [String])? {
@@ -849,7 +850,8 @@ func buildFlags(description path: String, directory: String) -> (flags: [String]
     for line in text.components(separatedBy: "\n") {
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         guard trimmed.hasPrefix("args: ["),
-            ["Slate", "SlateMacros", "SlatePostgres"].contains(where: { module in
+            ["Slate", "SlateMacros", "SlatePostgres", "SlateTesting", "SlatePostgresTesting"].contains(where: {
+                module in
                 trimmed.contains("\"-module-name\",\"\(module)\"")
                     && trimmed.contains("\"\(directory)/\(module).swiftmodule\"")
             }),

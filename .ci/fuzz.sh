@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Slate's reliability tools (issue 13, docs/RELIABILITY.md), short runs with fixed seeds:
-#   - slate-fuzz over the four domains (mutated SQL, values, mismatched decodes, random schemas),
+#   - slate-fuzz over the five domains (mutated SQL, values, mismatched decodes, random schemas,
+#     damaged changesets),
 #   - a type-check of a sample of the code `slate generate` wrote for the random schemas,
-#   - the SIGKILL loop (WAL queue, WAL pool, rollback journal) and the 1-writer + 8-readers load.
+#   - the SIGKILL loop (WAL queue, WAL pool, rollback journal) and the 1-writer + 8-readers load,
+#   - sync convergence: replicas, random writes, a lossy network, syncs killed with SIGKILL.
 # Fails on any finding, type-check error or warning, lost commit, integrity failure, BUSY, broken
 # snapshot or lost write. Needs the modules of the last `swift build --build-tests` (.ci/run).
 #
@@ -17,7 +19,11 @@ scale=1
 kills=12
 load_seconds=8
 compile_sample=6
-if [ "${1:-}" = "--long" ]; then scale=10; kills=200; load_seconds=60; compile_sample=40; fi
+converge_writes=2000
+converge_kills=12
+if [ "${1:-}" = "--long" ]; then
+    scale=10; kills=200; load_seconds=60; compile_sample=40; converge_writes=20000; converge_kills=120
+fi
 compile_sample=${COMPILE_SAMPLE:-$compile_sample}
 seed=${SEED:-13}
 
@@ -34,6 +40,7 @@ step "slate-fuzz: fuzz domains (seed $seed)"
 "$fuzz" --domain sql --cases $((2000 * scale)) --seed "$seed"
 "$fuzz" --domain values --cases $((400 * scale)) --seed "$seed"
 "$fuzz" --domain decode --cases $((1000 * scale)) --seed "$seed"
+"$fuzz" --domain changesets --cases $((1000 * scale)) --seed "$seed"
 "$fuzz" --domain schemas --cases $((300 * scale)) --seed "$seed" \
     --schemas-out "$work/schemas" --compile-sample "$compile_sample"
 
@@ -66,6 +73,10 @@ echo "$checked generated sources type-check without warnings"
 
 step "slate-fuzz kill: $kills SIGKILLs"
 "$fuzz" kill --kills "$kills" --seed "$seed"
+
+step "slate-fuzz converge: sync convergence, $converge_writes writes, $converge_kills SIGKILLed syncs"
+"$fuzz" converge --replicas 4 --writes "$converge_writes" --kills "$converge_kills" --seed "$seed"
+"$fuzz" converge --replicas 3 --writes $((converge_writes / 2)) --kills $((converge_kills / 2)) --policy column --seed "$seed"
 
 step "slate-fuzz load: ${load_seconds} s"
 "$fuzz" load --seconds "$load_seconds" --readers 8 --seed "$seed"

@@ -2,7 +2,7 @@
 # Coverage-guided fuzzing with libFuzzer (swiftc -sanitize=fuzzer) and AddressSanitizer, over the
 # same domains as slate-fuzz (Fuzz/SlateLibFuzzer.swift). Not part of .ci/run: run it on demand.
 #
-#   .ci/libfuzzer.sh [sql|values|decode|schemas] [libFuzzer options…]
+#   .ci/libfuzzer.sh [sql|values|decode|schemas|changesets] [libFuzzer options…]
 #   .ci/libfuzzer.sh sql -max_total_time=600 -jobs=2
 #
 # Builds the fuzz library and its dependencies with coverage instrumentation into .build-libfuzzer
@@ -21,7 +21,7 @@ swift build --target SlateFuzzing --scratch-path "$scratch" \
     | grep -vE '^\[[0-9]+/[0-9]+\]' | tail -n 3
 build=$(swift build --scratch-path "$scratch" --show-bin-path)
 objects=()
-for target in CSQLite SlateCore SlateConcurrency SlateQuery SlateRecords Slate SlateSchema SlateCodeModel SlateGenerator SlateFuzzing; do
+for target in CSQLite SlateCore SlateConcurrency SlateQuery SlateRecords Slate SlateSchema SlateCodeModel SlateGenerator SlateSync SlateFuzzing; do
     for object in "$build/$target.build"/*.o; do [ -f "$object" ] && objects+=("$object"); done
 done
 flags=$(grep 'args: \[' "$scratch/debug.yaml" | grep '"-module-name","SlateFuzzing",' | head -n 1 \

@@ -60,6 +60,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Slate", package: "Slate"),
                 .product(name: "CSQLite", package: "Slate"),
+                .product(name: "SlateSync", package: "Slate"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 "CallgrindControl",
             ]

@@ -7,6 +7,8 @@
 #
 #     bash Benchmarks/todo-load.sh                 # about 10 minutes after the builds
 #     DURATION=10 CONNECTIONS=16 bash Benchmarks/todo-load.sh
+#     SERVERS=slate ENGINES=sqlite bash Benchmarks/todo-load.sh   # only Slate's server, only SQLite
+#     COUNTED_REQUESTS=0 …                         # no callgrind count (the column reads "-")
 #
 # Not in CI: building Fluent and its drivers in release takes many minutes on 2 cores.
 # Needs wrk and valgrind (apt-get install wrk valgrind) and Debian's postgresql.
@@ -15,13 +17,22 @@ cd "$(dirname "$0")/.."
 duration=${DURATION:-20}
 connections=${CONNECTIONS:-16}
 counted=${COUNTED_REQUESTS:-300}
+servers=${SERVERS:-slate fluent}
+engines=${ENGINES:-sqlite postgresql}
 command -v wrk >/dev/null || { echo "todo-load: wrk is missing (apt-get install wrk)"; exit 1; }
 
-for package in TodoServer TodoServerFluent; do
-    swift build -c release --package-path "Examples/$package" 2>&1 | tail -n 1
+packages=()
+for server in $servers; do
+    case $server in
+        slate) packages+=(TodoServer) ;;
+        fluent) packages+=(TodoServerFluent) ;;
+        *) echo "todo-load: unknown server $server (slate, fluent)"; exit 1 ;;
+    esac
 done
-slate="$(swift build -c release --package-path Examples/TodoServer --show-bin-path)/TodoServer"
-fluent="$(swift build -c release --package-path Examples/TodoServerFluent --show-bin-path)/TodoServerFluent"
+for package in "${packages[@]}"; do
+    swift build -c release --package-path "Examples/$package" 2>&1 | tail -n 1
+    declare "binary_$package=$(swift build -c release --package-path "Examples/$package" --show-bin-path)/$package"
+done
 
 work=$(mktemp -d /tmp/slate-todo-load.XXXXXX)
 chmod 755 "$work"
@@ -70,6 +81,7 @@ run() {
     python3 Benchmarks/todo-load-client.py seed "$base"
     wrk -t2 -c"$connections" -d5s -s Benchmarks/todo-wrk.lua "$base" >/dev/null   # warm-up
     wrk -t2 -c"$connections" -d"${duration}s" --latency -s Benchmarks/todo-wrk.lua "$base" >"$work/wrk.txt"
+    cp "$work/wrk.txt" "/tmp/todo-load-$name-$engine.txt"   # wrk's whole report (all percentiles)
     kill -TERM "$pid"
     wait "$pid" || true
     pid=""
@@ -78,6 +90,11 @@ run() {
     p50=$(awk '$1 == "50%" {print $2}' "$work/wrk.txt")
     p99=$(awk '$1 == "99%" {print $2}' "$work/wrk.txt")
     errors=$(awk '/Non-2xx/ {n += $NF} /Socket errors/ {gsub(",", ""); n += $4 + $6 + $8 + $10} END {print n + 0}' "$work/wrk.txt")
+
+    if [ "$counted" -eq 0 ]; then
+        printf '| %s | %s | %s | %s | %s | %s | - |\n' "$engine" "$name" "$rps" "$p50" "$p99" "$errors"
+        return
+    fi
 
     # Instructions per request: the same mix, COUNTED requests one at a time, under callgrind
     # (every thread of the server process; collection starts after a warm-up).
@@ -112,12 +129,26 @@ run() {
 echo "wrk -t2 -c$connections -d${duration}s, mix of Benchmarks/todo-wrk.lua; instructions: $counted requests under callgrind"
 echo "| engine | server | requests/s | p50 | p99 | errors | M instructions/request |"
 echo "| --- | --- | ---: | ---: | ---: | ---: | ---: |"
-run slate "$slate" sqlite
-run fluent "$fluent" sqlite
-if [ -n "$pg_bin" ] && [ -x "$pg_bin/initdb" ]; then
-    start_pg
-    run slate "$slate" postgresql
-    run fluent "$fluent" postgresql
-else
-    echo "(no PostgreSQL server binaries: the PostgreSQL runs are skipped)"
-fi
+run_servers() {
+    local engine=$1
+    for server in $servers; do
+        case $server in
+            slate) run slate "$binary_TodoServer" "$engine" ;;
+            fluent) run fluent "$binary_TodoServerFluent" "$engine" ;;
+        esac
+    done
+}
+for engine in $engines; do
+    case $engine in
+        sqlite) run_servers sqlite ;;
+        postgresql)
+            if [ -n "$pg_bin" ] && [ -x "$pg_bin/initdb" ]; then
+                start_pg
+                run_servers postgresql
+            else
+                echo "(no PostgreSQL server binaries: the PostgreSQL runs are skipped)"
+            fi
+            ;;
+        *) echo "todo-load: unknown engine $engine (sqlite, postgresql)"; exit 1 ;;
+    esac
+done

@@ -2,7 +2,7 @@
 // generators `slate-fuzz` drives from a seed, here driven by libFuzzer's bytes (`Entropy(bytes:)`).
 // Built and run by `.ci/libfuzzer.sh` (swiftc -sanitize=fuzzer,address); not part of the package.
 //
-//   SLATE_FUZZ_DOMAIN=sql|values|decode|schemas   the domain (default sql)
+//   SLATE_FUZZ_DOMAIN=sql|values|decode|schemas|changesets   the domain (default sql)
 //   SLATE_FUZZ_DATA=DIR                           where chinook.sqlite and northwind.sqlite are
 //
 // A finding (a lie, a wrong error) aborts, so that libFuzzer keeps the input as a crash; a trap or

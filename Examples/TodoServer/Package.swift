@@ -9,8 +9,9 @@ import PackageDescription
 //     swift run --package-path Examples/TodoServer                  # SQLite in ./data, port 8080
 //     DATABASE_URL=postgres://user:password@localhost:5432/todo swift run --package-path Examples/TodoServer
 //
-// The app's code is the TodoServerKit library, so that other route groups (sync, issue 35) mount
-// in the same application; the executable only reads the environment and runs it.
+// The app's code is the TodoServerKit library, so that other route groups mount in the same
+// application (the sync server of issue 35, under /sync); the executable only reads the
+// environment and runs it.
 let package = Package(
     name: "TodoServer",
     platforms: [.macOS(.v14)],
@@ -37,6 +38,7 @@ let package = Package(
                 .product(name: "SlatePostgres", package: "Slate"),
                 .product(name: "SlateTelemetry", package: "Slate"),
                 .product(name: "SlateLifecycle", package: "Slate"),
+                .product(name: "SlateSync", package: "Slate"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -2,14 +2,14 @@
 // path agree (see shim.h).
 #include "shim.h"
 
-/// The calling thread's count of running query-builder clause closures (see shim.h). Plain
-/// thread-local storage: each thread reads and writes only its own counter.
-static _Thread_local long slate_query_nesting_depth_value = 0;
+#include <stdatomic.h>
 
-long slate_query_nesting_depth(void) {
-    return slate_query_nesting_depth_value;
-}
+/// The last number `slate_next_query_scope` returned (see shim.h).
+///
+/// A C11 atomic rather than Swift's `Synchronization.Atomic`, which needs macOS 15, iOS 18, tvOS 18
+/// and watchOS 11, while the package supports macOS 13, iOS 16, tvOS 16 and watchOS 9.
+static _Atomic uint64_t slate_last_query_scope = 0;
 
-void slate_set_query_nesting_depth(long depth) {
-    slate_query_nesting_depth_value = depth;
+uint64_t slate_next_query_scope(void) {
+    return atomic_fetch_add_explicit(&slate_last_query_scope, 1, memory_order_relaxed) + 1;
 }

@@ -23,6 +23,9 @@
 #  include <csqlite_system.h>
 #endif
 
+// The session extension, or stand-ins when the library lacks it (SQLCipher).
+#include "session_shim.h"
+
 /// Whether the header Slate was compiled against is SQLCipher's (1) or SQLite's (0).
 static inline int slate_sqlite_has_codec(void) {
 #if defined(SQLITE_HAS_CODEC)
@@ -38,6 +41,19 @@ static inline int slate_sqlite_has_codec(void) {
 static inline int slate_reprepare_count(sqlite3_stmt *statement) {
 #if SQLITE_VERSION_NUMBER >= 3020000
     return sqlite3_stmt_status(statement, SQLITE_STMTSTATUS_REPREPARE, 0);
+#else
+    (void)statement;
+    return -1;
+#endif
+}
+
+/// Whether `statement` is an EXPLAIN (1) or EXPLAIN QUERY PLAN (2) statement, 0 when it is
+/// neither (`sqlite3_stmt_isexplain`, 3.28.0), or -1 when the library cannot say (SQLCipher's
+/// SQLite 3.15.2): the caller then reads the statement's SQL with Slate's lexer
+/// (`SQLLexer.isExplain`).
+static inline int slate_stmt_isexplain(sqlite3_stmt *statement) {
+#if SQLITE_VERSION_NUMBER >= 3028000
+    return sqlite3_stmt_isexplain(statement);
 #else
     (void)statement;
     return -1;
@@ -75,42 +91,15 @@ static inline sqlite3_int64 sqlite3_total_changes64(sqlite3 *db) {
 }
 #endif
 
-#if SQLITE_VERSION_NUMBER < 3028000
-/// sqlite3_stmt_isexplain (3.28.0): 1 for EXPLAIN, 2 for EXPLAIN QUERY PLAN, from the SQL text
-/// (after white space and comments, the keyword EXPLAIN, then QUERY PLAN or not).
-static inline int slate_keyword_at(const char *text, const char *keyword) {
-    int index = 0;
-    for (; keyword[index] != 0; index++) {
-        char c = text[index];
-        if (c >= 'a' && c <= 'z') c = (char)(c - 32);
-        if (c != keyword[index]) return 0;
-    }
-    char next = text[index];
-    return !((next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z') || (next >= '0' && next <= '9') || next == '_');
-}
-static inline const char *slate_skip_space_and_comments(const char *text) {
-    for (;;) {
-        while (*text == ' ' || *text == '\t' || *text == '\n' || *text == '\r' || *text == '\f') text++;
-        if (text[0] == '-' && text[1] == '-') {
-            while (*text != 0 && *text != '\n') text++;
-        } else if (text[0] == '/' && text[1] == '*') {
-            text += 2;
-            while (*text != 0 && !(text[0] == '*' && text[1] == '/')) text++;
-            if (*text != 0) text += 2;
-        } else {
-            return text;
-        }
-    }
-}
-static inline int sqlite3_stmt_isexplain(sqlite3_stmt *statement) {
-    const char *text = sqlite3_sql(statement);
-    if (text == 0) return 0;
-    text = slate_skip_space_and_comments(text);
-    if (!slate_keyword_at(text, "EXPLAIN")) return 0;
-    text = slate_skip_space_and_comments(text + 7);
-    return slate_keyword_at(text, "QUERY") ? 2 : 1;
+#if SQLITE_VERSION_NUMBER < 3038000
+/// sqlite3_error_offset (3.38.0): the byte offset of the most recent error in the SQL, or -1.
+/// Older libraries cannot say where a statement failed, so the answer is always "unknown".
+static inline int sqlite3_error_offset(sqlite3 *db) {
+    (void)db;
+    return -1;
 }
 #endif
+
 
 /// `SQLITE_TRANSIENT` is a macro Swift cannot import: SQLite copies the bytes before returning.
 static inline sqlite3_destructor_type slate_sqlite_transient(void) {
@@ -137,16 +126,32 @@ static inline int slate_disable_double_quoted_strings(sqlite3 *db) {
 #endif
 }
 
-// MARK: - A per-thread counter for the query builder
+/// Turns SQLite's double-quoted string literals on (`enabled` 1) or off (0) for DML and DDL on a
+/// connection, for the statements prepared afterwards. `slate generate` reads schema files the way
+/// the sqlite3 shell does, turning them on for a statement that needs them (and warning). Returns
+/// SQLITE_OK, or the error; libraries older than 3.29 lack the option and always accept them.
+static inline int slate_set_double_quoted_strings(sqlite3 *db, int enabled) {
+#ifdef SQLITE_DBCONFIG_DQS_DML
+    int rc = sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DML, enabled, (int *)0);
+    if (rc != SQLITE_OK) return rc;
+    return sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DDL, enabled, (int *)0);
+#else
+    (void)db;
+    (void)enabled;
+    return SQLITE_OK;
+#endif
+}
+
+// MARK: - Numbers for the query builder's statement levels
 //
-// Swift has no thread-local storage of its own. The query builder counts, per thread, the clause
-// closures running on it (`QueryNesting.with`), so that building a query outside any of them skips
-// reading a task-local value. Defined in shim.c: one counter per thread for the whole process.
+// Each statement level of the query builder (a select, an update, a delete) qualifies its tables'
+// columns with a number no other level has, so that a correlated subquery naming the same table as
+// its outer query gets an alias of its own when the statement is written (`SQLScope`). Defined in
+// shim.c: one atomic counter for the whole process.
 
-/// The number of query-builder clause closures running on the calling thread.
-long slate_query_nesting_depth(void);
+/// A number greater than every number returned before in the process.
+#include <stdint.h>
 
-/// Sets the calling thread's count of running query-builder clause closures.
-void slate_set_query_nesting_depth(long depth);
+uint64_t slate_next_query_scope(void);
 
 #endif

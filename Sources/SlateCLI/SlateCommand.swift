@@ -35,7 +35,13 @@ struct Generate: ParsableCommand {
         discussion: """
             INPUT is one SQLite database file (opened read-only) or one or more .sql files, applied in \
             name order to an in-memory database. Dumps made with the sqlite3 shell's .schema command \
-            load as they are.
+            load as they are. Schema statements and views that use double-quoted string literals \
+            ("canine"), which the sqlite3 shell accepts, are accepted with a warning naming the file \
+            and line; named queries must write strings in single quotes.
+
+            The database type is named after the database file, or else after the first .sql file \
+            given that holds schema statements: schema.sql gives SchemaDatabase, whatever the order \
+            of the files. --name chooses another name.
 
             Examples:
               slate generate chinook.sqlite --output Chinook.swift
@@ -50,7 +56,11 @@ struct Generate: ParsableCommand {
         help: "The Swift file to write, or - for standard output (the default). A device or FIFO is written in place.")
     var output: String?
 
-    @Option(name: .long, help: "The database type name. Default: the input's name followed by Database.")
+    @Option(
+        name: .long,
+        help:
+            "The database type name. Default: the database file's name, or the first .sql file's given that holds schema statements (not only named queries), followed by Database."
+    )
     var name: String?
 
     @Option(name: .long, help: "A JSON configuration file (see GeneratorConfiguration).")
@@ -99,7 +109,7 @@ struct Generate: ParsableCommand {
         let source = try CodeGenerator.generate(
             inputs: urls, configuration: configuration, databaseTypeName: name,
             generatesModuleBundleAccessor: moduleBundleAccessor, resourceSubdirectory: resourceSubdirectory,
-            warn: { FileHandle.standardError.write(Data("warning: \($0)\n".utf8)) })
+            warn: { FileHandle.standardError.write(Data("\($0)\n".utf8)) })
         if let output, output != "-" {
             try CodeGenerator.write(source, to: URL(fileURLWithPath: output))
         } else {

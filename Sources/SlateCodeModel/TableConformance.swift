@@ -209,6 +209,8 @@ public struct TableConformance: Sendable {
     public var isWithoutRowID: Bool
     /// Whether the table is `STRICT`.
     public var isStrict: Bool
+    /// The associations, written as members of `Columns` (`TableConformance+Associations.swift`).
+    public var associations: [Association] = []
     /// How `init(row:)` (and a column group's `init(row:startingAt:)`) builds the record.
     ///
     /// Swift 6.3 `-O` copies the whole struct once more at the end of an initializer that assigns
@@ -465,6 +467,7 @@ public struct TableConformance: Sendable {
                     )
                 }
             }
+            writeAssociations(to: &out)
         }
     }
 

@@ -150,27 +150,96 @@ extension Database {
             configuration.key = encryptionKey
             configuration.cipherSettings = self.configuration.cipherSettings
         #endif
-        let destination = try Database(location: .file(path), configuration: configuration)
+        let previousSize = Self.sizeOfFile(at: path)
         do {
-            try backup(to: destination, pagesPerStep: pagesPerStep, progress: progress)
+            let destination = try Database(location: .file(path), configuration: configuration)
+            do {
+                try backup(to: destination, pagesPerStep: pagesPerStep, progress: progress)
+            } catch {
+                destination.closeForcibly()
+                throw error
+            }
+            try destination.close()
         } catch {
-            destination.closeForcibly()
-            throw error
+            // A file this call created and could not fill is not left behind looking like a backup.
+            throw Self.error(error, notingCleanupFailures: Self.removeFailedCopy(at: path, previousSize: previousSize))
         }
-        try destination.close()
     }
 
     /// Writes a vacuumed copy of the main database into a new file (`VACUUM INTO`).
     ///
     /// The copy is compact and consistent, made in one transaction. The path is bound as a
-    /// parameter, never spliced into the SQL.
+    /// parameter, never spliced into the SQL. When the copy fails, a file it created is deleted
+    /// (and an empty file it started from is emptied again), so that a half-written copy is never
+    /// left behind looking like a backup.
     ///
     /// - Parameter path: Where to write the copy. The file must not exist, or be empty.
     /// - Throws: ``DatabaseError`` when the file exists and is not empty, cannot be created, or
-    ///   the connection is in a transaction that forbids it.
+    ///   the connection is in a transaction that forbids it; an I/O error (``ResultCode/ioError``,
+    ///   ``ResultCode/full``) when writing the copy fails.
     public func vacuum(into path: String) throws {
         try requireOpen(for: "VACUUM INTO")
-        let statement = try prepare(sql: "VACUUM INTO ?")
-        try statement.bind(path).run()
+        let file = Self.filesystemPath(of: path)
+        let previousSize = file.flatMap { Self.sizeOfFile(at: $0) }
+        do {
+            let statement = try prepare(sql: "VACUUM INTO ?")
+            try statement.bind(path).run()
+        } catch var error as DatabaseError {
+            // SQLite reports a failure to read the size of the output file as "output file already
+            // exists" (SQLITE_ERROR); when the file is absent or empty, that is what happened.
+            if error.resultCode == .error, error.message.contains("output file already exists"), let file,
+                Self.sizeOfFile(at: file) ?? 0 == 0
+            {
+                error.extendedResultCode = ResultCode(rawValue: SQLITE_IOERR | (7 << 8))  // SQLITE_IOERR_FSTAT
+                error.message =
+                    "VACUUM INTO could not read the size of its output file \(file) (SQLite reports this as \"output file already exists\")"
+            }
+            guard let file else { throw error }
+            throw Self.error(error, notingCleanupFailures: Self.removeFailedCopy(at: file, previousSize: previousSize))
+        }
+    }
+
+    /// Undoes what a failed copy did to the file at `path`, whose size was `previousSize` before
+    /// (`nil`: it did not exist): deletes a file the copy created, empties again a file that was
+    /// empty, and leaves any other file alone (SQLite rolled the copy back). Returns what failed.
+    static func removeFailedCopy(at path: String, previousSize: Int?) -> [any Error] {
+        do {
+            if previousSize == nil {
+                if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
+            } else if previousSize == 0, let size = sizeOfFile(at: path), size > 0 {
+                let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+                defer { try? handle.close() }
+                try handle.truncate(atOffset: 0)
+            }
+            return []
+        } catch {
+            return [error]
+        }
+    }
+
+    /// The size of the file at `path`, or `nil` when it cannot be read.
+    static func sizeOfFile(at path: String) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue
+    }
+
+    /// The file a name given to SQLite designates: the name itself, or the path of a `file:` URI
+    /// (percent-decoded, without its query); `nil` for an in-memory or nameless database.
+    static func filesystemPath(of name: String) -> String? {
+        guard name.hasPrefix("file:") else {
+            return name.isEmpty || name == ":memory:" ? nil : name
+        }
+        var rest = name.dropFirst(5)
+        if rest.hasPrefix("//") {
+            // file://localhost/path or file:///path: the authority must be empty or localhost.
+            rest = rest.dropFirst(2)
+            let authority = rest.prefix { $0 != "/" }
+            guard authority.isEmpty || authority == "localhost" else { return nil }
+            rest = rest.dropFirst(authority.count)
+        }
+        let encoded = rest.prefix { $0 != "?" && $0 != "#" }
+        guard let decoded = String(encoded).removingPercentEncoding, !decoded.isEmpty, decoded != ":memory:" else {
+            return nil
+        }
+        return decoded
     }
 }

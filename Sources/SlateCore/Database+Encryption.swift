@@ -149,9 +149,16 @@
         /// ``exportEncryptedCopy(to:key:cipherSettings:)`` or ``exportPlaintextCopy(to:)``: SQLCipher
         /// cannot rekey a file in place into or out of encryption.
         ///
+        /// The change is checked: a second, read-only connection must open the file with `newKey`.
+        /// SQLCipher 3 answers success even when the rekey failed, and leaves the connection
+        /// encrypting with the new key a file that may still have the old one; when the check fails,
+        /// this method closes the connection before it writes a page, and throws.
+        ///
         /// - Throws: ``DatabaseError``: ``ResultCode/misuse`` when the connection was opened without
-        ///   a key, is inside a transaction, or is closed, or when `newKey` is not valid; whatever
-        ///   SQLCipher reports otherwise.
+        ///   a key, is inside a transaction, or is closed, or when `newKey` is not valid; when the
+        ///   change failed, an error that says whether the file keeps its old key (the connection is
+        ///   then closed: reopen the database), with SQLite's I/O code when the check met one and
+        ///   ``ResultCode/error`` otherwise (SQLCipher 3 does not report the cause).
         public func changeKey(to newKey: EncryptionKey) throws {
             try requireOpen(for: "changeKey(to:)")
             guard encryptionKey != nil else {
@@ -168,12 +175,67 @@
             let code = try newKey.withKeyMaterial { material in
                 sqlite3_rekey(handle, material.baseAddress, Int32(material.count))
             }
-            guard code == SQLITE_OK else {
-                var error = DatabaseError.lastError(of: handle, code: code)
-                error.message = "changing the key failed: \(error.message)"
-                throw error
+            // SQLCipher 3 answers SQLITE_OK even when the rekey failed (an I/O error, a full disk, a
+            // busy database), and leaves the connection writing with the new key over a file that
+            // may still have the old one: its next write would mix the keys. A second connection
+            // proves the file opens with the new key; otherwise this one is closed before it writes.
+            var failure: DatabaseError? =
+                code == SQLITE_OK ? verifyKey(newKey) : DatabaseError.lastError(of: handle, code: code)
+            guard var cause = failure else {
+                encryptionKey = newKey
+                return
             }
-            encryptionKey = newKey
+            closeForcibly()
+            if code == SQLITE_OK, cause.resultCode == .busy || cause.resultCode == .locked {
+                // This connection, failed in the middle of its commit, held the lock: check again.
+                failure = verifyKey(newKey)
+                cause = failure ?? cause
+            }
+            // The verifier answers SQLITE_NOTADB when the file has the old key, and SQLITE_READONLY
+            // (read-only, it cannot roll back) when the rekey left a hot journal: it did not commit.
+            let state: String
+            if failure == nil {
+                state = "the file has the new key all the same"
+            } else if code != SQLITE_OK || cause.resultCode == .notADatabase || cause.resultCode == .readOnly {
+                state = "the database keeps its old key"
+            } else {
+                state =
+                    "whether the file now needs the new key or the old one could not be checked: open it with the old key, and with the new one if that fails"
+            }
+            closedReason =
+                "changeKey(to:) failed, and SQLCipher may have left the connection encrypting with the new key; \(state)"
+                + "; reopen the database"
+            throw DatabaseError(
+                resultCode: failure != nil && Self.causeCodes.contains(cause.resultCode)
+                    ? cause.extendedResultCode : .error,
+                message:
+                    "changing the key failed (\(failure == nil ? "SQLCipher did not report success" : cause.message)); \(state);"
+                    + " the connection was closed: reopen the database")
+        }
+
+        /// The codes of a failed check of the new key that say what went wrong with the file; any
+        /// other failure is reported as SQLITE_ERROR, since SQLCipher does not say.
+        private static let causeCodes: Set<ResultCode> = [.ioError, .full, .cantOpen, .noMemory]
+
+        /// `nil` when a second, read-only connection, with this one's location and cipher settings,
+        /// opens the file with `key` and reads its schema; the error otherwise. Read-only, so that it
+        /// never rolls back a journal with a key that may be the wrong one.
+        private func verifyKey(_ key: EncryptionKey) -> DatabaseError? {
+            var settings = Database.Configuration()
+            settings.isReadOnly = true
+            settings.key = key
+            settings.cipherSettings = configuration.cipherSettings
+            settings.foreignKeysEnabled = false
+            settings.busyTimeout = configuration.busyTimeout
+            do {
+                let verifier = try Database(location: location, configuration: settings)
+                try verifier.close()
+                return nil
+            } catch let error as DatabaseError {
+                return error
+            } catch {
+                return DatabaseError(resultCode: .error, message: "\(error)".truncatedForMessages)
+            }
         }
 
         /// Writes an encrypted copy of this database into a new file (`sqlcipher_export`).
@@ -265,8 +327,17 @@
             let schema = "slate_export"
             do {
                 try attach(schema)
-                try withoutTraceCallback {
-                    try execute(sql: "SELECT sqlcipher_export('\(schema)')")
+                do {
+                    try withoutTraceCallback {
+                        try execute(sql: "SELECT sqlcipher_export('\(schema)')")
+                    }
+                } catch var error as DatabaseError {
+                    // sqlcipher_export reports SQLite's failures as SQLITE_ERROR with the message of
+                    // SQLite's code ("disk I/O error"): the code is recovered from the message.
+                    if error.extendedResultCode == .error, let code = Self.resultCode(named: error.message) {
+                        error.extendedResultCode = code
+                    }
+                    throw error
                 }
                 // sqlcipher_export copies neither header field in SQLCipher 3.
                 for field in ["user_version", "application_id"] {
@@ -284,6 +355,16 @@
                 }
                 throw Self.error(error, notingCleanupFailures: cleanupFailures)
             }
+        }
+
+        /// The primary code whose `sqlite3_errstr` text is `message`, among the failures an export
+        /// can meet, or `nil`.
+        private static func resultCode(named message: String) -> ResultCode? {
+            let candidates: [Int32] = [
+                SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_NOMEM, SQLITE_BUSY, SQLITE_LOCKED, SQLITE_CORRUPT,
+                SQLITE_NOTADB, SQLITE_READONLY,
+            ]
+            return candidates.first { String(cString: sqlite3_errstr($0)) == message }.map(ResultCode.init(rawValue:))
         }
 
         /// Runs `body` with SQLite's trace callback removed, then puts it back.

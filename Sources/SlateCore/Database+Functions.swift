@@ -107,7 +107,7 @@ public struct FunctionArguments {
     }
 
     /// Reads one `sqlite3_value` into its boxed form.
-    static func readValue(_ value: OpaquePointer) -> SQLValue {
+    package static func readValue(_ value: OpaquePointer) -> SQLValue {
         switch sqlite3_value_type(value) {
         case SQLITE_INTEGER:
             return .integer(sqlite3_value_int64(value))

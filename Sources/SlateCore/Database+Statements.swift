@@ -10,9 +10,9 @@ extension Database {
 
     /// Prepares one statement and binds the interpolated arguments.
     public func prepare(_ sql: SQL) throws -> Statement {
-        try sql.checkBuildError()
-        let statement = try prepare(sql: sql.text)
-        try statement.bind(sql.arguments)
+        let (text, positional) = try sql.sqliteStatement()
+        let statement = try prepare(sql: text)
+        try statement.bind(StatementArguments(positional: positional, normalizedNamed: sql.namedArguments))
         return statement
     }
 
@@ -55,10 +55,10 @@ extension Database {
     /// A cached statement with `arguments` bound.
     @inlinable
     package func boundStatement(_ sql: SQL) throws -> Statement {
-        try sql.checkBuildError()
-        let statement = try cachedStatement(sql: sql.text)
-        if !sql.arguments.isEmpty || statement.parameterCount > 0 {
-            try statement.bind(sql.arguments)
+        let (text, positional) = try sql.sqliteStatement()
+        let statement = try cachedStatement(sql: text)
+        if !positional.isEmpty || !sql.namedArguments.isEmpty || statement.parameterCount > 0 {
+            try statement.bind(StatementArguments(positional: positional, normalizedNamed: sql.namedArguments))
         }
         if let hint = sql.rowIDHint { noteRowIDHint(hint, for: statement) }
         return statement

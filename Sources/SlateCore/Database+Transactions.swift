@@ -1,7 +1,8 @@
 import CSQLite
 
-// Slate's one transaction engine: `transaction`, `savepoint`, and every queue and pool access
-// (through `run(in:_:beforeCommit:)`) begin, commit and roll back here. The fixed statements
+// Slate's one transaction engine: `transaction`, `savepoint`, every queue and pool access
+// (through `run(in:_:beforeCommit:)`) and the CSV import (which commits every N rows, through
+// `begin(_:)`, `commitAndNotify(_:)` and `rollBack(_:)`) begin, commit and roll back here. The fixed statements
 // (`BEGIN …`, `COMMIT`, `ROLLBACK`, `PRAGMA query_only = …`, generated savepoint names) are prepared
 // once per connection, not for every piece of work. Nothing is restored on a best-effort basis: a
 // rollback or restore that fails is reported.
@@ -98,7 +99,9 @@ extension Database {
         let isGeneratedName: Bool
     }
 
-    private func begin(_ scope: TransactionScope) throws -> OpenedScope {
+    /// Begins `scope`, for work that cannot run inside one closure; end it with
+    /// ``commitAndNotify(_:)`` or ``rollBack(_:)``. Prefer ``run(in:_:beforeCommit:)``.
+    package func begin(_ scope: TransactionScope) throws -> OpenedScope {
         switch scope {
         case .none:
             return OpenedScope(scope: scope, savepointName: nil, isGeneratedName: false)
@@ -131,6 +134,13 @@ extension Database {
         }
     }
 
+    /// Commits what ``begin(_:)`` began, then tells live queries, as ``run(in:_:beforeCommit:)``
+    /// does.
+    package func commitAndNotify(_ opened: OpenedScope) throws {
+        try commit(opened)
+        if let regionTracker { flushObservations(regionTracker) }
+    }
+
     private func commit(_ opened: OpenedScope) throws {
         switch opened.scope {
         case .none:
@@ -149,6 +159,12 @@ extension Database {
     /// Rolls back what `opened` began, if SQLite has not already, and returns the error to throw:
     /// `error`, noting a rollback or restore that failed too.
     private func abandon(_ opened: OpenedScope, after error: any Error) -> any Error {
+        Self.error(error, notingCleanupFailures: rollBack(opened))
+    }
+
+    /// Rolls back what ``begin(_:)`` began, if SQLite has not already, and returns what failed
+    /// while doing so (a failed rollback, a failed restore of `query_only`): empty on success.
+    package func rollBack(_ opened: OpenedScope) -> [any Error] {
         var failures: [any Error] = []
         switch opened.scope {
         case .none:
@@ -173,7 +189,7 @@ extension Database {
                 do { try runFixed("PRAGMA query_only = 0") } catch { failures.append(error) }
             }
         }
-        return Self.error(error, notingCleanupFailures: failures)
+        return failures
     }
 
     private func restoringQueryOnly(after error: any Error) -> any Error {

@@ -132,6 +132,8 @@ extension Database {
     /// Throws ``ResultCode/misuse`` when the connection is closed.
     func requireOpen(for operation: String) throws {
         guard isClosed else { return }
-        throw DatabaseError(resultCode: .misuse, message: "\(operation): the connection is closed")
+        throw DatabaseError(
+            resultCode: .misuse,
+            message: "\(operation): the connection is closed" + (closedReason.map { ": \($0)" } ?? ""))
     }
 }

@@ -35,11 +35,16 @@ public final class Database {
     let hooks = HookRegistry()
     /// Trace observers, kept alive for the C callback.
     let tracing = TraceRegistry()
+    /// The session extension's sessions open on the connection, deleted before it closes.
+    let sessions = SessionRegistry()
     /// The live-query machinery, once a live query or ``trackingRegion(_:)`` used the connection.
     var regionTracker: RegionTracker?
     /// Lets other threads interrupt this connection safely.
     public let interruptHandle: InterruptHandle
     var isClosed = false
+    /// Why Slate closed the connection itself (a key change that failed half way), for the error
+    /// every later use throws; `nil` when the user closed it.
+    package internal(set) var closedReason: String?
     /// How many savepoints the transaction engine has open, for generated savepoint names.
     var savepointDepth = 0
     /// The transaction engine's fixed statements (`BEGIN`, `COMMIT`, `ROLLBACK` …), by SQL text,
@@ -165,6 +170,9 @@ public final class Database {
         controlStatements.removeAll()
         attachments.removeAll()  // they may hold cached statements (`CachedStatementReference`)
         tracing.instrumented?.detach()
+        // Sessions must go before the connection; SQLite refuses to close while statements live,
+        // and the connection then stays open with its sessions.
+        if sqlite3_next_stmt(handle, nil) == nil { sessions.deleteAll() }
         let code = sqlite3_close(handle)
         if code == SQLITE_BUSY {
             var pending: [String] = []
@@ -191,6 +199,7 @@ public final class Database {
         attachments.removeAll()  // they may hold cached statements (`CachedStatementReference`)
         tracing.instrumented?.detach()
         hooks.uninstallAll()  // a zombie connection must not call back into a freed registry
+        sessions.deleteAll()  // a session must not outlive its connection
         sqlite3_close_v2(handle)
         markClosed()
     }
@@ -209,12 +218,19 @@ public final class Database {
     /// Throws ``ResultCode/misuse`` once the connection is closed: its handle is gone, and using it
     /// would crash.
     public func checkOpen() throws {
-        if isClosed { throw Self.closedConnectionError() }
+        if isClosed { throw closedConnectionError() }
     }
 
     @usableFromInline
     package static func closedConnectionError() -> DatabaseError {
         DatabaseError(resultCode: .misuse, message: "the connection is closed")
+    }
+
+    /// The error a use of this closed connection throws: it says why Slate closed it, if it did.
+    @usableFromInline
+    package func closedConnectionError() -> DatabaseError {
+        guard let closedReason else { return Self.closedConnectionError() }
+        return DatabaseError(resultCode: .misuse, message: "the connection is closed: \(closedReason)")
     }
 
     /// The rowid of the most recent successful `INSERT` on this connection (0 once closed).

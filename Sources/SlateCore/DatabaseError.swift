@@ -22,6 +22,9 @@ public struct DatabaseError: Error, Sendable, Equatable, CustomStringConvertible
     public var sql: String?
     /// The values bound to the statement, in parameter order, when known and not disabled.
     public var arguments: [SQLValue]?
+    /// For a statement refused before it ran because a dialect has no equivalent of one of its
+    /// constructs (``SQL/rendered(for:)``): that dialect. The error is then not SQLite's.
+    package var refusingDialect: SQLDialect?
 
     /// Creates an error.
     public init(
@@ -38,7 +41,9 @@ public struct DatabaseError: Error, Sendable, Equatable, CustomStringConvertible
 
     /// A one-line description: code, message, SQL and arguments.
     public var description: String {
-        var text = "SQLite error \(extendedResultCode.rawValue): \(message)"
+        var text =
+            refusingDialect.map { "Not supported on \($0.name), refused before running: \(message)" }
+            ?? "SQLite error \(extendedResultCode.rawValue): \(message)"
         if let sql { text += " — while executing `\(sql)`" }
         if let arguments, !arguments.isEmpty {
             text += " with arguments [" + arguments.map(\.shortDescription).joined(separator: ", ") + "]"

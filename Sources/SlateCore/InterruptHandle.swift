@@ -7,6 +7,11 @@ import Foundation
 /// (if any) fails with ``ResultCode/interrupt`` and the connection remains usable. Calling it after
 /// the connection closed does nothing.
 public final class InterruptHandle: @unchecked Sendable {
+    // @unchecked Sendable: `connection`, the only mutable state, is read and written only while
+    // `lock` is held, and `sqlite3_interrupt` is documented as safe to call from any thread while
+    // the connection is open. `Database` calls `invalidate()` when it closes the connection; it
+    // does so just after `sqlite3_close` returns, so an `interrupt()` racing a `close()` can still
+    // reach the closed connection (issue 33 report: invalidate under the lock before closing).
     private let lock = NSLock()
     private var connection: OpaquePointer?
 

@@ -126,18 +126,20 @@ extension SQLiteFeature {
     /// features the SQL does not really use (a column called `strict`), which is why Slate only
     /// looks when SQLite already rejected the statement.
     static func features(in sql: String, errorMessage: String = "") -> [SQLiteFeature] {
-        let tokens = SQLFeatureTokenizer.tokens(of: sql)
+        let tokens = SQLLexer.lexemes(of: sql)
         var found: [SQLiteFeature] = []
         func add(_ feature: SQLiteFeature) { if !found.contains(feature) { found.append(feature) } }
-        let words = tokens.map(\.word)
+        let words = tokens.map(\.keyword)
         func word(_ index: Int) -> String? { words.indices.contains(index) ? words[index] : nil }
         let first = firstStatementWord(tokens)
 
         for (index, token) in tokens.enumerated() {
-            guard let current = token.word else {
-                if token.text == "->" || token.text == "->>" { add(.jsonOperators) }
+            guard let current = token.keyword else {
+                if token.isSymbol("->") || token.isSymbol("->>") { add(.jsonOperators) }
                 // A quoted name is never a keyword, but may still name the schema table.
-                if let name = token.quotedName, name == "SQLITE_SCHEMA" || name == "SQLITE_TEMP_SCHEMA" {
+                if token.kind == .quotedIdentifier,
+                    ["SQLITE_SCHEMA", "SQLITE_TEMP_SCHEMA"].contains(SQLLexer.asciiUppercased(token.text))
+                {
                     add(.sqliteSchema)
                 }
                 continue
@@ -148,11 +150,11 @@ extension SQLiteFeature {
             case "DO" where next == "UPDATE" || next == "NOTHING":
                 if words.contains("CONFLICT") { add(.upsert) }
             case "OVER", "WINDOW": add(.windowFunctions)
-            case "FILTER" where tokens.indices.contains(index + 1) && tokens[index + 1].text == "(":
+            case "FILTER" where tokens.indices.contains(index + 1) && tokens[index + 1].isSymbol("("):
                 add(.aggregateFilter)
             case "GENERATED" where next == "ALWAYS": add(.generatedColumns)
             case "AS"
-            where tokens.indices.contains(index + 1) && tokens[index + 1].text == "("
+            where tokens.indices.contains(index + 1) && tokens[index + 1].isSymbol("(")
                 && (first == "CREATE" || first == "ALTER") && words.contains("TABLE"):
                 add(.generatedColumns)
             case "MATERIALIZED" where word(index - 1) == "AS" || word(index - 1) == "NOT":
@@ -167,10 +169,11 @@ extension SQLiteFeature {
             case "PRAGMA_TABLE_LIST":
                 add(.tableList)
                 add(.tableValuedPragmas)
-            case "IIF" where tokens.indices.contains(index + 1) && tokens[index + 1].text == "(": add(.iif)
-            case "UNIXEPOCH" where tokens.indices.contains(index + 1) && tokens[index + 1].text == "(": add(.unixEpoch)
+            case "IIF" where tokens.indices.contains(index + 1) && tokens[index + 1].isSymbol("("): add(.iif)
+            case "UNIXEPOCH" where tokens.indices.contains(index + 1) && tokens[index + 1].isSymbol("("):
+                add(.unixEpoch)
             default:
-                if current.hasPrefix("PRAGMA_"), tokens.indices.contains(index + 1), tokens[index + 1].text == "(" {
+                if current.hasPrefix("PRAGMA_"), tokens.indices.contains(index + 1), tokens[index + 1].isSymbol("(") {
                     add(.tableValuedPragmas)
                 }
             }
@@ -219,19 +222,19 @@ extension SQLiteFeature {
     }
 
     /// The first keyword of the statement, after `EXPLAIN [QUERY PLAN]` and a `WITH` clause.
-    private static func firstStatementWord(_ tokens: [SQLFeatureTokenizer.Token]) -> String? {
+    private static func firstStatementWord(_ tokens: [SQLLexer.Lexeme]) -> String? {
         var depth = 0
         var sawWith = false
         for token in tokens {
-            if token.text == "(" {
+            if token.isSymbol("(") {
                 depth += 1
                 continue
             }
-            if token.text == ")" {
+            if token.isSymbol(")") {
                 depth -= 1
                 continue
             }
-            guard let word = token.word else { continue }
+            guard let word = token.keyword else { continue }
             if !sawWith {
                 if word == "EXPLAIN" || word == "QUERY" || word == "PLAN" { continue }
                 if word == "WITH" {
@@ -246,33 +249,33 @@ extension SQLiteFeature {
     }
 
     /// `CREATE [TEMP] TABLE name (…) STRICT`: the word after the column list's closing parenthesis.
-    private static func isStrictTable(_ tokens: [SQLFeatureTokenizer.Token]) -> Bool {
-        guard tokens.prefix(4).contains(where: { $0.word == "TABLE" }) else { return false }
+    private static func isStrictTable(_ tokens: [SQLLexer.Lexeme]) -> Bool {
+        guard tokens.prefix(4).contains(where: { $0.isKeyword("TABLE") }) else { return false }
         var depth = 0
         var closedList = false
         for token in tokens {
-            if token.text == "(" {
+            if token.isSymbol("(") {
                 depth += 1
                 continue
             }
-            if token.text == ")" {
+            if token.isSymbol(")") {
                 depth -= 1
                 if depth == 0 { closedList = true }
                 continue
             }
-            if closedList, depth == 0, token.word == "STRICT" { return true }
+            if closedList, depth == 0, token.isKeyword("STRICT") { return true }
         }
         return false
     }
 
-    private static func hasTopLevelWord(_ word: String, in tokens: [SQLFeatureTokenizer.Token]) -> Bool {
+    private static func hasTopLevelWord(_ word: String, in tokens: [SQLLexer.Lexeme]) -> Bool {
         var depth = 0
         for token in tokens {
-            if token.text == "(" {
+            if token.isSymbol("(") {
                 depth += 1
-            } else if token.text == ")" {
+            } else if token.isSymbol(")") {
                 depth -= 1
-            } else if depth == 0, token.word == word {
+            } else if depth == 0, token.isKeyword(word) {
                 return true
             }
         }
@@ -280,10 +283,10 @@ extension SQLiteFeature {
     }
 
     /// The pragma's name in `PRAGMA [schema.]name…`, upper-cased.
-    private static func pragmaName(_ tokens: [SQLFeatureTokenizer.Token]) -> String? {
-        guard tokens.first?.word == "PRAGMA", tokens.count > 1 else { return nil }
-        if tokens.count > 3, tokens[2].text == "." { return tokens[3].word }
-        return tokens[1].word
+    private static func pragmaName(_ tokens: [SQLLexer.Lexeme]) -> String? {
+        guard tokens.first?.isKeyword("PRAGMA") == true, tokens.count > 1 else { return nil }
+        if tokens.count > 3, tokens[2].isSymbol(".") { return tokens[3].keyword }
+        return tokens[1].keyword
     }
 
     /// The first feature `sql` uses that the library in use is too old for, judging by the SQL
@@ -314,7 +317,7 @@ extension SQLiteFeature {
         guard libraryVersion < SQLiteFeature.tableList.minimumVersionNumber else { return nil }
         // Cheap test first: most statements are not pragmas.
         guard sql.drop(while: { $0.isWhitespace }).prefix(6).uppercased() == "PRAGMA" else { return nil }
-        let tokens = SQLFeatureTokenizer.tokens(of: sql)
+        let tokens = SQLLexer.lexemes(of: sql)
         guard let name = pragmaName(tokens) else { return nil }
         let feature: SQLiteFeature
         switch name {
@@ -342,84 +345,5 @@ extension DatabaseError {
         var error = self
         error.message = SQLiteFeature.message(for: feature, original: message, libraryVersion: libraryVersion)
         return error
-    }
-}
-
-/// Splits SQL into words (upper-cased), quoted names, and punctuation, skipping literals and
-/// comments: just enough to spot keywords without being fooled by strings.
-enum SQLFeatureTokenizer {
-    struct Token {
-        /// The text, upper-cased for words.
-        let text: String
-        /// Set for unquoted words (keywords and plain names), upper-cased.
-        let word: String?
-        /// Set for quoted names (`"name"`, `` `name` ``, `[name]`): the name, upper-cased.
-        var quotedName: String? = nil
-    }
-
-    static func tokens(of sql: String) -> [Token] {
-        let characters = Array(sql.utf8)
-        var tokens: [Token] = []
-        var index = 0
-        func isWordByte(_ byte: UInt8) -> Bool {
-            byte == UInt8(ascii: "_") || byte == UInt8(ascii: "$") || byte >= 0x80
-                || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
-                || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
-                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
-        }
-        func skipQuoted(_ close: UInt8) {
-            index += 1
-            while index < characters.count {
-                if characters[index] == close {
-                    // A doubled quote is an escaped quote.
-                    if close != UInt8(ascii: "]"), index + 1 < characters.count, characters[index + 1] == close {
-                        index += 2
-                        continue
-                    }
-                    index += 1
-                    return
-                }
-                index += 1
-            }
-        }
-        while index < characters.count {
-            let byte = characters[index]
-            switch byte {
-            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"), 0x0C:
-                index += 1
-            case UInt8(ascii: "-") where index + 1 < characters.count && characters[index + 1] == UInt8(ascii: "-"):
-                while index < characters.count, characters[index] != UInt8(ascii: "\n") { index += 1 }
-            case UInt8(ascii: "-") where index + 1 < characters.count && characters[index + 1] == UInt8(ascii: ">"):
-                let long = index + 2 < characters.count && characters[index + 2] == UInt8(ascii: ">")
-                tokens.append(Token(text: long ? "->>" : "->", word: nil))
-                index += long ? 3 : 2
-            case UInt8(ascii: "/") where index + 1 < characters.count && characters[index + 1] == UInt8(ascii: "*"):
-                index += 2
-                while index + 1 < characters.count,
-                    !(characters[index] == UInt8(ascii: "*") && characters[index + 1] == UInt8(ascii: "/"))
-                {
-                    index += 1
-                }
-                index = min(index + 2, characters.count)
-            case UInt8(ascii: "'"):
-                skipQuoted(byte)
-                tokens.append(Token(text: "'", word: nil))
-            case UInt8(ascii: "\""), UInt8(ascii: "`"), UInt8(ascii: "["):
-                let start = index
-                skipQuoted(byte == UInt8(ascii: "[") ? UInt8(ascii: "]") : byte)
-                let text = String(decoding: characters[start..<index], as: UTF8.self)
-                tokens.append(
-                    Token(text: text, word: nil, quotedName: String(text.dropFirst().dropLast()).uppercased()))
-            case _ where isWordByte(byte):
-                let start = index
-                while index < characters.count, isWordByte(characters[index]) { index += 1 }
-                let word = String(decoding: characters[start..<index], as: UTF8.self).uppercased()
-                tokens.append(Token(text: word, word: word))
-            default:
-                tokens.append(Token(text: String(UnicodeScalar(byte)), word: nil))
-                index += 1
-            }
-        }
-        return tokens
     }
 }

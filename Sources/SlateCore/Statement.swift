@@ -131,7 +131,7 @@ public final class Statement {
             throw error
         }
         self.handle = statement
-        self.isExplain = sqlite3_stmt_isexplain(statement) != 0
+        self.isExplain = SQLLexer.isExplain(statement)
         self.connection = database.handle
         self.sql = sql
         self.dateStrategy = database.configuration.dateStrategy
@@ -146,7 +146,7 @@ public final class Statement {
     /// Wraps a statement prepared by the caller, which hands over ownership.
     init(adopting handle: OpaquePointer, database: Database, sql: String) {
         self.handle = handle
-        self.isExplain = sqlite3_stmt_isexplain(handle) != 0
+        self.isExplain = SQLLexer.isExplain(handle)
         self.connection = database.handle
         self.sql = sql
         self.dateStrategy = database.configuration.dateStrategy

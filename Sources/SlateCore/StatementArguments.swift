@@ -28,6 +28,13 @@ public struct StatementArguments: ExpressibleByArrayLiteral, ExpressibleByDictio
         for (key, value) in named { self.named[Self.normalize(key)] = value }
     }
 
+    /// Arguments whose named keys are already without prefix.
+    @inlinable
+    package init(positional: [(any SQLBindable)?], normalizedNamed named: [String: (any SQLBindable)?]) {
+        self.positional = positional
+        self.named = named
+    }
+
     public init(arrayLiteral elements: (any SQLBindable)?...) {
         self.init(elements)
     }

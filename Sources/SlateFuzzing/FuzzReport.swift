@@ -12,6 +12,8 @@ public enum FuzzDomain: String, CaseIterable, Sendable {
     case decode
     /// Random schemas through `slate generate` (the `SlateGenerator` library).
     case schemas
+    /// Damaged and made-up changesets and patchsets through the session extension's wrapper.
+    case changesets
 }
 
 /// A crash-free lie, a wrong error, or anything else a case must not do.

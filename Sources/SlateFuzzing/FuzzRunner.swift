@@ -31,6 +31,7 @@ public final class FuzzRunner {
     private var decode: DecodeDomain?
     private var sql: SQLDomain?
     private var schemas: SchemaDomain?
+    private var changesets: ChangesetDomain?
 
     public init(options: Options) {
         self.options = options
@@ -86,6 +87,9 @@ public final class FuzzRunner {
                     schemas = try SchemaDomain(output: options.schemaOutput, compileSample: options.compileSample)
                 }
                 try schemas?.run(&entropy, &context)
+            case .changesets:
+                if changesets == nil { changesets = try ChangesetDomain() }
+                try changesets?.run(&entropy, &context)
             }
         } catch {
             context.finding("the case's own setup failed", "\(error)")

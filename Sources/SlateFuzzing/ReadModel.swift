@@ -252,6 +252,11 @@ enum ExactConversion {
             return .exactly(real)
         case .text(let text):
             let trimmed = text.trimmingCharacters(in: sqliteSpaces)
+            // An integer literal is the INTEGER NUMERIC affinity would store ("-0" is 0, not -0.0).
+            if stored.isValidUTF8, isDecimalNumberText(text), let integer = Int64(trimmed) {
+                if let exact = Double(exactly: integer) { return .exactly(exact) }
+                return .error
+            }
             if stored.isValidUTF8, isDecimalNumberText(text), let parsed = Double(trimmed), parsed.isFinite {
                 return Expectation(exact: parsed, classify: nil, same: closeDouble)
             }
@@ -334,10 +339,18 @@ enum ExactConversion {
             return Expectation(exact: Date(timeIntervalSince1970: Double(milliseconds) / 1000), classify: nil) { a, b in
                 (a.timeIntervalSince1970 * 1000).rounded() == (b.timeIntervalSince1970 * 1000).rounded()
             }
-        case .integer(let integer): return .exactly(dateFromNumber(Double(integer), strategy))
-        case .real(let real): return .exactly(dateFromNumber(real, strategy))
+        case .integer(let integer): return dateFromFiniteNumber(Double(integer), strategy)
+        case .real(let real): return dateFromFiniteNumber(real, strategy)
         default: return .error
         }
+    }
+
+    /// A finite number whose date is beyond `Date`'s range (a Julian day above about 2.08e303)
+    /// must throw rather than read as an infinite date.
+    static func dateFromFiniteNumber(_ number: Double, _ strategy: DateStrategy) -> Expectation<Date> {
+        let date = dateFromNumber(number, strategy)
+        if number.isFinite && !date.timeIntervalSince1970.isFinite { return .error }
+        return .exactly(date)
     }
 
     /// Slate's ISO-8601 reading (`DateCoding.parseISO8601`) accepts, on purpose, a little more than

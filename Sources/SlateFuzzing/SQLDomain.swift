@@ -112,7 +112,7 @@ final class SQLDomain {
         var statement = sqlite3_next_stmt(db.handle, nil)
         while let current = statement {
             // SQLite leaves an EXPLAIN statement "busy" after SQLITE_DONE; it holds no transaction.
-            if sqlite3_stmt_busy(current) != 0, sqlite3_stmt_isexplain(current) == 0 {
+            if sqlite3_stmt_busy(current) != 0, !SQLLexer.isExplain(current) {
                 let text = sqlite3_sql(current).map { String(cString: $0) } ?? "?"
                 context.finding(
                     "a statement was left running",
@@ -306,39 +306,11 @@ enum SQLMutator {
         "/*", "*/", "--", "\n", "\t", " ", "NATURAL", "FULL", "RIGHT", "OUTER", "INDEXED", "MATCH", "REGEXP", "ESCAPE",
     ]
 
-    /// Splits SQL into tokens: words, numbers, quoted strings and names, parameters, operators, space.
+    /// Splits SQL into tokens as the one lexer (`SQLLexer`) reads them: words, numbers, quoted
+    /// strings and names, parameters, operators, space and comments.
     static func tokenize(_ sql: String) -> [String] {
-        var tokens: [String] = []
-        var current = ""
-        var quote: Character?
-        for character in sql {
-            if let open = quote {
-                current.append(character)
-                let close: Character = open == "[" ? "]" : open
-                if character == close {
-                    tokens.append(current)
-                    current = ""
-                    quote = nil
-                }
-                continue
-            }
-            if character == "'" || character == "\"" || character == "`" || character == "[" {
-                if !current.isEmpty { tokens.append(current) }
-                current = String(character)
-                quote = character
-            } else if character.isLetter || character.isNumber || character == "_" || character == "?"
-                || character == ":"
-                || character == "@" || character == "$" || character == "." && current.first?.isNumber == true
-            {
-                current.append(character)
-            } else {
-                if !current.isEmpty { tokens.append(current) }
-                current = ""
-                tokens.append(String(character))
-            }
-        }
-        if !current.isEmpty { tokens.append(current) }
-        return tokens
+        let lexer = SQLLexer(sql, includingTrivia: true)
+        return lexer.map { lexer.text(of: $0) }
     }
 
     static func mutate(_ seed: String, _ entropy: inout Entropy, corpus: [String]) -> String {

@@ -7,7 +7,7 @@ public enum SlateFuzzCommand {
         slate-fuzz: Slate's reliability tools (issue 13; see docs/RELIABILITY.md).
 
         USAGE
-          slate-fuzz [fuzz] [--domain sql|values|decode|schemas|all[,…]] [--cases N] [--seed S] [--case I]
+          slate-fuzz [fuzz] [--domain sql|values|decode|schemas|changesets|all[,…]] [--cases N] [--seed S] [--case I]
                      [--data DIR] [--corpus FILE.sql]… [--schemas-out DIR] [--compile-sample K]
                      [--time-limit SECONDS] [--strict] [--verbose]
               Runs N cases per domain (default 1000) from seed S (default 1). Exit status 1 when a case
@@ -22,13 +22,23 @@ public enum SlateFuzzCommand {
           slate-fuzz load [--seconds S] [--readers R] [--seed S]
               One writer and R readers (default 8) on a DatabasePool for S seconds (default 10): no
               SQLITE_BUSY, no broken snapshot, no lost write.
+          slate-fuzz converge [--replicas N] [--writes W] [--kills K] [--seed S] [--policy row|column]
+                              [--url http://host:port/sync] [--directory DIR]
+              Sync convergence (issue 35): N replicas (default 4) make W random write transactions
+              (default 3000) offline and sync in random order over a lossy network; K syncs (default
+              20) run in a child killed with SIGKILL at a random statement. Checks that every replica
+              ends identical, the server's log holds every acknowledged write once, and every write
+              is there, overridden by a later one, or reported. --url syncs through a server's HTTP
+              routes instead of a log file.
         """
 
     /// Runs the command and returns the process's exit status.
     public static func main(_ arguments: [String]) -> Int32 {
         var arguments = arguments[...]
         let command =
-            arguments.first.flatMap { ["fuzz", "kill", "load", "kill-child"].contains($0) ? $0 : nil } ?? "fuzz"
+            arguments.first.flatMap {
+                ["fuzz", "kill", "load", "kill-child", "converge", "converge-child"].contains($0) ? $0 : nil
+            } ?? "fuzz"
         if arguments.first == command { arguments = arguments.dropFirst() }
         do {
             var options = try parse(Array(arguments))
@@ -39,6 +49,8 @@ public enum SlateFuzzCommand {
             switch command {
             case "kill": return try kill(&options)
             case "load": return try load(&options)
+            case "converge": return try converge(&options)
+            case "converge-child": try convergeChild(options)
             case "kill-child":
                 guard let path = options["path"]?.last,
                     let mode = options["mode"]?.last.flatMap(CrashLoop.Mode.init(rawValue:))
@@ -84,11 +96,11 @@ public enum SlateFuzzCommand {
         return options
     }
 
-    private static func take(_ options: inout [String: [String]], _ name: String) -> String? {
+    static func take(_ options: inout [String: [String]], _ name: String) -> String? {
         options.removeValue(forKey: name)?.last
     }
 
-    private static func number<Value: FixedWidthInteger>(
+    static func number<Value: FixedWidthInteger>(
         _ options: inout [String: [String]], _ name: String, _ fallback: Value
     ) throws -> Value {
         guard let text = take(&options, name) else { return fallback }
@@ -96,7 +108,7 @@ public enum SlateFuzzCommand {
         return value
     }
 
-    private static func rejectLeftovers(_ options: [String: [String]]) throws {
+    static func rejectLeftovers(_ options: [String: [String]]) throws {
         if let name = options.keys.sorted().first { throw UsageError("unknown option --\(name)") }
     }
 

@@ -310,7 +310,8 @@ final class ValueDomain {
             if strategy == .iso8601Date && milliseconds % 86_400_000 != 0 { return true }
             return !(-62_167_219_200_000...253_402_300_799_999).contains(milliseconds)
         case .unixMilliseconds: return !(seconds * 1000).isFinite
-        case .unixSeconds, .julianDay: return false
+        case .julianDay: return !((seconds / 86_400 + 2_440_587.5 - 2_440_587.5) * 86_400).isFinite
+        case .unixSeconds: return false
         }
     }
 

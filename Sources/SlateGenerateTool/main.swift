@@ -56,7 +56,7 @@ do {
         inputs: options.inputs.map { URL(fileURLWithPath: $0) }, configuration: configuration,
         databaseTypeName: options.name, generatesModuleBundleAccessor: options.moduleBundleAccessor,
         resourceSubdirectory: options.resourceSubdirectory,
-        warn: { FileHandle.standardError.write(Data("warning: \($0)\n".utf8)) })
+        warn: { FileHandle.standardError.write(Data("\($0)\n".utf8)) })
     if let output = options.output, output != "-" {
         try CodeGenerator.write(source, to: URL(fileURLWithPath: output))
     } else {

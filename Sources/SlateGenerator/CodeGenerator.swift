@@ -79,21 +79,29 @@ public enum CodeGenerator {
     }
 
     /// Loads the schema of `inputs` and generates its source, choosing the database type name
-    /// and source kind from the inputs when `databaseTypeName` is `nil`.
+    /// and source kind from the inputs when `databaseTypeName` is `nil`: the name of the database
+    /// file, or of the first `.sql` file given that holds schema statements
+    /// (``SchemaLoader/namingInput(_:)``).
     ///
-    /// `warn` receives what the generated code works around but the schema should say, such as a
-    /// UUID column without `COLLATE NOCASE` (``SlateSchema/DatabaseSchema/uuidCollationWarnings``).
+    /// `warn` receives what was accepted with a warning (``SchemaAndQueries/warnings``: a schema
+    /// file's double-quoted strings, with file and line) and what the generated code works around
+    /// but the schema should say, such as a UUID column without `COLLATE NOCASE`
+    /// (``SlateSchema/DatabaseSchema/uuidCollationWarnings``). Each prints as the line to show
+    /// (`file:line: warning: …`, or `warning: …`).
     ///
     /// - Throws: ``SchemaError`` when the inputs cannot be read, ``GeneratorError`` for invalid
     ///   options.
     public static func generate(
         inputs: [URL], configuration: GeneratorConfiguration = GeneratorConfiguration(),
         databaseTypeName: String? = nil, generatesModuleBundleAccessor: Bool = false,
-        resourceSubdirectory: String? = nil, warn: ((String) -> Void)? = nil
+        resourceSubdirectory: String? = nil, warn: ((SchemaWarning) -> Void)? = nil
     ) throws -> String {
         let loaded = try SchemaLoader.loadSchemaAndQueries(from: inputs)
         let schema = loaded.schema
-        if let warn { schema.uuidCollationWarnings.forEach(warn) }
+        if let warn {
+            loaded.warnings.forEach(warn)
+            schema.uuidCollationWarnings.forEach { warn(SchemaWarning(message: $0)) }
+        }
         let source: GenerationOptions.Source
         let firstName: String
         let databaseFile = inputs.first { SchemaLoader.isDatabaseFile($0) }
@@ -103,7 +111,7 @@ public enum CodeGenerator {
             firstName = url.lastPathComponent
         } else {
             source = .sqlScripts
-            firstName = SchemaLoader.sortedScripts(inputs).first?.lastPathComponent ?? "Schema"
+            firstName = SchemaLoader.namingInput(inputs)?.lastPathComponent ?? "Schema"
         }
         if schema.tables.isEmpty && schema.views.isEmpty && schema.virtualTables.isEmpty {
             throw GeneratorError.noTables(inputs: inputs.map(\.path))

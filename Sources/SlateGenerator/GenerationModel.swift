@@ -56,6 +56,8 @@ struct RecordModel {
     /// Method names claimed on the record, for relationship helpers.
     /// The arguments of a virtual table's module, `""` for other records.
     var virtualArguments: String
+    /// The associations written in the record's `Columns` (`GenerationModel+Associations.swift`).
+    var associations: [TableConformance.Association] = []
 
     var isTable: Bool { kind == .table }
     var isView: Bool { kind == .view }
@@ -77,6 +79,8 @@ struct RecordModel {
     var needsCustomCodable: Bool { properties.contains { $0.type == .sqlValue } }
 }
 
+/// One column as the generator writes it: about 20 stored properties, on purpose, each a plain fact
+/// the templates read (names, type, nullability, key, default, generated-ness, collation, …).
 struct PropertyModel {
     var sqlName: String
     /// The identifier, without backticks.
@@ -210,6 +214,8 @@ extension GenerationModel {
         "UUIDStorage", "Update", "UpdateRecord", "Slate", "CSQLite", "SQLite3", "Action", "CodableRecord", "EncodedRow",
         "RecordStore", "RowDecoder", "RowEncoder", "SQLColumnType", "SQLColumnTypeProviding", "SelfManagingTable",
         "TableMigrationOptions", "TableMigrationPlan", "SQLQuery", "SQLCommand",
+        // Slate's associations, which records name in their `Columns`
+        "BelongsTo", "HasMany", "HasOne",
         // Generated
         "ID", "PrimaryKey", "CodingKeys",
         // Swift and Foundation
@@ -382,6 +388,7 @@ extension GenerationModel {
         }
 
         assignForeignKeys(schema: schema)
+        assignAssociations()
         var children: [Int: [(child: Int, key: Int)]] = [:]
         for (childIndex, record) in records.enumerated() {
             for (keyIndex, key) in record.foreignKeys.enumerated() {

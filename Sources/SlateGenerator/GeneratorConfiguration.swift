@@ -32,6 +32,8 @@ import SlateQuery
 ///   "inputs": ["Resources/catalog.sqlite"]
 /// }
 /// ```
+///
+/// One stored property per key of `slate.json` (about 20): the file's keys are the type's shape.
 public struct GeneratorConfiguration: Sendable, Hashable, Codable {
     /// What kind of code to write.
     public enum Style: String, Sendable, Hashable, Codable, CaseIterable {

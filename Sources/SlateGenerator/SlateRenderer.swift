@@ -250,10 +250,12 @@ struct SlateRenderer {
             TableConformance.Index(
                 name: index.name, columns: index.columns, isUnique: index.isUnique, condition: index.condition)
         }
-        return TableConformance(
+        var conformance = TableConformance(
             typeName: record.typeName, tableName: record.sqlName, kind: kind, access: access, columns: columns,
             foreignKeys: foreignKeys, indexes: indexes, uniqueConstraints: record.uniqueConstraints,
             isWithoutRowID: record.isWithoutRowID, isStrict: record.isStrict)
+        conformance.associations = record.associations
+        return conformance
     }
 
     func foreignKeyActionName(_ action: ForeignKeyAction) -> String {

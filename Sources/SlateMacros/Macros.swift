@@ -37,6 +37,10 @@
 ///     external-content table, or `""`. Its properties are `String`s (optional or not), without a
 ///     key; its `Columns` are `FullTextColumns` (`match`, `rank`, `bm25`, `highlight`, `snippet`).
 ///     See <doc:TypedQueries>.
+///   - associations: The table's associations, written as members of its `Columns`:
+///     `[.hasMany("albums", Album.self)]`. A property marked `@ForeignKey(Artist.self)` adds a
+///     ``Slate/BelongsTo`` named after it without its `Id` suffix (`artistId` → `artist`) unless an
+///     association here already belongs to that type. See <doc:Associations>.
 @attached(
     extension,
     conformances: Table, PrimaryKeyedTable, SelfManagingTable,
@@ -48,7 +52,8 @@ public macro Table(
     _ name: String? = nil,
     databaseFile: String? = nil,
     withoutRowID: Bool = false,
-    fullTextSearch: String? = nil
+    fullTextSearch: String? = nil,
+    associations: [TableAssociation] = []
 ) = #externalMacro(module: "SlateMacrosPlugin", type: "TableMacro")
 
 /// Customizes the column of a stored property in a `@Table` struct.

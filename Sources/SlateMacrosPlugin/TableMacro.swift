@@ -112,6 +112,7 @@ struct TableCodeGenerator {
             typeName: model.typeName, tableName: model.tableName, access: access, qualifier: "Slate.", columns: columns,
             foreignKeys: foreignKeys, indexes: indexes, isWithoutRowID: model.isWithoutRowID)
         conformance.decodingShape = model.decodingShape
+        conformance.associations = model.associations
         return conformance
     }
 

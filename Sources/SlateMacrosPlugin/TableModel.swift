@@ -4,7 +4,8 @@ import SwiftSyntax
 import SwiftSyntaxBuilder
 import SwiftSyntaxMacros
 
-/// One column of a `@Table` struct, as read from a stored property.
+/// One column of a `@Table` struct, as read from a stored property. About 20 stored properties, on
+/// purpose: each is one fact of the property or its attributes that the expansion writes.
 struct ColumnModel {
     /// The property name, without backticks.
     var propertyName: String
@@ -44,6 +45,8 @@ struct ColumnModel {
 /// A `@ForeignKey` reference: Swift expressions for the table and actions.
 struct ReferenceModel {
     var table: String
+    /// The referenced record type, when given as `Artist.self`.
+    var typeName: String?
     var column: String?
     var onDelete: String?
     var onUpdate: String?
@@ -65,6 +68,9 @@ struct TableModel {
     /// first assignment when no stored property surely has an initial value; else one assignment
     /// per read.
     var decodingShape = TableConformance.DecodingShape.assignments
+    /// The associations: declared in `@Table(associations:)`, and one per `@ForeignKey(Type.self)`
+    /// (`AssociationParsing.swift`).
+    var associations: [TableConformance.Association] = []
 
     var primaryKeyColumns: [ColumnModel] { columns.filter(\.isPrimaryKey) }
 }
@@ -170,6 +176,7 @@ struct TableParser {
         if model.columns.isEmpty && !hasErrors {
             error(.noStoredProperties(typeName: structDecl.name.text), at: structDecl.name)
         }
+        model.associations = parseAssociations(node, columns: model.columns)
         if hasErrors { return nil }
         if Self.hasMemberwiseInitializer(structDecl, columns: model.columns) {
             model.decodingShape = .throughInitializer
@@ -693,6 +700,7 @@ struct TableParser {
                     let base = member.base
                 {
                     table = "\(base.trimmedDescription).tableName"
+                    reference.typeName = base.trimmedDescription
                 } else {
                     error(
                         .invalidArgument(

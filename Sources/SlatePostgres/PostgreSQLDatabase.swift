@@ -355,3 +355,60 @@ extension PostgreSQLQueryable {
         return value
     }
 }
+
+extension PostgresConnection {
+    /// Sends `query` on this connection, like `query(_:logger:)`, but fails with a connection
+    /// error (``PostgreSQLError`` without SQLSTATE, ``SlateCore/ResultCode/ioError``) once the
+    /// connection is closed, instead of waiting forever.
+    ///
+    /// With postgres-nio 1.33.2, a query sent on a connection the server has already closed (a
+    /// backend terminated, or a server restarted, while a transaction holds the connection between
+    /// two statements) never completes: the write reaches a channel without its handlers and the
+    /// query's promise is never fulfilled (PostgresFaultTests, docs/RELIABILITY.md). Only the
+    /// connection of a transaction needs this: the pool hands out open connections.
+    func queryFailingOnClose(_ query: PostgresQuery, logger: Logger) async throws -> PostgresRowSequence {
+        let closed = PostgreSQLError(
+            sqlState: nil,
+            message:
+                "serverClosedConnection: the connection was closed (by the server, or the network failed) before the"
+                + " statement completed; the transaction was rolled back by the server",
+            sql: query.sql, driverCode: "serverClosedConnection")
+        if isClosed { throw closed }
+        let outcome = QueryOutcome()
+        return try await withCheckedThrowingContinuation { continuation in
+            outcome.start(continuation)
+            Task {
+                do {
+                    outcome.finish(.success(try await self.query(query, logger: logger)))
+                } catch {
+                    outcome.finish(.failure(error))
+                }
+            }
+            // The query's own error, when postgres-nio reports one (a server error with its
+            // SQLSTATE), comes first: the closed connection's answers only if it has not within 100 ms.
+            let loop = eventLoop
+            closeFuture.whenComplete { _ in
+                loop.scheduleTask(in: .milliseconds(100)) { outcome.finish(.failure(closed)) }
+            }
+        }
+    }
+}
+
+/// The first of a query's result and its connection's closing, delivered once.
+private final class QueryOutcome: @unchecked Sendable {
+    // @unchecked Sendable: the continuation is read and cleared under the lock.
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<PostgresRowSequence, any Error>?
+
+    func start(_ continuation: CheckedContinuation<PostgresRowSequence, any Error>) {
+        lock.withLock { self.continuation = continuation }
+    }
+
+    func finish(_ result: Result<PostgresRowSequence, any Error>) {
+        let continuation = lock.withLock {
+            defer { self.continuation = nil }
+            return self.continuation
+        }
+        continuation?.resume(with: result)
+    }
+}

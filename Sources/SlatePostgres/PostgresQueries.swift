@@ -4,9 +4,10 @@ import SlateCore
 import SlateQuery
 
 // The query builder's statements on PostgreSQL: the same values that run on a `Database`, run
-// with `await` on a `PostgreSQLQueryable`. Each renders its SQL once, in SQLite's dialect as always,
-// then `SQL.rendered(for: .postgreSQL)` writes PostgreSQL's (`$n` placeholders, the constructs
-// that differ) or throws for a construct PostgreSQL has no equivalent for, before anything runs.
+// with `await` on a `PostgreSQLQueryable`. Each statement is written in PostgreSQL's dialect when
+// it runs (`SQL.rendered(for: .postgreSQL)`: `$n` placeholders, PostgreSQL's precedence, its
+// spelling of the constructs that differ), or refused, for a construct PostgreSQL has no
+// equivalent for, before anything runs.
 
 extension SelectStatement {
     /// Every row, on PostgreSQL.
@@ -44,7 +45,7 @@ extension CompoundSelect {
 
     /// The number of rows, on PostgreSQL: `SELECT count(*) FROM (…) AS "compound"`.
     public func fetchCount(_ db: some PostgreSQLQueryable) async throws -> Int {
-        try await db.fetchValue(Int.self, "SELECT count(*) FROM (\(sql: sql)) AS \"compound\"")
+        try await db.fetchValue(Int.self, countSQL)
     }
 }
 
@@ -168,7 +169,7 @@ extension Insert {
                 table: ObjectIdentifier(Root.self), conflict: insert.conflictResolution, omitted: [], returning: nil)
         case .clause(let returning):
             cacheKey =
-                !returning.arguments.isEmpty || !(returning.dialectSpans ?? []).isEmpty
+                !returning.arguments.isEmpty || !returning.isDialectNeutral
                 ? nil
                 : PostgresInsertShapes.Key(
                     table: ObjectIdentifier(Root.self), conflict: insert.conflictResolution, omitted: [],
@@ -399,6 +400,8 @@ enum PostgresSingleInsert {
 /// The rendered text of an insert on PostgreSQL per shape, shared by every call: what a shape's
 /// SQL renders to depends only on the key; and each record type's ``PostgresInsertPlan``.
 final class PostgresInsertShapes: @unchecked Sendable {
+    // @unchecked Sendable: `shapes` and `plans`, the only mutable state, are read and written only
+    // while `lock` is held; the rendered SQL and plans they hold are immutable once made.
     struct Key: Hashable {
         var table: ObjectIdentifier
         var conflict: ConflictResolution?

@@ -42,7 +42,7 @@ enum PostgresStatementTarget {
             try await Self.run(
                 query, text: text, arguments: arguments, instrumentation: transaction.instrumentation,
                 connection: transaction.connectionTrace, transaction: transaction.transactionToken,
-                send: { try await transaction.connection.query(query, logger: transaction.logger) }, body)
+                send: { try await transaction.connection.queryFailingOnClose(query, logger: transaction.logger) }, body)
         }
     }
 
@@ -88,6 +88,8 @@ enum PostgresStatementTarget {
             rows = try await send()
         } catch let error as PSQLError {
             throw PostgreSQLError(error, sql: text, arguments: PostgresStatementRunner.argumentValues(arguments()))
+        } catch let error as PostgreSQLError {
+            throw error  // a transaction's connection closed (queryFailingOnClose): already explained
         } catch let error where !(error is CancellationError) {
             throw PostgreSQLError.explainingConnectionFailure(error, sql: text)
         }

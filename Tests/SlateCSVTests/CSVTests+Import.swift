@@ -24,6 +24,27 @@ import Testing
             ])
     }
 
+    /// The importer reads the columns of the table its `INSERT` writes to: a `TEMP` table that
+    /// shadows a main one, and a table only an attached database has.
+    @Test func theTableIsFoundAsTheInsertFindsIt() throws {
+        let scratch = try CSVScratch()
+        defer { scratch.remove() }
+        let db = try Database.memory()
+        try db.execute(
+            sql: """
+                CREATE TABLE t(in_main TEXT);
+                CREATE TEMP TABLE t(id INTEGER, name TEXT);
+                ATTACH DATABASE ':memory:' AS other;
+                CREATE TABLE other.elsewhere(code TEXT);
+                """)
+        let result = try db.importCSV(from: scratch.file("name,id\nAnn,1\n"), into: "t")
+        #expect(!result.createdTable && result.rowsImported == 1)
+        #expect(try db.csvRows("t") == [[1, "Ann"]])
+        #expect(try db.fetchValue(Int.self, sql: "SELECT count(*) FROM main.t") == 0)
+        try db.importCSV(from: scratch.file("code\nx\n"), into: "elsewhere")
+        #expect(try db.csvRows("elsewhere") == [["x"]])
+    }
+
     @Test func withoutHeaderOrByPositionFieldsFillColumnsInOrder() throws {
         let scratch = try CSVScratch()
         defer { scratch.remove() }
@@ -75,7 +96,11 @@ import Testing
         let typed = try db.fetchAll(
             SQL(
                 sql:
-                    "SELECT typeof(i), typeof(r), typeof(n), typeof(s), typeof(v), typeof(u), typeof(b) FROM t ORDER BY rowid"
+                    """
+                    SELECT typeof(i), typeof(r), typeof(n), typeof(s), typeof(v), typeof(u), typeof(b)
+                    FROM t
+                    ORDER BY rowid
+                    """
             )
         ) {
             $0.values
@@ -413,8 +438,12 @@ import Testing
         let db = try Database.memory()
         // The table exists with another column order than the type's.
         try db.execute(
-            sql:
-                "CREATE TABLE person(score REAL NOT NULL DEFAULT 0, email TEXT, age INTEGER NOT NULL DEFAULT 0, name TEXT NOT NULL, id INTEGER PRIMARY KEY)"
+            sql: """
+                CREATE TABLE person(
+                  score REAL NOT NULL DEFAULT 0, email TEXT, age INTEGER NOT NULL DEFAULT 0, name TEXT NOT NULL,
+                  id INTEGER PRIMARY KEY
+                )
+                """
         )
         var options = CSVImportOptions()
         options.hasHeaderRow = false

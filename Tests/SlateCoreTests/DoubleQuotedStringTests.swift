@@ -24,8 +24,11 @@ import Testing
         // Written with SQLite's defaults, as other tools do: "x" and "bad" are strings there.
         var raw: OpaquePointer?
         #expect(sqlite3_open(path, &raw) == SQLITE_OK)
-        let script =
-            #"CREATE TABLE t(a TEXT DEFAULT "x", b CHECK (b <> "bad")); INSERT INTO t(b) VALUES (1); CREATE VIEW v AS SELECT a, "zz" AS c FROM t;"#
+        let script = #"""
+            CREATE TABLE t(a TEXT DEFAULT "x", b CHECK (b <> "bad"));
+            INSERT INTO t(b) VALUES (1);
+            CREATE VIEW v AS SELECT a, "zz" AS c FROM t;
+            """#
         #expect(sqlite3_exec(raw, script, nil, nil, nil) == SQLITE_OK)
         sqlite3_close(raw)
 

@@ -363,7 +363,11 @@
                 (.returning, "INSERT INTO player(name, score) VALUES ('Cid', 1) RETURNING id"),
                 (
                     .upsert,
-                    "INSERT INTO player(name, score) VALUES ('Ann', 9) ON CONFLICT(name) DO UPDATE SET score = excluded.score"
+                    """
+                    INSERT INTO player(name, score)
+                    VALUES ('Ann', 9)
+                    ON CONFLICT(name) DO UPDATE SET score = excluded.score
+                    """
                 ),
                 (.strictTables, "CREATE TABLE typed(id INTEGER PRIMARY KEY, label TEXT) STRICT"),
                 (.windowFunctions, "SELECT name, row_number() OVER (ORDER BY score) FROM player"),

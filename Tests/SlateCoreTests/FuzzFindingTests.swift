@@ -135,4 +135,43 @@ import Testing
         let typed = try #require(throws: DatabaseError.self) { try db.fetchValue(Int.self, "SELECT \(UInt64.max) + 1") }
         #expect(typed.sql == "SELECT ? + 1")
     }
+
+    /// A date a few units in the last place below `Double.greatestFiniteMagnitude` seconds was
+    /// stored under `.julianDay` as a day number whose date overflows, and read back as an infinite
+    /// date. It is refused when bound, and a stored day number whose date overflows reads as a
+    /// mismatch error. Found by the long run (issue 34): `slate-fuzz --domain values --seed 2026
+    /// --case 19490` and `--seed 2028 --case 2607`.
+    @Test func aJulianDayWhoseDateOverflowsIsNeverReadAsInfinity() throws {
+        for seconds in [Double.greatestFiniteMagnitude, -Double.greatestFiniteMagnitude] {
+            let error = try #require(throws: DatabaseError.self) {
+                try DateStrategy.julianDay.sqlValue(for: Date(timeIntervalSince1970: seconds))
+            }
+            #expect(error.resultCode == .mismatch)
+        }
+        // The day number stored in the finding: its date is beyond Date's range.
+        let db = try Database.memory()
+        try db.execute(sql: "CREATE TABLE t(a REAL)")
+        try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: [2.0806633505350878e303])
+        let row = try #require(try db.fetchOne(CopiedRow.self, sql: "SELECT a FROM t"))
+        let read = try #require(throws: DatabaseError.self) { try row.date(at: 0, strategy: .julianDay) as Date }
+        #expect(read.resultCode == .mismatch)
+        #expect(DateStrategy.julianDay.date(from: .real(2.0806633505350878e303)) == nil)
+        // A far date that reads back still round-trips, and infinity stored as such reads as itself.
+        let far = Date(timeIntervalSince1970: 1e300)
+        let stored = try DateStrategy.julianDay.sqlValue(for: far)
+        #expect(DateStrategy.julianDay.date(from: stored)?.timeIntervalSince1970.isFinite == true)
+        #expect(DateStrategy.unixSeconds.date(from: .real(.infinity))?.timeIntervalSince1970 == .infinity)
+    }
+
+    /// TEXT `'-0'` read as a `Double` is 0.0: an integer literal spells the INTEGER SQLite's NUMERIC
+    /// affinity would store (the rule in ExactConversion.swift), and an INTEGER has no negative
+    /// zero. The fuzz oracle expected -0.0 (`slate-fuzz --domain values --seed 2028 --case 4625`);
+    /// the oracle was changed, and this keeps the rule. `'-0.0'` is a REAL and keeps its sign.
+    @Test func minusZeroTextReadsAsTheIntegerItSpells() throws {
+        let db = try Database.memory()
+        let zero = try db.fetchValue(Double.self, sql: "SELECT '-0'")
+        #expect(zero == 0 && zero.sign == .plus)
+        #expect(try db.fetchValue(Int.self, sql: "SELECT '-0'") == 0)
+        #expect(try db.fetchValue(Double.self, sql: "SELECT '-0.0'").sign == .minus)
+    }
 }

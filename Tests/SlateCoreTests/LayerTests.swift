@@ -18,7 +18,12 @@ import Testing
         "SlateTelemetry": ["SlateCore", "SlateConcurrency", "Logging", "CoreMetrics", "Tracing"],
         "SlateLifecycle": ["SlateConcurrency", "Logging", "ServiceLifecycle"],
         // For tests, above the runtime; nothing in the runtime imports it.
-        "SlateTestingCore": ["CSQLite", "SlateCore", "SlateConcurrency", "SlateQuery", "SlateRecords", "Slate"],
+        "SlateTestingCore": [
+            "CSQLite", "SlateCore", "SlateConcurrency", "SlateQuery", "SlateRecords", "Slate", "SlateSchema",
+        ],
+        "SlatePostgresTesting": [
+            "SlateCore", "SlateConcurrency", "SlateQuery", "Slate", "SlatePostgres", "PostgresNIO",
+        ],
     ]
 
     static let packageRoot = URL(fileURLWithPath: #filePath)

@@ -15,8 +15,11 @@ import Testing
     static func database(statementCacheCapacity: Int = 256) throws -> Database {
         let db = try Database.memory { $0.statementCacheCapacity = statementCacheCapacity }
         try db.execute(
-            sql:
-                "CREATE TABLE item(id INTEGER PRIMARY KEY, name TEXT NOT NULL, payload BLOB NOT NULL, score REAL NOT NULL, note TEXT)"
+            sql: """
+                CREATE TABLE item(
+                  id INTEGER PRIMARY KEY, name TEXT NOT NULL, payload BLOB NOT NULL, score REAL NOT NULL, note TEXT
+                )
+                """
         )
         for id in 1...rowCount {
             try db.execute(

@@ -93,7 +93,7 @@ import Testing
         #expect(ExactConversion.integerText("9223372036854775808") == nil)
     }
 
-    @Test(arguments: [FuzzDomain.values, .decode, .sql, .schemas])
+    @Test(arguments: [FuzzDomain.values, .decode, .sql, .schemas, .changesets])
     func aShortRunFindsNothing(_ domain: FuzzDomain) throws {
         let cases = domain == .schemas ? 25 : 120
         let report = try FuzzRunner(options: options(domain, cases: cases)).run()[0]

@@ -162,6 +162,22 @@ struct ChinookCorpusTests {
     }
 }
 
+@Suite("Named queries written for other tools, generated and run")
+struct ForeignStyleCorpusTests {
+    typealias Chinook = ChinookDatabase
+
+    @Test func positionalParametersAndCasts() throws {
+        let db = try sampleDatabase("chinook")
+        let albums = try Chinook.albumsOfArtistSqlcStyle(artistId: 1, limit: 5).fetchAll(db)
+        #expect(albums.map(\.albumId) == [1, 4])
+        #expect(try Chinook.albumsOfArtistSqlcStyle(artistId: 1, limit: 1).fetchAll(db).count == 1)
+        let every = try Chinook.tracksLongOrEvery(albumId: 1, everyTrack: true).fetchAll(db)
+        let long = try Chinook.tracksLongOrEvery(albumId: 1, everyTrack: false).fetchAll(db)
+        #expect(every.count == 10)
+        #expect(long.count < every.count)
+    }
+}
+
 @Suite("Named queries over Northwind, generated and run")
 struct NorthwindCorpusTests {
     typealias Northwind = NorthwindDatabase
@@ -239,6 +255,8 @@ struct CorpusNullabilityTests {
         "searchTracks": [["pattern": "%a%"]],
         "customersInCountries": [["first": "USA", "second": "Brazil"]],
         "longestTrackName": [["albumId": 1]],
+        "albumsOfArtistSqlcStyle": [["ArtistId": 1, "limit": 10], ["ArtistId": -1, "limit": 10]],
+        "tracksLongOrEvery": [["albumId": 1, "everyTrack": true], ["albumId": 1, "everyTrack": false]],
         "productsInCategory": [["categoryId": 1], ["categoryId": 8]],
         "largestOrders": [["limit": 1000]],
         "ordersOfCustomer": [["customerId": "ALFKI"], ["customerId": "NONE"]],

@@ -1,5 +1,6 @@
 import Foundation
 import SlateMacros
+import SlateTestSupport
 import Testing
 
 // Successive versions of one record type, each a @Table struct stored in the table "Player".
@@ -82,7 +83,7 @@ struct ScoreInteger: Equatable {
     ]
 
     /// A file in a fresh directory with version 1 and three rows.
-    func seeded(_ directory: ScratchDirectory) throws -> Database {
+    func seeded(_ directory: TemporaryDirectory) throws -> Database {
         let db = try Database(path: directory.path("game.sqlite"))
         try db.migrateTable(for: PlayerV1.self)
         try db.insert(contentsOf: players)
@@ -90,7 +91,7 @@ struct ScoreInteger: Equatable {
     }
 
     @Test func addingColumnsAltersTheTableAndKeepsRows() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let db = try seeded(directory)
         let plan = try db.migrateTable(for: PlayerAddedColumns.self)
@@ -105,7 +106,7 @@ struct ScoreInteger: Equatable {
     }
 
     @Test func changingATypeRebuildsAndConvertsEveryRow() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let db = try seeded(directory)
         let plan = try db.migrateTable(for: PlayerChangedType.self)
@@ -123,7 +124,7 @@ struct ScoreInteger: Equatable {
     }
 
     @Test func makingAColumnOptionalKeepsRowsAndAcceptsNull() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let db = try seeded(directory)
         let plan = try db.migrateTable(for: PlayerOptionalName.self)
@@ -134,7 +135,7 @@ struct ScoreInteger: Equatable {
     }
 
     @Test func droppingAColumnKeepsEveryRow() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let db = try seeded(directory)
         let untouched = try db.migrateTable(for: PlayerDroppedColumn.self)
@@ -151,7 +152,7 @@ struct ScoreInteger: Equatable {
     }
 
     @Test func renamingTheKeyKeepsItsValues() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let db = try seeded(directory)
         let plan = try db.migrateTable(for: PlayerRenamedKey.self)
@@ -162,7 +163,7 @@ struct ScoreInteger: Equatable {
     }
 
     @Test func renamingTheKeyAlongsideATypeChangeRebuildsWithTheMapping() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let db = try seeded(directory)
         let plan = try db.migrateTable(for: PlayerRenamedKeyRealScore.self)
@@ -177,7 +178,7 @@ struct ScoreInteger: Equatable {
     }
 
     @Test func aNewRequiredColumnWithoutDefaultIsRefusedWhenRowsExist() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let db = try seeded(directory)
         try db.migrateTable(for: PlayerDroppedColumn.self, options: TableMigrationOptions(dropping: ["score"]))
@@ -188,7 +189,7 @@ struct ScoreInteger: Equatable {
     }
 
     @Test func failingConversionLeavesTheFileByteForByteUnchanged() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path("scores.sqlite")
         do {
@@ -218,7 +219,7 @@ struct ScoreInteger: Equatable {
     }
 
     @Test func dryRunPrintsThePlannedSQLAndChangesNothing() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let db = try seeded(directory)
         let plan = try db.migrationPlan(for: PlayerChangedType.self)
@@ -246,7 +247,7 @@ struct ScoreInteger: Equatable {
     }
 
     @Test func recordStoreMigratesWhenATypeIsFirstUsed() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let store = RecordStore(path: directory.path("store/game.sqlite"))
         try store.save(players)

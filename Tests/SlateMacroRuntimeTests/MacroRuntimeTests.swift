@@ -1,5 +1,6 @@
 import Foundation
 import SlateMacros
+import SlateTestingCore
 import Testing
 
 enum Genre: String, SQLValueConvertible, Codable, Sendable {
@@ -57,9 +58,18 @@ struct Membership: Equatable {
         let db = try database()
         let sql = try db.fetchValue(String.self, "SELECT sql FROM sqlite_schema WHERE name = 'records'")
         #expect(
-            sql
-                == #"CREATE TABLE "records" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "musicianId" INTEGER NOT NULL REFERENCES "Musician" ON DELETE CASCADE, "record_title" TEXT NOT NULL COLLATE "NOCASE", "credits" TEXT, "tracks" TEXT NOT NULL, "releasedAt" INTEGER NOT NULL, "catalogID" BLOB NOT NULL, "price" TEXT NOT NULL)"#
-        )
+            SQLLayout.lines(sql) == """
+                CREATE TABLE "records" (
+                  "id" INTEGER PRIMARY KEY AUTOINCREMENT,
+                  "musicianId" INTEGER NOT NULL REFERENCES "Musician" ON DELETE CASCADE,
+                  "record_title" TEXT NOT NULL COLLATE "NOCASE",
+                  "credits" TEXT,
+                  "tracks" TEXT NOT NULL,
+                  "releasedAt" INTEGER NOT NULL,
+                  "catalogID" BLOB NOT NULL,
+                  "price" TEXT NOT NULL
+                )
+                """)
         #expect(
             try db.fetchOne(
                 String.self, "SELECT name FROM sqlite_schema WHERE type = 'index' AND name = 'records_musicianId'")
@@ -89,7 +99,11 @@ struct Membership: Equatable {
         let row = try #require(
             try db.fetchOne(
                 CopiedRow.self,
-                "SELECT typeof(releasedAt), releasedAt, typeof(catalogID), length(catalogID), json_extract(credits, '$.producer') FROM records"
+                """
+                SELECT typeof(releasedAt), releasedAt, typeof(catalogID), length(catalogID),
+                  json_extract(credits, '$.producer')
+                FROM records
+                """
             ))
         #expect(row.values == ["integer", -328_000_000, "blob", 16, "Teo"])
 

@@ -1,5 +1,6 @@
 import Foundation
 import SlateMacros
+import SlateTestingCore
 import Testing
 
 // The same two tables, declared three ways: with @Table, by hand, and generated at build time from
@@ -87,8 +88,17 @@ extension HandGadget: PrimaryKeyedTable {
         let macro = try MacroGadget.schema.createStatements()
         let generated = try GeneratedGadget.schema.createStatements()
         #expect(
-            hand == [
-                #"CREATE TABLE "gadget" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "name" TEXT NOT NULL COLLATE "NOCASE", "price" REAL NOT NULL DEFAULT 0, "ownerId" INTEGER REFERENCES "owner" ("id") ON DELETE CASCADE, "code" TEXT UNIQUE, "note" TEXT)"#,
+            hand.map { SQLLayout.lines($0) } == [
+                """
+                CREATE TABLE "gadget" (
+                  "id" INTEGER PRIMARY KEY AUTOINCREMENT,
+                  "name" TEXT NOT NULL COLLATE "NOCASE",
+                  "price" REAL NOT NULL DEFAULT 0,
+                  "ownerId" INTEGER REFERENCES "owner" ("id") ON DELETE CASCADE,
+                  "code" TEXT UNIQUE,
+                  "note" TEXT
+                )
+                """,
                 #"CREATE INDEX "gadget_ownerId" ON "gadget" ("ownerId")"#,
             ])
         #expect(macro == hand)

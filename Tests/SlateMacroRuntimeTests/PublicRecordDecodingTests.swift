@@ -79,7 +79,10 @@ struct PublicRecordDecodingTests {
         try db.createTable(for: Shipment.self)
         // `parcels` (column 4 of 7) holds text that is no integer: the record must not decode.
         try db.execute(
-            "INSERT INTO shipment(id, label, carrier, weight, parcels, note) VALUES (1, 'crate', 'post', 2.5, 'many', 'x')"
+            """
+            INSERT INTO shipment(id, label, carrier, weight, parcels, note)
+            VALUES (1, 'crate', 'post', 2.5, 'many', 'x')
+            """
         )
         let error: DatabaseError = try #require(throws: DatabaseError.self) { try Shipment.all().fetchAll(db) }
         #expect(error.resultCode == .mismatch)

@@ -1,5 +1,7 @@
 import Foundation
 import SlateMacros
+import SlateTestSupport
+import SlateTestingCore
 import Testing
 
 // MARK: - The SwiftSQLiteORM README example, written with @Table
@@ -27,7 +29,7 @@ struct Bookmark: Equatable {
 
 @Suite struct SwiftSQLiteORMExampleTests {
     @Test func readmeExample() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let store = RecordStore(directory: directory.url.appendingPathComponent("deep/er"))
 
@@ -70,7 +72,7 @@ struct Bookmark: Equatable {
     }
 
     @Test func customPrimitiveTypesAndOptionals() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let store = RecordStore(path: directory.path("bookmarks.sqlite"))
         let saved = try store.save([
@@ -116,7 +118,7 @@ struct Everything: Equatable {
 
 @Suite struct SwiftQLExampleTests {
     @Test func createInsertSelectUpdateDeleteDrop() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let db = try Database(path: directory.path("mydatabase.sqlite3"))
 
@@ -134,9 +136,13 @@ struct Everything: Equatable {
         #expect(try Sample.all().fetchAll(db).count == 3)
         let query = Sample.where { $0.value > 5 }.order { $0.id }
         #expect(
-            query.sql.text
-                == #"SELECT "samples"."id", "samples"."value" FROM "samples" WHERE "samples"."value" > ? ORDER BY "samples"."id""#
-        )
+            SQLLayout.lines(query.sql) == """
+                SELECT "samples"."id", "samples"."value"
+                FROM "samples"
+                WHERE "samples"."value" > ?
+                ORDER BY "samples"."id"
+                -- arguments: 5
+                """)
         #expect(try query.fetchAll(db) == [Sample(id: "baz", value: 12), Sample(id: "foo", value: 7)])
 
         // Update and delete

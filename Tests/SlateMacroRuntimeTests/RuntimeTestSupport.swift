@@ -1,21 +1,6 @@
 import Foundation
 import SlateMacros
 
-/// A fresh directory under the system temporary directory, removed with `remove()`.
-struct ScratchDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("slate-macros-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-    func remove() { try? FileManager.default.removeItem(at: url) }
-}
-
 /// A user-defined primitive stored as TEXT through the core's value protocols, like the reference
 /// ORM's `URL: DBPrimitive` example.
 struct WebAddress: SQLValueConvertible, SQLColumnTypeProviding, Codable, Hashable, Sendable {

@@ -1063,6 +1063,10 @@ import Testing
                             self.artistId = Slate.Column(qualifier, "artistId")
                             self.labelCode = Slate.Column(qualifier, "labelCode")
                         }
+
+                        var artist: Slate.BelongsTo<Album, Artist> {
+                            .belongsTo(id.qualifier)
+                        }
                     }
 
                     init(row: borrowing Slate.Row) throws {

@@ -2,6 +2,7 @@
     import Foundation
     import Slate
     import SlatePostgres
+    import SlatePostgresTesting
     import SlateTestSupport
     import Testing
 
@@ -445,11 +446,32 @@
             let rows = try T.all().fetchAll(sqlite)
             try await pg.insert(contentsOf: rows)
             // Rows inserted with their keys leave the identity sequence behind: move it past them.
+            try await resetIdentity(T.self, pg)
+        }
+
+        /// Moves the identity sequence of `T`'s key (if any) to the largest key: the next insert
+        /// takes the key SQLite would choose.
+        static func resetIdentity<T: Table>(_ type: T.Type, _ pg: some PostgreSQLQueryable) async throws {
             if let key = T.schema.rowIDAlias?.name {
                 try await pg.execute(
                     "SELECT setval(pg_get_serial_sequence(\(T.tableName.quotedIdentifier), \(key)), (SELECT max(\(identifier: key)) FROM \(identifier: T.tableName)))"
                 )
             }
+        }
+
+        /// Moves every table's identity sequence back to its largest key. Sequences are not
+        /// transactional: a rolled-back insert leaves them advanced.
+        static func resetIdentities(_ pg: some PostgreSQLQueryable) async throws {
+            try await resetIdentity(Artist.self, pg)
+            try await resetIdentity(Genre.self, pg)
+            try await resetIdentity(MediaType.self, pg)
+            try await resetIdentity(Album.self, pg)
+            try await resetIdentity(Track.self, pg)
+            try await resetIdentity(Employee.self, pg)
+            try await resetIdentity(Customer.self, pg)
+            try await resetIdentity(Invoice.self, pg)
+            try await resetIdentity(InvoiceLine.self, pg)
+            try await resetIdentity(Playlist.self, pg)
         }
 
         /// Runs `body` in a transaction that is rolled back afterwards.

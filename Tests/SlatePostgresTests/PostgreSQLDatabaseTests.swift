@@ -2,6 +2,7 @@
     import Foundation
     import Slate
     import SlatePostgres
+    import SlatePostgresTesting
     import Testing
 
     /// SlatePostgres on a real server: the typed API, values of every mapped type, transactions,
@@ -31,7 +32,12 @@
             // The columns hold PostgreSQL's types, not text.
             let types = try await pg.fetchAll(
                 String.self,
-                "SELECT data_type FROM information_schema.columns WHERE table_name = \("appliance") ORDER BY ordinal_position"
+                """
+                SELECT data_type
+                FROM information_schema.columns
+                WHERE table_name = \("appliance")
+                ORDER BY ordinal_position
+                """
             )
             #expect(
                 types == [
@@ -250,7 +256,10 @@
             }
             // A record whose columns take every path, by position, with NULLs.
             let rows = try await pg.fetchAll(
-                "SELECT CAST(1 AS smallint), CAST(NULL AS bigint), CAST(2.5 AS real), CAST(NULL AS text), CAST('x' AS text), true"
+                """
+                SELECT CAST(1 AS smallint), CAST(NULL AS bigint), CAST(2.5 AS real), CAST(NULL AS text),
+                  CAST('x' AS text), true
+                """
             ) { row in
                 (
                     try row.decode(Int8.self, at: 0), try row.decode(Int?.self, at: 1),

@@ -2,6 +2,7 @@
     import Foundation
     import Slate
     import SlatePostgres
+    import SlatePostgresTesting
     import Testing
 
     /// The migrator on a real PostgreSQL server: order, once only, rollback of a failing migration,
@@ -31,7 +32,12 @@
             try await migrator().migrate(pg)
             let columns = try await pg.fetchAll(
                 String.self,
-                "SELECT column_name FROM information_schema.columns WHERE table_name = \("appliance") ORDER BY ordinal_position"
+                """
+                SELECT column_name
+                FROM information_schema.columns
+                WHERE table_name = \("appliance")
+                ORDER BY ordinal_position
+                """
             )
             #expect(columns.last == "note")
             let noteColumns: [String] = columns.filter { (name: String) -> Bool in name == "note" }
@@ -47,7 +53,11 @@
             #expect(try await migrator().appliedMigrations(in: pg) == ["create appliances"])
             let noteColumns = try await pg.fetchOne(
                 Int64.self,
-                "SELECT count(*) FROM information_schema.columns WHERE table_name = \("appliance") AND column_name = \("note")"
+                """
+                SELECT count(*)
+                FROM information_schema.columns
+                WHERE table_name = \("appliance") AND column_name = \("note")
+                """
             )
             #expect(noteColumns == 0)
             // Fixed, it applies.

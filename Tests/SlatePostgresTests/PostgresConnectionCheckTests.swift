@@ -3,6 +3,7 @@
     import PostgresNIO
     import Slate
     import SlatePostgres
+    import SlatePostgresTesting
     import SlateTestSupport
     import Testing
 
@@ -48,12 +49,12 @@
 
         @Test(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipComment))
         func theServersDirectoryNamesItsSocketAndTheSocketPasses() async throws {
-            let instance = try await PostgresTestServer.shared.value
+            let directory = try await PostgresTestServer.socketDirectory()
             let error = await #expect(throws: PostgreSQLError.self) {
-                try await PostgreSQLDatabase.checkConnection(configuration(socket: instance.directory))
+                try await PostgreSQLDatabase.checkConnection(configuration(socket: directory))
             }
-            #expect(error?.message.hasSuffix("the server's socket is \(instance.directory)/.s.PGSQL.5432") == true)
-            try await PostgreSQLDatabase.checkConnection(configuration(socket: instance.directory + "/.s.PGSQL.5432"))
+            #expect(error?.message.hasSuffix("the server's socket is \(directory)/.s.PGSQL.5432") == true)
+            try await PostgreSQLDatabase.checkConnection(configuration(socket: directory + "/.s.PGSQL.5432"))
         }
 
         @Test func aClosedPortIsReportedWithHostAndPort() async throws {

@@ -2,6 +2,7 @@
     import Foundation
     import Slate
     import SlatePostgres
+    import SlatePostgresTesting
     import Testing
 
     /// PostgreSQL text is read exactly, as SQLite's is: valid UTF-8 gives the same `String`, and text

@@ -2,6 +2,8 @@
     import Foundation
     import Slate
     import SlatePostgres
+    import SlatePostgresTesting
+    import SlateTestingCore
     import Testing
 
     /// A single record's plain insert on PostgreSQL (`pg.insert(record)`, `tx.insert(record)`,
@@ -67,9 +69,11 @@
             #expect(error.detail == "Key (name)=(a) already exists.")
             let sql: String = error.sql ?? ""
             #expect(
-                sql
-                    == #"INSERT INTO "gadget" ("name", "price", "note") VALUES ($1, $2, $3) RETURNING "gadget"."id", "gadget"."name", "gadget"."price", "gadget"."note""#
-            )
+                SQLLayout.lines(sql) == """
+                    INSERT INTO "gadget" ("name", "price", "note")
+                    VALUES ($1, $2, $3)
+                    RETURNING "gadget"."id", "gadget"."name", "gadget"."price", "gadget"."note"
+                    """)
             let arguments: [SQLValue] = error.arguments ?? []
             let expectedArguments: [SQLValue] = [SQLValue.text("a"), SQLValue.real(3), SQLValue.null]
             #expect(arguments == expectedArguments)

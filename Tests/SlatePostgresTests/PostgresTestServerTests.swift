@@ -1,5 +1,6 @@
 #if canImport(SlatePostgres)
     import Foundation
+    import SlatePostgresTesting
     import Testing
 
     /// The test server's clean-up of servers left by killed test processes.

@@ -2,6 +2,7 @@
     import Foundation
     import Slate
     import SlatePostgres
+    import SlatePostgresTesting
     import SlateTestSupport
     import Testing
 
@@ -19,7 +20,12 @@
             #expect(
                 try await pg.fetchAll(
                     String.self,
-                    "SELECT data_type FROM information_schema.columns WHERE table_name = \("book") ORDER BY ordinal_position"
+                    """
+                    SELECT data_type
+                    FROM information_schema.columns
+                    WHERE table_name = \("book")
+                    ORDER BY ordinal_position
+                    """
                 ) == ["uuid", "text"])
             try await pg.execute("INSERT INTO book(id, title) VALUES (CAST(\(stored) AS uuid), \("x"))")
             try await pg.insert(UUIDReview(bookID: id, stars: 4))

@@ -20,7 +20,7 @@ let namedQuerySchema = """
 
 /// The named queries of `queries` over `schema`.
 func namedQueries(_ queries: String, schema: String = namedQuerySchema) throws -> [NamedQuery] {
-    let scratch = try Scratch()
+    let scratch = try TemporaryDirectory()
     defer { scratch.remove() }
     let schemaFile = try scratch.write("1_schema.sql", schema)
     let queriesFile = try scratch.write("2_queries.sql", queries)
@@ -76,7 +76,7 @@ struct NamedQueryFileTests {
     }
 
     @Test func queriesAreNotPartOfTheSchema() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
         let file = try scratch.write(
             "all.sql",
@@ -149,7 +149,7 @@ struct NamedQueryFileTests {
     }
 
     @Test func databaseFilesTakeQueryFilesButNotSchemaFiles() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
         let chinook = TestData.chinook
         let queries = try scratch.write("chinook.queries.sql", "-- name: artistCount\nSELECT count(*) FROM Artist;")
@@ -163,7 +163,7 @@ struct NamedQueryFileTests {
     }
 
     @Test func nulBytesAreNotSQL() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
         let url = scratch.url.appendingPathComponent("nul.sql")
         try Data([0, 0x43, 0x52]).write(to: url)
@@ -335,7 +335,11 @@ struct NamedQueryNullabilityTests {
 
     @Test func writesWithReturning() throws {
         let insert = try namedQuery(
-            "INSERT INTO album (artist_id, title) VALUES (:artistId, :title) RETURNING id, title, year, price * 2 AS double"
+            """
+            INSERT INTO album (artist_id, title)
+            VALUES (:artistId, :title)
+            RETURNING id, title, year, price * 2 AS double
+            """
         )
         #expect(insert.columns.map(\.isNullable) == [false, false, true, false])
         #expect(insert.isReadOnly == false)
@@ -421,11 +425,20 @@ struct NamedQueryParameterTests {
 
     @Test func annotationsGiveTypesAndAreRemovedFromTheSQL() throws {
         let query = try namedQuery(
-            "SELECT :label AS TEXT AS label, title FROM album WHERE year > abs(:delta AS INTEGER) AND :maybe AS REAL? IS NULL"
+            """
+            SELECT :label AS TEXT AS label, title
+            FROM album
+            WHERE year > abs(:delta AS INTEGER) AND :maybe AS REAL? IS NULL
+            """
         )
         #expect(query.parameters.map(\.declaredType) == ["TEXT", "INTEGER", "REAL"])
         #expect(query.parameters.map(\.isOptional) == [false, false, true])
-        #expect(query.sql == "SELECT :label AS label, title FROM album WHERE year > abs(:delta) AND :maybe IS NULL")
+        #expect(
+            query.sql == """
+                SELECT :label AS label, title
+                FROM album
+                WHERE year > abs(:delta) AND :maybe IS NULL
+                """)
         #expect(query.columns.first?.isNullable == false)  // a non-optional parameter
     }
 
@@ -438,7 +451,8 @@ struct NamedQueryParameterTests {
         #expect(expression.contains("cannot tell the type of parameter :x"))
         let conflicting = namedQueryError("SELECT title FROM album WHERE year = :x OR title = :x")
         #expect(conflicting.contains("parameter :x is used as values of different types"))
-        let positional = namedQueryError("SELECT title FROM album WHERE year = ?")
-        #expect(positional.contains("write named parameters (:name)"))
+        // A positional parameter is named for its column; without one, the same error names it.
+        let positional = namedQueryError("SELECT title FROM album WHERE year > abs(?)")
+        #expect(positional.contains("cannot tell the type of parameter ? (named p1 in Swift)"))
     }
 }

@@ -63,7 +63,7 @@ import Testing
         #expect(
             try query.sql.rendered(for: .postgreSQL).text
                 == #"SELECT "book"."id", "book"."title" FROM "book" WHERE "book"."id" = $1"#)
-        let membership = UUIDBook.where { $0.id.in([id, id]) }
+        let membership = UUIDBook.where { $0.id.in([id, UUID()]) }
         #expect(membership.sql.text.hasSuffix(#"WHERE "book"."id" COLLATE NOCASE IN (?, ?)"#))
         #expect(try membership.sql.rendered(for: .postgreSQL).text.hasSuffix(#"WHERE "book"."id" IN ($1, $2)"#))
         // A UUID stored as a blob compares bytes: nothing to collate.

@@ -149,7 +149,10 @@ struct LogLine: CodableRecord, Equatable {
         let db = try Database(location: .inMemory)
         try db.execute(
             sql:
-                "CREATE TABLE Reading(id INTEGER PRIMARY KEY, count, small, ratio, extra, flag); INSERT INTO Reading VALUES \(values)"
+                """
+                CREATE TABLE Reading(id INTEGER PRIMARY KEY, count, small, ratio, extra, flag);
+                INSERT INTO Reading VALUES \(values)
+                """
         )
         return db
     }
@@ -198,7 +201,10 @@ extension CodableExactReadTests {
         let db = try Database(location: .inMemory)
         try db.execute(
             sql:
-                "CREATE TABLE LooseLine(id INTEGER PRIMARY KEY, quantity, discount); INSERT INTO LooseLine VALUES (1, '12abc', NULL), (2, 3.7, '0.5x')"
+                """
+                CREATE TABLE LooseLine(id INTEGER PRIMARY KEY, quantity, discount);
+                INSERT INTO LooseLine VALUES (1, '12abc', NULL), (2, 3.7, '0.5x')
+                """
         )
         let lines = try LooseLine.all().fetchAll(db)
         #expect(

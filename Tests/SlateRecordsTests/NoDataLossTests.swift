@@ -1,5 +1,6 @@
 import Foundation
 import Slate
+import SlateTestSupport
 import Testing
 
 /// Issue 13, hazard 1: two versions of a record type sharing one file. No read changes the schema,
@@ -74,7 +75,7 @@ import Testing
     }
 
     @Test func recordStoreReadsNeverCreateOrMigrate() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let store = RecordStore(directory: directory.url)
         #expect(try store.fetchAll(PersonV1.self).isEmpty)

@@ -62,6 +62,9 @@ import Testing
         try db.execute(sql: "CREATE TABLE t(a INTEGER, b INTEGER, c INTEGER, d INTEGER)")
         let statement = try db.prepare(sql: "INSERT INTO t(a, b, c, d) VALUES (?, ?, ?, ?)")
         let binder = try RecordBinder(statement: statement, columns: ["a", "b", "c", "d"], columnNames: columnNames)
+        // The binder keeps its keyed container, which refers back to it: outside a statement's
+        // RecordBinderOwner, the test breaks that cycle itself (or the binder leaks).
+        defer { binder.forgetKeyedContainer() }
         for record in records {
             try binder.bind(record)
             try statement.run()
@@ -165,6 +168,9 @@ import Testing
         try db.execute(sql: "CREATE TABLE t(a INTEGER, b INTEGER)")
         let statement = try db.prepare(sql: "INSERT INTO t(a, b) VALUES (?, ?)")
         let binder = try RecordBinder(statement: statement, columns: ["a", "b"], columnNames: [:])
+        // The binder keeps its keyed container, which refers back to it: outside a statement's
+        // RecordBinderOwner, the test breaks that cycle itself (or the binder leaks).
+        defer { binder.forgetKeyedContainer() }
         #expect(throws: EncodingError.self) { try binder.bind(Failing(fails: true)) }
         try statement.reset()
         for _ in 0..<2 {
@@ -217,6 +223,9 @@ import Testing
         }
         let binder = try RecordBinder(
             statement: statement, columns: ["a", "b", "c", "d"], columnNames: [:], firstIndex: Int(Int32.max) - 3)
+        // The binder keeps its keyed container, which refers back to it: outside a statement's
+        // RecordBinderOwner, the test breaks that cycle itself (or the binder leaks).
+        defer { binder.forgetKeyedContainer() }
         var codes: [ResultCode?] = []
         for value in 1...3 {
             do {

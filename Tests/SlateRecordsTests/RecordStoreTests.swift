@@ -1,5 +1,6 @@
 import Foundation
 import Slate
+import SlateTestSupport
 import Testing
 
 // The SwiftSQLiteORM README example with a plain Codable struct: no macro, no hand-written code.
@@ -38,7 +39,7 @@ struct SettingV2: CodableRecord, Equatable {
 
 @Suite struct RecordStoreTests {
     @Test func readmeExampleWithCodableRecords() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let store = RecordStore(directory: directory.url.appendingPathComponent("a/b"))
 
@@ -63,7 +64,7 @@ struct SettingV2: CodableRecord, Equatable {
     }
 
     @Test func typesGoToTheirOwnFilesAndTablesFollowTheirTypes() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let store = RecordStore(path: directory.path("settings/main.sqlite"))
         let saved = try store.save([
@@ -93,7 +94,7 @@ struct SettingV2: CodableRecord, Equatable {
     }
 
     @Test func storeIsSafeFromManyTasks() async throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let store = RecordStore(path: directory.path("concurrent.sqlite"))
         try await withThrowingTaskGroup(of: Void.self) { group in

@@ -1,5 +1,7 @@
 import Foundation
 import Slate
+import SlateTestSupport
+import SlateTestingCore
 import Testing
 
 /// Migrations driven by `TableSchema`s, on files in a temporary directory.
@@ -12,7 +14,7 @@ import Testing
             .init(name: "price", type: "TEXT"),
         ], indexes: [.init(name: "item_name", columns: ["name"])])
 
-    func open(_ directory: ScratchDirectory) throws -> Database {
+    func open(_ directory: TemporaryDirectory) throws -> Database {
         var configuration = Database.Configuration()
         configuration.createsMissingDirectories = true
         return try Database(path: directory.path("nested/dir/items.sqlite"), configuration: configuration)
@@ -24,7 +26,7 @@ import Testing
     }
 
     @Test func missingTableIsCreatedWithItsIndexes() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let db = try open(directory)
         let plan = try db.migrateTable(to: Self.v1)
@@ -37,7 +39,7 @@ import Testing
     }
 
     @Test func gainingColumnsAltersTheTable() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let db = try open(directory)
         try seed(db)
@@ -55,7 +57,7 @@ import Testing
     }
 
     @Test func typeChangeRebuildsAndConvertsEveryRow() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let db = try open(directory)
         try seed(db)
@@ -80,14 +82,14 @@ import Testing
     }
 
     @Test func failingConversionLeavesTheFileUnchanged() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let db = try open(directory)
         try seed(db)
         try db.execute(sql: "INSERT INTO item (name, price) VALUES ('gift', 'free')")
         let path = directory.path("nested/dir/items.sqlite")
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        let dumpBefore = try db.dump()
+        let dumpBefore = try db.dump(includingRowIDs: true)
         var v2 = Self.v1
         v2.columns[2].declaredType = "INTEGER"
         let error = try #require(throws: DatabaseError.self) { try db.migrateTable(to: v2) }
@@ -96,14 +98,14 @@ import Testing
         #expect(error.message.contains("'free' of rowid 4"))
         #expect(error.message.contains("left unchanged"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
-        #expect(try db.dump() == dumpBefore)
+        #expect(try db.dump(includingRowIDs: true) == dumpBefore)
         #expect(try db.fetchValue(String.self, "PRAGMA integrity_check") == "ok")
         #expect(try db.fetchValue(Bool.self, "PRAGMA foreign_keys"))
         #expect(!db.isInTransaction)
     }
 
     @Test func nullIntoNotNullWithoutDefaultThrowsAndWithDefaultIsFilled() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let db = try open(directory)
         try seed(db)
@@ -118,7 +120,7 @@ import Testing
     }
 
     @Test func undeclaredColumnsAreKeptUnlessNamedForDropping() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let db = try open(directory)
         try seed(db)
@@ -156,7 +158,7 @@ import Testing
     }
 
     @Test func renamedColumnsKeepTheirData() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let db = try open(directory)
         try seed(db)
@@ -170,7 +172,7 @@ import Testing
     }
 
     @Test func dryRunPlansWithoutChangingAnything() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let db = try open(directory)
         try seed(db)
@@ -178,7 +180,7 @@ import Testing
         v2.columns[2].declaredType = "REAL"
         v2.columns[2].isNotNull = true
         v2.columns[2].defaultSQL = "0"
-        let dump = try db.dump()
+        let dump = try db.dump(includingRowIDs: true)
         let plan = try db.migrationPlan(for: v2)
         #expect(plan.action == .rebuild)
         #expect(
@@ -196,11 +198,11 @@ import Testing
                 COMMIT TRANSACTION;
                 PRAGMA foreign_keys = ON;
                 """)
-        #expect(try db.dump() == dump)
+        #expect(try db.dump(includingRowIDs: true) == dump)
     }
 
     @Test func foreignKeysAreCheckedAndChildrenSurvive() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let db = try open(directory)
         try seed(db)
@@ -224,12 +226,12 @@ import Testing
     }
 
     @Test func brokenForeignKeysAbortTheRebuild() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let db = try open(directory)
         try seed(db)
         try db.execute(sql: "CREATE TABLE category (id INTEGER PRIMARY KEY)")
-        let dump = try db.dump()
+        let dump = try db.dump(includingRowIDs: true)
         var v2 = Self.v1
         v2.columns.append(.init(name: "categoryId", type: "INTEGER", isNotNull: true, defaultSQL: "1"))
         v2.foreignKeys.append(.init(columns: ["categoryId"], referencedTable: "category"))
@@ -238,25 +240,25 @@ import Testing
         let error = try #require(throws: DatabaseError.self) { try db.migrateTable(to: v2) }
         #expect(error.extendedResultCode == .constraintForeignKey)
         #expect(error.message.contains("would reference a missing row of category"))
-        #expect(try db.dump() == dump)
+        #expect(try db.dump(includingRowIDs: true) == dump)
         try db.execute(sql: "INSERT INTO category (id) VALUES (1)")
         try db.migrateTable(to: v2)
         #expect(try db.fetchAll(Int.self, "SELECT categoryId FROM item") == [1, 1, 1])
     }
 
     @Test func viewsAndTriggersThatWouldBreakAbortTheRebuild() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let db = try open(directory)
         try seed(db)
         try db.execute(sql: "CREATE VIEW priced AS SELECT name, price FROM item")
-        let dump = try db.dump()
+        let dump = try db.dump(includingRowIDs: true)
         var v2 = Self.v1
         v2.columns.removeLast()
         let dropPrice = TableMigrationOptions(dropping: ["price"])
         let error = try #require(throws: DatabaseError.self) { try db.migrateTable(to: v2, options: dropPrice) }
         #expect(error.message.contains("view priced would no longer work"))
-        #expect(try db.dump() == dump)
+        #expect(try db.dump(includingRowIDs: true) == dump)
 
         try db.execute(
             sql: """

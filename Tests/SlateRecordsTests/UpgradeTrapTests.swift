@@ -1,5 +1,6 @@
 import Foundation
 import Slate
+import SlateTestSupport
 import Testing
 
 // Issue 36, traps for users upgrading: a renamed requirement was ignored in silence, and an
@@ -27,7 +28,7 @@ struct LegacyKeyed: CodableRecord {
 
     /// Every entry point throws the inference error, before any SQL: no table is created.
     @Test func anInferenceErrorIsThrownFirstAtEveryEntryPoint() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let db = try Database(path: directory.path("diary.sqlite"))
         let entry = Diary(id: nil, text: "x", weather: .sunny)
@@ -56,7 +57,7 @@ struct LegacyKeyed: CodableRecord {
     }
 
     @Test func aRecordStoreThrowsTheInferenceErrorForReadsAndWrites() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let store = RecordStore(directory: directory.url)
         let attempts: [(String, () throws -> Void)] = [

@@ -17,7 +17,7 @@ struct SchemaDriftTests {
         """
 
     func schema(_ sql: String) throws -> DatabaseSchema {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
         return try SchemaLoader.load(from: [try scratch.write("schema.sql", sql)])
     }

@@ -7,7 +7,7 @@ import Testing
 @Suite("SchemaLoader")
 struct SchemaLoaderTests {
     @Test func sqlFilesAreAppliedInNameOrder() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
         // 02 alters what 01 creates, so the other order fails.
         let second = try scratch.write("02_alter.sql", "ALTER TABLE item ADD COLUMN price REAL;")
@@ -18,7 +18,7 @@ struct SchemaLoaderTests {
     }
 
     @Test func badSQLReportsFileLineStatementAndMessage() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
         let file = try scratch.write(
             "schema.sql",
@@ -53,7 +53,7 @@ struct SchemaLoaderTests {
     }
 
     @Test func schemaDumpsWithSqliteSequenceLoad() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
         // What `sqlite3 file .schema` prints for a database with AUTOINCREMENT, ANALYZE and FTS5.
         let dump = try scratch.write(
@@ -91,7 +91,7 @@ struct SchemaLoaderTests {
     }
 
     @Test func databaseFilesOpenReadOnlyAndStayUnchanged() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
         let url = scratch.url.appendingPathComponent("copy.sqlite")
         try FileManager.default.copyItem(at: SampleData.url("chinook.sqlite"), to: url)
@@ -107,7 +107,7 @@ struct SchemaLoaderTests {
     }
 
     @Test func inputsAreClassified() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
         let sql = try scratch.write("a.sql", "CREATE TABLE a (x);")
         let database = SampleData.url("chinook.sqlite")
@@ -158,10 +158,10 @@ struct SchemaLoaderTests {
     }
 }
 
-@Suite("SQLScript splitting")
-struct SQLScriptTests {
+@Suite("Script statements")
+struct ScriptStatementTests {
     @Test func statementsSplitOutsideQuotesCommentsAndTriggerBodies() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
         let file = try scratch.write(
             "script.sql",

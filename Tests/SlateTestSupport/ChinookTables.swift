@@ -1,5 +1,6 @@
 import Foundation
 import Slate
+import SlateTestingCore
 
 // Hand-written `Table` conformances for the Chinook sample database.
 //
@@ -713,8 +714,6 @@ extension Database {
 extension Database {
     /// A writable in-memory copy of the bundled Chinook database.
     package static func chinookCopy() throws -> Database {
-        let copy = try Database.memory()
-        try Database.chinook().backup(to: copy)
-        return copy
+        try Database.inMemoryCopy(ofFile: Fixtures.path("chinook.sqlite"))
     }
 }

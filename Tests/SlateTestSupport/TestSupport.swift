@@ -1,7 +1,9 @@
 import Foundation
 import Slate
 
-/// A fresh directory under the system temporary directory, removed by the caller with `remove()`.
+/// A fresh directory under the system temporary directory, removed by the caller with `remove()`:
+/// the one temporary directory of the tests (a database file alone is a `TemporaryDatabaseFile`
+/// of SlateTestingCore).
 package struct TemporaryDirectory {
     package let url: URL
 
@@ -13,18 +15,7 @@ package struct TemporaryDirectory {
 
     package func path(_ name: String) -> String { url.appendingPathComponent(name).path }
 
-    package func remove() { try? FileManager.default.removeItem(at: url) }
-}
-
-/// A fresh directory for files written by a test.
-package struct Scratch {
-    package let url: URL
-
-    package init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("slate-schema-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
+    /// Writes `text` as UTF-8 to the file `name` in the directory, and returns the file's URL.
     package func write(_ name: String, _ text: String) throws -> URL {
         let file = url.appendingPathComponent(name)
         try text.write(to: file, atomically: true, encoding: .utf8)

@@ -370,3 +370,9 @@ package struct Message: PrimaryKeyedTable, Hashable, Sendable {
 
     package var primaryKey: Int64? { id }
 }
+
+/// SQL written one clause per line, as one line: the lines joined with a space, each without its
+/// leading spaces. Expected SQL in tests reads one clause per line.
+package func oneLine(_ text: String) -> String {
+    text.split(separator: "\n").map { $0.drop { $0 == " " } }.joined(separator: " ")
+}

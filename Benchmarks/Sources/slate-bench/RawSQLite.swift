@@ -165,6 +165,12 @@ final class RawStatement {
             decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, index))), as: UTF8.self)
     }
 
+    /// A TEXT column the schema declares NOT NULL (a NULL would read as `""`).
+    @inline(__always)
+    func string(at index: Int32) -> String {
+        optionalString(at: index) ?? ""
+    }
+
     /// A nullable INTEGER column.
     @inline(__always)
     func optionalInt(at index: Int32) -> Int? {

@@ -14,11 +14,14 @@ let allScenarios: [Scenario] = [
     NorthwindOrders.scenario,
     BuilderFilterOrder.scenario,
     PrimaryKeyLookups.scenario,
+    AssociationsBenchmark.scenario,
     Codegen.manyTables,
     Codegen.wideTable,
     CSVImport.scenario,
     SchemaCheck.scenario,
     ObservationBenchmarks.writeScenario,
+    Changesets.applyScenario,
+    Changesets.syncScenario,
 ]
 
 struct Options {

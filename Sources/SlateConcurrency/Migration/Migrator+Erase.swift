@@ -72,7 +72,7 @@ extension Migrator {
                 WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
                 """
             ) { row -> (type: String, name: String, sql: String) in (try row[0], try row[1], try row[2]) }
-            let isVirtual = { (sql: String) in sql.uppercased().hasPrefix("CREATE VIRTUAL TABLE") }
+            let isVirtual = { (sql: String) in SchemaIntrospection.virtualModule(sql) != nil }
             // Views first, then virtual tables (which drop their shadow tables), then the rest.
             for object in objects where object.type == "view" {
                 try db.execute(sql: "DROP VIEW IF EXISTS \(object.name.quotedIdentifier)")

@@ -18,7 +18,8 @@ import SlateCore
 ///    after it, so values arrive in commit order and snapshots never go back in time.
 final class ObservationRunner<Value: Sendable>: ObservationCancelling, @unchecked Sendable {
     // @unchecked Sendable: every mutable stored property is read and written only while `lock`
-    // is held; the others are immutable Sendable values.
+    // is held; the others are immutable Sendable values. More than 15 stored properties, on
+    // purpose: the steps above share them under the one lock.
     private let lock = NSLock()
     private var writer: (any DatabaseWriter)?
     private let fetchValue: @Sendable (Database) throws -> Value

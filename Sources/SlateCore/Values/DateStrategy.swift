@@ -76,7 +76,17 @@ public enum DateStrategy: Sendable, Hashable {
             }
             return .real(milliseconds)
         case .julianDay:
-            return .real(seconds / 86_400 + DateCoding.unixEpochJulianDay)
+            let days = seconds / 86_400 + DateCoding.unixEpochJulianDay
+            // Within a few units of the last place of `Double.greatestFiniteMagnitude` seconds, the
+            // day number rounds up to one that reads back as an infinite date: refuse it.
+            guard self.date(fromNumber: days) != nil else {
+                throw DatabaseError(
+                    resultCode: .mismatch,
+                    message:
+                        "the date \(seconds) seconds after 1970 is too far away for a Julian day number that reads"
+                        + " back as the same date")
+            }
+            return .real(days)
         }
     }
 
@@ -110,7 +120,8 @@ public enum DateStrategy: Sendable, Hashable {
         return stored
     }
 
-    /// The date a SQL value stores, or `nil` when it is not a date.
+    /// The date a SQL value stores, or `nil` when it is not a date (or a number whose date is
+    /// beyond the range of `Date`).
     public func date(from value: SQLValue) -> Date? {
         switch value {
         case .text(let text):
@@ -124,12 +135,17 @@ public enum DateStrategy: Sendable, Hashable {
         }
     }
 
-    private func date(fromNumber number: Double) -> Date {
-        switch self {
-        case .iso8601, .iso8601Milliseconds, .iso8601Date, .unixSeconds: Date(timeIntervalSince1970: number)
-        case .unixMilliseconds: Date(timeIntervalSince1970: number / 1000)
-        case .julianDay: Date(timeIntervalSince1970: (number - DateCoding.unixEpochJulianDay) * 86_400)
-        }
+    /// The date a number stores, or `nil` when a finite number means a date beyond the range of
+    /// `Date` (a Julian day number above about 2.08e303: its seconds overflow to infinity).
+    private func date(fromNumber number: Double) -> Date? {
+        let seconds =
+            switch self {
+            case .iso8601, .iso8601Milliseconds, .iso8601Date, .unixSeconds: number
+            case .unixMilliseconds: number / 1000
+            case .julianDay: (number - DateCoding.unixEpochJulianDay) * 86_400
+            }
+        guard seconds.isFinite || !number.isFinite else { return nil }
+        return Date(timeIntervalSince1970: seconds)
     }
 }
 

@@ -13,22 +13,24 @@ import SlateCore
 /// // sum("Invoice"."Total") OVER (PARTITION BY "Invoice"."CustomerId" ORDER BY "Invoice"."InvoiceDate")
 /// ```
 public struct AggregateExpression<QueryValue>: QueryExpression, Sendable {
-    /// `name(arguments)`.
-    public let queryFragment: SQL
+    /// The call, as each dialect writes it.
+    let call: SQLAggregate
 
-    /// PostgreSQL's spelling of the call over a window, when it is not the call followed by
-    /// `OVER (window)` (a call PostgreSQL wraps in a cast, such as `total()`).
-    var postgreSQLWindowed: (@Sendable (SQL) -> SQL)? = nil
+    init(_ call: SQLAggregate) {
+        self.call = call
+    }
+
+    /// `name(arguments)`.
+    public var queryFragment: SQL { SQL(.construct(.aggregate(call))) }
 
     /// A function call is atomic.
     public var queryPrecedence: SQLPrecedence { .atomic }
 
     /// `call OVER (window)`: the aggregate over each row's window (its frame) rather than a group.
     public func over(_ window: Window = .all) -> SQLExpression<QueryValue> {
-        let sqlite = sqlConcat(queryFragment, " OVER ", window.fragment)
-        guard let postgreSQLWindowed else { return SQLExpression(sql: sqlite, precedence: .atomic) }
-        return SQLExpression(
-            sql: SQL(sqlite: sqlite, postgreSQL: postgreSQLWindowed(window.fragment)), precedence: .atomic)
+        var windowed = call
+        windowed.window = window.fragment
+        return construct(.aggregate(windowed))
     }
 }
 
@@ -38,11 +40,10 @@ extension AggregateExpression: CustomStringConvertible {
 }
 
 /// `name([DISTINCT ]argument, …)`.
-func aggregateCall<Value>(_ name: String, distinct: Bool = false, _ arguments: [SQL]) -> AggregateExpression<Value> {
-    var sql = SQL(sql: name + (distinct ? "(DISTINCT " : "("))
-    sql.append(SQL.joined(arguments, separator: ", "))
-    sql.append(")")
-    return AggregateExpression(queryFragment: sql)
+func aggregateCall<Value>(_ function: SQLAggregate.Function, distinct: Bool = false, _ arguments: [SQL])
+    -> AggregateExpression<Value>
+{
+    AggregateExpression(SQLAggregate(function, arguments, distinct: distinct))
 }
 
 /// `count(*)`: the number of rows.
@@ -51,61 +52,56 @@ func aggregateCall<Value>(_ name: String, distinct: Bool = false, _ arguments: [
 /// Track.group(by: \.genreId).select { ($0.genreId, count()) }
 /// ```
 public func count() -> AggregateExpression<Int> {
-    AggregateExpression(queryFragment: "count(*)")
+    aggregateCall(.count, [])
 }
 
 extension QueryExpression {
     /// `count(self)`, or `count(DISTINCT self)`: the number of non-NULL (distinct) values.
     public func count(distinct: Bool = false) -> AggregateExpression<Int> {
-        aggregateCall("count", distinct: distinct, [queryFragment])
+        aggregateCall(.count, distinct: distinct, [queryFragment])
     }
 
     /// `min(self)`: the smallest non-NULL value, or `nil` when there is none.
     public func min() -> AggregateExpression<QueryValue?> {
-        aggregateCall("min", [queryFragment])
+        aggregateCall(.min, [queryFragment])
     }
 
     /// `max(self)`: the largest non-NULL value, or `nil` when there is none.
     public func max() -> AggregateExpression<QueryValue?> {
-        aggregateCall("max", [queryFragment])
+        aggregateCall(.max, [queryFragment])
     }
 
     /// `group_concat(self, ?)`: the non-NULL values joined by `separator` (SQLite's default is
-    /// `","`), or `nil` when there is none. The order is unspecified.
+    /// `","`), or `nil` when there is none.
+    ///
+    /// The order of the values is unspecified, on every engine: it depends on how the engine reads
+    /// the rows, and can change with an index or a version. Compare the parts as a set, or
+    /// aggregate in Swift when the order matters.
     ///
     /// On PostgreSQL: `string_agg(CAST(self AS text), ?)`.
     public func groupConcat(separator: String? = nil) -> AggregateExpression<String?> {
-        let sqlite: AggregateExpression<String?> =
-            separator.map { aggregateCall("group_concat", [queryFragment, "\($0)"]) }
-            ?? aggregateCall("group_concat", [queryFragment])
-        let postgreSQL: AggregateExpression<String?> = aggregateCall(
-            "string_agg", [sqlConcat("CAST(", queryFragment, " AS text)"), "\(separator ?? ",")"])
-        return AggregateExpression(
-            queryFragment: SQL(sqlite: sqlite.queryFragment, postgreSQL: postgreSQL.queryFragment))
+        AggregateExpression(SQLAggregate(.groupConcat, [queryFragment], separator: separator))
     }
 
     /// `group_concat(DISTINCT self)`: the distinct non-NULL values joined by `","` (SQLite allows no
-    /// separator with `DISTINCT`), or `nil` when there is none.
+    /// separator with `DISTINCT`), or `nil` when there is none. The order is unspecified, as for
+    /// ``groupConcat(separator:)``.
     ///
     /// On PostgreSQL: `string_agg(DISTINCT CAST(self AS text), ',')`.
     public func groupConcat(distinct: Bool) -> AggregateExpression<String?> {
-        let sqlite: AggregateExpression<String?> = aggregateCall("group_concat", distinct: distinct, [queryFragment])
-        let postgreSQL: AggregateExpression<String?> = aggregateCall(
-            "string_agg", distinct: distinct, [sqlConcat("CAST(", queryFragment, " AS text)"), "\(",")"])
-        return AggregateExpression(
-            queryFragment: SQL(sqlite: sqlite.queryFragment, postgreSQL: postgreSQL.queryFragment))
+        aggregateCall(.groupConcat, distinct: distinct, [queryFragment])
     }
 }
 
 extension QueryExpression where QueryValue: OptionalQueryValue {
     /// `min(self)` of an optional expression, typed without a double optional.
     public func min() -> AggregateExpression<QueryValue> {
-        aggregateCall("min", [queryFragment])
+        aggregateCall(.min, [queryFragment])
     }
 
     /// `max(self)` of an optional expression, typed without a double optional.
     public func max() -> AggregateExpression<QueryValue> {
-        aggregateCall("max", [queryFragment])
+        aggregateCall(.max, [queryFragment])
     }
 }
 
@@ -113,7 +109,7 @@ extension QueryExpression where QueryValue: NumericQueryValue {
     /// `sum(self)`, or `sum(DISTINCT self)`: the sum of the non-NULL (distinct) values, or `nil`
     /// when there is none. Integers sum to an integer (SQLite reports an overflow as an error).
     public func sum(distinct: Bool = false) -> AggregateExpression<QueryValue?> {
-        aggregateCall("sum", distinct: distinct, [queryFragment])
+        aggregateCall(.sum, distinct: distinct, [queryFragment])
     }
 
     /// `total(self)`, or `total(DISTINCT self)`: the sum of the non-NULL (distinct) values as a
@@ -121,16 +117,7 @@ extension QueryExpression where QueryValue: NumericQueryValue {
     ///
     /// On PostgreSQL: `CAST(coalesce(sum(self), 0) AS double precision)`.
     public func total(distinct: Bool = false) -> AggregateExpression<Double> {
-        let sqlite: AggregateExpression<Double> = aggregateCall("total", distinct: distinct, [queryFragment])
-        let sum: AggregateExpression<Double?> = aggregateCall("sum", distinct: distinct, [queryFragment])
-        var total = AggregateExpression<Double>(
-            queryFragment: SQL(
-                sqlite: sqlite.queryFragment,
-                postgreSQL: sqlConcat("CAST(coalesce(", sum.queryFragment, ", 0) AS double precision)")))
-        total.postgreSQLWindowed = { window in
-            sqlConcat("CAST(coalesce(", sum.queryFragment, " OVER ", window, ", 0) AS double precision)")
-        }
-        return total
+        aggregateCall(.total, distinct: distinct, [queryFragment])
     }
 
     /// `avg(self)`, or `avg(DISTINCT self)`: the average of the non-NULL (distinct) values, or
@@ -139,21 +126,13 @@ extension QueryExpression where QueryValue: NumericQueryValue {
     /// On PostgreSQL: `CAST(avg(self) AS double precision)` (its `avg` of integers is a
     /// `numeric`).
     public func avg(distinct: Bool = false) -> AggregateExpression<Double?> {
-        let call: AggregateExpression<Double?> = aggregateCall("avg", distinct: distinct, [queryFragment])
-        var average = AggregateExpression<Double?>(
-            queryFragment: SQL(
-                sqlite: call.queryFragment, postgreSQL: sqlConcat("CAST(", call.queryFragment, " AS double precision)"))
-        )
-        average.postgreSQLWindowed = { window in
-            sqlConcat("CAST(", call.queryFragment, " OVER ", window, " AS double precision)")
-        }
-        return average
+        aggregateCall(.avg, distinct: distinct, [queryFragment])
     }
 }
 
 extension QueryExpression where QueryValue: NumericQueryValue & OptionalQueryValue {
     /// `sum(self)` of an optional expression, typed without a double optional.
     public func sum(distinct: Bool = false) -> AggregateExpression<QueryValue> {
-        aggregateCall("sum", distinct: distinct, [queryFragment])
+        aggregateCall(.sum, distinct: distinct, [queryFragment])
     }
 }

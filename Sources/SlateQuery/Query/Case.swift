@@ -85,13 +85,13 @@ public struct CaseExpression<Value: SQLExtractable>: QueryExpression, Sendable {
     public var queryPrecedence: SQLPrecedence { .atomic }
 
     private func render(else fallback: SQL?) -> SQL {
-        var sql = SQL(sql: "CASE ")
+        var sql = SQL(text: "CASE ")
         sql.append(SQL.joined(branches, separator: " "))
         if let fallback {
-            sql.append(" ELSE ")
+            sql.append(text: " ELSE ")
             sql.append(fallback)
         }
-        sql.append(" END")
+        sql.append(text: " END")
         return sql
     }
 }

@@ -55,42 +55,22 @@ extension QueryExpression {
         castExpression(to: Target.self)
     }
 
-    /// `CAST(self AS type)` with the result's type chosen by the caller (internal).
+    /// `CAST(self AS type)` with the result's type chosen by the caller (internal). Each dialect
+    /// writes it where its cast gives SQLite's value, and refuses it elsewhere: the kind of the
+    /// source value decides (from an integer, a `Double`, text, or another type).
     func castExpression<Result, Target: SQLCastTarget>(to type: Target.Type) -> SQLExpression<Result> {
-        let sqlite = sqlConcat("CAST(", queryFragment, SQL(sql: " AS " + Target.sqlCastType + ")"))
-        return SQLExpression(sql: postgreSQLCast(sqlite, to: Target.sqlCastType), precedence: .atomic)
-    }
-
-    /// `sqlite`, with PostgreSQL's spelling where its cast gives the same value as SQLite's: from an
-    /// integer to `bigint`, `double precision` or `text`; from text to `text`; from a `Double` to `double precision`, or
-    /// to `bigint` truncated toward zero first (PostgreSQL rounds). The other casts (from text,
-    /// which SQLite reads leniently and PostgreSQL strictly; a `Double` to text, which the engines
-    /// write differently; anything to `BLOB`) throw on PostgreSQL.
-    private func postgreSQLCast(_ sqlite: SQL, to sqliteType: String) -> SQL {
         let source: Any.Type = QueryValue.self
-        let isInteger = [Int.self, Int64.self, Int32.self, Int?.self, Int64?.self, Int32?.self].contains {
-            $0 == source
+        let kind: SQLValueKind
+        if [Int.self, Int64.self, Int32.self, Int?.self, Int64?.self, Int32?.self].contains(where: { $0 == source }) {
+            kind = .integer
+        } else if source == Double.self || source == Double?.self {
+            kind = .real
+        } else if source == String.self || source == String?.self {
+            kind = .text
+        } else {
+            kind = .other
         }
-        let isReal = source == Double.self || source == Double?.self
-        let isText = source == String.self || source == String?.self
-        let postgreSQL: SQL
-        switch sqliteType {
-        case "INTEGER" where isInteger:
-            postgreSQL = sqlConcat("CAST(", queryFragment, " AS bigint)")
-        case "INTEGER" where isReal:
-            postgreSQL = sqlConcat("CAST(trunc(", queryFragment, ") AS bigint)")
-        case "REAL" where isInteger || isReal:
-            postgreSQL = sqlConcat("CAST(", queryFragment, " AS double precision)")
-        case "TEXT" where isInteger || isText:
-            postgreSQL = sqlConcat("CAST(", queryFragment, " AS text)")
-        default:
-            return SQL(
-                sqlite: sqlite,
-                unsupportedOnPostgreSQL:
-                    "PostgreSQL's CAST gives another value or an error here (only integers and Doubles cast alike, text only to text, and not a Double to text)"
-            )
-        }
-        return SQL(sqlite: sqlite, postgreSQL: postgreSQL)
+        return construct(.cast(queryFragment, to: Target.sqlCastType, from: kind))
     }
 }
 

@@ -4,8 +4,9 @@ import SlateCore
 /// A typed column of table `Root` holding values of type `Value`.
 ///
 /// A column always renders qualified by its table name or alias, `"Person"."name"`, so joins are
-/// unambiguous and the SQL is the same whatever the query. Columns come from a table's
-/// ``TableColumns``, handed to query closures:
+/// unambiguous. Columns come from a table's ``TableColumns``, handed to query closures, and know
+/// which statement level's table they belong to: in a correlated subquery that names the outer
+/// query's table again, the inner table takes an alias (`"Person_2"`) and its columns with it.
 ///
 /// ```swift
 /// Person.where { $0.name == "Arthur" && $0.age >= 18 }
@@ -15,7 +16,10 @@ public struct Column<Root: Table, Value: SQLValueConvertible>: ColumnExpression,
     public typealias QueryValue = Value
 
     /// The table name or alias that qualifies the column.
-    public let qualifier: String
+    public var qualifier: String { String(SQLScope.name(of: scopedQualifier)) }
+    /// The qualifier as the columns were made with: an alias, or the table name and the number of
+    /// its statement level (``SQLScope``).
+    let scopedQualifier: String
     /// The column name, unquoted.
     public let name: String
     /// How the column stores dates, UUIDs or JSON when not by their own value protocols: values
@@ -25,11 +29,16 @@ public struct Column<Root: Table, Value: SQLValueConvertible>: ColumnExpression,
     /// Creates the column `name` of the table or alias `qualifier`, stored as `storage` says; the
     /// spelling generated code uses.
     public init(_ qualifier: String, _ name: String, storage: ColumnStorage? = nil) {
-        self.qualifier = qualifier
+        self.scopedQualifier = qualifier
         self.name = name
         self.storage = storage
         self.failure = nil
+        self.isJoinedOptionally = false
     }
+
+    /// Whether the column belongs to the optional side of a left join, where every column can be
+    /// NULL.
+    let isJoinedOptionally: Bool
 
     /// Why the column cannot be used, for a column that could not be resolved (a key path of a
     /// Codable record that matches no column): statements that use it throw this error.
@@ -37,18 +46,20 @@ public struct Column<Root: Table, Value: SQLValueConvertible>: ColumnExpression,
 
     /// A column that cannot be used: statements that use it throw `failure`.
     package init(_ qualifier: String, _ name: String, failure: DatabaseError) {
-        self.qualifier = qualifier
+        self.scopedQualifier = qualifier
         self.name = name
         self.storage = nil
         self.failure = ColumnFailure(error: failure)
+        self.isJoinedOptionally = false
     }
 
     /// The same column, with an optional value type: as a left join's optional side has it.
     init<Wrapped>(nullable column: Column<Root, Wrapped>) where Value == Wrapped? {
-        self.qualifier = column.qualifier
+        self.scopedQualifier = column.scopedQualifier
         self.name = column.name
         self.storage = column.storage
         self.failure = column.failure
+        self.isJoinedOptionally = true
     }
 
     /// The column's storage.
@@ -56,13 +67,30 @@ public struct Column<Root: Table, Value: SQLValueConvertible>: ColumnExpression,
 
     /// `"qualifier"."name"`, or `"name"` when the qualifier is empty.
     public var queryFragment: SQL {
-        let text = qualifier.isEmpty ? name.quotedIdentifier : qualifier.quotedIdentifier + "." + name.quotedIdentifier
-        if let failure { return SQL(sql: text, failing: failure.error) }
-        return SQL(sql: text)
+        let column = SQLSegment.column(qualifier: scopedQualifier, name: name)
+        if let failure { return SQL(segments: [column, .failure(failure.error)]) }
+        return SQL(column)
     }
 
     /// Columns are atomic.
     public var queryPrecedence: SQLPrecedence { .atomic }
+}
+
+extension Column: NullabilityKnowing {
+    /// Whether the column can be NULL in a statement: its value type is optional, and its schema
+    /// allows NULL (it is neither `NOT NULL` nor part of the primary key), or it is on the optional
+    /// side of a left join.
+    var canBeNull: Bool {
+        guard Value.self is any OptionalQueryValue.Type else { return false }
+        if isJoinedOptionally { return true }
+        guard let column = Root.schema.columns.first(where: { $0.name.equalsIdentifier(name) }) else { return true }
+        return !column.isNotNull && !column.isPrimaryKey
+    }
+}
+
+/// An expression that knows better than its value type whether it can be NULL.
+protocol NullabilityKnowing {
+    var canBeNull: Bool { get }
 }
 
 extension Column: CustomStringConvertible {

@@ -14,17 +14,26 @@ public struct CommonTableExpressions: Sendable {
 
     /// `WITH [RECURSIVE] … ` (with a trailing space), or nothing.
     var prefix: SQL {
-        if definitions.isEmpty { return SQL(sql: "") }
-        return sqlConcat(
-            SQL(sql: isRecursive ? "WITH RECURSIVE " : "WITH "), SQL.joined(definitions, separator: ", "), " ")
+        if definitions.isEmpty { return SQL(segments: []) }
+        var sql = SQL(text: isRecursive ? "WITH RECURSIVE " : "WITH ")
+        sql.append(SQL.joined(definitions, separator: ", "))
+        sql.append(text: " ")
+        return sql
     }
 
     /// Adds `"T"("a", …) AS (definition)`: the columns are `T`'s, in order, and the definition
     /// selects one value for each.
     mutating func add<T: Table>(_ table: T.Type, recursive: Bool, definition: SQL) {
-        let columns = T.schema.recordColumns.map(\.name.quotedIdentifier).joined(separator: ", ")
-        definitions.append(
-            sqlConcat(SQL(sql: T.tableName.quotedIdentifier + "(" + columns + ") AS ("), definition, ")"))
+        var sql = SQL(.identifier(T.tableName))
+        sql.append(text: "(")
+        for (index, column) in T.schema.recordColumns.enumerated() {
+            if index > 0 { sql.append(text: ", ") }
+            sql.append(.identifier(column.name))
+        }
+        sql.append(text: ") AS (")
+        sql.append(definition)
+        sql.append(text: ")")
+        definitions.append(sql)
         isRecursive = isRecursive || recursive
     }
 }
@@ -54,7 +63,7 @@ extension Update {
     /// Adds a common table expression before the update: `WITH "T"(…) AS (definition) UPDATE …`.
     public func with<T: Table>(_ table: T.Type, recursive: Bool = false, as definition: some QueryStatement) -> Update {
         var copy = self
-        copy.commonTables.add(T.self, recursive: recursive, definition: definition.sql)
+        copy.filter.commonTables.add(T.self, recursive: recursive, definition: definition.sql)
         return copy
     }
 }
@@ -63,7 +72,7 @@ extension Delete {
     /// Adds a common table expression before the deletion: `WITH "T"(…) AS (definition) DELETE …`.
     public func with<T: Table>(_ table: T.Type, recursive: Bool = false, as definition: some QueryStatement) -> Delete {
         var copy = self
-        copy.commonTables.add(T.self, recursive: recursive, definition: definition.sql)
+        copy.filter.commonTables.add(T.self, recursive: recursive, definition: definition.sql)
         return copy
     }
 }

@@ -47,7 +47,9 @@ public struct CompoundSelect<Scope: Sendable, Output>: QueryStatement {
     static func member(_ clauses: SelectClauses) -> SQL {
         let sql = clauses.render()
         if clauses.ordering.isEmpty && clauses.limit == nil && clauses.offset == nil { return sql }
-        return sqlConcat("SELECT * FROM (", sql, ")")
+        var wrapped = SQL(text: "SELECT * FROM ")
+        wrapped.append(.construct(.derivedTable(sql, alias: "member")))
+        return wrapped
     }
 
     /// The compound with one more member.
@@ -69,19 +71,23 @@ public struct CompoundSelect<Scope: Sendable, Output>: QueryStatement {
     private func render(limit: Int?) -> SQL {
         var sql = first
         for (op, member) in rest {
-            sql.append(SQL(sql: " \(op.rawValue) "))
+            sql.append(text: " " + op.rawValue + " ")
             sql.append(member)
         }
         if !ordering.isEmpty {
-            sql.append(" ORDER BY ")
+            sql.append(text: " ORDER BY ")
             sql.append(SQL.joined(ordering, separator: ", "))
         }
-        if let limit {
-            sql.append(" LIMIT \(limit)")
-            if let offset { sql.append(" OFFSET \(offset)") }
-        } else if let offset {
-            sql.append(" LIMIT -1 OFFSET \(offset)")
+        if limit != nil || offset != nil {
+            sql.append(.construct(.limit(limit, offset: offset)))
         }
+        return sql
+    }
+
+    /// The statement ``fetchCount(_:)`` runs: `SELECT count(*) FROM (…)`.
+    public var countSQL: SQL {
+        var sql = SQL(text: "SELECT count(*) FROM ")
+        sql.append(.construct(.derivedTable(self.sql, alias: "compound")))
         return sql
     }
 
@@ -111,7 +117,9 @@ public struct CompoundSelect<Scope: Sendable, Output>: QueryStatement {
     public func order<each Term: OrderingTerm>(_ terms: (Scope) -> (repeat each Term)) -> CompoundSelect {
         let terms = terms(scope)
         var copy = self
-        for term in repeat each terms { copy.ordering.append(term.orderingFragment) }
+        for term in repeat each terms {
+            copy.ordering.append(SQL(.construct(.compoundOrdering(term.orderingFragment))))
+        }
         return copy
     }
 
@@ -154,7 +162,7 @@ public struct CompoundSelect<Scope: Sendable, Output>: QueryStatement {
 
     /// The number of rows: `SELECT count(*) FROM (…)`.
     public func fetchCount(_ db: Database) throws -> Int {
-        try db.fetchValue(Int.self, sqlConcat("SELECT count(*) FROM (", sql, ")"))
+        try db.fetchValue(Int.self, countSQL)
     }
 }
 

@@ -23,10 +23,9 @@ extension Table {
                     )),
                 precedence: .atomic)
         }
-        let prefix = qualifier.quotedIdentifier + "."
         var predicates = columns.enumerated().map { index, column -> SQL in
             let value: (any SQLBindable)? = index < values.count ? values[index] : nil
-            var predicate = SQL(sql: prefix + column.quotedIdentifier + " = ?", arguments: StatementArguments([value]))
+            var predicate = SQL(segments: [.column(qualifier: qualifier, name: column), .text(" = "), .binding(value)])
             // A UUID key stored as text matches whatever its letter case (see `comparesUUIDText`);
             // one stored as a blob is handed out as its blob. Slate declares UUID text NOCASE.
             if value is UUID || schema.column(named: column)?.collation?.uppercased() == "NOCASE" {
@@ -55,45 +54,56 @@ extension Table {
     /// belong to the key sets them to themselves, so the statement still reports whether the row
     /// exists.
     package static func updateByPrimaryKeySQL() -> SQL {
-        updateByPrimaryKeySQL(values: [])
+        updateByPrimaryKeySQL(values: []) { index in .text("?" + String(index + 1)) }
     }
 
-    /// ``updateByPrimaryKeySQL()`` with `record`'s column values bound to its numbered
-    /// parameters: the statement a driver for another engine runs.
+    /// The same update with `record`'s column values bound in the order of the text: the
+    /// statement a driver for another engine runs, which binds values by position.
     package static func updateByPrimaryKeySQL(binding record: Self) -> SQL {
-        updateByPrimaryKeySQL(values: record.columnValues)
+        let values = record.columnValues
+        return updateByPrimaryKeySQL(values: values) { index in
+            .binding(index < values.count ? values[index] : nil)
+        }
     }
 
-    private static func updateByPrimaryKeySQL(values: [any SQLBindable]) -> SQL {
+    /// The update, with `parameter(i)` for the value of record column `i` (`values`: the record's,
+    /// when known).
+    private static func updateByPrimaryKeySQL(values: [any SQLBindable], _ parameter: (Int) -> SQLSegment) -> SQL {
         let columns = schema.recordColumns
         let keys = columns.indices.filter { columns[$0].isPrimaryKey }
         var assigned = columns.indices.filter { !columns[$0].isPrimaryKey }
         if assigned.isEmpty { assigned = keys }
         // On SQLite, a UUID key stored as text matches whatever its letter case (`comparesUUIDText`).
         let uuidKeys = keys.isEmpty ? [] : nocaseColumnNames(values: values)
-        // SQLite's `?2` is PostgreSQL's `$2`.
-        func statementText(_ marker: String) -> String {
-            let parameter = { (index: Int) in columns[index].name.quotedIdentifier + " = \(marker)\(index + 1)" }
-            let condition = { (index: Int) in
-                parameter(index) + (marker == "?" && uuidKeys.contains(columns[index].name) ? " COLLATE NOCASE" : "")
-            }
-            return "UPDATE " + tableName.quotedIdentifier + " SET " + assigned.map(parameter).joined(separator: ", ")
-                + " WHERE " + (keys.isEmpty ? "0" : keys.map(condition).joined(separator: " AND "))
+        var sql = SQL(text: "UPDATE ")
+        sql.append(.identifier(tableName))
+        sql.append(text: " SET ")
+        for (position, index) in assigned.enumerated() {
+            sql.append(text: position == 0 ? "" : ", ")
+            sql.append(.identifier(columns[index].name))
+            sql.append(text: " = ")
+            sql.append(parameter(index))
         }
-        let text = statementText("?")
+        sql.append(text: " WHERE ")
         guard !keys.isEmpty else {
-            return SQL(
-                sql: text,
-                failing: DatabaseError(
-                    resultCode: .misuse,
-                    message:
-                        "\(Self.self) declares no primary key column: give a column of its schema a primaryKeyPosition")
-            )
+            sql.append(text: "0")
+            sql.append(
+                .failure(
+                    DatabaseError(
+                        resultCode: .misuse,
+                        message:
+                            "\(Self.self) declares no primary key column: give a column of its schema a primaryKeyPosition"
+                    )))
+            return sql
         }
-        let arguments = StatementArguments(values)
-        return SQL(
-            sqlite: SQL(sql: text, arguments: arguments), postgreSQL: SQL(sql: statementText("$"), arguments: arguments)
-        )
+        for (position, index) in keys.enumerated() {
+            sql.append(text: position == 0 ? "" : " AND ")
+            sql.append(.identifier(columns[index].name))
+            sql.append(text: " = ")
+            sql.append(parameter(index))
+            if uuidKeys.contains(columns[index].name) { sql.append(.construct(.uuidTextCollation)) }
+        }
+        return sql
     }
 }
 
@@ -225,11 +235,9 @@ extension Database {
                 Record.primaryKeyPredicate(values: keyValues.array, qualifier: Record.tableName))
             // No `LIMIT`: the statement is stepped once and reset, so a limit would only add a
             // parameter to bind on every lookup.
-            let sql = select.clauses.render()
-            try sql.checkBuildError()
+            let sql = try select.clauses.render().sqliteStatement()
             return RecordSQL(
-                text: sql.text, parameterCount: keyCount,
-                trailingArguments: Array(sql.arguments.positional.dropFirst(keyCount)))
+                text: sql.text, parameterCount: keyCount, trailingArguments: Array(sql.arguments.dropFirst(keyCount)))
         }
         guard keyValues.count == find.parameterCount else {
             throw DatabaseError(
@@ -283,8 +291,10 @@ package struct UpdateRecord<Root: PrimaryKeyedTable>: QueryStatement {
 
     /// The statement's SQL, with the record's values in parameter order.
     package var sql: SQL {
-        var sql = Root.updateByPrimaryKeySQL()
-        sql.append(SQL(sql: "", arguments: StatementArguments(record.columnValues)))
+        // The numbered parameters take the record's values, in column order.
+        let template = Root.updateByPrimaryKeySQL()
+        var sql = SQL(.raw(template.text, record.columnValues))
+        if let error = template.buildError { sql.append(.failure(error)) }
         return sql
     }
 

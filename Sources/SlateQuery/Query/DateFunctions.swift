@@ -116,15 +116,12 @@ extension QueryExpression where QueryValue: DateQueryValue {
             arguments.append(queryFragment)
             arguments.append("\("unixepoch")")
         case .date(.unixMilliseconds)?:
-            arguments.append(sqlConcat(operandFragment(of: .multiplicative), " / 1000.0"))
+            arguments.append(sqlConcat(operandFragment(of: .multiplicative), SQL(text: " / 1000.0")))
             arguments.append("\("unixepoch")")
         default:
             arguments.append(queryFragment)
         }
         for modifier in modifiers { arguments.append("\(modifier.text)") }
-        return sqliteOnly(
-            functionCall(name, arguments),
-            "SQLite's date and time functions read dates as Slate stores them in SQLite; on PostgreSQL use its date functions (date_trunc, to_char, extract) in raw SQL"
-        )
+        return sqliteOnly(functionCall(name, arguments), .dateFunctions)
     }
 }

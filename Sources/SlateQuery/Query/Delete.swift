@@ -9,11 +9,9 @@ import SlateCore
 /// ```
 ///
 /// Without `where`, every row is deleted.
-public struct Delete<Root: Table>: QueryStatement {
-    var predicates: [SQLExpression<Bool>] = []
-    let scope = Root.Columns(qualifier: Root.tableName)
-    /// The `WITH` clause.
-    var commonTables = CommonTableExpressions()
+public struct Delete<Root: Table>: RowWritingStatement {
+    /// The statement's level, `WHERE` and `WITH` clauses.
+    var filter = RowFilter<Root>()
 
     /// A deletion of every row (restrict it with `where`).
     public init() {}
@@ -21,36 +19,28 @@ public struct Delete<Root: Table>: QueryStatement {
     /// Restricts the deletion to the rows matching `predicate`. Several calls combine with `AND`.
     public func `where`(_ predicate: (Root.Columns) -> some QueryExpression<some BooleanQueryValue>) -> Delete {
         var copy = self
-        copy.predicates.append(SQLExpression(condition: QueryNesting.with([Root.tableName]) { predicate(scope) }))
+        copy.filter.add(predicate)
         return copy
     }
 
     /// Restricts the deletion to the rows matching a condition written in SQL, with bound values.
     public func `where`(sql condition: SQL) -> Delete {
         var copy = self
-        copy.predicates.append(SQLExpression(sql: condition))
+        copy.filter.predicates.append(SQLExpression(sql: condition))
         return copy
     }
 
     /// The statement's SQL.
     public var sql: SQL {
-        var sql = commonTables.prefix
-        sql.append(SQL(sql: "DELETE FROM " + Root.tableName.quotedIdentifier))
-        if !predicates.isEmpty {
-            sql.append(" WHERE ")
-            sql.append(SelectClauses.conjunction(predicates))
-        }
-        return sql
+        var head = SQL(text: "DELETE FROM ")
+        head.append(.identifier(Root.tableName))
+        return filter.render(head)
     }
 
     /// Runs the deletion and returns the number of rows deleted.
     @discardableResult
     public func execute(_ db: Database) throws -> Int {
-        let sql = self.sql
-        try sql.checkBuildError()
-        try Root.prepareForWriting(db)
-        try db.execute(sql)
-        return db.changesCount
+        try filter.execute(sql, db)
     }
 }
 
@@ -65,7 +55,9 @@ extension PrimaryKeyedTable {
     /// The deletion of the row with primary key `key`: `Person.delete(key: 3)`.
     public static func delete(key: PrimaryKey) -> Delete<Self> {
         var delete = Delete<Self>()
-        delete.predicates = [primaryKeyPredicate(values: primaryKeyValues(key), qualifier: tableName)]
+        delete.filter.predicates = [
+            primaryKeyPredicate(values: primaryKeyValues(key), qualifier: delete.filter.qualifier)
+        ]
         return delete
     }
 }

@@ -26,10 +26,6 @@ public protocol FullTextColumns: TableColumns {
     var rowid: Column<Root, Int64> { get }
 }
 
-/// Why the FTS5 constructs throw on PostgreSQL.
-let fullTextReason =
-    "FTS5 full-text search is SQLite's; PostgreSQL's full-text search (tsvector, tsquery, ts_rank) ranks and parses queries differently"
-
 /// An FTS5 query, bound as one parameter: never spliced into the statement.
 ///
 /// ```swift
@@ -86,33 +82,33 @@ extension FullTextColumns {
     /// The table's hidden column, named as the table: `"alias"."table"`, what `MATCH` and the
     /// auxiliary functions take.
     var tableColumn: SQL {
-        SQL(sql: rowid.qualifier.quotedIdentifier + "." + Root.tableName.quotedIdentifier)
+        SQL(.column(qualifier: rowid.scopedQualifier, name: Root.tableName))
     }
 
     /// `"table" MATCH ?`: the rows matching `query` in any column.
     public func match(_ query: FullTextQuery) -> SQLExpression<Bool> {
         sqliteOnly(
             SQLExpression(
-                sql: sqlConcat(tableColumn, " MATCH ", SQL(sql: "?", arguments: [query.text])), precedence: .equality),
-            fullTextReason)
+                sql: sqlConcat(tableColumn, SQL(text: " MATCH "), SQL(.binding(query.text))), precedence: .membership),
+            .fullTextSearch)
     }
 
     /// The `rank` column: how well the row matches, lower is better (by default `bm25`). Sort by it
     /// in a query with ``match(_:)``.
     public var rank: SQLExpression<Double> {
         sqliteOnly(
-            SQLExpression(sql: SQL(sql: rowid.qualifier.quotedIdentifier + ".\"rank\""), precedence: .atomic),
-            fullTextReason)
+            SQLExpression(sql: SQL(.column(qualifier: rowid.scopedQualifier, name: "rank")), precedence: .atomic),
+            .fullTextSearch)
     }
 
     /// `bm25(table)`: the row's BM25 score, lower (more negative) is better.
     public func bm25() -> SQLExpression<Double> {
-        sqliteOnly(functionCall("bm25", [tableColumn]), fullTextReason)
+        sqliteOnly(functionCall("bm25", [tableColumn]), .fullTextSearch)
     }
 
     /// `bm25(table, w1, w2, …)`: the BM25 score with a weight per column, in column order.
     public func bm25(weights: Double...) -> SQLExpression<Double> {
-        sqliteOnly(functionCall("bm25", [tableColumn] + weights.map { SQL(sql: "?", arguments: [$0]) }), fullTextReason)
+        sqliteOnly(functionCall("bm25", [tableColumn] + weights.map { SQL(.binding($0)) }), .fullTextSearch)
     }
 
     /// `snippet(table, -1, …)`: a short fragment of the column that matches best, with the matched
@@ -122,7 +118,7 @@ extension FullTextColumns {
     public func snippet(open: String, close: String, ellipsis: String = "…", tokens: Int = 16) -> SQLExpression<String?>
     {
         fullTextSnippet(
-            tableColumn, column: SQL(sql: "-1"), open: open, close: close, ellipsis: ellipsis, tokens: tokens)
+            tableColumn, column: SQL(text: "-1"), open: open, close: close, ellipsis: ellipsis, tokens: tokens)
     }
 }
 
@@ -136,7 +132,7 @@ private func snippetLength(_ tokens: Int) -> SQL {
                 resultCode: .misuse, message: "a snippet's length must be 1 to 64 tokens (FTS5's limit), not \(tokens)")
         )
     }
-    return SQL(sql: "?", arguments: [Int64(tokens)])
+    return SQL(.binding(Int64(tokens)))
 }
 
 /// `snippet(table, column, ?, ?, ?, ?)`.
@@ -147,9 +143,9 @@ func fullTextSnippet(
         functionCall(
             "snippet",
             [
-                table, column, SQL(sql: "?", arguments: [open]), SQL(sql: "?", arguments: [close]),
-                SQL(sql: "?", arguments: [ellipsis]), snippetLength(tokens),
-            ]), fullTextReason)
+                table, column, SQL(.binding(open)), SQL(.binding(close)), SQL(.binding(ellipsis)),
+                snippetLength(tokens),
+            ]), .fullTextSearch)
 }
 
 extension Column where Root.Columns: FullTextColumns, Value: TextQueryValue {
@@ -157,8 +153,9 @@ extension Column where Root.Columns: FullTextColumns, Value: TextQueryValue {
     public func match(_ query: FullTextQuery) -> SQLExpression<Bool> {
         sqliteOnly(
             SQLExpression(
-                sql: sqlConcat(queryFragment, " MATCH ", SQL(sql: "?", arguments: [query.text])), precedence: .equality),
-            fullTextReason)
+                sql: sqlConcat(queryFragment, SQL(text: " MATCH "), SQL(.binding(query.text))),
+                precedence: .membership),
+            .fullTextSearch)
     }
 
     /// The column's position among the table's columns, as the auxiliary functions number them.
@@ -170,12 +167,12 @@ extension Column where Root.Columns: FullTextColumns, Value: TextQueryValue {
                 failing: DatabaseError(
                     resultCode: .misuse, message: "\(name) is not a column of the full-text table \(Root.tableName)"))
         }
-        return SQL(sql: "\(index)")
+        return SQL(text: String(index))
     }
 
     /// The full-text table's hidden column, `"alias"."table"`.
     var fullTextTable: SQL {
-        SQL(sql: qualifier.quotedIdentifier + "." + Root.tableName.quotedIdentifier)
+        SQL(.column(qualifier: scopedQualifier, name: Root.tableName))
     }
 
     /// `highlight(table, column, ?, ?)`: the column's whole text, with each matched phrase between
@@ -185,8 +182,8 @@ extension Column where Root.Columns: FullTextColumns, Value: TextQueryValue {
             functionCall(
                 "highlight",
                 [
-                    fullTextTable, fullTextIndex, SQL(sql: "?", arguments: [open]), SQL(sql: "?", arguments: [close]),
-                ]), fullTextReason)
+                    fullTextTable, fullTextIndex, SQL(.binding(open)), SQL(.binding(close)),
+                ]), .fullTextSearch)
     }
 
     /// `snippet(table, column, …)`: a short fragment of this column around the matches, with the

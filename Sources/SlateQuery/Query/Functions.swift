@@ -36,17 +36,7 @@ extension QueryExpression {
     /// ``Collation/nocase`` and ``Collation/rtrim``, which PostgreSQL lacks, throw when the
     /// statement runs (compare `lower()` values, or use `like(_:)`, instead).
     public func collate(_ collation: Collation) -> SQLExpression<QueryValue> {
-        let sqlite = SQL(sql: " COLLATE " + collation.rawValue.quotedIdentifier)
-        let clause: SQL
-        switch collation.rawValue.uppercased() {
-        case "BINARY": clause = SQL(sqlite: sqlite, postgreSQL: SQL(sql: " COLLATE \"C\""))
-        case "NOCASE", "RTRIM":
-            clause = SQL(
-                sqlite: sqlite,
-                unsupportedOnPostgreSQL: "PostgreSQL has no such collation; compare lower() values or use like()")
-        default: clause = sqlite
-        }
-        return postfix(self, clause, precedence: .collate)
+        postfix(self, SQL(.construct(.collate(collation.rawValue))), precedence: .collate)
     }
 
     /// `coalesce(self, other)`: `self`, or `other` when `self` is NULL.
@@ -117,25 +107,18 @@ extension QueryExpression where QueryValue: NumericQueryValue {
     /// `abs(self)`: the absolute value.
     public func abs() -> SQLExpression<QueryValue> { functionCall("abs", [queryFragment]) }
 
-    /// `round(self, digits)`: rounded to `digits` decimal places, as a `Double`.
+    /// `round(self, digits)`: rounded to `digits` decimal places, as a `Double`. Negative places
+    /// round to a whole number, as on SQLite, in every dialect.
     ///
     /// On PostgreSQL: `CAST(round(CAST(self AS numeric), digits) AS double precision)`.
     public func rounded(toPlaces digits: Int = 0) -> SQLExpression<Double> {
-        SQLExpression(sql: roundSQL(queryFragment, digits), precedence: .atomic)
+        construct(.round(queryFragment, places: digits))
     }
-}
-
-/// `round(x, ?)`, and PostgreSQL's spelling, whose `round` with places takes a `numeric`.
-func roundSQL(_ operand: SQL, _ digits: Int) -> SQL {
-    SQL(
-        sqlite: sqlConcat("round(", operand, ", \(digits))"),
-        postgreSQL: sqlConcat("CAST(round(CAST(", operand, " AS numeric), \(raw: String(digits))) AS double precision)")
-    )
 }
 
 extension QueryExpression where QueryValue: NumericQueryValue & OptionalQueryValue {
     /// `round(self, digits)` of an optional expression: `nil` for NULL.
     public func rounded(toPlaces digits: Int = 0) -> SQLExpression<Double?> {
-        SQLExpression(sql: roundSQL(queryFragment, digits), precedence: .atomic)
+        construct(.round(queryFragment, places: digits))
     }
 }

@@ -14,26 +14,11 @@ public enum ConflictResolution: String, Sendable, Hashable, CaseIterable {
     /// Delete the conflicting rows, then insert or update.
     case replace = "REPLACE"
 
-    /// `INSERT OR <resolution> ` (or `UPDATE OR …`), and what PostgreSQL writes instead: a plain
-    /// `INSERT` for ``abort`` (its own behaviour) and ``ignore`` (with `ON CONFLICT DO NOTHING`,
-    /// see ``Insert``); the other resolutions have no PostgreSQL equivalent and throw there.
-    func statementPrefix(_ verb: String) -> SQL {
-        let sqlite = SQL(sql: verb + " OR " + rawValue + (verb == "INSERT" ? " INTO " : " "))
-        let plain = SQL(sql: verb + (verb == "INSERT" ? " INTO " : " "))
-        switch self {
-        case .abort:
-            return SQL(sqlite: sqlite, postgreSQL: plain)
-        case .ignore where verb == "INSERT":
-            return SQL(sqlite: sqlite, postgreSQL: plain)
-        case .replace:
-            return SQL(
-                sqlite: sqlite,
-                unsupportedOnPostgreSQL: "use an upsert (onConflict(_:doUpdate:) or Table.upsert(_:)) instead")
-        default:
-            return SQL(
-                sqlite: sqlite,
-                unsupportedOnPostgreSQL: "PostgreSQL undoes the failing statement and aborts the transaction")
-        }
+    /// `INSERT OR <resolution> INTO ` (or `UPDATE OR … `), as each dialect writes it (PostgreSQL:
+    /// plain for ``abort``, its own behaviour, and for ``ignore``, with `ON CONFLICT DO NOTHING`
+    /// at the end; the other resolutions it refuses). `selecting`: an `INSERT … SELECT`.
+    func statementPrefix(_ verb: SQLWriteVerb, selecting: Bool = false) -> SQL {
+        SQL(.construct(.conflictResolution(verb, resolution: rawValue, selecting: selecting)))
     }
 }
 
@@ -52,7 +37,7 @@ public enum ConflictResolution: String, Sendable, Hashable, CaseIterable {
 /// column that has a default, update it after the insert.) The record's values are bound straight
 /// from ``Table/bindColumns(to:startingAt:)``; with several records, the one prepared statement is
 /// run once per record inside a savepoint, so either every record is inserted or none is.
-public struct Insert<Root: Table>: QueryStatement {
+public struct Insert<Root: Table>: RowWritingStatement {
     /// The records to insert.
     public var records: [Root]
     /// `INSERT OR <resolution>`, or `nil` for a plain `INSERT`.
@@ -78,26 +63,35 @@ public struct Insert<Root: Table>: QueryStatement {
     /// `VALUES` placeholders (none when `nil`: the template), without the columns at `omitted`
     /// (indices into the record columns), which take their defaults.
     package func statement(values: [(any SQLBindable)?]?, omitting omitted: [Int]) -> SQL {
-        var sql = conflictResolution.map { $0.statementPrefix("INSERT") } ?? SQL(sql: "INSERT INTO ")
+        var sql = conflictResolution.map { $0.statementPrefix(.insert) } ?? SQL(text: "INSERT INTO ")
         let columns = Root.schema.recordColumns
-        sql.append(SQL(sql: Root.tableName.quotedIdentifier))
+        sql.append(.identifier(Root.tableName))
         let kept = columns.indices.filter { !omitted.contains($0) }
         if kept.isEmpty {
-            sql.append(" DEFAULT VALUES")
+            sql.append(text: " DEFAULT VALUES")
         } else {
-            sql.append(SQL(sql: " (" + kept.map { columns[$0].name.quotedIdentifier }.joined(separator: ", ") + ")"))
-            sql.append(
-                SQL(
-                    sql: " VALUES (" + Array(repeating: "?", count: kept.count).joined(separator: ", ") + ")",
-                    arguments: StatementArguments(values ?? [])))
+            sql.append(text: " (")
+            for (position, index) in kept.enumerated() {
+                if position > 0 { sql.append(text: ", ") }
+                sql.append(.identifier(columns[index].name))
+            }
+            if let values {
+                sql.append(text: ") VALUES (")
+                for (position, value) in values.enumerated() {
+                    if position > 0 { sql.append(text: ", ") }
+                    sql.append(.binding(value))
+                }
+                sql.append(text: ")")
+            } else {
+                // The template: the caller binds the record's values to the first parameters.
+                sql.append(text: ") VALUES (" + Array(repeating: "?", count: kept.count).joined(separator: ", ") + ")")
+            }
         }
         if let upsert {
-            if conflictResolution == .ignore {
-                sql.append(SQL(sqlite: "", unsupportedOnPostgreSQL: "INSERT OR IGNORE with an ON CONFLICT clause"))
-            }
+            if conflictResolution == .ignore { sql.append(.construct(.ignoredConflicts(withUpsert: true))) }
             sql.append(upsert.fragment(omitting: omitted))
         } else if conflictResolution == .ignore {
-            sql.append(SQL(sqlite: "", postgreSQL: " ON CONFLICT DO NOTHING"))
+            sql.append(.construct(.ignoredConflicts(withUpsert: false)))
         }
         return sql
     }

@@ -27,22 +27,14 @@ public struct InsertSelect<Root: Table>: QueryStatement {
 
     /// The statement's SQL and bound values: those of the query.
     public var sql: SQL {
-        var sql: SQL
-        switch conflictResolution {
-        case nil:
-            sql = SQL(sql: "INSERT INTO ")
-        case .ignore?:
-            // `INSERT … SELECT … ON CONFLICT` is ambiguous after a join's `ON`: not written.
-            sql = SQL(
-                sqlite: SQL(sql: "INSERT OR IGNORE INTO "),
-                unsupportedOnPostgreSQL: "write INSERT … SELECT … ON CONFLICT DO NOTHING in raw SQL")
-        case let resolution?:
-            sql = resolution.statementPrefix("INSERT")
+        var sql = conflictResolution.map { $0.statementPrefix(.insert, selecting: true) } ?? SQL(text: "INSERT INTO ")
+        sql.append(.identifier(Root.tableName))
+        sql.append(text: " (")
+        for (index, column) in columns.enumerated() {
+            if index > 0 { sql.append(text: ", ") }
+            sql.append(.identifier(column))
         }
-        sql.append(
-            SQL(
-                sql: Root.tableName.quotedIdentifier + " (" + columns.map(\.quotedIdentifier).joined(separator: ", ")
-                    + ") "))
+        sql.append(text: ") ")
         sql.append(select)
         return sql
     }

@@ -23,9 +23,7 @@ extension QueryExpression where QueryValue: JSONQueryValue {
     ///
     /// A JSON object or array at the path comes back as its JSON text.
     public func json<Value: SQLExtractable>(_ path: String, as type: Value.Type) -> SQLExpression<Value.SQLNullable> {
-        sqliteOnly(
-            infix(self, " ->> ", SQLExpression<String>(value: path), precedence: .concatenation),
-            "PostgreSQL's ->> takes a key or an index, not a JSON path, and returns text")
+        sqliteOnly(infix(self, " ->> ", SQLExpression<String>(value: path), precedence: .concatenation), .jsonPathValue)
     }
 
     /// `json_extract(expression, ?)`: the value at `path`, read as `type`, `NULL` when missing.
@@ -33,17 +31,13 @@ extension QueryExpression where QueryValue: JSONQueryValue {
     public func jsonExtract<Value: SQLExtractable>(_ path: String, as type: Value.Type) -> SQLExpression<
         Value.SQLNullable
     > {
-        sqliteOnly(
-            functionCall("json_extract", [queryFragment, SQL(sql: "?", arguments: [path])]),
-            "PostgreSQL reads JSON paths with jsonb_path_query_first, which returns jsonb, not an SQL value")
+        sqliteOnly(functionCall("json_extract", [queryFragment, SQL(.binding(path))]), .jsonExtract)
     }
 
     /// `json_array_length(expression)`: the number of elements of the JSON array, `0` for another
     /// JSON value, `NULL` for `NULL`.
     public func jsonArrayLength() -> SQLExpression<Int64?> {
-        sqliteOnly(
-            functionCall("json_array_length", [queryFragment]),
-            "PostgreSQL's json_array_length fails on a JSON value that is not an array, where SQLite's returns 0")
+        sqliteOnly(functionCall("json_array_length", [queryFragment]), .jsonArrayLength)
     }
 }
 
@@ -123,7 +117,7 @@ public struct JSONEach<Value: SQLValueConvertible & Sendable>: Table {
     /// `SELECT … FROM json_each(?)`.
     public static func of<Element: Encodable>(array: [Element]) -> Select<JSONEach> {
         do {
-            return from(SQL(sql: "?", arguments: [try JSONCoding.encode(array)]))
+            return from(SQL(.binding(try JSONCoding.encode(array))))
         } catch let error as DatabaseError {
             return from(SQL(sql: "NULL", failing: error))
         } catch {
@@ -135,13 +129,11 @@ public struct JSONEach<Value: SQLValueConvertible & Sendable>: Table {
     static func from(_ argument: SQL) -> Select<JSONEach> {
         var select = Select<JSONEach>()
         let qualifier = select.qualifier
-        let from = SQL(
-            sqlite: sqlConcat("json_each(", argument, SQL(sql: ") AS " + qualifier.quotedIdentifier)),
-            unsupportedOnPostgreSQL:
-                "PostgreSQL's json_each takes only objects and has other columns (key, value); use jsonb_array_elements in raw SQL"
-        )
+        let call = sqlConcat(SQL(text: "json_each("), argument, SQL(text: ")"))
+        let source = SQL(.construct(.sqliteOnly(call, .jsonEach)))
         select.clauses = SelectClauses(
-            selection: SelectClauses.columnList(of: JSONEach.self, qualifier: qualifier), from: from,
+            selection: SelectClauses.columnList(of: JSONEach.self, qualifier: qualifier),
+            from: SQL(.table(name: schema.name, qualifier: qualifier, source: source)), level: select.level,
             qualifiers: [qualifier])
         return select
     }
@@ -157,9 +149,7 @@ extension QueryExpression where QueryValue: Codable {
     /// let names: [[String]] = try Track.group(by: \.albumId).select { $0.name.jsonGroupArray() }.fetchAll(db).map(\.value)
     /// ```
     public func jsonGroupArray() -> SQLExpression<JSONEncoded<[QueryValue]>> {
-        sqliteOnly(
-            functionCall("json_group_array", [queryFragment]),
-            "PostgreSQL's json_agg returns NULL, not [], for no rows, and writes booleans and numbers differently")
+        sqliteOnly(functionCall("json_group_array", [queryFragment]), .jsonGroupArray)
     }
 }
 
@@ -169,9 +159,7 @@ extension QueryExpression {
     public func jsonGroupArray<Element>() -> SQLExpression<JSONEncoded<[Element]>>
     where QueryValue == JSONEncoded<Element> {
         let json: SQLExpression<String> = functionCall("json", [queryFragment])
-        return sqliteOnly(
-            functionCall("json_group_array", [json.queryFragment]),
-            "PostgreSQL's json_agg returns NULL, not [], for no rows")
+        return sqliteOnly(functionCall("json_group_array", [json.queryFragment]), .jsonGroupArrayOfJSON)
     }
 }
 
@@ -188,10 +176,8 @@ public func jsonObject<Object: Codable>(
 ) -> SQLExpression<JSONEncoded<Object>> {
     var arguments: [SQL] = []
     for (key, value) in members {
-        arguments.append(SQL(sql: "?", arguments: [key]))
+        arguments.append(SQL(.binding(key)))
         arguments.append(value.queryFragment)
     }
-    return sqliteOnly(
-        functionCall("json_object", arguments),
-        "PostgreSQL's json_build_object writes booleans and numbers differently from SQLite's json_object")
+    return sqliteOnly(functionCall("json_object", arguments), .jsonObject)
 }

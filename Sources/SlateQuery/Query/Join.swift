@@ -75,9 +75,11 @@ extension Optional: QuerySource where Wrapped: Table {
     }
 }
 
-/// The columns of a table joined under `alias` (or its own name).
-func joinedColumns<T: QuerySource>(_ type: T.Type, alias: String?) -> (qualifier: String, columns: T.Columns) {
-    let qualifier = alias ?? QueryNesting.qualifier(for: T.schema.name)
+/// The columns of a table joined under `alias`, or its own name at the statement's level.
+func joinedColumns<T: QuerySource>(_ type: T.Type, alias: String?, level: UInt64) -> (
+    qualifier: String, columns: T.Columns
+) {
+    let qualifier = alias ?? SQLScope.qualifier(T.schema.name, scope: level)
     return (qualifier, T.Columns(qualifier: qualifier))
 }
 
@@ -142,9 +144,9 @@ extension Select {
     private func joining<T: QuerySource>(
         _ kind: String, _ type: T.Type, alias: String?, _ condition: (T.Columns) -> SQLExpression<Bool>?
     ) -> Select2<Root, T> {
-        let (joinedQualifier, columns) = joinedColumns(T.self, alias: alias)
         var clauses = self.clauses
-        let condition = QueryNesting.with(clauses.qualifiers + [joinedQualifier]) { condition(columns) }
+        let (joinedQualifier, columns) = joinedColumns(T.self, alias: alias, level: clauses.level)
+        let condition = condition(columns)
         clauses.join(kind, T.self, qualifier: joinedQualifier, on: condition)
         return Select2(
             scope: (Root.joinedColumns(qualifier: qualifier), T.joinedColumns(qualifier: joinedQualifier)),
@@ -234,9 +236,9 @@ extension Select2 {
     private func joining<T: QuerySource>(
         _ kind: String, _ type: T.Type, alias: String?, _ condition: (T.Columns) -> SQLExpression<Bool>?
     ) -> Select3<A, B, T> {
-        let (joinedQualifier, columns) = joinedColumns(T.self, alias: alias)
         var clauses = self.clauses
-        let condition = QueryNesting.with(clauses.qualifiers + [joinedQualifier]) { condition(columns) }
+        let (joinedQualifier, columns) = joinedColumns(T.self, alias: alias, level: clauses.level)
+        let condition = condition(columns)
         clauses.join(kind, T.self, qualifier: joinedQualifier, on: condition)
         return Select3(scope: (scope.0, scope.1, T.joinedColumns(qualifier: joinedQualifier)), clauses: clauses)
     }
@@ -310,9 +312,9 @@ extension Select3 {
     private func joining<T: QuerySource>(
         _ kind: String, _ type: T.Type, alias: String?, _ condition: (T.Columns) -> SQLExpression<Bool>?
     ) -> Select4<A, B, C, T> {
-        let (joinedQualifier, columns) = joinedColumns(T.self, alias: alias)
         var clauses = self.clauses
-        let condition = QueryNesting.with(clauses.qualifiers + [joinedQualifier]) { condition(columns) }
+        let (joinedQualifier, columns) = joinedColumns(T.self, alias: alias, level: clauses.level)
+        let condition = condition(columns)
         clauses.join(kind, T.self, qualifier: joinedQualifier, on: condition)
         return Select4(
             scope: (scope.0, scope.1, scope.2, T.joinedColumns(qualifier: joinedQualifier)), clauses: clauses)

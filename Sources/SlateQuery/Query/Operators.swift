@@ -16,7 +16,7 @@ func comparison<L: QueryExpression, Result>(
     _ lhs: L, _ op: String, _ value: L.QueryValue, nullOperator: String? = nil, precedence: SQLPrecedence
 ) -> SQLExpression<Result> where L.QueryValue: SQLBindable {
     if let nullOperator, let optional = value as? any OptionalQueryValue, optional.isNone {
-        return postfix(lhs, SQL(sql: nullOperator), precedence: .equality)
+        return postfix(lhs, SQL(text: nullOperator), precedence: .nullTest)
     }
     return infix(lhs, op, boundValue(value, as: lhs), precedence: precedence, associativity: .none)
 }
@@ -236,12 +236,12 @@ public func || (lhs: SQLExpression<Bool?>, rhs: SQLExpression<Bool>) -> SQLExpre
 
 /// `NOT operand`.
 public prefix func ! (operand: SQLExpression<Bool>) -> SQLExpression<Bool> {
-    SQLExpression(sql: sqlConcat("NOT ", operand.operandFragment(of: .not)), precedence: .not)
+    SQLExpression(sql: sqlConcat(SQL(text: "NOT "), operand.operandFragment(of: .not)), precedence: .not)
 }
 
 /// `NOT operand` of a condition that can be `NULL`: `NULL` when it is.
 public prefix func ! (operand: SQLExpression<Bool?>) -> SQLExpression<Bool?> {
-    SQLExpression(sql: sqlConcat("NOT ", operand.operandFragment(of: .not)), precedence: .not)
+    SQLExpression(sql: sqlConcat(SQL(text: "NOT "), operand.operandFragment(of: .not)), precedence: .not)
 }
 
 // MARK: - Arithmetic
@@ -321,59 +321,73 @@ where L.QueryValue? == R.QueryValue, L.QueryValue: NumericQueryValue {
     infix(lhs, " * ", rhs, precedence: .multiplicative)
 }
 
-/// `lhs / ?`. Integer division truncates, as in Swift and SQLite.
+/// `lhs / ?`. Integer division truncates, as in Swift and SQLite. Division by zero is `NULL`, as on
+/// SQLite, in every dialect.
 public func / <L: QueryExpression>(lhs: L, rhs: L.QueryValue) -> SQLExpression<L.QueryValue>
 where L.QueryValue: NumericQueryValue & SQLBindable {
-    infix(lhs, " / ", boundValue(rhs, as: lhs), precedence: .multiplicative)
+    division(lhs, boundValue(rhs, as: lhs), remainder: false)
 }
 
 /// `lhs / rhs`. Integer division truncates, as in Swift and SQLite.
 public func / <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<L.QueryValue>
 where L.QueryValue == R.QueryValue, L.QueryValue: NumericQueryValue {
-    infix(lhs, " / ", rhs, precedence: .multiplicative)
+    division(lhs, rhs, remainder: false)
 }
 
 /// `lhs / rhs` with an optional left side: optional.
 public func / <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<L.QueryValue>
 where L.QueryValue == R.QueryValue?, R.QueryValue: NumericQueryValue {
-    infix(lhs, " / ", rhs, precedence: .multiplicative)
+    division(lhs, rhs, remainder: false)
 }
 
 /// `lhs / rhs` with an optional right side: optional.
 public func / <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<R.QueryValue>
 where L.QueryValue? == R.QueryValue, L.QueryValue: NumericQueryValue {
-    infix(lhs, " / ", rhs, precedence: .multiplicative)
+    division(lhs, rhs, remainder: false)
 }
 
 /// `lhs % ?`: the remainder of integer division, with the sign of `lhs`, as in Swift and SQLite.
 public func % <L: QueryExpression>(lhs: L, rhs: L.QueryValue) -> SQLExpression<L.QueryValue>
 where L.QueryValue: IntegerQueryValue & SQLBindable {
-    infix(lhs, " % ", boundValue(rhs, as: lhs), precedence: .multiplicative)
+    division(lhs, boundValue(rhs, as: lhs), remainder: true)
 }
 
 /// `lhs % rhs`: the remainder of integer division.
 public func % <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<L.QueryValue>
 where L.QueryValue == R.QueryValue, L.QueryValue: IntegerQueryValue {
-    infix(lhs, " % ", rhs, precedence: .multiplicative)
+    division(lhs, rhs, remainder: true)
 }
 
 /// `lhs % rhs` with an optional left side: optional.
 public func % <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<L.QueryValue>
 where L.QueryValue == R.QueryValue?, R.QueryValue: IntegerQueryValue {
-    infix(lhs, " % ", rhs, precedence: .multiplicative)
+    division(lhs, rhs, remainder: true)
 }
 
 /// `lhs % rhs` with an optional right side: optional.
 public func % <L: QueryExpression, R: QueryExpression>(lhs: L, rhs: R) -> SQLExpression<R.QueryValue>
 where L.QueryValue? == R.QueryValue, L.QueryValue: IntegerQueryValue {
-    infix(lhs, " % ", rhs, precedence: .multiplicative)
+    division(lhs, rhs, remainder: true)
+}
+
+/// `lhs / rhs` or `lhs % rhs`: `NULL` when `rhs` is zero, as on SQLite, in every dialect.
+func division<Result>(_ lhs: some QueryExpression, _ rhs: some QueryExpression, remainder: Bool) -> SQLExpression<
+    Result
+> {
+    let operands = (
+        SQLOperand(
+            lhs.queryFragment, precedence: lhs.queryPrecedence, parent: .multiplicative, parenthesizesEqual: false),
+        SQLOperand(
+            rhs.queryFragment, precedence: rhs.queryPrecedence, parent: .multiplicative, parenthesizesEqual: true)
+    )
+    return construct(.division(operands.0, operands.1, remainder: remainder), precedence: .multiplicative)
 }
 
 /// `-operand`.
 public prefix func - <E: QueryExpression>(operand: E) -> SQLExpression<E.QueryValue>
 where E.QueryValue: NumericQueryValue {
     // Parenthesize anything but an atom: `--x` would start an SQL comment.
-    SQLExpression(sql: sqlConcat("-", operand.operandFragment(of: .atomic)), precedence: .prefix)
+    SQLExpression(sql: sqlConcat(SQL(text: "-"), operand.operandFragment(of: .atomic)), precedence: .prefix)
 }
 
 // MARK: - NULL, IN, BETWEEN
@@ -381,12 +395,12 @@ where E.QueryValue: NumericQueryValue {
 extension QueryExpression {
     /// `self IS NULL`.
     public var isNull: SQLExpression<Bool> {
-        postfix(self, " IS NULL", precedence: .equality)
+        postfix(self, SQL(text: " IS NULL"), precedence: .nullTest)
     }
 
     /// `self IS NOT NULL`.
     public var isNotNull: SQLExpression<Bool> {
-        postfix(self, " IS NOT NULL", precedence: .equality)
+        postfix(self, SQL(text: " IS NOT NULL"), precedence: .nullTest)
     }
 
     /// `self IN (?, ?, …)`. An empty list matches nothing. `NULL` (not false) when `self` is
@@ -409,30 +423,32 @@ extension QueryExpression {
         // PostgreSQL does not: there, the same is `x = ANY('{}')` and `x <> ALL('{}')`.
         var values = values.makeIterator()
         guard let firstValue = values.next() else {
-            let postgreSQL = op == " IN (" ? " = ANY('{}')" : " <> ALL('{}')"
-            return postfix(
-                self, SQL(sqlite: SQL(sql: op + ")"), postgreSQL: SQL(sql: postgreSQL)), precedence: .equality)
+            return postfix(self, SQL(.construct(.emptyList(negated: op != " IN ("))), precedence: .emptyMembership)
         }
         var list = membershipOperand()
-        list.append(SQL(sql: op))
+        list.append(text: op)
         list.append(boundArgument(firstValue))
         while let value = values.next() {
-            list.append(", ")
+            list.append(text: ", ")
             list.append(boundArgument(value))
         }
-        list.append(")")
-        return SQLExpression(sql: list, precedence: .equality)
+        list.append(text: ")")
+        return SQLExpression(sql: list, precedence: .membership)
     }
 
     /// `self BETWEEN ? AND ?` (bounds included).
     public func between(_ lower: QueryValue, and upper: QueryValue) -> SQLExpression<QueryValue.SQLCondition>
     where QueryValue: SQLBindable & SQLExtractable {
-        postfix(self, sqlConcat(" BETWEEN ", bound(lower), " AND ", bound(upper)), precedence: .equality)
+        postfix(
+            self, sqlConcat(SQL(text: " BETWEEN "), bound(lower), SQL(text: " AND "), bound(upper)),
+            precedence: .membership)
     }
 
     /// `self NOT BETWEEN ? AND ?`.
     public func notBetween(_ lower: QueryValue, and upper: QueryValue) -> SQLExpression<QueryValue.SQLCondition>
     where QueryValue: SQLBindable & SQLExtractable {
-        postfix(self, sqlConcat(" NOT BETWEEN ", bound(lower), " AND ", bound(upper)), precedence: .equality)
+        postfix(
+            self, sqlConcat(SQL(text: " NOT BETWEEN "), bound(lower), SQL(text: " AND "), bound(upper)),
+            precedence: .membership)
     }
 }

@@ -23,9 +23,9 @@ public struct Ordering: OrderingTerm {
 
     /// Where NULLs sort.
     public enum NullsPosition: Sendable, Hashable {
-        /// Before every value (`NULLS FIRST`; SQLite's default for ascending order).
+        /// Before every value (`NULLS FIRST`; the default for ascending order, as on SQLite).
         case first
-        /// After every value (`NULLS LAST`; SQLite's default for descending order).
+        /// After every value (`NULLS LAST`; the default for descending order, as on SQLite).
         case last
     }
 
@@ -33,36 +33,40 @@ public struct Ordering: OrderingTerm {
     public var expression: SQL
     /// The direction.
     public var direction: Direction
-    /// Where NULLs go, or `nil` for SQLite's default.
+    /// Where NULLs go, or `nil` for the default: first when ascending, last when descending, as
+    /// on SQLite, in every dialect (PostgreSQL's own default is the opposite; Slate writes
+    /// `NULLS FIRST` or `NULLS LAST` there for an expression that can be NULL).
     public var nulls: NullsPosition?
+    /// Whether the expression's value type is optional.
+    let isNullable: Bool
 
     /// Creates an ordering term.
     public init(_ expression: some QueryExpression, direction: Direction = .ascending, nulls: NullsPosition? = nil) {
         self.expression = expression.queryFragment
         self.direction = direction
         self.nulls = nulls
+        self.isNullable = expression.isNullable
     }
 
     /// `expression ASC|DESC [NULLS FIRST|LAST]`.
     public var orderingFragment: SQL {
-        var sql = expression
-        sql.append(direction == .ascending ? " ASC" : " DESC")
-        switch nulls {
-        case .first?: sql.append(" NULLS FIRST")
-        case .last?: sql.append(" NULLS LAST")
-        case nil: break
-        }
-        return sql
+        SQL(
+            .construct(
+                .ordering(
+                    expression, descending: direction == .descending, nullsFirst: nulls.map { $0 == .first },
+                    nullable: isNullable)))
     }
 }
 
 extension QueryExpression {
-    /// Sorts by this expression, smallest first; NULLs first unless `nulls` says otherwise.
+    /// Sorts by this expression, smallest first; NULLs first unless `nulls` says otherwise (in
+    /// every dialect).
     public func ascending(nulls: Ordering.NullsPosition? = nil) -> Ordering {
         Ordering(self, direction: .ascending, nulls: nulls)
     }
 
-    /// Sorts by this expression, largest first; NULLs last unless `nulls` says otherwise.
+    /// Sorts by this expression, largest first; NULLs last unless `nulls` says otherwise (in every
+    /// dialect).
     public func descending(nulls: Ordering.NullsPosition? = nil) -> Ordering {
         Ordering(self, direction: .descending, nulls: nulls)
     }

@@ -14,12 +14,12 @@ extension QueryExpression where QueryValue: TextQueryValue {
     /// `ILIKE ? ESCAPE ''` (or `ESCAPE ?`): every letter matches case-insensitively there, not only
     /// ASCII ones.
     public func like(_ pattern: String, escape: Character? = nil) -> SQLExpression<QueryValue.SQLCondition> {
-        postfix(self, likeOperator("LIKE", pattern, escape: escape), precedence: .equality)
+        postfix(self, SQL(.construct(.like(pattern: pattern, negated: false, escape: escape))), precedence: .membership)
     }
 
     /// `self NOT LIKE ?`.
     public func notLike(_ pattern: String, escape: Character? = nil) -> SQLExpression<QueryValue.SQLCondition> {
-        postfix(self, likeOperator("NOT LIKE", pattern, escape: escape), precedence: .equality)
+        postfix(self, SQL(.construct(.like(pattern: pattern, negated: true, escape: escape))), precedence: .membership)
     }
 
     /// `self GLOB ?`: case-sensitive Unix-style matching, where `*` matches any text, `?` any
@@ -28,12 +28,7 @@ extension QueryExpression where QueryValue: TextQueryValue {
     /// PostgreSQL has no `GLOB`: there, a statement using it throws before it runs.
     /// ``hasPrefix(_:)``, ``hasSuffix(_:)`` and ``contains(_:)`` work on both.
     public func glob(_ pattern: String) -> SQLExpression<QueryValue.SQLCondition> {
-        postfix(
-            self,
-            SQL(
-                sqlite: " GLOB \(pattern)",
-                unsupportedOnPostgreSQL: "use like(_:escape:), hasPrefix(_:), hasSuffix(_:) or contains(_:)"),
-            precedence: .equality)
+        postfix(self, SQL(.construct(.glob(pattern: pattern))), precedence: .membership)
     }
 
     /// Whether the text starts with `prefix`, case-sensitively like `String.hasPrefix`.
@@ -44,62 +39,22 @@ extension QueryExpression where QueryValue: TextQueryValue {
     /// On PostgreSQL: `self LIKE ? ESCAPE '\'`, with `%`, `_` and `\` escaped (PostgreSQL's `LIKE`
     /// is case-sensitive).
     public func hasPrefix(_ prefix: String) -> SQLExpression<QueryValue.SQLCondition> {
-        literalMatch(glob: globEscaped(prefix) + "*", like: likeEscaped(prefix) + "%")
+        literalMatch(prefix, .prefix)
     }
 
     /// Whether the text ends with `suffix`, case-sensitively like `String.hasSuffix`.
     public func hasSuffix(_ suffix: String) -> SQLExpression<QueryValue.SQLCondition> {
-        literalMatch(glob: "*" + globEscaped(suffix), like: "%" + likeEscaped(suffix))
+        literalMatch(suffix, .suffix)
     }
 
     /// Whether the text contains `substring`, case-sensitively like `String.contains(_:)`.
     public func contains(_ substring: String) -> SQLExpression<QueryValue.SQLCondition> {
-        literalMatch(glob: "*" + globEscaped(substring) + "*", like: "%" + likeEscaped(substring) + "%")
+        literalMatch(substring, .anywhere)
     }
 
     /// `self GLOB ?` on SQLite, `self LIKE ? ESCAPE '\'` on PostgreSQL: the same case-sensitive
     /// match of a literal text, each in its engine's pattern language.
-    private func literalMatch(glob: String, like: String) -> SQLExpression<QueryValue.SQLCondition> {
-        postfix(self, SQL(sqlite: " GLOB \(glob)", postgreSQL: " LIKE \(like) ESCAPE '\\'"), precedence: .equality)
+    private func literalMatch(_ text: String, _ position: SQLTextPosition) -> SQLExpression<QueryValue.SQLCondition> {
+        postfix(self, SQL(.construct(.literalMatch(text, position))), precedence: .membership)
     }
-}
-
-/// ` LIKE ?[ ESCAPE ?]` on SQLite; ` ILIKE ? ESCAPE ''|?` on PostgreSQL, where `LIKE` is
-/// case-sensitive and `\` escapes unless told otherwise.
-private func likeOperator(_ keyword: String, _ pattern: String, escape: Character?) -> SQL {
-    let postgreSQLKeyword = keyword == "LIKE" ? "ILIKE" : "NOT ILIKE"
-    if let escape {
-        let escapeText = String(escape)
-        return SQL(
-            sqlite: " \(raw: keyword) \(pattern) ESCAPE \(escapeText)",
-            postgreSQL: " \(raw: postgreSQLKeyword) \(pattern) ESCAPE \(escapeText)")
-    }
-    return SQL(sqlite: " \(raw: keyword) \(pattern)", postgreSQL: " \(raw: postgreSQLKeyword) \(pattern) ESCAPE ''")
-}
-
-/// `text` as a LIKE pattern (escaped with `\`) matching only itself.
-func likeEscaped(_ text: String) -> String {
-    var pattern = ""
-    pattern.reserveCapacity(text.utf8.count)
-    for character in text {
-        if character == "%" || character == "_" || character == "\\" { pattern.append("\\") }
-        pattern.append(character)
-    }
-    return pattern
-}
-
-/// `text` as a GLOB pattern matching only itself: `*`, `?` and `[` become one-character sets.
-/// (`]` is literal outside a set.)
-func globEscaped(_ text: String) -> String {
-    var pattern = ""
-    pattern.reserveCapacity(text.utf8.count)
-    for character in text {
-        switch character {
-        case "*": pattern += "[*]"
-        case "?": pattern += "[?]"
-        case "[": pattern += "[[]"
-        default: pattern.append(character)
-        }
-    }
-    return pattern
 }

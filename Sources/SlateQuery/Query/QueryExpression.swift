@@ -48,8 +48,7 @@ extension QueryExpression {
     /// `value` bound as this expression stores its values: `?`, never collated (an element of an
     /// `IN` list, whose collation is the left operand's).
     func boundArgument(_ value: QueryValue) -> SQL where QueryValue: SQLBindable {
-        let argument = valueStorage.map { $0.argument(value) } ?? value
-        return SQL(sql: "?", arguments: StatementArguments([argument]))
+        SQL(.binding(valueStorage.map { $0.argument(value) } ?? value))
     }
 
     /// Whether the expression's values are UUIDs stored as text, which are compared without regard
@@ -67,61 +66,33 @@ extension QueryExpression {
     /// The left operand of `IN (…)`, whose collation SQLite uses for the whole list: collated
     /// `NOCASE` for UUIDs stored as text (``comparesUUIDText``).
     func membershipOperand() -> SQL {
-        guard comparesUUIDText else { return operandFragment(of: .equality, orEqual: true) }
+        guard comparesUUIDText else { return operandFragment(of: .membership, orEqual: true) }
         var sql = operandFragment(of: .collate, orEqual: true)
         sql.append(uuidTextCollation())
         return sql
     }
 
-    /// Sorting by an expression sorts ascending.
-    public var orderingFragment: SQL { queryFragment }
+    /// Sorting by an expression sorts ascending, NULLs first (as SQLite does, in every dialect).
+    public var orderingFragment: SQL {
+        SQL(.construct(.ordering(queryFragment, descending: nil, nullsFirst: nil, nullable: isNullable)))
+    }
 
-    /// The fragment, parenthesized when it binds less tightly than `precedence` (or as tightly,
-    /// when `orEqual` is set, for the right operand of a left-associative operator).
+    /// Whether the expression can be NULL: a column says so by its schema, another expression by
+    /// its value type.
+    var isNullable: Bool {
+        (self as? any NullabilityKnowing)?.canBeNull ?? (QueryValue.self is any OptionalQueryValue.Type)
+    }
+
+    /// The fragment as an operand of an operator of `precedence`: each dialect parenthesizes it
+    /// when it binds less tightly than the operator (or as tightly, when `orEqual` is set, for the
+    /// right operand of a left-associative operator).
     func operandFragment(of precedence: SQLPrecedence, orEqual: Bool = false) -> SQL {
         let own = queryPrecedence
-        if own < precedence || (orEqual && own == precedence) {
-            return sqlConcat("(", queryFragment, ")")
-        }
-        return queryFragment
+        // An atom is never parenthesized.
+        if own.kind == .atomic && !(orEqual && precedence.kind == .atomic) { return queryFragment }
+        return SQL(
+            .operand(SQLOperand(queryFragment, precedence: own, parent: precedence, parenthesizesEqual: orEqual)))
     }
-}
-
-/// How tightly an SQL operator binds, following SQLite's operator precedence.
-public struct SQLPrecedence: Comparable, Hashable, Sendable {
-    /// Larger binds more tightly.
-    public var rawValue: Int
-
-    /// Creates a precedence level.
-    public init(rawValue: Int) { self.rawValue = rawValue }
-
-    /// Unknown SQL, such as a raw fragment: always parenthesized as an operand.
-    public static let lowest = SQLPrecedence(rawValue: 0)
-    /// `OR`.
-    public static let or = SQLPrecedence(rawValue: 10)
-    /// `AND`.
-    public static let and = SQLPrecedence(rawValue: 20)
-    /// Prefix `NOT`.
-    public static let not = SQLPrecedence(rawValue: 30)
-    /// `=`, `<>`, `IS`, `IS NOT`, `IN`, `LIKE`, `GLOB`, `BETWEEN`, `IS NULL`.
-    public static let equality = SQLPrecedence(rawValue: 40)
-    /// `<`, `<=`, `>`, `>=`.
-    public static let comparison = SQLPrecedence(rawValue: 50)
-    /// `+` and `-`.
-    public static let additive = SQLPrecedence(rawValue: 60)
-    /// `*`, `/` and `%`.
-    public static let multiplicative = SQLPrecedence(rawValue: 70)
-    /// `||` (string concatenation).
-    public static let concatenation = SQLPrecedence(rawValue: 80)
-    /// Postfix `COLLATE`.
-    public static let collate = SQLPrecedence(rawValue: 90)
-    /// Prefix `-` and `+`.
-    public static let prefix = SQLPrecedence(rawValue: 95)
-    /// A column, a bound value, a function call, a parenthesized expression or a subquery.
-    public static let atomic = SQLPrecedence(rawValue: 100)
-
-    /// Whether `lhs` binds less tightly than `rhs`.
-    public static func < (lhs: SQLPrecedence, rhs: SQLPrecedence) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 /// A typed SQL expression: what the operators, functions and aggregates return, and the escape
@@ -162,9 +133,9 @@ public struct SQLExpression<QueryValue>: QueryExpression, Sendable {
         self.rowIDHint = (expression as? SQLExpression<QueryValue>)?.rowIDHint
     }
 
-    /// A bound value: renders as `?`.
+    /// A bound value: renders as `?` (`$n` on PostgreSQL).
     public init(value: QueryValue) where QueryValue: SQLBindable {
-        self.queryFragment = SQL(sql: "?", arguments: StatementArguments([value]))
+        self.queryFragment = SQL(.binding(value))
         self.queryPrecedence = .atomic
     }
 }
@@ -264,15 +235,22 @@ extension Optional: TextQueryValue where Wrapped == String {}
 
 /// Concatenates fragments and their arguments.
 func sqlConcat(_ parts: SQL...) -> SQL {
-    var result = SQL(sql: "")
+    var result = SQL(segments: [])
     for part in parts { result.append(part) }
     return result
+}
+
+extension SQL {
+    /// Text the builder writes the same in every dialect.
+    init(text: String) {
+        self.init(.text(text))
+    }
 }
 
 /// ` COLLATE NOCASE` on SQLite, nothing on PostgreSQL: how UUIDs stored as text are compared
 /// (``QueryExpression/comparesUUIDText``).
 func uuidTextCollation() -> SQL {
-    SQL(sqlite: SQL(sql: " COLLATE NOCASE"), postgreSQL: SQL(sql: ""))
+    SQL(.construct(.uuidTextCollation))
 }
 
 /// `value` as an expression, bound as `expression` stores its values.
@@ -281,7 +259,7 @@ where E.QueryValue: SQLBindable {
     SQLExpression(sql: expression.bound(value), precedence: expression.comparesUUIDText ? .collate : .atomic)
 }
 
-/// `lhs op rhs`, parenthesizing operands as precedence requires.
+/// `lhs op rhs`, parenthesizing operands as each dialect's precedence requires.
 ///
 /// Left-associative operators parenthesize a right operand of the same precedence; associative
 /// ones (`AND`, `OR`) never need to; non-associative ones (comparisons) parenthesize both sides.
@@ -289,17 +267,18 @@ func infix<Result>(
     _ lhs: some QueryExpression, _ op: String, _ rhs: some QueryExpression,
     precedence: SQLPrecedence, associativity: InfixAssociativity = .left
 ) -> SQLExpression<Result> {
-    infix(lhs, SQL(sql: op), rhs, precedence: precedence, associativity: associativity)
+    infix(lhs, SQL(text: op), rhs, precedence: precedence, associativity: associativity)
 }
 
 /// `lhs op rhs` with an operator whose spelling depends on the dialect.
 func infix<Result>(
     _ lhs: some QueryExpression, _ op: SQL, _ rhs: some QueryExpression,
-    precedence: SQLPrecedence = .equality, associativity: InfixAssociativity = .none
+    precedence: SQLPrecedence, associativity: InfixAssociativity = .none
 ) -> SQLExpression<Result> {
-    let left = lhs.operandFragment(of: precedence, orEqual: associativity == .none)
-    let right = rhs.operandFragment(of: precedence, orEqual: associativity != .associative)
-    return SQLExpression(sql: sqlConcat(left, op, right), precedence: precedence)
+    var sql = lhs.operandFragment(of: precedence, orEqual: associativity == .none)
+    sql.append(op)
+    sql.append(rhs.operandFragment(of: precedence, orEqual: associativity != .associative))
+    return SQLExpression(sql: sql, precedence: precedence)
 }
 
 /// How an infix operator groups with neighbours of the same precedence.
@@ -309,27 +288,33 @@ enum InfixAssociativity {
 
 /// `operand op`, for postfix operators such as `IS NULL` and `COLLATE`.
 func postfix<Result>(_ operand: some QueryExpression, _ op: SQL, precedence: SQLPrecedence) -> SQLExpression<Result> {
-    SQLExpression(sql: sqlConcat(operand.operandFragment(of: precedence, orEqual: true), op), precedence: precedence)
+    var sql = operand.operandFragment(of: precedence, orEqual: true)
+    sql.append(op)
+    return SQLExpression(sql: sql, precedence: precedence)
 }
 
 /// `name(arguments)`: a function call, atomic.
 func functionCall<Result>(_ name: String, _ arguments: [SQL]) -> SQLExpression<Result> {
-    var sql = SQL(sql: name + "(")
+    var sql = SQL(text: name + "(")
     sql.append(SQL.joined(arguments, separator: ", "))
-    sql.append(")")
+    sql.append(text: ")")
     return SQLExpression(sql: sql, precedence: .atomic)
 }
 
-/// `expression` on SQLite; on PostgreSQL, which has no exact equivalent, rendering it throws a
-/// misuse error naming it and saying `reason` (never SQLite's SQL sent to PostgreSQL).
-func sqliteOnly<Result>(_ expression: SQLExpression<Result>, _ reason: String) -> SQLExpression<Result> {
+/// A construct each dialect writes its own way, as an expression of `precedence`.
+func construct<Result>(_ construct: SQLConstruct, precedence: SQLPrecedence = .atomic) -> SQLExpression<Result> {
+    SQLExpression(sql: SQL(.construct(construct)), precedence: precedence)
+}
+
+/// `expression` on SQLite; other dialects, which have no exact equivalent, refuse it before
+/// anything runs, saying why (never SQLite's SQL sent to another engine).
+func sqliteOnly<Result>(_ expression: SQLExpression<Result>, _ feature: SQLiteOnlyFeature) -> SQLExpression<Result> {
     SQLExpression(
-        sql: SQL(sqlite: expression.queryFragment, unsupportedOnPostgreSQL: reason),
-        precedence: expression.queryPrecedence)
+        sql: SQL(.construct(.sqliteOnly(expression.queryFragment, feature))), precedence: expression.queryPrecedence)
 }
 
 /// An integer argument, bound: `?` on SQLite, `CAST(? AS integer)` on PostgreSQL, whose functions
 /// such as `ntile`, `lag` and `substr` take an `integer` where Slate binds an `int8`.
 func integerArgument(_ value: Int) -> SQL {
-    SQL(sqlite: SQL(sql: "?", arguments: [value]), postgreSQL: SQL(sql: "CAST(? AS integer)", arguments: [value]))
+    SQL(.construct(.integerArgument(value)))
 }

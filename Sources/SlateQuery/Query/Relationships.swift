@@ -65,10 +65,9 @@ struct ResolvedForeignKey {
     static func predicate<T: Table>(_ table: T.Type, qualifier: String, indexes: [Int], values: [any SQLBindable])
         -> SQLExpression<Bool>
     {
-        let prefix = qualifier.quotedIdentifier + "."
         let columns = T.schema.recordColumns
         let parts = zip(indexes, values).map { index, value in
-            SQL(sql: prefix + columns[index].name.quotedIdentifier + " = ?", arguments: StatementArguments([value]))
+            SQL(segments: [.column(qualifier: qualifier, name: columns[index].name), .text(" = "), .binding(value)])
         }
         return SQLExpression(
             sql: SQL.joined(parts, separator: " AND "), precedence: parts.count == 1 ? .equality : .and)

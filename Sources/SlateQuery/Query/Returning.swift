@@ -11,26 +11,28 @@ import SlateCore
 /// let deleted: [Person] = try Person.delete().where { $0.age < 18 }.returning().fetchAll(db)
 /// ```
 public struct Returning<Root: Table, Output>: QueryStatement {
-    enum Base {
-        case insert(Insert<Root>)
-        case statement(SQL)
-    }
-
-    let base: Base
+    let base: ReturningBase<Root>
     /// The `RETURNING` clause, without the keyword.
     package let returning: SQL
     let decoder: @Sendable (borrowing Row) throws -> Output
-    init(base: Base, returning: SQL, decoder: @escaping @Sendable (borrowing Row) throws -> Output) {
+    init(base: ReturningBase<Root>, returning: SQL, decoder: @escaping @Sendable (borrowing Row) throws -> Output) {
         self.base = base
         self.returning = returning
         self.decoder = decoder
     }
 
+    /// ` RETURNING …`.
+    var returningClause: SQL {
+        var sql = SQL(text: " RETURNING ")
+        sql.append(returning)
+        return sql
+    }
+
     /// The statement's SQL and bound values (for an insert, those of its first record).
     public var sql: SQL {
         switch base {
-        case .insert(let insert): sqlConcat(insert.sql, " RETURNING ", returning)
-        case .statement(let sql): sqlConcat(sql, " RETURNING ", returning)
+        case .insert(let insert): sqlConcat(insert.sql, returningClause)
+        case .statement(let sql): sqlConcat(sql, returningClause)
         }
     }
 
@@ -41,10 +43,10 @@ public struct Returning<Root: Table, Output>: QueryStatement {
         switch base {
         case .insert(let insert):
             return insert.records.map { record in
-                sqlConcat(insert.statement(for: record, alsoOmitting: extra), " RETURNING ", returning)
+                sqlConcat(insert.statement(for: record, alsoOmitting: extra), returningClause)
             }
         case .statement(let sql):
-            return [sqlConcat(sql, " RETURNING ", returning)]
+            return [sqlConcat(sql, returningClause)]
         }
     }
 
@@ -88,7 +90,7 @@ public struct Returning<Root: Table, Output>: QueryStatement {
         switch base {
         case .insert(let insert):
             var index = 0
-            try insert.forEachRecord(db, suffix: sqlConcat(" RETURNING ", returning)) { statement, _ in
+            try insert.forEachRecord(db, suffix: returningClause) { statement, _ in
                 var returned = false
                 while try statement.step() {
                     returned = true
@@ -105,74 +107,52 @@ public struct Returning<Root: Table, Output>: QueryStatement {
     }
 }
 
-/// `"T"."a", "T"."b", …` for chosen expressions, and a decoder into their values.
-func returningClause<Root: Table, each Selected: QueryExpression>(
-    _ type: Root.Type, _ selection: (Root.Columns) -> (repeat each Selected)
-) -> (SQL, @Sendable (borrowing Row) throws -> (repeat (each Selected).QueryValue))
-where repeat (each Selected).QueryValue: SQLExtractable {
-    let expressions = selection(Root.Columns(qualifier: Root.tableName))
-    var fragments: [SQL] = []
-    for expression in repeat each expressions { fragments.append(expression.queryFragment) }
-    return (
-        SQL.joined(fragments, separator: ", "),
-        { row in
+/// What a ``Returning`` adds its clause to: an insert (run once per record), or another statement.
+enum ReturningBase<Root: Table>: Sendable {
+    case insert(Insert<Root>)
+    case statement(SQL)
+}
+
+/// A statement that writes rows of one table — an ``Insert``, an ``Update`` or a ``Delete`` — and
+/// can return them with `RETURNING`.
+public protocol RowWritingStatement: QueryStatement {
+    /// The table the statement writes.
+    associatedtype Root: Table
+}
+
+extension RowWritingStatement {
+    /// Returns chosen columns or expressions of each row written: for an insert or an update, as
+    /// stored by it; for a delete, as it was.
+    ///
+    /// ```swift
+    /// let id = try Person.insert(person).returning(\.id).fetchOne(db)
+    /// let renamed = try Person.update { $0.name.set(to: $0.name.upper()) }.returning { ($0.id, $0.name) }.fetchAll(db)
+    /// ```
+    public func returning<each Selected: QueryExpression>(
+        _ selection: (Root.Columns) -> (repeat each Selected)
+    ) -> Returning<Root, (repeat (each Selected).QueryValue)> where repeat (each Selected).QueryValue: SQLExtractable {
+        let expressions = selection(Root.Columns(qualifier: Root.tableName))
+        var fragments: [SQL] = []
+        for expression in repeat each expressions { fragments.append(expression.queryFragment) }
+        return Returning(base: returningBase, returning: SQL.joined(fragments, separator: ", ")) { row in
             var index = 0
             return (repeat try extractNext((each Selected).QueryValue.self, from: row, at: &index))
         }
-    )
-}
-
-extension Insert {
-    /// Returns chosen columns or expressions of each inserted row: `.returning(\.id)`,
-    /// `.returning { ($0.id, $0.createdAt) }`.
-    public func returning<each Selected: QueryExpression>(
-        _ selection: (Root.Columns) -> (repeat each Selected)
-    ) -> Returning<Root, (repeat (each Selected).QueryValue)> where repeat (each Selected).QueryValue: SQLExtractable {
-        let (columns, decoder) = returningClause(Root.self, selection)
-        return Returning(base: .insert(self), returning: columns, decoder: decoder)
     }
 
-    /// Returns each inserted row as a record, as stored.
-    public func returning() -> Returning<Root, Root> {
-        Returning(base: .insert(self), returning: SelectClauses.columnList(of: Root.self, qualifier: Root.tableName)) {
-            try Root(row: $0)
-        }
-    }
-}
-
-extension Update {
-    /// Returns chosen columns or expressions of each updated row, with their new values.
-    public func returning<each Selected: QueryExpression>(
-        _ selection: (Root.Columns) -> (repeat each Selected)
-    ) -> Returning<Root, (repeat (each Selected).QueryValue)> where repeat (each Selected).QueryValue: SQLExtractable {
-        let (columns, decoder) = returningClause(Root.self, selection)
-        return Returning(base: .statement(sql), returning: columns, decoder: decoder)
-    }
-
-    /// Returns each updated row as a record, with its new values.
-    public func returning() -> Returning<Root, Root> {
-        Returning(base: .statement(sql), returning: SelectClauses.columnList(of: Root.self, qualifier: Root.tableName))
-        {
-            try Root(row: $0)
-        }
-    }
-}
-
-extension Delete {
-    /// Returns chosen columns or expressions of each deleted row.
-    public func returning<each Selected: QueryExpression>(
-        _ selection: (Root.Columns) -> (repeat each Selected)
-    ) -> Returning<Root, (repeat (each Selected).QueryValue)> where repeat (each Selected).QueryValue: SQLExtractable {
-        let (columns, decoder) = returningClause(Root.self, selection)
-        return Returning(base: .statement(sql), returning: columns, decoder: decoder)
-    }
-
-    /// Returns each deleted row as a record.
+    /// Returns each row written as a record: for an insert or an update, as stored by it; for a
+    /// delete, as it was.
     public func returning() -> Returning<Root, Root> {
         Returning(
-            base: .statement(sql), returning: SelectClauses.columnList(of: Root.self, qualifier: Root.tableName)
+            base: returningBase, returning: SelectClauses.columnList(of: Root.self, qualifier: Root.tableName)
         ) {
             try Root(row: $0)
         }
+    }
+
+    /// An insert runs once per record; another statement once.
+    private var returningBase: ReturningBase<Root> {
+        if let insert = self as? Insert<Root> { return .insert(insert) }
+        return .statement(sql)
     }
 }

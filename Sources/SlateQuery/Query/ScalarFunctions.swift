@@ -5,9 +5,9 @@ import SlateCore
 // PostgreSQL: `IS NOT DISTINCT FROM`, `strpos`, and `substr` with `integer` arguments.
 
 /// ` IS `, which PostgreSQL spells ` IS NOT DISTINCT FROM `.
-private let isOperator = SQL(sqlite: " IS ", postgreSQL: " IS NOT DISTINCT FROM ")
+private let isOperator = SQL(.construct(.nullSafeEquality(negated: false)))
 /// ` IS NOT `, which PostgreSQL spells ` IS DISTINCT FROM `.
-private let isNotOperator = SQL(sqlite: " IS NOT ", postgreSQL: " IS DISTINCT FROM ")
+private let isNotOperator = SQL(.construct(.nullSafeEquality(negated: true)))
 
 extension QueryExpression {
     /// `self IS ?`: equality where `NULL` equals `NULL`; never `NULL` itself.
@@ -16,7 +16,7 @@ extension QueryExpression {
     /// Customer.where { $0.state.is(nil) }          // "Customer"."State" IS ?
     /// ```
     public func `is`(_ value: QueryValue) -> SQLExpression<Bool> where QueryValue: SQLBindable {
-        infix(self, isOperator, boundValue(value, as: self), precedence: .equality, associativity: .none)
+        infix(self, isOperator, boundValue(value, as: self), precedence: .nullTest, associativity: .none)
     }
 
     /// `self IS other`: equality where `NULL` equals `NULL`; never `NULL` itself.
@@ -25,41 +25,41 @@ extension QueryExpression {
     /// Invoice.join(Customer.self, on: { $0.billingState.is($1.state) })
     /// ```
     public func `is`(_ other: some QueryExpression<QueryValue>) -> SQLExpression<Bool> {
-        infix(self, isOperator, other, precedence: .equality, associativity: .none)
+        infix(self, isOperator, other, precedence: .nullTest, associativity: .none)
     }
 
     /// `self IS other` for an optional expression and a non-optional one.
     public func `is`<Other: QueryExpression>(_ other: Other) -> SQLExpression<Bool>
     where QueryValue == Other.QueryValue? {
-        infix(self, isOperator, other, precedence: .equality, associativity: .none)
+        infix(self, isOperator, other, precedence: .nullTest, associativity: .none)
     }
 
     /// `self IS other` for a non-optional expression and an optional one.
     public func `is`<Other: QueryExpression>(_ other: Other) -> SQLExpression<Bool>
     where QueryValue? == Other.QueryValue {
-        infix(self, isOperator, other, precedence: .equality, associativity: .none)
+        infix(self, isOperator, other, precedence: .nullTest, associativity: .none)
     }
 
     /// `self IS NOT ?`: inequality where `NULL` equals `NULL`; never `NULL` itself.
     public func isNot(_ value: QueryValue) -> SQLExpression<Bool> where QueryValue: SQLBindable {
-        infix(self, isNotOperator, boundValue(value, as: self), precedence: .equality, associativity: .none)
+        infix(self, isNotOperator, boundValue(value, as: self), precedence: .nullTest, associativity: .none)
     }
 
     /// `self IS NOT other`: inequality where `NULL` equals `NULL`; never `NULL` itself.
     public func isNot(_ other: some QueryExpression<QueryValue>) -> SQLExpression<Bool> {
-        infix(self, isNotOperator, other, precedence: .equality, associativity: .none)
+        infix(self, isNotOperator, other, precedence: .nullTest, associativity: .none)
     }
 
     /// `self IS NOT other` for an optional expression and a non-optional one.
     public func isNot<Other: QueryExpression>(_ other: Other) -> SQLExpression<Bool>
     where QueryValue == Other.QueryValue? {
-        infix(self, isNotOperator, other, precedence: .equality, associativity: .none)
+        infix(self, isNotOperator, other, precedence: .nullTest, associativity: .none)
     }
 
     /// `self IS NOT other` for a non-optional expression and an optional one.
     public func isNot<Other: QueryExpression>(_ other: Other) -> SQLExpression<Bool>
     where QueryValue? == Other.QueryValue {
-        infix(self, isNotOperator, other, precedence: .equality, associativity: .none)
+        infix(self, isNotOperator, other, precedence: .nullTest, associativity: .none)
     }
 
     /// `nullif(self, ?)`: `NULL` when the expression equals `value`, the expression otherwise.
@@ -88,33 +88,16 @@ extension QueryExpression where QueryValue: TextQueryValue {
     /// Customer.select { $0.lastName.substr(1, 3) }   // substr("Customer"."LastName", ?, ?)
     /// ```
     public func substr(_ start: Int, _ length: Int? = nil) -> SQLExpression<QueryValue> {
-        let sqlite: SQLExpression<QueryValue>
-        let postgreSQL: SQLExpression<QueryValue>
-        if let length {
-            sqlite = functionCall("substr", [queryFragment, "\(start)", "\(length)"])
-            postgreSQL = functionCall("substr", [queryFragment, integerArgument(start), integerArgument(length)])
-        } else {
-            sqlite = functionCall("substr", [queryFragment, "\(start)"])
-            postgreSQL = functionCall("substr", [queryFragment, integerArgument(start)])
-        }
         // A negative start counts from the end, and a negative length takes the characters
         // before start, only on SQLite.
-        guard start >= 0, (length ?? 0) >= 0 else {
-            return sqliteOnly(
-                sqlite, "PostgreSQL's substr does not count a negative start from the end or take a negative length")
-        }
-        return SQLExpression(
-            sql: SQL(sqlite: sqlite.queryFragment, postgreSQL: postgreSQL.queryFragment), precedence: .atomic)
+        construct(.substring(queryFragment, start: start, length: length))
     }
 }
 
 /// `instr(text, ?)`, which PostgreSQL spells `strpos(text, ?)` (the same position in characters,
 /// from 1, or 0).
 private func instrCall<Result>(_ text: SQL, _ substring: String) -> SQLExpression<Result> {
-    let sqlite: SQLExpression<Result> = functionCall("instr", [text, "\(substring)"])
-    let postgreSQL: SQLExpression<Result> = functionCall("strpos", [text, "\(substring)"])
-    return SQLExpression(
-        sql: SQL(sqlite: sqlite.queryFragment, postgreSQL: postgreSQL.queryFragment), precedence: .atomic)
+    construct(.position(of: substring, in: text))
 }
 
 extension QueryExpression where QueryValue == String {

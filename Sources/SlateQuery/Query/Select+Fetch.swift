@@ -49,6 +49,9 @@ extension SelectStatement {
     public func exists(_ db: Database) throws -> Bool {
         return try db.fetchValue(Bool.self, clauses.renderExists())
     }
+
+    /// The statement ``exists(_:)`` runs.
+    public var existsSQL: SQL { clauses.renderExists() }
 }
 
 extension Select {

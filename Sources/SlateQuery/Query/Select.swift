@@ -35,37 +35,43 @@ public struct SelectClauses: Sendable {
     var ordering: [SQL] = []
     var limit: Int?
     var offset: Int?
-    /// The qualifiers of the tables in `from`, for ``QueryNesting``.
+    /// The number of the statement's level (``SQLScope``): its tables' qualifiers carry it.
+    let level: UInt64
+    /// The qualifiers of the tables in `from`: they take their aliases at this statement's level.
     var qualifiers: [String]
     /// The `WITH` clause.
     var commonTables = CommonTableExpressions()
 
-    init(selection: SQL, from: SQL, qualifiers: [String]) {
+    init(selection: SQL, from: SQL, level: UInt64, qualifiers: [String]) {
         self.selection = selection
         self.from = from
+        self.level = level
         self.qualifiers = qualifiers
     }
 
     /// The clauses of `SELECT <every column of T> FROM "T" [AS "alias"]`.
-    static func table<T: QuerySource>(_ type: T.Type, qualifier: String) -> SelectClauses {
+    static func table<T: QuerySource>(_ type: T.Type, qualifier: String, level: UInt64) -> SelectClauses {
         SelectClauses(
-            selection: columnList(of: type, qualifier: qualifier),
-            from: tableReference(type, qualifier: qualifier), qualifiers: [qualifier])
+            selection: columnList(of: type, qualifier: qualifier), from: tableReference(type, qualifier: qualifier),
+            level: level, qualifiers: [qualifier])
     }
 
     /// `"q"."a", "q"."b", …` for every column of `T`.
     static func columnList<T: QuerySource>(of type: T.Type, qualifier: String) -> SQL {
-        let prefix = qualifier.quotedIdentifier + "."
-        let text = T.schema.recordColumns.map { prefix + $0.name.quotedIdentifier }.joined(separator: ", ")
-        if let error = T.schemaError { return SQL(sql: text, failing: error) }
-        return SQL(sql: text)
+        let columns = T.schema.recordColumns
+        var segments: [SQLSegment] = []
+        segments.reserveCapacity(2 * columns.count + 1)
+        for column in columns {
+            if !segments.isEmpty { segments.append(.text(", ")) }
+            segments.append(.column(qualifier: qualifier, name: column.name))
+        }
+        if let error = T.schemaError { segments.append(.failure(error)) }
+        return SQL(segments: segments)
     }
 
     /// `"T"`, or `"T" AS "alias"`.
     static func tableReference<T: QuerySource>(_ type: T.Type, qualifier: String) -> SQL {
-        let name = T.schema.name
-        if qualifier == name { return SQL(sql: qualifier.quotedIdentifier) }
-        return SQL(sql: name.quotedIdentifier + " AS " + qualifier.quotedIdentifier)
+        SQL(.table(name: T.schema.name, qualifier: qualifier, source: nil))
     }
 
     /// Returns a copy selecting `fragments` instead.
@@ -80,13 +86,13 @@ public struct SelectClauses: Sendable {
     mutating func join<T: QuerySource>(
         _ kind: String, _ type: T.Type, qualifier: String, on condition: SQLExpression<Bool>?
     ) {
-        from.append(SQL(sql: " \(kind) "))
+        from.append(text: " \(kind) ")
         from.append(Self.tableReference(type, qualifier: qualifier))
         if let condition {
-            from.append(" ON ")
+            from.append(text: " ON ")
             from.append(condition.queryFragment)
         }
-        selection.append(", ")
+        selection.append(text: ", ")
         selection.append(Self.columnList(of: type, qualifier: qualifier))
         qualifiers.append(qualifier)
     }
@@ -105,41 +111,42 @@ public struct SelectClauses: Sendable {
         render(limit: limit ?? 1)
     }
 
-    private func render(limit: Int?) -> SQL {
+    /// Whether the statement is grouped: its rows are groups.
+    private var isGrouped: Bool { !grouping.isEmpty || !havingPredicates.isEmpty }
+
+    /// `WITH … SELECT [DISTINCT] selection FROM …`, at the statement's level.
+    private func render(limit: Int?, selection: SQL? = nil) -> SQL {
+        var body = SQL(text: isDistinct ? "SELECT DISTINCT " : "SELECT ")
+        body.append(selection ?? self.selection)
+        appendBody(to: &body, limit: limit, includingOrdering: true)
         var sql = commonTables.prefix
-        sql.append(isDistinct ? "SELECT DISTINCT " : "SELECT ")
-        sql.append(selection)
-        appendBody(to: &sql, limit: limit, includingOrdering: true)
+        sql.append(.scope(qualifiers: qualifiers, body))
         sql.rowIDHint = rowIDHint
         return sql
     }
 
     /// `FROM … WHERE … GROUP BY … HAVING … ORDER BY … LIMIT … OFFSET …`.
     private func appendBody(to sql: inout SQL, limit: Int?, includingOrdering: Bool) {
-        sql.append(" FROM ")
+        sql.append(text: " FROM ")
         sql.append(from)
         if !predicates.isEmpty {
-            sql.append(" WHERE ")
+            sql.append(text: " WHERE ")
             sql.append(Self.conjunction(predicates))
         }
         if !grouping.isEmpty {
-            sql.append(" GROUP BY ")
+            sql.append(text: " GROUP BY ")
             sql.append(SQL.joined(grouping, separator: ", "))
         }
         if !havingPredicates.isEmpty {
-            sql.append(" HAVING ")
+            sql.append(text: " HAVING ")
             sql.append(Self.conjunction(havingPredicates))
         }
         if includingOrdering && !ordering.isEmpty {
-            sql.append(" ORDER BY ")
+            sql.append(text: " ORDER BY ")
             sql.append(SQL.joined(ordering, separator: ", "))
         }
-        if let limit {
-            sql.append(" LIMIT \(limit)")
-            if let offset { sql.append(" OFFSET \(offset)") }
-        } else if let offset {
-            // `LIMIT -1` is SQLite's "no limit"; PostgreSQL takes an OFFSET alone.
-            sql.append(SQL(sqlite: " LIMIT -1 OFFSET \(offset)", postgreSQL: " OFFSET \(offset)"))
+        if limit != nil || offset != nil {
+            sql.append(.construct(.limit(limit, offset: offset)))
         }
     }
 
@@ -147,24 +154,40 @@ public struct SelectClauses: Sendable {
     /// whole statement as a subquery (with DISTINCT, GROUP BY, HAVING, LIMIT or OFFSET).
     @usableFromInline
     package func renderCount() -> SQL {
-        if !isDistinct && grouping.isEmpty && havingPredicates.isEmpty && limit == nil && offset == nil {
+        if !isDistinct && !isGrouped && limit == nil && offset == nil {
+            var body = SQL(text: "SELECT count(*)")
+            appendBody(to: &body, limit: nil, includingOrdering: false)
             var sql = commonTables.prefix
-            sql.append("SELECT count(*)")
-            appendBody(to: &sql, limit: nil, includingOrdering: false)
+            sql.append(.scope(qualifiers: qualifiers, body))
             sql.rowIDHint = rowIDHint
             return sql
         }
-        // PostgreSQL (before 16) requires an alias for a subquery in FROM, and a grouped query
-        // there may select only grouped columns and aggregates: without DISTINCT, the selection
-        // does not change the number of rows, so it selects `1`.
-        var counted = self
-        if !isDistinct { counted.selection = SQL(sqlite: selection, postgreSQL: SQL(sql: "1")) }
-        return sqlConcat("SELECT count(*) FROM (", counted.render(), SQL(sqlite: ")", postgreSQL: ") AS \"counted\""))
+        // A dialect may require an alias for a subquery in FROM (PostgreSQL before 16), and a
+        // grouped query there may select only grouped columns and aggregates: its rows are its
+        // groups whatever it selects, and only they count.
+        var sql = SQL(text: "SELECT count(*) FROM ")
+        sql.append(.construct(.derivedTable(render(limit: limit, selection: rowsOnlySelection), alias: "counted")))
+        return sql
+    }
+
+    /// The selection, when only the number of rows matters: a grouped statement's rows are its
+    /// groups (unless `DISTINCT` merges some), whatever it selects.
+    private var rowsOnlySelection: SQL? {
+        guard isGrouped && !isDistinct else { return nil }
+        return SQL(.construct(.rowsOnlySelection(selection)))
+    }
+
+    /// The statement, for `EXISTS (…)`: only whether it has a row matters.
+    package func renderForExistence() -> SQL {
+        render(limit: limit, selection: rowsOnlySelection)
     }
 
     /// `SELECT EXISTS (…)`.
     package func renderExists() -> SQL {
-        sqlConcat("SELECT EXISTS (", render(), ")")
+        var sql = SQL(text: "SELECT EXISTS (")
+        sql.append(renderForExistence())
+        sql.append(text: ")")
+        return sql
     }
 
     /// Predicates joined by AND, parenthesized where needed.
@@ -208,7 +231,7 @@ extension SelectStatement {
     /// ```
     public func `where`(_ predicate: (Scope) -> some QueryExpression<some BooleanQueryValue>) -> Self {
         var copy = self
-        copy.clauses.predicates.append(SQLExpression(condition: withOuterQualifiers { predicate(scope) }))
+        copy.clauses.predicates.append(SQLExpression(condition: predicate(scope)))
         return copy
     }
 
@@ -237,7 +260,7 @@ extension SelectStatement {
     /// Track.order { ($0.composer.descending(nulls: .last), $0.name) }
     /// ```
     public func order<each Term: OrderingTerm>(_ terms: (Scope) -> (repeat each Term)) -> Self {
-        let terms = withOuterQualifiers { terms(scope) }
+        let terms = terms(scope)
         var copy = self
         for term in repeat each terms { copy.clauses.ordering.append(term.orderingFragment) }
         return copy
@@ -252,7 +275,7 @@ extension SelectStatement {
 
     /// Adds `GROUP BY` expressions: `.group { $0.genreId }`.
     public func group<each Grouping: QueryExpression>(_ expressions: (Scope) -> (repeat each Grouping)) -> Self {
-        let expressions = withOuterQualifiers { expressions(scope) }
+        let expressions = expressions(scope)
         var copy = self
         for expression in repeat each expressions { copy.clauses.grouping.append(expression.queryFragment) }
         return copy
@@ -268,11 +291,13 @@ extension SelectStatement {
     /// Adds a `HAVING` condition on groups. Several calls combine with `AND`.
     public func having(_ predicate: (Scope) -> some QueryExpression<some BooleanQueryValue>) -> Self {
         var copy = self
-        copy.clauses.havingPredicates.append(SQLExpression(condition: withOuterQualifiers { predicate(scope) }))
+        copy.clauses.havingPredicates.append(SQLExpression(condition: predicate(scope)))
         return copy
     }
 
     /// Sets `LIMIT n [OFFSET m]`; without `offset`, an offset set before (``offset(_:)``) stays.
+    /// A negative limit is no limit, and a negative offset none, as SQLite reads them, in every
+    /// dialect.
     public func limit(_ limit: Int, offset: Int? = nil) -> Self {
         var copy = self
         copy.clauses.limit = limit
@@ -280,8 +305,8 @@ extension SelectStatement {
         return copy
     }
 
-    /// Skips the first `offset` rows, without a limit: `LIMIT -1 OFFSET m` (SQLite has no `OFFSET`
-    /// without `LIMIT`, and a negative limit is none).
+    /// Skips the first `offset` rows, without a limit: `LIMIT -1 OFFSET m` on SQLite (which has no
+    /// `OFFSET` without `LIMIT`, and reads a negative limit as none), `OFFSET m` on PostgreSQL.
     ///
     /// ```swift
     /// Track.order(by: \.trackId).offset(3500)   // … ORDER BY "Track"."TrackId" LIMIT -1 OFFSET 3500
@@ -314,7 +339,7 @@ extension SelectStatement {
         _ selection: (Scope) -> (repeat each Selected)
     ) -> Selection<Scope, (repeat (each Selected).QueryValue)>
     where repeat (each Selected).QueryValue: SQLExtractable {
-        let expressions = withOuterQualifiers { selection(scope) }
+        let expressions = selection(scope)
         var fragments: [SQL] = []
         for expression in repeat each expressions { fragments.append(expression.queryFragment) }
         if fragments.isEmpty { fragments.append(selectedNothing) }
@@ -335,7 +360,7 @@ extension SelectStatement {
     public func select<Selected: QueryExpression>(
         _ selection: (Scope) -> Selected
     ) -> Selection<Scope, Selected.QueryValue> where Selected.QueryValue: SQLExtractable {
-        let expression = withOuterQualifiers { selection(scope) }
+        let expression = selection(scope)
         return Selection(scope: scope, clauses: clauses.selecting([expression.queryFragment])) { row in
             try Selected.QueryValue.extract(from: row, at: 0)
         }
@@ -411,36 +436,33 @@ public struct Select<Root: Table>: SelectStatement {
     @usableFromInline package var storedClauses: StoredSelectClauses?
     /// The key values of `Root.find(key)`, while nothing else was added.
     @usableFromInline package var primaryKeyLookup: PrimaryKeyValues?
-    /// The alias qualifying the columns, when not the table name.
+    /// The explicit alias qualifying the columns, if any.
     @usableFromInline let alias: String?
-    /// The table name or alias qualifying the columns.
-    var qualifier: String { alias ?? Root.tableName }
+    /// The number of the statement's level (``SQLScope``).
+    @usableFromInline let level: UInt64
+    /// The alias, or the table name at the statement's level, qualifying the columns.
+    var qualifier: String { alias ?? SQLScope.qualifier(Root.tableName, scope: level) }
 
     /// Selects every record of `Root`, under `alias` when given (for a table that appears twice in
     /// a query).
     public init(alias: String? = nil) {
-        let qualifier = alias ?? QueryNesting.qualifier(for: Root.tableName)
-        self.alias = qualifier == Root.tableName ? nil : qualifier
+        self.alias = alias
+        self.level = SQLScope.next()
     }
 
     /// Selects the record of `Root` whose primary key columns hold `keyValues`. Inlinable, so
     /// that `find(key)` builds it specialized in the client.
     @inlinable
     init(primaryKeyValues keyValues: PrimaryKeyValues) {
-        if QueryNesting.isActive {
-            let tableName = Root.tableName
-            let qualifier = QueryNesting.qualifier(for: tableName)
-            self.alias = qualifier == tableName ? nil : qualifier
-        } else {
-            self.alias = nil  // no enclosing statement: the table name qualifies the columns
-        }
+        self.alias = nil
+        self.level = SQLScope.next()
         self.primaryKeyLookup = keyValues
     }
 
     /// `SELECT <every column> FROM "Root"`, with the primary key condition of a `find`.
     private func initialClauses() -> SelectClauses {
         let qualifier = self.qualifier
-        var clauses = SelectClauses.table(Root.self, qualifier: qualifier)
+        var clauses = SelectClauses.table(Root.self, qualifier: qualifier, level: level)
         if let keyValues = primaryKeyLookup, let keyed = Root.self as? any PrimaryKeyedTable.Type {
             clauses.predicates.append(keyed.primaryKeyPredicate(values: keyValues.array, qualifier: qualifier))
         }

@@ -15,7 +15,7 @@ extension Selection: QueryExpression where Value: SQLExtractable {
     public typealias QueryValue = Value.SQLNullable
 
     /// `(SELECT …)`.
-    public var queryFragment: SQL { sqlConcat("(", sql, ")") }
+    public var queryFragment: SQL { sqlConcat(SQL(text: "("), sql, SQL(text: ")")) }
 
     /// A parenthesized subquery is atomic.
     public var queryPrecedence: SQLPrecedence { .atomic }
@@ -31,38 +31,38 @@ extension QueryExpression {
     /// ```
     public func `in`<Subquery: SelectStatement>(_ subquery: Subquery) -> SQLExpression<QueryValue.SQLCondition>
     where Subquery.Output == QueryValue, QueryValue: SQLExtractable {
-        postfix(self, sqlConcat(" IN (", subquery.sql, ")"), precedence: .equality)
+        postfix(self, sqlConcat(SQL(text: " IN ("), subquery.sql, SQL(text: ")")), precedence: .membership)
     }
 
     /// `self IN (SELECT …)` for a non-optional subquery column and an optional expression.
     public func `in`<Subquery: SelectStatement>(_ subquery: Subquery) -> SQLExpression<Bool?>
     where Subquery.Output? == QueryValue {
-        postfix(self, sqlConcat(" IN (", subquery.sql, ")"), precedence: .equality)
+        postfix(self, sqlConcat(SQL(text: " IN ("), subquery.sql, SQL(text: ")")), precedence: .membership)
     }
 
     /// `self IN (SELECT …)` for an optional subquery column and a non-optional expression.
     public func `in`<Subquery: SelectStatement>(_ subquery: Subquery) -> SQLExpression<Bool?>
     where Subquery.Output == QueryValue? {
-        postfix(self, sqlConcat(" IN (", subquery.sql, ")"), precedence: .equality)
+        postfix(self, sqlConcat(SQL(text: " IN ("), subquery.sql, SQL(text: ")")), precedence: .membership)
     }
 
     /// `self NOT IN (SELECT …)`. Beware SQL semantics: when the subquery returns a NULL, nothing
     /// is `NOT IN` it.
     public func notIn<Subquery: SelectStatement>(_ subquery: Subquery) -> SQLExpression<QueryValue.SQLCondition>
     where Subquery.Output == QueryValue, QueryValue: SQLExtractable {
-        postfix(self, sqlConcat(" NOT IN (", subquery.sql, ")"), precedence: .equality)
+        postfix(self, sqlConcat(SQL(text: " NOT IN ("), subquery.sql, SQL(text: ")")), precedence: .membership)
     }
 
     /// `self NOT IN (SELECT …)` for a non-optional subquery column and an optional expression.
     public func notIn<Subquery: SelectStatement>(_ subquery: Subquery) -> SQLExpression<Bool?>
     where Subquery.Output? == QueryValue {
-        postfix(self, sqlConcat(" NOT IN (", subquery.sql, ")"), precedence: .equality)
+        postfix(self, sqlConcat(SQL(text: " NOT IN ("), subquery.sql, SQL(text: ")")), precedence: .membership)
     }
 
     /// `self NOT IN (SELECT …)` for an optional subquery column and a non-optional expression.
     public func notIn<Subquery: SelectStatement>(_ subquery: Subquery) -> SQLExpression<Bool?>
     where Subquery.Output == QueryValue? {
-        postfix(self, sqlConcat(" NOT IN (", subquery.sql, ")"), precedence: .equality)
+        postfix(self, sqlConcat(SQL(text: " NOT IN ("), subquery.sql, SQL(text: ")")), precedence: .membership)
     }
 }
 
@@ -72,5 +72,7 @@ extension QueryExpression {
 /// Artist.where { artist in !exists(Album.where { $0.artistId == artist.artistId }) }
 /// ```
 public func exists(_ subquery: some SelectStatement) -> SQLExpression<Bool> {
-    SQLExpression(sql: sqlConcat("EXISTS (", subquery.sql, ")"), precedence: .atomic)
+    SQLExpression(
+        sql: sqlConcat(SQL(text: "EXISTS ("), subquery.clauses.renderForExistence(), SQL(text: ")")),
+        precedence: .atomic)
 }

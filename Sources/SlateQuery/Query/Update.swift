@@ -10,7 +10,10 @@ public struct Assignment<Root: Table>: Sendable {
 
     /// `"column" = value`.
     public var fragment: SQL {
-        sqlConcat(SQL(sql: column.quotedIdentifier + " = "), value)
+        var sql = SQL(.identifier(column))
+        sql.append(text: " = ")
+        sql.append(value)
+        return sql
     }
 }
 
@@ -70,59 +73,58 @@ public enum AssignmentBuilder<Root: Table> {
 /// ```
 ///
 /// Without `where`, every row is updated.
-public struct Update<Root: Table>: QueryStatement {
+public struct Update<Root: Table>: RowWritingStatement {
     /// The assignments.
     public var assignments: [Assignment<Root>]
     /// `UPDATE OR <resolution>`, or `nil` for a plain `UPDATE`.
     public var conflictResolution: ConflictResolution?
-    var predicates: [SQLExpression<Bool>] = []
-    let scope = Root.Columns(qualifier: Root.tableName)
-    /// The `WITH` clause.
-    var commonTables = CommonTableExpressions()
+    /// The statement's level, `WHERE` and `WITH` clauses.
+    var filter: RowFilter<Root>
 
     /// An update with `assignments`.
     public init(_ assignments: [Assignment<Root>], or conflictResolution: ConflictResolution? = nil) {
+        self.init(assignments, or: conflictResolution, filter: RowFilter())
+    }
+
+    init(_ assignments: [Assignment<Root>], or conflictResolution: ConflictResolution?, filter: RowFilter<Root>) {
         self.assignments = assignments
         self.conflictResolution = conflictResolution
+        self.filter = filter
     }
 
     /// Restricts the update to the rows matching `predicate`. Several calls combine with `AND`.
     public func `where`(_ predicate: (Root.Columns) -> some QueryExpression<some BooleanQueryValue>) -> Update {
         var copy = self
-        copy.predicates.append(SQLExpression(condition: QueryNesting.with([Root.tableName]) { predicate(scope) }))
+        copy.filter.add(predicate)
         return copy
     }
 
     /// Restricts the update to the rows matching a condition written in SQL, with bound values.
     public func `where`(sql condition: SQL) -> Update {
         var copy = self
-        copy.predicates.append(SQLExpression(sql: condition))
+        copy.filter.predicates.append(SQLExpression(sql: condition))
         return copy
     }
 
     /// The statement's SQL. With no assignment it is not valid SQL, and ``execute(_:)`` does
     /// nothing.
     public var sql: SQL {
-        var sql = commonTables.prefix
-        sql.append(conflictResolution.map { $0.statementPrefix("UPDATE") } ?? SQL(sql: "UPDATE "))
-        sql.append(SQL(sql: Root.tableName.quotedIdentifier + " SET "))
-        sql.append(SQL.joined(assignments.map(\.fragment), separator: ", "))
-        if !predicates.isEmpty {
-            sql.append(" WHERE ")
-            sql.append(SelectClauses.conjunction(predicates))
-        }
-        return sql
+        var head =
+            conflictResolution.map {
+                SQL(.construct(.conflictResolution(.update, resolution: $0.rawValue, selecting: false)))
+            }
+            ?? SQL(text: "UPDATE ")
+        head.append(.identifier(Root.tableName))
+        head.append(text: " SET ")
+        head.append(SQL.joined(assignments.map(\.fragment), separator: ", "))
+        return filter.render(head)
     }
 
     /// Runs the update and returns the number of rows it changed (0 without assignments).
     @discardableResult
     public func execute(_ db: Database) throws -> Int {
         guard !assignments.isEmpty else { return 0 }
-        let sql = self.sql
-        try sql.checkBuildError()
-        try Root.prepareForWriting(db)
-        try db.execute(sql)
-        return db.changesCount
+        return try filter.execute(sql, db)
     }
 }
 
@@ -133,6 +135,49 @@ extension Table {
         or conflictResolution: ConflictResolution? = nil,
         @AssignmentBuilder<Self> _ assignments: (Columns) -> [Assignment<Self>]
     ) -> Update<Self> {
-        Update(QueryNesting.with([tableName]) { assignments(Columns(qualifier: tableName)) }, or: conflictResolution)
+        let filter = RowFilter<Self>()
+        return Update(assignments(filter.scope), or: conflictResolution, filter: filter)
+    }
+}
+
+/// What an `UPDATE` and a `DELETE` share: the statement's level (``SQLScope``), its `WHERE`
+/// conditions and its `WITH` clause.
+struct RowFilter<Root: Table>: Sendable {
+    /// The number of the statement's level.
+    let level = SQLScope.next()
+    var predicates: [SQLExpression<Bool>] = []
+    /// The `WITH` clause.
+    var commonTables = CommonTableExpressions()
+
+    /// The table's qualifier at the statement's level.
+    var qualifier: String { SQLScope.qualifier(Root.tableName, scope: level) }
+
+    /// The table's columns, for the statement's closures.
+    var scope: Root.Columns { Root.Columns(qualifier: qualifier) }
+
+    /// Adds a `WHERE` condition.
+    mutating func add(_ predicate: (Root.Columns) -> some QueryExpression<some BooleanQueryValue>) {
+        predicates.append(SQLExpression(condition: predicate(scope)))
+    }
+
+    /// `WITH … head WHERE …`, at the statement's level.
+    func render(_ head: SQL) -> SQL {
+        var body = head
+        if !predicates.isEmpty {
+            body.append(text: " WHERE ")
+            body.append(SelectClauses.conjunction(predicates))
+        }
+        var sql = commonTables.prefix
+        sql.append(.scope(qualifiers: [qualifier], body))
+        return sql
+    }
+
+    /// Runs `statement` (this filter's), after the table is ready for writing, and returns the
+    /// number of rows it changed.
+    func execute(_ statement: SQL, _ db: Database) throws -> Int {
+        try statement.checkBuildError()
+        try Root.prepareForWriting(db)
+        try db.execute(statement)
+        return db.changesCount
     }
 }

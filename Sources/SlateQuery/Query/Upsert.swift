@@ -17,37 +17,30 @@ struct UpsertClause: Sendable {
     /// ` ON CONFLICT ("a", "b") DO UPDATE SET … [WHERE …]` or ` ON CONFLICT … DO NOTHING`, for a
     /// record whose columns at `omitted` (indices into the record columns) are left out.
     func fragment(omitting omitted: [Int]) -> SQL {
-        var sql = SQL(sql: " ON CONFLICT")
-        if target.isEmpty, let assignments, !assignments.isEmpty {
-            sql = SQL(
-                sqlite: sql,
-                unsupportedOnPostgreSQL:
-                    "ON CONFLICT DO UPDATE needs the conflict's columns there: name them, or give the table a primary key"
-            )
-        }
-        if !target.isEmpty {
-            sql.append(SQL(sql: " (" + target.map(\.quotedIdentifier).joined(separator: ", ") + ")"))
-        }
+        let updating = (assignments.map { !$0.isEmpty } ?? false) || !(updatedRecordColumns ?? []).isEmpty
+        var sql = SQL(.construct(.conflictTarget(target, updating: updating)))
         var assignments = self.assignments
         if let columns = updatedRecordColumns, !columns.isEmpty {
             let kept = columns.filter { !omitted.contains($0.index) }
             // Every updated column was left out: the existing row stays as it is, and a no-op
             // assignment keeps the statement an update, so RETURNING reads the stored row.
-            let names =
-                kept.isEmpty
-                ? [(columns[0].name, columns[0].name.quotedIdentifier)]
-                : kept.map { ($0.name, "\"excluded\"." + $0.name.quotedIdentifier) }
-            assignments = names.map { SQL(sql: $0.0.quotedIdentifier + " = " + $0.1) }
+            let names = kept.isEmpty ? [(columns[0].name, "")] : kept.map { ($0.name, "excluded") }
+            assignments = names.map { name, qualifier in
+                var assignment = SQL(.identifier(name))
+                assignment.append(text: " = ")
+                assignment.append(.column(qualifier: qualifier, name: name))
+                return assignment
+            }
         }
         if let assignments, !assignments.isEmpty {
-            sql.append(" DO UPDATE SET ")
+            sql.append(text: " DO UPDATE SET ")
             sql.append(SQL.joined(assignments, separator: ", "))
             if let condition {
-                sql.append(" WHERE ")
+                sql.append(text: " WHERE ")
                 sql.append(condition)
             }
         } else {
-            sql.append(" DO NOTHING")
+            sql.append(text: " DO NOTHING")
         }
         return sql
     }

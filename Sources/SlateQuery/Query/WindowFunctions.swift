@@ -65,7 +65,7 @@ public struct Window: Sendable {
 
     private func framed(_ unit: String, _ start: FrameBound, _ end: FrameBound) -> Window {
         var copy = self
-        copy.frame = SQL(sql: "\(unit) BETWEEN \(start.text) AND \(end.text)")
+        copy.frame = SQL(text: unit + " BETWEEN " + start.text + " AND " + end.text)
         return copy
     }
 
@@ -111,9 +111,9 @@ public struct WindowFunction<Value>: Sendable {
 
 /// `name(arguments)`, waiting for its window.
 func windowCall<Value>(_ name: String, _ arguments: [SQL]) -> WindowFunction<Value> {
-    var sql = SQL(sql: name + "(")
+    var sql = SQL(text: name + "(")
     sql.append(SQL.joined(arguments, separator: ", "))
-    sql.append(")")
+    sql.append(text: ")")
     return WindowFunction(call: sql)
 }
 

@@ -27,42 +27,25 @@ package enum DefaultExpression {
             let unsigned = text.drop { $0 == "+" || $0 == "-" }
             return unsigned.lowercased().hasPrefix("0x") && Int64(unsigned.dropFirst(2), radix: 16) != nil
         }
-        var body = Substring(text)
-        if upper.hasPrefix("X'") { body = body.dropFirst() }
-        return isSingleQuoted(body)
-    }
-
-    /// Whether `text` is exactly one single-quoted SQL string.
-    private static func isSingleQuoted(_ text: Substring) -> Bool {
-        guard text.count >= 2, text.first == "'", text.last == "'" else { return false }
-        var index = text.index(after: text.startIndex)
-        while index < text.endIndex {
-            if text[index] == "'" {
-                let next = text.index(after: index)
-                if next == text.endIndex { return true }
-                guard text[next] == "'" else { return false }
-                index = text.index(after: next)
-            } else {
-                index = text.index(after: index)
-            }
-        }
-        return false
+        // One string or blob literal, nothing around it.
+        var lexer = SQLLexer(text, includingTrivia: true)
+        guard let token = lexer.next(), token.kind == .string || token.kind == .blob else { return false }
+        return lexer.next() == nil
     }
 
     /// Whether `text` is one parenthesized group, as in `(datetime('now'))`.
     static func isParenthesized(_ text: String) -> Bool {
         guard text.first == "(", text.last == ")" else { return false }
+        var lexer = SQLLexer(text)
         var depth = 0
-        var inString = false
-        for (offset, character) in text.enumerated() {
-            if character == "'" { inString.toggle() }
-            if inString { continue }
-            if character == "(" { depth += 1 }
-            if character == ")" {
+        while let token = lexer.next() {
+            if lexer.isSymbol(token, "(") {
+                depth += 1
+            } else if lexer.isSymbol(token, ")") {
                 depth -= 1
-                if depth == 0 && offset != text.count - 1 { return false }
+                if depth == 0 { return token.end == lexer.bytes.count }
             }
         }
-        return depth == 0
+        return false
     }
 }

@@ -344,10 +344,10 @@ package enum SchemaText {
         return String(decoding: result, as: UTF8.self)
     }
 
-    /// A default expression without enclosing parentheses, in ``canonicalSQL(_:)`` form; `NULL`
+    /// A default expression without enclosing parentheses, in ``canonical(_:)`` form; `NULL`
     /// is no default.
     package static func defaultValue(_ text: String?) -> String? {
-        guard var text = text.map(canonicalSQL) else { return nil }
+        guard var text = text.map(canonical) else { return nil }
         while text.hasPrefix("( "), text.hasSuffix(" )"), DefaultExpression.isParenthesized(text) {
             text = String(text.dropFirst(2).dropLast(2))
         }
@@ -355,8 +355,8 @@ package enum SchemaText {
         return text
     }
 
-    /// A condition in ``canonicalSQL(_:)`` form.
+    /// A condition in ``canonical(_:)`` form.
     static func condition(_ text: String) -> String {
-        canonicalSQL(text)
+        canonical(text)
     }
 }

@@ -3,10 +3,10 @@ import Foundation
 import SlateConcurrency
 import SlateCore
 
-// Reads a table's schema from a live database through SQLite itself: `sqlite_schema`, the
-// `table_list`, `table_xinfo`, `index_list`, `index_info` and `foreign_key_list` pragmas, and
-// `sqlite3_table_column_metadata`. The one reader: self-managing tables, migrations, drift checks
-// and `SlateSchema` all use it.
+// A table's schema from a live database, as a `TableSchema`, built from what the one PRAGMA reader
+// (`SchemaIntrospection`, in SlateCore) reads: `sqlite_schema`, the `table_list`, `table_xinfo`,
+// `index_list`, `index_info` and `foreign_key_list` pragmas, and `sqlite3_table_column_metadata`.
+// Self-managing tables, migrations, drift checks and `SlateSchema` all read tables this way.
 
 extension Database {
     /// The schema of table (or view, or virtual table) `name` in the `main` database, compared
@@ -19,18 +19,10 @@ extension Database {
     ///
     /// A read never changes anything.
     public func tableSchema(named name: String) throws -> TableSchema? {
-        guard
-            let object = try fetchOne(
-                CopiedRow.self,
-                "SELECT type, name, sql FROM main.sqlite_master WHERE type IN ('table', 'view') AND name = \(name) COLLATE NOCASE"
-            )
-        else { return nil }
-        let type: String = try object.decode(at: 0)
-        let actualName: String = try object.decode(at: 1)
-        let sql: String = try object.decode(String?.self, at: 2) ?? ""
-        if type == "view" { return try viewSchema(named: actualName) }
-        let kind = try SchemaIntrospection.tableKind(self, name: actualName, sql: sql)
-        return try SchemaIntrospection.readTable(self, name: actualName, kind: kind)
+        guard let object = try SchemaIntrospection.object(named: name, in: .database(self)) else { return nil }
+        if object.type == "view" { return try viewSchema(named: object.name) }
+        let kind = try SchemaIntrospection.tableKind(self, name: object.name, sql: object.sql)
+        return try SchemaIntrospection.readTable(self, name: object.name, kind: kind)
     }
 
     /// The names of the `main` database's tables, sorted, without SQLite's internal `sqlite_*`
@@ -62,7 +54,7 @@ extension Database {
 }
 
 /// The pieces of schema reading, shared with `SlateSchema`'s whole-database reader.
-package enum SchemaIntrospection {
+extension SchemaIntrospection {
     /// What `PRAGMA table_list` says of a table.
     package enum TableKind {
         case table(isWithoutRowID: Bool, isStrict: Bool)
@@ -73,42 +65,24 @@ package enum SchemaIntrospection {
     /// The kind of table `name`: `PRAGMA table_list` on SQLite 3.37+, else from its SQL.
     package static func tableKind(_ db: Database, name: String, sql: String) throws -> TableKind {
         let virtual = virtualModule(sql)
-        if sqlite3_libversion_number() >= 3_037_000,
-            let row = try db.fetchOne(
-                CopiedRow.self, "SELECT type, wr, strict FROM pragma_table_list(\(name)) WHERE schema = 'main'")
-        {
-            switch try row.decode(String.self, at: 0) {
+        if let entry = try tableListEntry(ofTable: name, in: .database(db)) {
+            switch entry.type {
             case "virtual": return .virtual(module: virtual?.module ?? "", arguments: virtual?.arguments ?? "")
             case "shadow": return .shadow
-            default:
-                return .table(
-                    isWithoutRowID: try row.decode(Bool.self, at: 1), isStrict: try row.decode(Bool.self, at: 2))
+            default: return .table(isWithoutRowID: entry.isWithoutRowID, isStrict: entry.isStrict)
             }
         }
         if let virtual { return .virtual(module: virtual.module, arguments: virtual.arguments) }
-        let tail = sql.uppercased().split(separator: ")").last.map(String.init) ?? ""
-        let words = tail.split(whereSeparator: { !$0.isLetter }).map(String.init)
+        // `WITHOUT ROWID` and `STRICT` follow the column list's closing parenthesis.
+        var lexer = SQLLexer(sql)
+        var options: [SQLLexer.Token] = []
+        while let token = lexer.next() {
+            if lexer.isSymbol(token, ")") { options = [] } else { options.append(token) }
+        }
         return .table(
-            isWithoutRowID: words.contains("WITHOUT") && words.contains("ROWID"), isStrict: words.contains("STRICT"))
-    }
-
-    /// The module and arguments of `CREATE VIRTUAL TABLE … USING module(arguments)`, or `nil` for
-    /// other statements.
-    package static func virtualModule(_ sql: String) -> (module: String, arguments: String)? {
-        // The first three words only: splitting the whole statement costs as much as reading the table.
-        let words = sql.split(maxSplits: 3, whereSeparator: \.isWhitespace).prefix(3).map { $0.uppercased() }
-        guard words == ["CREATE", "VIRTUAL", "TABLE"], let using = sql.range(of: "USING", options: .caseInsensitive)
-        else {
-            return nil
-        }
-        let rest = String(sql[using.upperBound...]).trimmingSQLSpace
-        guard let open = rest.firstIndex(of: "(") else {
-            return (rest.lowercased(), "")
-        }
-        let module = String(rest[..<open]).trimmingSQLSpace.lowercased()
-        var arguments = String(rest[rest.index(after: open)...])
-        if let close = arguments.lastIndex(of: ")") { arguments = String(arguments[..<close]) }
-        return (module, arguments.trimmingSQLSpace)
+            isWithoutRowID: options.contains { lexer.isKeyword($0, "WITHOUT") }
+                && options.contains { lexer.isKeyword($0, "ROWID") },
+            isStrict: options.contains { lexer.isKeyword($0, "STRICT") })
     }
 
     /// Reads table `name` of kind `kind`.
@@ -163,9 +137,9 @@ package enum SchemaIntrospection {
         }
         if !isVirtual {
             for index in columns.indices {
-                let metadata = columnMetadata(db, table: name, column: columns[index].name)
-                columns[index].isAutoIncrement = metadata.isAutoIncrement
-                columns[index].collation = metadata.collation
+                let metadata = columnMetadata(table: name, column: columns[index].name, in: .database(db))
+                columns[index].isAutoIncrement = metadata?.isAutoIncrement ?? false
+                columns[index].collation = metadata?.collation
             }
         }
         var schema = TableSchema(
@@ -180,45 +154,16 @@ package enum SchemaIntrospection {
         return schema
     }
 
-    /// Columns from `PRAGMA table_xinfo` (SQLite 3.26+, which also lists generated and hidden
-    /// columns), else `PRAGMA table_info`.
+    /// The columns of `table`, with their collation and `AUTOINCREMENT`.
     static func readColumns(_ db: Database, table: String) throws -> [TableSchema.Column] {
-        let rows: [CopiedRow]
-        if sqlite3_libversion_number() >= 3_026_000 {
-            rows = try db.fetchAll(
-                CopiedRow.self,
-                "SELECT name, type, \"notnull\", dflt_value, pk, hidden FROM pragma_table_xinfo(\(table)) ORDER BY cid")
-        } else {
-            rows = try db.fetchAll(
-                CopiedRow.self,
-                "SELECT name, type, \"notnull\", dflt_value, pk, 0 FROM pragma_table_info(\(table)) ORDER BY cid")
+        try columns(ofTable: table, in: .database(db)).map { column in
+            TableSchema.Column(
+                name: column.name, type: column.declaredType, isNotNull: column.isNotNull,
+                primaryKeyPosition: column.primaryKeyPosition > 0 ? column.primaryKeyPosition : nil,
+                defaultSQL: column.defaultSQL,
+                generation: column.hidden == 2 ? .virtual : column.hidden == 3 ? .stored : .none,
+                isHidden: column.hidden == 1)
         }
-        return try rows.map { row in
-            let hidden = try row.decode(Int.self, at: 5)
-            let primaryKeyPosition = try row.decode(Int.self, at: 4)
-            return TableSchema.Column(
-                name: try row.decode(String.self, at: 0), type: try row.decode(String?.self, at: 1) ?? "",
-                isNotNull: try row.decode(Bool.self, at: 2),
-                primaryKeyPosition: primaryKeyPosition > 0 ? primaryKeyPosition : nil,
-                defaultSQL: try row.decode(String?.self, at: 3),
-                generation: hidden == 2 ? .virtual : hidden == 3 ? .stored : .none, isHidden: hidden == 1)
-        }
-    }
-
-    /// Collation and `AUTOINCREMENT` from `sqlite3_table_column_metadata`.
-    static func columnMetadata(_ db: Database, table: String, column: String) -> (
-        collation: String?, isAutoIncrement: Bool
-    ) {
-        var declaredType: UnsafePointer<CChar>?
-        var collation: UnsafePointer<CChar>?
-        var notNull: Int32 = 0
-        var primaryKey: Int32 = 0
-        var autoIncrement: Int32 = 0
-        let code = sqlite3_table_column_metadata(
-            db.handle, "main", table, column, &declaredType, &collation, &notNull, &primaryKey, &autoIncrement)
-        guard code == SQLITE_OK else { return (nil, false) }
-        let name = collation.map { String(cString: $0) }
-        return (name.flatMap { $0.uppercased() == "BINARY" ? nil : $0 }, autoIncrement != 0)
     }
 
     /// One entry of `PRAGMA index_list`, with its columns and SQL.
@@ -232,81 +177,47 @@ package enum SchemaIntrospection {
     }
 
     static func readIndexList(_ db: Database, table: String) throws -> [IndexEntry] {
-        let list = try db.fetchAll(
-            CopiedRow.self, "SELECT name, \"unique\", origin, partial FROM pragma_index_list(\(table))")
-        var entries: [IndexEntry] = []
-        for row in list {
-            let name: String = try row.decode(at: 0)
-            let columns = try db.fetchAll(
-                CopiedRow.self, "SELECT cid, name FROM pragma_index_info(\(name)) ORDER BY seqno"
-            )
-            .map { row -> String in
-                if try row.decode(Int.self, at: 0) == -1 { return "rowid" }
-                return try row.decode(String?.self, at: 1) ?? ""
-            }
-            let sql = try db.fetchOne(
-                String.self, "SELECT sql FROM main.sqlite_master WHERE type = 'index' AND name = \(name)")
-            entries.append(
-                IndexEntry(
-                    name: name, columns: columns, isUnique: try row.decode(Bool.self, at: 1),
-                    origin: try row.decode(String.self, at: 2),
-                    isPartial: try row.decode(Bool.self, at: 3), sql: sql))
+        try indexes(ofTable: table, in: .database(db)).map { index in
+            IndexEntry(
+                name: index.name, columns: try indexColumns(ofIndex: index.name, in: .database(db)),
+                isUnique: index.isUnique, origin: index.origin, isPartial: index.isPartial,
+                sql: try indexSQL(named: index.name, in: .database(db)))
         }
-        return entries.sorted { $0.name < $1.name }
+        .sorted { $0.name < $1.name }
     }
 
     /// The text after the last top-level `WHERE` of a `CREATE INDEX` statement.
     static func partialIndexCondition(_ sql: String) -> String? {
+        var lexer = SQLLexer(sql)
         var depth = 0
-        var quote: Character?
-        var lastWhere: String.Index?
-        var index = sql.startIndex
-        while index < sql.endIndex {
-            let character = sql[index]
-            if let open = quote {
-                if character == open { quote = nil }
-            } else if character == "'" || character == "\"" || character == "`" {
-                quote = character
-            } else if character == "[" {
-                quote = "]"
-            } else if character == "(" {
+        var conditionStart: Int?
+        while let token = lexer.next() {
+            if lexer.isSymbol(token, "(") {
                 depth += 1
-            } else if character == ")" {
+            } else if lexer.isSymbol(token, ")") {
                 depth -= 1
-            } else if depth == 0, sql[index...].prefix(5).uppercased() == "WHERE" {
-                let before = index == sql.startIndex ? " " : sql[sql.index(before: index)]
-                let afterIndex = sql.index(index, offsetBy: 5, limitedBy: sql.endIndex) ?? sql.endIndex
-                let after = afterIndex == sql.endIndex ? " " : sql[afterIndex]
-                if !before.isLetter && !before.isNumber && !after.isLetter && !after.isNumber { lastWhere = afterIndex }
+            } else if depth == 0, lexer.isKeyword(token, "WHERE") {
+                conditionStart = token.end
             }
-            index = sql.index(after: index)
         }
-        return lastWhere.map { String(sql[$0...]).trimmingSQLSpace }
+        return conditionStart.map { String(decoding: lexer.bytes[$0...], as: UTF8.self).trimmingSQLSpace }
     }
 
     /// Foreign keys in declaration order. SQLite numbers them from the last declared one, so the
     /// highest id comes first.
     static func readForeignKeys(_ db: Database, table: String) throws -> [TableSchema.ForeignKey] {
-        let rows = try db.fetchAll(
-            CopiedRow.self,
-            "SELECT id, \"table\", \"from\", \"to\", on_update, on_delete FROM pragma_foreign_key_list(\(table)) ORDER BY id DESC, seq"
-        )
         var keys: [TableSchema.ForeignKey] = []
         var currentID: Int?
-        for row in rows {
-            let id = try row.decode(Int.self, at: 0)
-            let from = try row.decode(String.self, at: 2)
-            let to = try row.decode(String?.self, at: 3)
-            if id != currentID {
-                currentID = id
+        for row in try foreignKeyColumns(ofTable: table, in: .database(db)) {
+            if row.id != currentID {
+                currentID = row.id
                 keys.append(
                     TableSchema.ForeignKey(
-                        columns: [], referencedTable: try row.decode(String.self, at: 1), referencedColumns: [],
-                        onDelete: .init(pragmaText: try row.decode(String.self, at: 5)),
-                        onUpdate: .init(pragmaText: try row.decode(String.self, at: 4))))
+                        columns: [], referencedTable: row.referencedTable, referencedColumns: [],
+                        onDelete: .init(pragmaText: row.onDelete), onUpdate: .init(pragmaText: row.onUpdate)))
             }
-            keys[keys.count - 1].columns.append(from)
-            if let to { keys[keys.count - 1].referencedColumns.append(to) }
+            keys[keys.count - 1].columns.append(row.column)
+            if let referenced = row.referencedColumn { keys[keys.count - 1].referencedColumns.append(referenced) }
         }
         return keys
     }

@@ -172,3 +172,25 @@ enum CSVText {
         return String(text.prefix(limit)) + "…"
     }
 }
+
+extension CSVError {
+    /// The error of a record the reader could not read.
+    init(_ problem: CSVReader.Problem, in reader: CSVReader, file path: String) {
+        switch problem {
+        case .textAfterClosingQuote(let field):
+            self = CSVError(.textAfterClosingQuote, file: path, line: reader.line, column: field, row: reader.excerpt())
+        case .invalidEncoding(let field, let offset, let byte):
+            let detail: String
+            switch reader.input.encoding {
+            case .utf16LittleEndian, .utf16BigEndian:
+                detail = "invalid UTF-16: an unpaired surrogate or an odd final byte"
+            default:
+                detail =
+                    "invalid UTF-8: byte 0x" + String(byte, radix: 16, uppercase: true)
+                    + " at byte \(offset + 1) of the field (is the file Latin-1? import it with encoding .latin1)"
+            }
+            self = CSVError(
+                .invalidEncoding(detail), file: path, line: reader.line, column: field, row: reader.excerpt())
+        }
+    }
+}

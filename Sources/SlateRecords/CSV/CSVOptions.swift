@@ -277,3 +277,33 @@ extension Character {
         return ascii
     }
 }
+
+extension CSVImportOptions {
+    /// The delimiter's byte, once the options and the table name are checked.
+    ///
+    /// - Throws: ``CSVError/Reason/invalidOptions(_:)`` for the first option out of range.
+    func validatedDelimiter(table: String, file path: String) throws -> UInt8 {
+        guard let byte = delimiter.csvDelimiterByte else {
+            throw CSVError(
+                .invalidOptions(
+                    "the delimiter must be one ASCII character other than a quote, CR or LF, not \(CSVText.quoted(String(delimiter)))"
+                ),
+                file: path)
+        }
+        if let rows = rowsPerTransaction, rows < 1 {
+            throw CSVError(.invalidOptions("rowsPerTransaction must be at least 1, not \(rows)"), file: path)
+        }
+        if let rows = inferenceSampleSize, rows < 0 {
+            throw CSVError(.invalidOptions("inferenceSampleSize must not be negative, not \(rows)"), file: path)
+        }
+        if maximumRecordLength < 1 {
+            throw CSVError(
+                .invalidOptions("maximumRecordLength must be at least 1, not \(maximumRecordLength)"),
+                file: path)
+        }
+        if table.isEmpty {
+            throw CSVError(.invalidOptions("the table name is empty"), file: path)
+        }
+        return byte
+    }
+}

@@ -18,6 +18,10 @@ import SlateQuery
 /// unquoted field is kept as it is. A closing quote followed by anything but a delimiter or a line
 /// ending makes the record invalid (``Problem/textAfterClosingQuote``), which the importer reports
 /// or skips. A quote still open at the end of the file is an error.
+///
+/// More than 15 stored properties, on purpose: the buffer, the current record's fields and the
+/// reader's position are raw state of the per-byte loop, kept in one object so the loop touches no
+/// other.
 final class CSVReader {
     /// Where one field of the current record lies in the buffer.
     struct Field {

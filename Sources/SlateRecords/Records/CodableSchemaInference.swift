@@ -12,12 +12,18 @@ import SlateQuery
 
 /// The schemas of CodableRecord types, inferred once per type, with their key-path columns.
 final class CodableSchemaCache: @unchecked Sendable {
+    // @unchecked Sendable: `entries` is read and written only while `lock` is held; the entries
+    // are themselves safe to share (see `Entry`).
     static let shared = CodableSchemaCache()
     private let lock = NSLock()
     private var entries: [ObjectIdentifier: Entry] = [:]
 
     /// What Slate knows of one CodableRecord type.
     final class Entry: @unchecked Sendable {
+        // @unchecked Sendable: `schema`, `inferenceError`, `primaryKey` and `rowIDAlias` are
+        // constants of Sendable types; `keyPathColumns` is read and written, and `resolver` used,
+        // only while `lock` is held. (`AnyKeyPath`, its key type, is not Sendable in the standard
+        // library, but key paths are immutable values.)
         /// The inferred schema; without columns when inference failed.
         let schema: TableSchema
         /// Why the schema could not be inferred.
@@ -150,6 +156,12 @@ final class CodableSchemaCache: @unchecked Sendable {
 /// placeholder values, then once per column with that column's value changed; a key path belongs
 /// to the column whose change it sees.
 final class KeyPathResolver: @unchecked Sendable {
+    // @unchecked Sendable, though it holds `Any`: every stored property is a constant set in
+    // `init`. `base` and the `variants`' records are values of the record type that the resolver
+    // decodes itself from placeholders; they never leave it, and are only read, through key paths
+    // (`column(for:)`), which `CodableSchemaCache.Entry` calls only while holding its lock, so
+    // even a getter with side effects (a lazy property of a class the record holds) runs on one
+    // thread at a time.
     private let base: Any
     private let variants: [(column: String, record: Any)]
     private let unresolved: [String: String]

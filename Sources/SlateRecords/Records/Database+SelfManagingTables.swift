@@ -155,6 +155,9 @@ extension TableMigrationOptions {
 
 /// Which tables each connection has prepared, at which schema version.
 final class ManagedTableRegistry: @unchecked Sendable {
+    // @unchecked Sendable: `entries` and the `Entry` objects in it are read and written only while
+    // `lock` is held; an entry holds its `Database` weakly and only compares its identity, never
+    // uses it.
     static let shared = ManagedTableRegistry()
 
     private final class Entry {

@@ -23,6 +23,9 @@ import SlateQuery
 /// database file has one connection, opened with the store's configuration plus
 /// ``Database/Configuration/createsMissingDirectories``.
 public final class RecordStore: @unchecked Sendable {
+    // @unchecked Sendable: `connections`, the only mutable state, is read and written only while
+    // `lock` is held, and each `Database` in it is used only while `lock` is held (calls are
+    // serialized); the other stored properties are constants of Sendable types.
     /// The directory that holds the store's files.
     public let directory: URL
     /// The main file's name, for types that do not ask for a file of their own.

@@ -375,43 +375,13 @@ extension TableSchema {
 }
 
 extension SchemaText {
-    /// The identifiers in SQL text, lowercased: bare words and quoted names, not string literals.
+    /// The identifiers in SQL text, lowercased: bare words and quoted names, not string literals,
+    /// as the one lexer (`SQLLexer`) reads them.
     static func identifiers(in sql: String) -> Set<String> {
+        let lexer = SQLLexer(sql)
         var result: Set<String> = []
-        var characters = sql.unicodeScalars[...]
-        func isIdentifierStart(_ c: Unicode.Scalar) -> Bool { c == "_" || c.properties.isAlphabetic }
-        func isIdentifierPart(_ c: Unicode.Scalar) -> Bool {
-            isIdentifierStart(c) || c == "$" || ("0"..."9").contains(c)
-        }
-        while let first = characters.first {
-            switch first {
-            case "'", "\"", "`", "[":
-                let close: Unicode.Scalar = first == "[" ? "]" : first
-                characters = characters.dropFirst()
-                var text = ""
-                while let next = characters.first {
-                    characters = characters.dropFirst()
-                    if next == close {
-                        if close != "]", characters.first == close {  // doubled quote
-                            text.unicodeScalars.append(next)
-                            characters = characters.dropFirst()
-                            continue
-                        }
-                        break
-                    }
-                    text.unicodeScalars.append(next)
-                }
-                if first != "'" { result.insert(text.lowercased()) }
-            case _ where isIdentifierStart(first):
-                var text = ""
-                while let next = characters.first, isIdentifierPart(next) {
-                    text.unicodeScalars.append(next)
-                    characters = characters.dropFirst()
-                }
-                result.insert(text.lowercased())
-            default:
-                characters = characters.dropFirst()
-            }
+        for token in lexer where token.kind == .word || token.kind == .quotedIdentifier {
+            result.insert(lexer.value(of: token).lowercased())
         }
         return result
     }

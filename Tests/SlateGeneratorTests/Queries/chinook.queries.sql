@@ -147,3 +147,13 @@ DELETE FROM Playlist WHERE PlaylistId = :playlistId RETURNING Name;
 SELECT (SELECT Name FROM Track WHERE Track.AlbumId = Album.AlbumId ORDER BY Milliseconds DESC LIMIT 1) AS "longest!"
 FROM Album
 WHERE AlbumId = :albumId;
+
+-- name: albumsOfArtistSqlcStyle :many
+-- Written for sqlc: positional parameters, named after the column each is compared with.
+SELECT AlbumId, Title FROM Album WHERE ArtistId = ? ORDER BY AlbumId LIMIT ?;
+
+-- name: tracksLongOrEvery
+-- `CAST(:everyTrack AS BOOLEAN)` is SQL, not an annotation: it gives the parameter its type.
+SELECT TrackId FROM Track
+WHERE AlbumId = :albumId AND (CAST(:everyTrack AS BOOLEAN) OR Milliseconds > 300000)
+ORDER BY TrackId;

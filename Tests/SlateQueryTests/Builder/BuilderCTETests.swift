@@ -1,67 +1,33 @@
 import Foundation
 import Slate
 import SlateTestSupport
+import SlateTestingCore
 import Testing
-
-/// A common table expression's row: an employee and their depth in the reporting tree.
-struct Level: Table, Equatable {
-    var employeeId: Int64?
-    var depth: Int64
-
-    static let schema = TableSchema(
-        name: "level",
-        columns: [.init(name: "employeeId", type: "INTEGER"), .init(name: "depth", type: "INTEGER", isNotNull: true)])
-
-    struct Columns: TableColumns {
-        let employeeId: Column<Level, Int64?>
-        let depth: Column<Level, Int64>
-        init(qualifier: String) {
-            employeeId = Column(qualifier, "employeeId")
-            depth = Column(qualifier, "depth")
-        }
-    }
-
-    init(employeeId: Int64?, depth: Int64) {
-        self.employeeId = employeeId
-        self.depth = depth
-    }
-
-    init(row: borrowing Row) throws {
-        employeeId = try row.decode(at: 0)
-        depth = try row.decode(at: 1)
-    }
-
-    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
-        try encoder.encode(employeeId)
-        try encoder.encode(depth)
-    }
-}
 
 /// `WITH [RECURSIVE] … AS (…)` before selects, updates and deletes.
 @Suite struct BuilderCTETests {
-    /// Chinook's reporting tree: the top employee at depth 0, each report one deeper.
-    static var levels: CompoundSelect<Employee.Columns, (Int64?, Int64)> {
-        Employee.where { $0.reportsTo == nil }.select { ($0.employeeId, SQLExpression<Int64>(value: 0)) }
-            .unionAll(
-                Employee.join(Level.self, on: { $0.reportsTo == $1.employeeId }).select { employee, level in
-                    (employee.employeeId, level.depth + 1)
-                })
-    }
+    /// Chinook's reporting tree (`Level.levels`).
+    static var levels: CompoundSelect<Employee.Columns, (Int64?, Int64)> { Level.levels }
 
-    static let handWrittenLevels = """
-        WITH RECURSIVE level(employeeId, depth) AS (
-          SELECT EmployeeId, 0 FROM Employee WHERE ReportsTo IS NULL
-          UNION ALL SELECT e.EmployeeId, level.depth + 1 FROM Employee e JOIN level ON e.ReportsTo = level.employeeId)
-        """
+    static let handWrittenLevels = Level.handWrittenLevels
 
     @Test func rendersRecursiveAndPlainCommonTables() throws {
         let query = Level.all().with(Level.self, recursive: true, as: Self.levels).order { ($0.depth, $0.employeeId) }
-        try expectSQL(
-            query,
-            #"WITH RECURSIVE "level"("employeeId", "depth") AS (SELECT "Employee"."EmployeeId", ? FROM "Employee" WHERE "Employee"."ReportsTo" IS NULL"#
-                + #" UNION ALL SELECT "Employee"."EmployeeId", "level"."depth" + ? FROM "Employee" JOIN "level" ON "Employee"."ReportsTo" = "level"."employeeId")"#
-                + #" SELECT "level"."employeeId", "level"."depth" FROM "level" ORDER BY "level"."depth", "level"."employeeId""#,
-            [.integer(0), .integer(1)])
+        #expect(
+            SQLLayout.lines(query.sql) == """
+                WITH RECURSIVE "level"("employeeId", "depth") AS (
+                  SELECT "Employee"."EmployeeId", ?
+                  FROM "Employee"
+                  WHERE "Employee"."ReportsTo" IS NULL
+                  UNION ALL SELECT "Employee"."EmployeeId", "level"."depth" + ?
+                  FROM "Employee"
+                  JOIN "level" ON "Employee"."ReportsTo" = "level"."employeeId"
+                )
+                SELECT "level"."employeeId", "level"."depth"
+                FROM "level"
+                ORDER BY "level"."depth", "level"."employeeId"
+                -- arguments: 0, 1
+                """)
         let plain = Level.all().with(
             Level.self, as: Employee.select { ($0.employeeId, SQLExpression<Int64>(value: 1)) })
         #expect(
@@ -100,9 +66,16 @@ struct Level: Table, Equatable {
             .with(Level.self, recursive: true, as: Self.levels)
         #expect(update.sql.text.hasPrefix(#"WITH RECURSIVE "level"("employeeId", "depth") AS ("#))
         #expect(
-            update.sql.text.contains(
-                #") UPDATE "Employee" SET "Title" = ? WHERE "Employee"."EmployeeId" IN (SELECT "level"."employeeId" FROM "level" WHERE "level"."depth" = ?)"#
-            ))
+            SQLLayout.lines(update.sql).contains(
+                """
+                UPDATE "Employee"
+                SET "Title" = ?
+                WHERE "Employee"."EmployeeId" IN (
+                  SELECT "level"."employeeId"
+                  FROM "level"
+                  WHERE "level"."depth" = ?
+                )
+                """))
         #expect(try update.execute(db) == 5)
         #expect(try db.fetchValue(Int.self, "SELECT count(*) FROM Employee WHERE Title = 'Deep'") == 5)
         let written = try Database.chinookCopy()
@@ -110,8 +83,11 @@ struct Level: Table, Equatable {
         try db.execute(sql: "PRAGMA foreign_keys = OFF")
         try written.execute(sql: "PRAGMA foreign_keys = OFF")
         try written.execute(
-            sql: Self.handWrittenLevels
-                + " DELETE FROM Customer WHERE SupportRepId IN (SELECT employeeId FROM level WHERE depth = 2) AND Country = 'USA'"
+            sql: Self.handWrittenLevels + """
+
+                DELETE FROM Customer
+                WHERE SupportRepId IN (SELECT employeeId FROM level WHERE depth = 2) AND Country = 'USA'
+                """
         )
         let deleted = try Customer.delete()
             .where { $0.supportRepId.in(Level.where { $0.depth == 2 }.select { $0.employeeId }) && $0.country == "USA" }

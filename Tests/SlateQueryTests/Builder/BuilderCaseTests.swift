@@ -1,6 +1,7 @@
 import Foundation
 import Slate
 import SlateTestSupport
+import SlateTestingCore
 import Testing
 
 /// `CASE WHEN … THEN … [ELSE …] END`.
@@ -14,16 +15,23 @@ import Testing
                 Case.when(track.composer == nil, then: track.name)
             )
         }
-        try expectSQL(
-            query,
-            #"SELECT "Track"."TrackId", CASE WHEN "Track"."Milliseconds" > ? THEN ? WHEN "Track"."Milliseconds" > ? THEN ? ELSE ? END, "#
-                + #"CASE WHEN "Track"."Composer" IS NULL THEN "Track"."Name" END FROM "Track" WHERE "Track"."TrackId" <= ?"#,
-            [.integer(300_000), .text("long"), .integer(60_000), .text("medium"), .text("short"), .integer(3)])
+        #expect(
+            SQLLayout.lines(query.sql) == """
+                SELECT
+                  "Track"."TrackId",
+                  CASE WHEN "Track"."Milliseconds" > ? THEN ? WHEN "Track"."Milliseconds" > ? THEN ? ELSE ? END,
+                  CASE WHEN "Track"."Composer" IS NULL THEN "Track"."Name" END
+                FROM "Track"
+                WHERE "Track"."TrackId" <= ?
+                -- arguments: 300000, 'long', 60000, 'medium', 'short', 3
+                """)
         // A CASE is atomic: no parentheses as an operand.
         let doubled = Case.when(Track.Columns(qualifier: "Track").milliseconds > 1, then: 2).else(3) * 2
-        try expectFragment(
-            doubled, #"CASE WHEN "Track"."Milliseconds" > ? THEN ? ELSE ? END * ?"#,
-            [.integer(1), .integer(2), .integer(3), .integer(2)])
+        #expect(
+            SQLLayout.lines(doubled.queryFragment) == """
+                CASE WHEN "Track"."Milliseconds" > ? THEN ? ELSE ? END * ?
+                -- arguments: 1, 2, 3, 2
+                """)
     }
 
     @Test func runsLikeHandWrittenSQL() throws {
@@ -64,7 +72,12 @@ import Testing
         .order { Case.when($0.milliseconds > 300_000, then: "long").else("short") }
         .select { (Case.when($0.milliseconds > 300_000, then: "long").else("short"), count()) }.fetchAll(db)
         let groupedSQL = try db.fetchAll(
-            "SELECT CASE WHEN Milliseconds > 300000 THEN 'long' ELSE 'short' END AS k, count(*) FROM Track GROUP BY k ORDER BY k"
+            """
+            SELECT CASE WHEN Milliseconds > 300000 THEN 'long' ELSE 'short' END AS k, count(*)
+            FROM Track
+            GROUP BY k
+            ORDER BY k
+            """
         ) { row in (try row.decode(String.self, at: 0), try row.decode(Int.self, at: 1)) }
         #expect(grouped.map(\.0) == groupedSQL.map(\.0) && grouped.map(\.1) == groupedSQL.map(\.1))
         let long = try Track.where { Case.when($0.milliseconds > 300_000, then: true).else(false) }.fetchCount(db)

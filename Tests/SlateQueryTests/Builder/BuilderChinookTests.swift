@@ -148,7 +148,11 @@ import Testing
         let row = try #require(
             try db.fetchOne(
                 CopiedRow.self,
-                "SELECT count(*), sum(Total), total(Total), avg(Total), min(Total), max(Total), count(DISTINCT BillingCountry) FROM Invoice"
+                """
+                SELECT count(*), sum(Total), total(Total), avg(Total), min(Total), max(Total),
+                  count(DISTINCT BillingCountry)
+                FROM Invoice
+                """
             ))
         let values = try #require(stats)
         #expect(values.0 == (try row[0] as Int))
@@ -173,7 +177,13 @@ import Testing
         .fetchAll(db)
         let expected = try db.fetchAll(
             String.self,
-            "SELECT Album.Title FROM Album JOIN Artist ON Album.ArtistId = Artist.ArtistId WHERE Artist.Name = 'AC/DC' ORDER BY Album.AlbumId"
+            """
+            SELECT Album.Title
+            FROM Album
+            JOIN Artist ON Album.ArtistId = Artist.ArtistId
+            WHERE Artist.Name = 'AC/DC'
+            ORDER BY Album.AlbumId
+            """
         )
         #expect(rows.map(\.0.title) == expected)
         #expect(rows.allSatisfy { $0.1.name == "AC/DC" && $0.0.artistId == $0.1.artistId })
@@ -206,7 +216,13 @@ import Testing
             count
                 == (try db.fetchValue(
                     Int.self,
-                    "SELECT count(*) FROM Track JOIN Album USING (AlbumId) JOIN Artist USING (ArtistId) WHERE Artist.Name = 'Queen'"
+                    """
+                    SELECT count(*)
+                    FROM Track
+                    JOIN Album USING (AlbumId)
+                    JOIN Artist USING (ArtistId)
+                    WHERE Artist.Name = 'Queen'
+                    """
                 )))
     }
 
@@ -215,7 +231,12 @@ import Testing
             .order { artist, album in (artist.artistId, album.albumId) }
             .fetchAll(db)
         let expected = try db.fetchAll(
-            "SELECT Artist.ArtistId, Album.AlbumId FROM Artist LEFT JOIN Album ON Artist.ArtistId = Album.ArtistId ORDER BY 1, 2"
+            """
+            SELECT Artist.ArtistId, Album.AlbumId
+            FROM Artist
+            LEFT JOIN Album ON Artist.ArtistId = Album.ArtistId
+            ORDER BY 1, 2
+            """
         ) { row in (try row[0] as Int64, try row[1] as Int64?) }
         #expect(rows.map { $0.0.artistId } == expected.map(\.0))
         #expect(rows.map { $0.1?.albumId } == expected.map(\.1))
@@ -234,7 +255,12 @@ import Testing
             .order(by: \.0.employeeId)
             .fetchAll(db)
         let expected = try db.fetchAll(
-            "SELECT e.LastName, m.LastName FROM Employee e LEFT JOIN Employee m ON e.ReportsTo = m.EmployeeId ORDER BY e.EmployeeId"
+            """
+            SELECT e.LastName, m.LastName
+            FROM Employee e
+            LEFT JOIN Employee m ON e.ReportsTo = m.EmployeeId
+            ORDER BY e.EmployeeId
+            """
         ) { row in (try row[0] as String, try row[1] as String?) }
         #expect(rows.map(\.0.lastName) == expected.map(\.0))
         #expect(rows.map { $0.1?.lastName } == expected.map(\.1))
@@ -284,7 +310,12 @@ import Testing
         .fetchAll(db)
         let expected = try db.fetchAll(
             Int64.self,
-            "SELECT ArtistId FROM Artist WHERE ArtistId IN (SELECT ArtistId FROM Album WHERE instr(Title, 'Greatest') > 0) ORDER BY ArtistId"
+            """
+            SELECT ArtistId
+            FROM Artist
+            WHERE ArtistId IN (SELECT ArtistId FROM Album WHERE instr(Title, 'Greatest') > 0)
+            ORDER BY ArtistId
+            """
         )
         #expect(artists.compactMap(\.artistId) == expected)
         #expect(!expected.isEmpty)

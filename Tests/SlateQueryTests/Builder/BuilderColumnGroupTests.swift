@@ -1,5 +1,6 @@
 import Foundation
 import Slate
+import SlateTestingCore
 import Testing
 
 /// A hand-written column group: an address stored as two columns of its parent.
@@ -91,16 +92,28 @@ struct Shop: PrimaryKeyedTable, Equatable {
 
     @Test func theGroupIsColumnsOfItsParent() throws {
         #expect(
-            try Shop.schema.createTableSQL()
-                == #"CREATE TABLE "shop" ("id" INTEGER PRIMARY KEY, "street" TEXT NOT NULL, "city" TEXT, "name" TEXT NOT NULL)"#
-        )
-        try expectSQL(
-            Shop.where { $0.address.city == "Oslo" }.order { $0.address.street },
-            #"SELECT "shop"."id", "shop"."street", "shop"."city", "shop"."name" FROM "shop" WHERE "shop"."city" = ? ORDER BY "shop"."street""#,
-            [.text("Oslo")])
-        try expectSQL(
-            Shop.insert(Self.shops[0]), #"INSERT INTO "shop" ("id", "street", "city", "name") VALUES (?, ?, ?, ?)"#,
-            [.null, .text("Karl Johans gate 1"), .text("Oslo"), .text("Books")])
+            SQLLayout.lines(try Shop.schema.createTableSQL()) == """
+                CREATE TABLE "shop" (
+                  "id" INTEGER PRIMARY KEY,
+                  "street" TEXT NOT NULL,
+                  "city" TEXT,
+                  "name" TEXT NOT NULL
+                )
+                """)
+        #expect(
+            SQLLayout.lines(Shop.where { $0.address.city == "Oslo" }.order { $0.address.street }.sql) == """
+                SELECT "shop"."id", "shop"."street", "shop"."city", "shop"."name"
+                FROM "shop"
+                WHERE "shop"."city" = ?
+                ORDER BY "shop"."street"
+                -- arguments: 'Oslo'
+                """)
+        #expect(
+            SQLLayout.lines(Shop.insert(Self.shops[0]).sql) == """
+                INSERT INTO "shop" ("id", "street", "city", "name")
+                VALUES (?, ?, ?, ?)
+                -- arguments: NULL, 'Karl Johans gate 1', 'Oslo', 'Books'
+                """)
     }
 
     @Test func groupsRoundTripAndFilter() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Slate
 import SlateTestSupport
+import SlateTestingCore
 import Testing
 
 /// `UNION`, `UNION ALL`, `INTERSECT` and `EXCEPT`.
@@ -8,18 +9,31 @@ import Testing
     @Test func rendersEachOperatorWithOrderingAndLimitForTheWhole() throws {
         let artists = Artist.where { $0.artistId < 3 }.select { $0.name }
         let genres = Genre.where { $0.genreId < 3 }.select { $0.name }
-        try expectSQL(
-            artists.union(genres).order { $0.name.descending() }.limit(3),
-            #"SELECT "Artist"."Name" FROM "Artist" WHERE "Artist"."ArtistId" < ? UNION SELECT "Genre"."Name" FROM "Genre" WHERE "Genre"."GenreId" < ? ORDER BY "Artist"."Name" DESC LIMIT ?"#,
-            [.integer(3), .integer(3), .integer(3)])
+        #expect(
+            SQLLayout.lines(artists.union(genres).order { $0.name.descending() }.limit(3).sql) == """
+                SELECT "Artist"."Name"
+                FROM "Artist"
+                WHERE "Artist"."ArtistId" < ?
+                UNION SELECT "Genre"."Name"
+                FROM "Genre"
+                WHERE "Genre"."GenreId" < ?
+                ORDER BY "Artist"."Name" DESC
+                LIMIT ?
+                -- arguments: 3, 3, 3
+                """)
         #expect(artists.unionAll(genres).sql.text.contains(" UNION ALL SELECT "))
         #expect(artists.intersect(genres).sql.text.contains(" INTERSECT SELECT "))
         #expect(artists.except(genres).except(artists).sql.text.components(separatedBy: " EXCEPT ").count == 3)
         // A member with its own ordering and limit keeps them, wrapped.
-        try expectSQL(
-            artists.union(Genre.order(by: \.name).limit(2).select { $0.name }),
-            #"SELECT "Artist"."Name" FROM "Artist" WHERE "Artist"."ArtistId" < ? UNION SELECT * FROM (SELECT "Genre"."Name" FROM "Genre" ORDER BY "Genre"."Name" LIMIT ?)"#,
-            [.integer(3), .integer(2)])
+        #expect(
+            SQLLayout.lines(artists.union(Genre.order(by: \.name).limit(2).select { $0.name }).sql) == """
+                SELECT "Artist"."Name"
+                FROM "Artist"
+                WHERE "Artist"."ArtistId" < ?
+                UNION SELECT *
+                FROM (SELECT "Genre"."Name" FROM "Genre" ORDER BY "Genre"."Name" LIMIT ?)
+                -- arguments: 3, 2
+                """)
     }
 
     @Test func runsLikeHandWrittenSQL() throws {
@@ -30,7 +44,12 @@ import Testing
             try db.fetchAll(
                 Int64?.self,
                 sql:
-                    "SELECT AlbumId FROM Track WHERE GenreId = 1 \(op) SELECT AlbumId FROM Track WHERE Milliseconds > 400000 ORDER BY 1"
+                    """
+                    SELECT AlbumId FROM Track WHERE GenreId = 1
+                    \(op)
+                    SELECT AlbumId FROM Track WHERE Milliseconds > 400000
+                    ORDER BY 1
+                    """
             )
         }
         let union: [Int64?] = try rock.union(long).order { $0.albumId }.fetchAll(db)

@@ -73,8 +73,10 @@ struct Stamp: PrimaryKeyedTable, Equatable {
             let date = Date(timeIntervalSince1970: seconds)
             let sqlite = try db.fetchValue(
                 String.self,
-                sql:
-                    "SELECT CASE WHEN ? = round(?) THEN datetime(?, 'unixepoch') ELSE strftime('%Y-%m-%d %H:%M:%f', ?, 'unixepoch') END",
+                sql: """
+                    SELECT CASE WHEN ? = round(?) THEN datetime(?, 'unixepoch')
+                      ELSE strftime('%Y-%m-%d %H:%M:%f', ?, 'unixepoch') END
+                    """,
                 arguments: [seconds, seconds, seconds, seconds])
             #expect(try DateStrategy.iso8601.sqlValue(for: date) == .text(sqlite), "\(seconds)")
             // Exact round trip, and chronological text order across both forms.
@@ -102,7 +104,11 @@ struct Stamp: PrimaryKeyedTable, Equatable {
             inList
                 == (try db.fetchValue(
                     Int.self,
-                    "SELECT count(*) FROM Invoice WHERE InvoiceDate IN ('2021-01-01 00:00:00', '2021-01-02 00:00:00', '2021-01-03 00:00:00')"
+                    """
+                    SELECT count(*)
+                    FROM Invoice
+                    WHERE InvoiceDate IN ('2021-01-01 00:00:00', '2021-01-02 00:00:00', '2021-01-03 00:00:00')
+                    """
                 )))
         #expect(inList == 3)
         // Equal instants fall on the right side of each bound.

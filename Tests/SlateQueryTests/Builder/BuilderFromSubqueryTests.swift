@@ -1,41 +1,8 @@
 import Foundation
 import Slate
 import SlateTestSupport
+import SlateTestingCore
 import Testing
-
-/// A derived table's row: a customer and what they spent.
-struct Spending: Table, Equatable {
-    var customerId: Int64
-    var spent: Double?
-
-    static let schema = TableSchema(
-        name: "spending",
-        columns: [.init(name: "customerId", type: "INTEGER", isNotNull: true), .init(name: "spent", type: "REAL")])
-
-    struct Columns: TableColumns {
-        let customerId: Column<Spending, Int64>
-        let spent: Column<Spending, Double?>
-        init(qualifier: String) {
-            customerId = Column(qualifier, "customerId")
-            spent = Column(qualifier, "spent")
-        }
-    }
-
-    init(customerId: Int64, spent: Double?) {
-        self.customerId = customerId
-        self.spent = spent
-    }
-
-    init(row: borrowing Row) throws {
-        customerId = try row.decode(at: 0)
-        spent = try row.decode(at: 1)
-    }
-
-    func encode<Encoder: ColumnEncoder>(to encoder: inout Encoder) throws(Encoder.Failure) {
-        try encoder.encode(customerId)
-        try encoder.encode(spent)
-    }
-}
 
 /// A select used as a table source, with typed columns, alone and joined.
 @Suite struct BuilderFromSubqueryTests {
@@ -50,11 +17,20 @@ struct Spending: Table, Equatable {
         let query = Spending.from(Self.spending(since: "2024")).where { $0.spent > 20.0 }.order {
             ($0.spent.descending(), $0.customerId)
         }
-        try expectSQL(
-            query,
-            #"WITH "spending"("customerId", "spent") AS (SELECT "Invoice"."CustomerId", sum("Invoice"."Total") FROM "Invoice" WHERE strftime(?, "Invoice"."InvoiceDate") >= ? GROUP BY "Invoice"."CustomerId")"#
-                + #" SELECT "spending"."customerId", "spending"."spent" FROM "spending" WHERE "spending"."spent" > ? ORDER BY "spending"."spent" DESC, "spending"."customerId""#,
-            [.text("%Y"), .text("2024"), .real(20)])
+        #expect(
+            SQLLayout.lines(query.sql) == """
+                WITH "spending"("customerId", "spent") AS (
+                  SELECT "Invoice"."CustomerId", sum("Invoice"."Total")
+                  FROM "Invoice"
+                  WHERE strftime(?, "Invoice"."InvoiceDate") >= ?
+                  GROUP BY "Invoice"."CustomerId"
+                )
+                SELECT "spending"."customerId", "spending"."spent"
+                FROM "spending"
+                WHERE "spending"."spent" > ?
+                ORDER BY "spending"."spent" DESC, "spending"."customerId"
+                -- arguments: '%Y', '2024', 20.0
+                """)
         let rows = try query.fetchAll(db)
         let expected = try db.fetchAll(
             """
@@ -100,7 +76,11 @@ struct Spending: Table, Equatable {
             unmatched
                 == (try db.fetchValue(
                     Int.self,
-                    "SELECT count(*) FROM Customer WHERE CustomerId NOT IN (SELECT CustomerId FROM Invoice WHERE strftime('%Y', InvoiceDate) >= '2025')"
+                    """
+                    SELECT count(*)
+                    FROM Customer
+                    WHERE CustomerId NOT IN (SELECT CustomerId FROM Invoice WHERE strftime('%Y', InvoiceDate) >= '2025')
+                    """
                 )))
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Slate
 import SlateTestSupport
+import SlateTestingCore
 import Testing
 
 /// FTS5: declaring the table, `MATCH` with a bound query, `rank`, `bm25`, `highlight`, `snippet`,
@@ -34,18 +35,28 @@ import Testing
     }
 
     @Test func matchBindsTheQuery() throws {
-        try expectSQL(
-            PostSearch.where { $0.match("swift") },
-            #"SELECT "post_search"."title", "post_search"."body" FROM "post_search" WHERE "post_search"."post_search" MATCH ?"#,
-            [.text("swift")])
-        try expectSQL(
-            PostSearch.matching(.all(.phrase("swift"), .prefix("comp"))),
-            #"SELECT "post_search"."title", "post_search"."body" FROM "post_search" WHERE "post_search"."post_search" MATCH ? ORDER BY "post_search"."rank""#,
-            [.text(#"("swift") AND ("comp" *)"#)])
-        try expectSQL(
-            PostSearch.where { $0.title.match(.phrase("sqlite")) }.select { $0.rowid },
-            #"SELECT "post_search"."rowid" FROM "post_search" WHERE "post_search"."title" MATCH ?"#,
-            [.text(#""sqlite""#)])
+        #expect(
+            SQLLayout.lines(PostSearch.where { $0.match("swift") }.sql) == """
+                SELECT "post_search"."title", "post_search"."body"
+                FROM "post_search"
+                WHERE "post_search"."post_search" MATCH ?
+                -- arguments: 'swift'
+                """)
+        #expect(
+            SQLLayout.lines(PostSearch.matching(.all(.phrase("swift"), .prefix("comp"))).sql) == """
+                SELECT "post_search"."title", "post_search"."body"
+                FROM "post_search"
+                WHERE "post_search"."post_search" MATCH ?
+                ORDER BY "post_search"."rank"
+                -- arguments: '("swift") AND ("comp" *)'
+                """)
+        #expect(
+            SQLLayout.lines(PostSearch.where { $0.title.match(.phrase("sqlite")) }.select { $0.rowid }.sql) == """
+                SELECT "post_search"."rowid"
+                FROM "post_search"
+                WHERE "post_search"."title" MATCH ?
+                -- arguments: '"sqlite"'
+                """)
         let db = try Self.database()
         let swift = try PostSearch.where { $0.match("swift") }.order { $0.rowid }.select { $0.rowid }.fetchAll(db)
         #expect(swift == [1, 4])
@@ -84,10 +95,18 @@ import Testing
                     $0.snippet(open: "<", close: ">", ellipsis: "…", tokens: 4)
                 )
             }
-        try expectSQL(
-            select,
-            #"SELECT "post_search"."rowid", highlight("post_search"."post_search", 0, ?, ?), bm25("post_search"."post_search"), snippet("post_search"."post_search", -1, ?, ?, ?, ?) FROM "post_search" WHERE "post_search"."post_search" MATCH ? ORDER BY bm25("post_search"."post_search")"#,
-            [.text("["), .text("]"), .text("<"), .text(">"), .text("…"), .integer(4), .text("sqlite")])
+        #expect(
+            SQLLayout.lines(select.sql) == """
+                SELECT
+                  "post_search"."rowid",
+                  highlight("post_search"."post_search", 0, ?, ?),
+                  bm25("post_search"."post_search"),
+                  snippet("post_search"."post_search", -1, ?, ?, ?, ?)
+                FROM "post_search"
+                WHERE "post_search"."post_search" MATCH ?
+                ORDER BY bm25("post_search"."post_search")
+                -- arguments: '[', ']', '<', '>', '…', 4, 'sqlite'
+                """)
         let db = try Self.database()
         let rows = try select.fetchAll(db)
         let rowids: [Int64] = rows.map(\.0).sorted()
@@ -115,10 +134,15 @@ import Testing
             .where { _, search in search.match("compiler") }
             .order { _, search in search.rank }
             .select { post, search in (post.id, post.title, search.body.highlight(open: "_", close: "_")) }
-        try expectSQL(
-            query,
-            #"SELECT "post"."id", "post"."title", highlight("post_search"."post_search", 1, ?, ?) FROM "post" JOIN "post_search" ON "post"."id" = "post_search"."rowid" WHERE "post_search"."post_search" MATCH ? ORDER BY "post_search"."rank""#,
-            [.text("_"), .text("_"), .text("compiler")])
+        #expect(
+            SQLLayout.lines(query.sql) == """
+                SELECT "post"."id", "post"."title", highlight("post_search"."post_search", 1, ?, ?)
+                FROM "post"
+                JOIN "post_search" ON "post"."id" = "post_search"."rowid"
+                WHERE "post_search"."post_search" MATCH ?
+                ORDER BY "post_search"."rank"
+                -- arguments: '_', '_', 'compiler'
+                """)
         let db = try Self.database()
         let rows = try query.fetchAll(db)
         let matchedIDs: Set<Int64?> = Set(rows.map(\.0))
@@ -133,10 +157,13 @@ import Testing
 
     @Test func anAliasedFullTextTableQualifiesEveryReference() throws {
         let query = PostSearch.aliased("s").where { $0.match("swift") }.select { ($0.rowid, $0.bm25()) }
-        try expectSQL(
-            query,
-            #"SELECT "s"."rowid", bm25("s"."post_search") FROM "post_search" AS "s" WHERE "s"."post_search" MATCH ?"#,
-            [.text("swift")])
+        #expect(
+            SQLLayout.lines(query.sql) == """
+                SELECT "s"."rowid", bm25("s"."post_search")
+                FROM "post_search" AS "s"
+                WHERE "s"."post_search" MATCH ?
+                -- arguments: 'swift'
+                """)
         let db = try Self.database()
         #expect(try query.fetchAll(db).map(\.0).sorted() == [1, 4])
     }

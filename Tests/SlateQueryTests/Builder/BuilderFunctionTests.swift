@@ -1,6 +1,7 @@
 import Foundation
 import Slate
 import SlateTestSupport
+import SlateTestingCore
 import Testing
 
 /// The operators and functions of issue 18: `%`, `CAST`, `IS` / `IS NOT`, `nullif`, `substr`,
@@ -12,13 +13,23 @@ import Testing
         let query = Track.where { $0.milliseconds % 1000 == 0 }.select {
             ($0.unitPrice.cast(as: Int.self), $0.composer.cast(as: Int.self), $0.milliseconds.cast(as: String.self))
         }
-        try expectSQL(
-            query,
-            #"SELECT CAST("Track"."UnitPrice" AS INTEGER), CAST("Track"."Composer" AS INTEGER), CAST("Track"."Milliseconds" AS TEXT) FROM "Track" WHERE "Track"."Milliseconds" % ? = ?"#,
-            [.integer(1000), .integer(0)])
+        #expect(
+            SQLLayout.lines(query.sql) == """
+                SELECT
+                  CAST("Track"."UnitPrice" AS INTEGER),
+                  CAST("Track"."Composer" AS INTEGER),
+                  CAST("Track"."Milliseconds" AS TEXT)
+                FROM "Track"
+                WHERE "Track"."Milliseconds" % ? = ?
+                -- arguments: 1000, 0
+                """)
         let rows: [(Int, Int?, String)] = try query.fetchAll(db)
         let expected = try db.fetchAll(
-            "SELECT CAST(UnitPrice AS INTEGER), CAST(Composer AS INTEGER), CAST(Milliseconds AS TEXT) FROM Track WHERE Milliseconds % 1000 = 0"
+            """
+            SELECT CAST(UnitPrice AS INTEGER), CAST(Composer AS INTEGER), CAST(Milliseconds AS TEXT)
+            FROM Track
+            WHERE Milliseconds % 1000 = 0
+            """
         ) { row in
             (try row.decode(Int.self, at: 0), try row.decode(Int?.self, at: 1), try row.decode(String.self, at: 2))
         }
@@ -49,7 +60,12 @@ import Testing
             count
                 == (try db.fetchValue(
                     Int.self,
-                    "SELECT count(*) FROM Invoice i JOIN Customer c ON i.CustomerId = c.CustomerId WHERE i.BillingState IS c.State"
+                    """
+                    SELECT count(*)
+                    FROM Invoice i
+                    JOIN Customer c ON i.CustomerId = c.CustomerId
+                    WHERE i.BillingState IS c.State
+                    """
                 )))
         // `=` would miss the rows where both are NULL.
         let equal = try Invoice.join(Customer.self, on: { $0.customerId == $1.customerId }).where { invoice, customer in
@@ -57,9 +73,13 @@ import Testing
         }.fetchCount(db)
         #expect(count == 412 && equal < count)
         let noState = Customer.where { $0.state.is(nil) }
-        try expectSQL(
-            noState.select { $0.customerId },
-            #"SELECT "Customer"."CustomerId" FROM "Customer" WHERE "Customer"."State" IS ?"#, [.null])
+        #expect(
+            SQLLayout.lines(noState.select { $0.customerId }.sql) == """
+                SELECT "Customer"."CustomerId"
+                FROM "Customer"
+                WHERE "Customer"."State" IS ?
+                -- arguments: NULL
+                """)
         #expect(try noState.fetchCount(db) == 29)
         let notCA = try Customer.where { $0.state.isNot("CA") }.fetchCount(db)
         #expect(notCA == 56)
@@ -79,13 +99,29 @@ import Testing
                 $0.company.instr("a"), $0.firstName.length()
             )
         }
-        try expectSQL(
-            query,
-            #"SELECT nullif("Customer"."State", ?), substr("Customer"."LastName", ?, ?), substr("Customer"."LastName", ?), instr("Customer"."Email", ?), instr("Customer"."Company", ?), length("Customer"."FirstName") FROM "Customer" WHERE "Customer"."CustomerId" <= ? ORDER BY "Customer"."CustomerId""#,
-            [.text("SP"), .integer(2), .integer(3), .integer(-2), .text("@"), .text("a"), .integer(5)])
+        #expect(
+            SQLLayout.lines(query.sql) == """
+                SELECT
+                  nullif("Customer"."State", ?),
+                  substr("Customer"."LastName", ?, ?),
+                  substr("Customer"."LastName", ?),
+                  instr("Customer"."Email", ?),
+                  instr("Customer"."Company", ?),
+                  length("Customer"."FirstName")
+                FROM "Customer"
+                WHERE "Customer"."CustomerId" <= ?
+                ORDER BY "Customer"."CustomerId"
+                -- arguments: 'SP', 2, 3, -2, '@', 'a', 5
+                """)
         let rows: [(String?, String, String, Int, Int?, Int)] = try query.fetchAll(db)
         let expected = try db.fetchAll(
-            "SELECT nullif(State, 'SP'), substr(LastName, 2, 3), substr(LastName, -2), instr(Email, '@'), instr(Company, 'a'), length(FirstName) FROM Customer WHERE CustomerId <= 5 ORDER BY CustomerId"
+            """
+            SELECT nullif(State, 'SP'), substr(LastName, 2, 3), substr(LastName, -2), instr(Email, '@'),
+              instr(Company, 'a'), length(FirstName)
+            FROM Customer
+            WHERE CustomerId <= 5
+            ORDER BY CustomerId
+            """
         ) { row in
             (
                 try row.decode(String?.self, at: 0), try row.decode(String.self, at: 1),
@@ -120,13 +156,20 @@ import Testing
                 $0.invoiceDate.unixEpoch(), $0.invoiceDate.strftime("%Y/%m", .years(-1))
             )
         }
-        try expectSQL(
-            query,
-            #"SELECT date("Invoice"."InvoiceDate"), time("Invoice"."InvoiceDate", ?), datetime("Invoice"."InvoiceDate", ?, ?), julianday("Invoice"."InvoiceDate"), unixepoch("Invoice"."InvoiceDate"), strftime(?, "Invoice"."InvoiceDate", ?) FROM "Invoice" WHERE "Invoice"."InvoiceId" <= ? ORDER BY "Invoice"."InvoiceId""#,
-            [
-                .text("+5 hours"), .text("start of month"), .text("+1 days"), .text("%Y/%m"), .text("-1 years"),
-                .integer(3),
-            ])
+        #expect(
+            SQLLayout.lines(query.sql) == """
+                SELECT
+                  date("Invoice"."InvoiceDate"),
+                  time("Invoice"."InvoiceDate", ?),
+                  datetime("Invoice"."InvoiceDate", ?, ?),
+                  julianday("Invoice"."InvoiceDate"),
+                  unixepoch("Invoice"."InvoiceDate"),
+                  strftime(?, "Invoice"."InvoiceDate", ?)
+                FROM "Invoice"
+                WHERE "Invoice"."InvoiceId" <= ?
+                ORDER BY "Invoice"."InvoiceId"
+                -- arguments: '+5 hours', 'start of month', '+1 days', '%Y/%m', '-1 years', 3
+                """)
         let rows: [(String?, String?, String?, Double?, Int64?, String?)] = try query.fetchAll(db)
         let expected = try db.fetchAll(
             """
@@ -178,10 +221,16 @@ import Testing
             "INSERT INTO reminder VALUES (1, 'a', 1609459200, 1), (2, 'b', 1609459200000, 2), (3, 'c', NULL, 3)")
         let seconds = Column<Reminder, Date?>("reminder", "createdAt", storage: .date(.unixSeconds))
         let milliseconds = Column<Reminder, Date?>("reminder", "createdAt", storage: .date(.unixMilliseconds))
-        try expectFragment(
-            seconds.datetime(.days(1)), #"datetime("reminder"."createdAt", ?, ?)"#,
-            [.text("unixepoch"), .text("+1 days")])
-        try expectFragment(milliseconds.date(), #"date("reminder"."createdAt" / 1000.0, ?)"#, [.text("unixepoch")])
+        #expect(
+            SQLLayout.lines(seconds.datetime(.days(1)).queryFragment) == """
+                datetime("reminder"."createdAt", ?, ?)
+                -- arguments: 'unixepoch', '+1 days'
+                """)
+        #expect(
+            SQLLayout.lines(milliseconds.date().queryFragment) == """
+                date("reminder"."createdAt" / 1000.0, ?)
+                -- arguments: 'unixepoch'
+                """)
         let viaSeconds: [String?] = try Reminder.order(by: \.id).select { _ in seconds.datetime() }.fetchAll(db)
         let viaMilliseconds: [String?] = try Reminder.order(by: \.id).select { _ in milliseconds.date() }.fetchAll(db)
         #expect(viaSeconds.count == 3)
@@ -202,24 +251,38 @@ import Testing
                 $0.mediaTypeId.count(distinct: true), $0.mediaTypeId.total(distinct: true)
             )
         }
-        try expectSQL(
-            query,
-            #"SELECT sum(DISTINCT "Track"."UnitPrice"), avg(DISTINCT "Track"."UnitPrice"), count(DISTINCT "Track"."MediaTypeId"), total(DISTINCT "Track"."MediaTypeId") FROM "Track""#
-        )
+        #expect(
+            SQLLayout.lines(query.sql) == """
+                SELECT
+                  sum(DISTINCT "Track"."UnitPrice"),
+                  avg(DISTINCT "Track"."UnitPrice"),
+                  count(DISTINCT "Track"."MediaTypeId"),
+                  total(DISTINCT "Track"."MediaTypeId")
+                FROM "Track"
+                """)
         let row = try query.fetchOne(db)
         #expect(row?.0 == 2.98)
         #expect(row?.1 == 1.49)
         #expect(row?.2 == 5)
         #expect(row?.3 == 15.0)
         let genres = Track.where { $0.albumId == 1 }.select { $0.mediaTypeId.groupConcat(distinct: true) }
-        try expectSQL(
-            genres, #"SELECT group_concat(DISTINCT "Track"."MediaTypeId") FROM "Track" WHERE "Track"."AlbumId" = ?"#,
-            [.integer(1)])
+        #expect(
+            SQLLayout.lines(genres.sql) == """
+                SELECT group_concat(DISTINCT "Track"."MediaTypeId")
+                FROM "Track"
+                WHERE "Track"."AlbumId" = ?
+                -- arguments: 1
+                """)
         #expect(try genres.fetchOne(db) == .some("1"))
         let rest = Track.order(by: \.trackId).offset(3500).select { $0.trackId }
-        try expectSQL(
-            rest, #"SELECT "Track"."TrackId" FROM "Track" ORDER BY "Track"."TrackId" LIMIT -1 OFFSET ?"#,
-            [.integer(3500)])
+        #expect(
+            SQLLayout.lines(rest.sql) == """
+                SELECT "Track"."TrackId"
+                FROM "Track"
+                ORDER BY "Track"."TrackId"
+                LIMIT -1 OFFSET ?
+                -- arguments: 3500
+                """)
         #expect(try rest.fetchAll(db) == [3501, 3502, 3503])
         #expect(try rest.fetchCount(db) == 3)
         // A later limit keeps the offset.

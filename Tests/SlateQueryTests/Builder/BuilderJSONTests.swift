@@ -1,6 +1,7 @@
 import Foundation
 import Slate
 import SlateTestSupport
+import SlateTestingCore
 import Testing
 
 /// `->>`, `json_extract`, `json_each`, `json_group_array` and `json_object`.
@@ -25,10 +26,14 @@ import Testing
                     $0.specs.json("$.colors", as: String.self).jsonArrayLength()
                 )
             }
-        try expectSQL(
-            query,
-            #"SELECT "gadget"."id", json_extract("gadget"."specs", ?), json_array_length("gadget"."specs" ->> ?) FROM "gadget" WHERE "gadget"."specs" ->> ? = ? ORDER BY "gadget"."specs" ->> ? DESC"#,
-            [.text("$.colors[0]"), .text("$.colors"), .text("$.brand"), .text("Acme"), .text("$.weight")])
+        #expect(
+            SQLLayout.lines(query.sql) == """
+                SELECT "gadget"."id", json_extract("gadget"."specs", ?), json_array_length("gadget"."specs" ->> ?)
+                FROM "gadget"
+                WHERE "gadget"."specs" ->> ? = ?
+                ORDER BY "gadget"."specs" ->> ? DESC
+                -- arguments: '$.colors[0]', '$.colors', '$.brand', 'Acme', '$.weight'
+                """)
         let db = try Self.gadgets()
         let rows = try query.fetchAll(db)
         #expect(rows.map(\.0) == [3, 1])
@@ -45,10 +50,17 @@ import Testing
     @Test func jsonEachIsATableSource() throws {
         let tagged = Gadget.where { gadget in exists(JSONEach<String>.of(gadget.tags).where { $0.value == "sale" }) }
             .select { $0.id }
-        try expectSQL(
-            tagged,
-            #"SELECT "gadget"."id" FROM "gadget" WHERE EXISTS (SELECT "json_each"."key", "json_each"."value", "json_each"."type", "json_each"."fullkey" FROM json_each("gadget"."tags") AS "json_each" WHERE "json_each"."value" = ?)"#,
-            [.text("sale")])
+        #expect(
+            SQLLayout.lines(tagged.sql) == """
+                SELECT "gadget"."id"
+                FROM "gadget"
+                WHERE EXISTS (
+                  SELECT "json_each"."key", "json_each"."value", "json_each"."type", "json_each"."fullkey"
+                  FROM json_each("gadget"."tags") AS "json_each"
+                  WHERE "json_each"."value" = ?
+                )
+                -- arguments: 'sale'
+                """)
         let db = try Self.gadgets()
         #expect(try tagged.fetchAll(db) == [1, 2])
         // The elements themselves, with their keys and types.
@@ -66,10 +78,14 @@ import Testing
         let ids: [Int64] = [3, 1, 99]
         let inList = Gadget.where { $0.id.in(JSONEach<Int64>.of(array: ids).select { $0.value }) }.order(by: \.id)
             .select { $0.id }
-        try expectSQL(
-            inList,
-            #"SELECT "gadget"."id" FROM "gadget" WHERE "gadget"."id" IN (SELECT "json_each"."value" FROM json_each(?) AS "json_each") ORDER BY "gadget"."id""#,
-            [.text("[3,1,99]")])
+        #expect(
+            SQLLayout.lines(inList.sql) == """
+                SELECT "gadget"."id"
+                FROM "gadget"
+                WHERE "gadget"."id" IN (SELECT "json_each"."value" FROM json_each(?) AS "json_each")
+                ORDER BY "gadget"."id"
+                -- arguments: '[3,1,99]'
+                """)
         #expect(try inList.fetchAll(db) == [1, 3])
         // Nested json_each sources get their own aliases.
         let nested = try JSONEach<String>.of(array: ["x"]).where { outer in
@@ -82,20 +98,28 @@ import Testing
     @Test func groupArraysAndObjects() throws {
         let db = try Database.chinook()
         let names = Track.where { $0.albumId == 1 }.order(by: \.trackId).select { $0.name.jsonGroupArray() }
-        try expectSQL(
-            names,
-            #"SELECT json_group_array("Track"."Name") FROM "Track" WHERE "Track"."AlbumId" = ? ORDER BY "Track"."TrackId""#,
-            [.integer(1)])
+        #expect(
+            SQLLayout.lines(names.sql) == """
+                SELECT json_group_array("Track"."Name")
+                FROM "Track"
+                WHERE "Track"."AlbumId" = ?
+                ORDER BY "Track"."TrackId"
+                -- arguments: 1
+                """)
         let array = try #require(try names.fetchOne(db)).value
         let expected = try db.fetchAll(String.self, "SELECT Name FROM Track WHERE AlbumId = 1 ORDER BY TrackId")
         #expect(array == expected)
         // Objects, and an array of objects per group.
         let objects = Artist.where { $0.artistId <= 3 }.order(by: \.artistId)
             .select { jsonObject(as: ArtistSummary.self, ["id": $0.artistId, "name": $0.name]) }
-        try expectSQL(
-            objects,
-            #"SELECT json_object(?, "Artist"."ArtistId", ?, "Artist"."Name") FROM "Artist" WHERE "Artist"."ArtistId" <= ? ORDER BY "Artist"."ArtistId""#,
-            [.text("id"), .text("name"), .integer(3)])
+        #expect(
+            SQLLayout.lines(objects.sql) == """
+                SELECT json_object(?, "Artist"."ArtistId", ?, "Artist"."Name")
+                FROM "Artist"
+                WHERE "Artist"."ArtistId" <= ?
+                ORDER BY "Artist"."ArtistId"
+                -- arguments: 'id', 'name', 3
+                """)
         #expect(
             try objects.fetchAll(db).map(\.value) == [
                 ArtistSummary(id: 1, name: "AC/DC"), ArtistSummary(id: 2, name: "Accept"),

@@ -1,6 +1,7 @@
 import Foundation
 import Slate
 import SlateTestSupport
+import SlateTestingCore
 import Testing
 
 /// Conditions and arithmetic over nullable values are typed as SQL evaluates them: optional
@@ -11,10 +12,13 @@ import Testing
         let query = Customer.order(by: \.customerId).select {
             ($0.customerId, $0.state.in(["CA", "WA"]), $0.company == "Apple Inc.")
         }
-        try expectSQL(
-            query,
-            #"SELECT "Customer"."CustomerId", "Customer"."State" IN (?, ?), "Customer"."Company" = ? FROM "Customer" ORDER BY "Customer"."CustomerId""#,
-            [.text("CA"), .text("WA"), .text("Apple Inc.")])
+        #expect(
+            SQLLayout.lines(query.sql) == """
+                SELECT "Customer"."CustomerId", "Customer"."State" IN (?, ?), "Customer"."Company" = ?
+                FROM "Customer"
+                ORDER BY "Customer"."CustomerId"
+                -- arguments: 'CA', 'WA', 'Apple Inc.'
+                """)
         let rows: [(Int64?, Bool?, Bool?)] = try query.fetchAll(db)
         let expected = try db.fetchAll(
             "SELECT CustomerId, State IN ('CA', 'WA'), Company = 'Apple Inc.' FROM Customer ORDER BY CustomerId"
@@ -48,10 +52,13 @@ import Testing
     @Test func whereAcceptsConditionsThatCanBeNull() throws {
         let db = try Database.chinook()
         let inStates = Customer.where { $0.state.in(["CA", "WA"]) && $0.country == "USA" }
-        try expectSQL(
-            inStates.select { $0.customerId },
-            #"SELECT "Customer"."CustomerId" FROM "Customer" WHERE "Customer"."State" IN (?, ?) AND "Customer"."Country" = ?"#,
-            [.text("CA"), .text("WA"), .text("USA")])
+        #expect(
+            SQLLayout.lines(inStates.select { $0.customerId }.sql) == """
+                SELECT "Customer"."CustomerId"
+                FROM "Customer"
+                WHERE "Customer"."State" IN (?, ?) AND "Customer"."Country" = ?
+                -- arguments: 'CA', 'WA', 'USA'
+                """)
         #expect(
             try inStates.fetchCount(db)
                 == (try db.fetchValue(
@@ -70,7 +77,12 @@ import Testing
             .select { Case.when($0.composer == "AC/DC", then: "acdc").else("other") }.fetchAll(db)
         let expectedLabels = try db.fetchAll(
             String.self,
-            "SELECT CASE WHEN Composer = 'AC/DC' THEN 'acdc' ELSE 'other' END FROM Track WHERE TrackId <= 100 ORDER BY TrackId"
+            """
+            SELECT CASE WHEN Composer = 'AC/DC' THEN 'acdc' ELSE 'other' END
+            FROM Track
+            WHERE TrackId <= 100
+            ORDER BY TrackId
+            """
         )
         #expect(labels == expectedLabels)
         #expect(labels.contains("acdc"))
@@ -78,7 +90,12 @@ import Testing
             .select { Case.when($0.milliseconds > 300_000, then: true).else($0.composer == "AC/DC") }.fetchAll(db)
         let expectedElse = try db.fetchAll(
             Bool?.self,
-            "SELECT CASE WHEN Milliseconds > 300000 THEN 1 ELSE Composer = 'AC/DC' END FROM Track WHERE TrackId <= 100 ORDER BY TrackId"
+            """
+            SELECT CASE WHEN Milliseconds > 300000 THEN 1 ELSE Composer = 'AC/DC' END
+            FROM Track
+            WHERE TrackId <= 100
+            ORDER BY TrackId
+            """
         )
         #expect(nullableElse == expectedElse)
         #expect(nullableElse.contains(nil))
@@ -99,13 +116,25 @@ import Testing
         let query = Track.where { $0.trackId <= 3 }.order(by: \.trackId).select {
             ($0.bytes + $0.milliseconds, $0.milliseconds - $0.bytes, $0.trackId % 2)
         }
-        try expectSQL(
-            query,
-            #"SELECT "Track"."Bytes" + "Track"."Milliseconds", "Track"."Milliseconds" - "Track"."Bytes", "Track"."TrackId" % ? FROM "Track" WHERE "Track"."TrackId" <= ? ORDER BY "Track"."TrackId""#,
-            [.integer(2), .integer(3)])
+        #expect(
+            SQLLayout.lines(query.sql) == """
+                SELECT
+                  "Track"."Bytes" + "Track"."Milliseconds",
+                  "Track"."Milliseconds" - "Track"."Bytes",
+                  "Track"."TrackId" % ?
+                FROM "Track"
+                WHERE "Track"."TrackId" <= ?
+                ORDER BY "Track"."TrackId"
+                -- arguments: 2, 3
+                """)
         let rows: [(Int64?, Int64?, Int64?)] = try query.fetchAll(db)
         let expected = try db.fetchAll(
-            "SELECT Bytes + Milliseconds, Milliseconds - Bytes, TrackId % 2 FROM Track WHERE TrackId <= 3 ORDER BY TrackId"
+            """
+            SELECT Bytes + Milliseconds, Milliseconds - Bytes, TrackId % 2
+            FROM Track
+            WHERE TrackId <= 3
+            ORDER BY TrackId
+            """
         ) { row in
             (try row.decode(Int64?.self, at: 0), try row.decode(Int64?.self, at: 1), try row.decode(Int64.self, at: 2))
         }
@@ -123,10 +152,13 @@ import Testing
     @Test func aNonOptionalExpressionIsAssignedToAnOptionalColumn() throws {
         let db = try Database.chinookCopy()
         let update = Track.update { $0.composer.set(to: $0.name) }.where { $0.composer == nil && $0.albumId == 1 }
-        try expectSQL(
-            update,
-            #"UPDATE "Track" SET "Composer" = "Track"."Name" WHERE "Track"."Composer" IS NULL AND "Track"."AlbumId" = ?"#,
-            [.integer(1)])
+        #expect(
+            SQLLayout.lines(update.sql) == """
+                UPDATE "Track"
+                SET "Composer" = "Track"."Name"
+                WHERE "Track"."Composer" IS NULL AND "Track"."AlbumId" = ?
+                -- arguments: 1
+                """)
         let before = try db.fetchValue(Int.self, "SELECT count(*) FROM Track WHERE Composer IS NULL")
         #expect(try update.execute(db) == 0)
         let changed = try Track.update { $0.composer.set(to: $0.name.upper()) }.where { $0.composer == nil }.execute(db)
@@ -145,7 +177,11 @@ import Testing
             try busy.fetchCount(db)
                 == (try db.fetchValue(
                     Int.self,
-                    "SELECT count(*) FROM Customer c WHERE (SELECT count(*) FROM Invoice i WHERE i.CustomerId = c.CustomerId) = 7"
+                    """
+                    SELECT count(*)
+                    FROM Customer c
+                    WHERE (SELECT count(*) FROM Invoice i WHERE i.CustomerId = c.CustomerId) = 7
+                    """
                 )))
         let aboveAverage = try Invoice.where { $0.total > Invoice.select { $0.total.avg() } }.fetchCount(db)
         #expect(

@@ -8,22 +8,22 @@ let personColumns = #""person"."id", "person"."name", "person"."age", "person"."
 let petColumns = #""pet"."id", "pet"."ownerId", "pet"."name", "pet"."species""#
 let toyColumns = #""toy"."id", "toy"."petId", "toy"."name""#
 
-/// Checks a statement's exact SQL text and arguments.
+/// Checks a statement's exact SQL text (one clause per line, or one line) and arguments.
 func expectSQL(
     _ statement: some QueryStatement, _ text: String, _ arguments: [SQLValue] = [],
     sourceLocation: SourceLocation = #_sourceLocation
 ) throws {
     let sql = statement.sql
-    #expect(sql.text == text, sourceLocation: sourceLocation)
+    #expect(sql.text == oneLine(text), sourceLocation: sourceLocation)
     #expect(try argumentValues(sql) == arguments, sourceLocation: sourceLocation)
     #expect(statement.description == sql.text, sourceLocation: sourceLocation)
 }
 
-/// Checks an SQL value's exact text and arguments.
+/// Checks an SQL value's exact text (one clause per line, or one line) and arguments.
 func expectSQL(
     _ sql: SQL, _ text: String, _ arguments: [SQLValue] = [], sourceLocation: SourceLocation = #_sourceLocation
 ) throws {
-    #expect(sql.text == text, sourceLocation: sourceLocation)
+    #expect(sql.text == oneLine(text), sourceLocation: sourceLocation)
     #expect(try argumentValues(sql) == arguments, sourceLocation: sourceLocation)
 }
 
@@ -182,58 +182,124 @@ let pet = Pet.Columns(qualifier: "pet")
     // MARK: SELECT
 
     @Test func selectsEveryColumnQualified() throws {
-        try expectSQL(Person.all(), "SELECT \(personColumns) FROM \"person\"")
+        try expectSQL(
+            Person.all(),
+            """
+            SELECT \(personColumns)
+            FROM "person"
+            """)
         try expectSQL(Person.all(), Person.all().sql.text)  // deterministic
         try expectSQL(
-            Artist.all(), #"SELECT "Artist"."ArtistId", "Artist"."Name" FROM "Artist""#)
+            Artist.all(),
+            #"""
+            SELECT "Artist"."ArtistId", "Artist"."Name"
+            FROM "Artist"
+            """#)
     }
 
     @Test func rendersWhere() throws {
         try expectSQL(
             Person.where { $0.age > 5 },
-            "SELECT \(personColumns) FROM \"person\" WHERE \"person\".\"age\" > ?", [5])
+            """
+            SELECT \(personColumns)
+            FROM "person"
+            WHERE "person"."age" > ?
+            """, [5])
         // Several calls combine with AND, parenthesizing an OR.
         try expectSQL(
             Person.where { $0.age > 5 || $0.age < 2 }.where { $0.name == "x" },
-            "SELECT \(personColumns) FROM \"person\" WHERE (\"person\".\"age\" > ? OR \"person\".\"age\" < ?) AND \"person\".\"name\" = ?",
+            """
+            SELECT \(personColumns)
+            FROM "person"
+            WHERE ("person"."age" > ? OR "person"."age" < ?) AND "person"."name" = ?
+            """,
             [5, 2, "x"])
     }
 
     @Test func rendersOrdering() throws {
-        try expectSQL(Person.order(by: \.name), "SELECT \(personColumns) FROM \"person\" ORDER BY \"person\".\"name\"")
+        try expectSQL(
+            Person.order(by: \.name),
+            """
+            SELECT \(personColumns)
+            FROM "person"
+            ORDER BY "person"."name"
+            """)
         try expectSQL(
             Person.order(by: \.name, \.age),
-            "SELECT \(personColumns) FROM \"person\" ORDER BY \"person\".\"name\", \"person\".\"age\"")
+            """
+            SELECT \(personColumns)
+            FROM "person"
+            ORDER BY "person"."name", "person"."age"
+            """)
         try expectSQL(
             Person.order { ($0.email.descending(nulls: .last), $0.name.ascending(nulls: .first), $0.age) },
             "SELECT \(personColumns) FROM \"person\" ORDER BY \"person\".\"email\" DESC NULLS LAST, "
                 + "\"person\".\"name\" ASC NULLS FIRST, \"person\".\"age\"")
         try expectSQL(
             Person.order { $0.age.descending() }.order(by: \.id),
-            "SELECT \(personColumns) FROM \"person\" ORDER BY \"person\".\"age\" DESC, \"person\".\"id\"")
+            """
+            SELECT \(personColumns)
+            FROM "person"
+            ORDER BY "person"."age" DESC, "person"."id"
+            """)
         try expectSQL(
             Person.where { $0.age > 1 }.order { $0.name.collate(.nocase) },
-            "SELECT \(personColumns) FROM \"person\" WHERE \"person\".\"age\" > ? ORDER BY \"person\".\"name\" COLLATE \"NOCASE\"",
+            """
+            SELECT \(personColumns)
+            FROM "person"
+            WHERE "person"."age" > ?
+            ORDER BY "person"."name" COLLATE "NOCASE"
+            """,
             [1])
     }
 
     @Test func rendersLimitOffsetAndDistinct() throws {
-        try expectSQL(Person.limit(10), "SELECT \(personColumns) FROM \"person\" LIMIT ?", [10])
         try expectSQL(
-            Person.all().limit(10, offset: 20), "SELECT \(personColumns) FROM \"person\" LIMIT ? OFFSET ?", [10, 20])
+            Person.limit(10),
+            """
+            SELECT \(personColumns)
+            FROM "person"
+            LIMIT ?
+            """, [10])
+        try expectSQL(
+            Person.all().limit(10, offset: 20),
+            """
+            SELECT \(personColumns)
+            FROM "person"
+            LIMIT ? OFFSET ?
+            """, [10, 20])
         try expectSQL(
             Person.where { $0.age > 1 }.order(by: \.name).limit(3),
-            "SELECT \(personColumns) FROM \"person\" WHERE \"person\".\"age\" > ? ORDER BY \"person\".\"name\" LIMIT ?",
+            """
+            SELECT \(personColumns)
+            FROM "person"
+            WHERE "person"."age" > ?
+            ORDER BY "person"."name"
+            LIMIT ?
+            """,
             [1, 3])
-        try expectSQL(Person.all().distinct(), "SELECT DISTINCT \(personColumns) FROM \"person\"")
         try expectSQL(
-            Person.select { $0.name }.distinct(), #"SELECT DISTINCT "person"."name" FROM "person""#)
+            Person.all().distinct(),
+            """
+            SELECT DISTINCT \(personColumns)
+            FROM "person"
+            """)
+        try expectSQL(
+            Person.select { $0.name }.distinct(),
+            #"""
+            SELECT DISTINCT "person"."name"
+            FROM "person"
+            """#)
     }
 
     @Test func rendersGroupingAndAggregates() throws {
         try expectSQL(
             Person.group(by: \.age).select { ($0.age, count()) },
-            #"SELECT "person"."age", count(*) FROM "person" GROUP BY "person"."age""#)
+            #"""
+            SELECT "person"."age", count(*)
+            FROM "person"
+            GROUP BY "person"."age"
+            """#)
         try expectSQL(
             Person.all().group { ($0.age, $0.name.lower()) }.having { $0.score.avg() > 2.5 }.select {
                 ($0.age, $0.score.sum())
@@ -275,35 +341,79 @@ let pet = Pet.Columns(qualifier: "pet")
 
     @Test func selectsColumnsAndExpressions() throws {
         let pairs: Selection<Person.Columns, (Int64?, String)> = Person.where { $0.age > 2 }.select { ($0.id, $0.name) }
-        try expectSQL(pairs, #"SELECT "person"."id", "person"."name" FROM "person" WHERE "person"."age" > ?"#, [2])
+        try expectSQL(
+            pairs,
+            #"""
+            SELECT "person"."id", "person"."name"
+            FROM "person"
+            WHERE "person"."age" > ?
+            """#, [2])
         let names: Selection<Person.Columns, String> = Person.select { $0.name }
-        try expectSQL(names, #"SELECT "person"."name" FROM "person""#)
+        try expectSQL(
+            names,
+            #"""
+            SELECT "person"."name"
+            FROM "person"
+            """#)
         let keyPath: Selection<Person.Columns, String> = Person.select(\.name)
-        try expectSQL(keyPath, #"SELECT "person"."name" FROM "person""#)
+        try expectSQL(
+            keyPath,
+            #"""
+            SELECT "person"."name"
+            FROM "person"
+            """#)
         try expectSQL(
             Person.select { ($0.age + 1, $0.name.upper(), $0.email ?? "-") },
-            #"SELECT "person"."age" + ?, upper("person"."name"), coalesce("person"."email", ?) FROM "person""#,
+            #"""
+            SELECT "person"."age" + ?, upper("person"."name"), coalesce("person"."email", ?)
+            FROM "person"
+            """#,
             [1, "-"])
         // Clauses may follow the selection.
         try expectSQL(
             Person.select { $0.name }.where { $0.age > 1 }.order(by: \.name).limit(2),
-            #"SELECT "person"."name" FROM "person" WHERE "person"."age" > ? ORDER BY "person"."name" LIMIT ?"#, [1, 2])
+            #"""
+            SELECT "person"."name"
+            FROM "person"
+            WHERE "person"."age" > ?
+            ORDER BY "person"."name"
+            LIMIT ?
+            """#, [1, 2])
     }
 
     @Test func rendersCountQueries() throws {
-        try expectSQL(Person.all().countSQL, #"SELECT count(*) FROM "person""#)
+        try expectSQL(
+            Person.all().countSQL,
+            #"""
+            SELECT count(*)
+            FROM "person"
+            """#)
         try expectSQL(
             Person.where { $0.age > 1 }.order(by: \.name).countSQL,
-            #"SELECT count(*) FROM "person" WHERE "person"."age" > ?"#, [1])
+            #"""
+            SELECT count(*)
+            FROM "person"
+            WHERE "person"."age" > ?
+            """#, [1])
         try expectSQL(
-            Person.all().limit(5).countSQL, "SELECT count(*) FROM (SELECT \(personColumns) FROM \"person\" LIMIT ?)",
+            Person.all().limit(5).countSQL,
+            """
+            SELECT count(*)
+            FROM (SELECT \(personColumns) FROM "person" LIMIT ?)
+            """,
             [5])
         try expectSQL(
             Person.select { $0.name }.distinct().countSQL,
-            #"SELECT count(*) FROM (SELECT DISTINCT "person"."name" FROM "person")"#)
+            #"""
+            SELECT count(*)
+            FROM (SELECT DISTINCT "person"."name" FROM "person")
+            """#)
         try expectSQL(
             Person.group(by: \.age).select { $0.age }.countSQL,
-            #"SELECT count(*) FROM (SELECT "person"."age" FROM "person" GROUP BY "person"."age")"#)
+            #"""
+            SELECT count(*)
+            FROM (SELECT "person"."age" FROM "person" GROUP BY "person"."age")
+            """#)
     }
 
     // MARK: Subqueries
@@ -311,7 +421,11 @@ let pet = Pet.Columns(qualifier: "pet")
     @Test func rendersSubqueries() throws {
         try expectSQL(
             Person.where { $0.id.in(Pet.select { $0.ownerId }) },
-            "SELECT \(personColumns) FROM \"person\" WHERE \"person\".\"id\" IN (SELECT \"pet\".\"ownerId\" FROM \"pet\")"
+            """
+            SELECT \(personColumns)
+            FROM "person"
+            WHERE "person"."id" IN (SELECT "pet"."ownerId" FROM "pet")
+            """
         )
         try expectSQL(
             Person.where { $0.id.notIn(Pet.where { $0.name == "Rex" }.select { $0.ownerId }) },
@@ -341,7 +455,10 @@ let pet = Pet.Columns(qualifier: "pet")
                 + "(SELECT avg(\"person_2\".\"score\") FROM \"person\" AS \"person_2\")")
         try expectSQL(
             Person.select { ($0.name, Pet.select { _ in count() }) },
-            #"SELECT "person"."name", (SELECT count(*) FROM "pet") FROM "person""#)
+            #"""
+            SELECT "person"."name", (SELECT count(*) FROM "pet")
+            FROM "person"
+            """#)
     }
 
     // MARK: Joins
@@ -349,7 +466,11 @@ let pet = Pet.Columns(qualifier: "pet")
     @Test func rendersJoins() throws {
         try expectSQL(
             Person.join(Pet.self, on: { person, pet in person.id == pet.ownerId }),
-            "SELECT \(personColumns), \(petColumns) FROM \"person\" JOIN \"pet\" ON \"person\".\"id\" = \"pet\".\"ownerId\""
+            """
+            SELECT \(personColumns), \(petColumns)
+            FROM "person"
+            JOIN "pet" ON "person"."id" = "pet"."ownerId"
+            """
         )
         try expectSQL(
             Person.leftJoin(Pet.self, on: { $0.id == $1.ownerId }).where { person, pet in
@@ -360,7 +481,12 @@ let pet = Pet.Columns(qualifier: "pet")
             ["Rex", 3])
         try expectSQL(
             Person.crossJoin(Pet.self).where { $0.id == $1.ownerId },
-            "SELECT \(personColumns), \(petColumns) FROM \"person\" CROSS JOIN \"pet\" WHERE \"person\".\"id\" = \"pet\".\"ownerId\""
+            """
+            SELECT \(personColumns), \(petColumns)
+            FROM "person"
+            CROSS JOIN "pet"
+            WHERE "person"."id" = "pet"."ownerId"
+            """
         )
         try expectSQL(
             Person.where { $0.age > 1 }
@@ -378,7 +504,11 @@ let pet = Pet.Columns(qualifier: "pet")
                 + " ORDER BY \"pet\".\"name\", \"person\".\"name\"")
         try expectSQL(
             Person.join(Pet.self, on: { $0.id == $1.ownerId }).select { person, pet in (person.name, pet.name) },
-            #"SELECT "person"."name", "pet"."name" FROM "person" JOIN "pet" ON "person"."id" = "pet"."ownerId""#)
+            #"""
+            SELECT "person"."name", "pet"."name"
+            FROM "person"
+            JOIN "pet" ON "person"."id" = "pet"."ownerId"
+            """#)
     }
 
     @Test func rendersFourTablesAndLeftJoinsAfterJoins() throws {
@@ -407,10 +537,18 @@ let pet = Pet.Columns(qualifier: "pet")
                 + #" ON "e"."ReportsTo" = "manager"."EmployeeId""#)
         try expectSQL(
             TableAlias(Artist.self, "a").all().where { $0.name == "x" },
-            #"SELECT "a"."ArtistId", "a"."Name" FROM "Artist" AS "a" WHERE "a"."Name" = ?"#, ["x"])
+            #"""
+            SELECT "a"."ArtistId", "a"."Name"
+            FROM "Artist" AS "a"
+            WHERE "a"."Name" = ?
+            """#, ["x"])
         try expectSQL(
             Artist.all().join(Artist.self, as: "b", on: { $0.artistId < $1.artistId }).select { ($0.name, $1.name) },
-            #"SELECT "Artist"."Name", "b"."Name" FROM "Artist" JOIN "Artist" AS "b" ON "Artist"."ArtistId" < "b"."ArtistId""#
+            #"""
+            SELECT "Artist"."Name", "b"."Name"
+            FROM "Artist"
+            JOIN "Artist" AS "b" ON "Artist"."ArtistId" < "b"."ArtistId"
+            """#
         )
         #expect(manager.columns.lastName.description == #""manager"."LastName""#)
     }

@@ -14,18 +14,27 @@ import Testing
         try expectSQL(Person.insert(arthur), insertPerson, [.null, "Arthur", 42, .null, 0.0])
         try expectSQL(
             Person.insert(arthur, or: .ignore),
-            #"INSERT OR IGNORE INTO "person" ("id", "name", "age", "email", "score") VALUES (?, ?, ?, ?, ?)"#,
+            #"""
+            INSERT OR IGNORE INTO "person" ("id", "name", "age", "email", "score")
+            VALUES (?, ?, ?, ?, ?)
+            """#,
             [.null, "Arthur", 42, .null, 0.0])
         try expectSQL(
             Person.insert([arthur, arthur], or: .replace),
-            #"INSERT OR REPLACE INTO "person" ("id", "name", "age", "email", "score") VALUES (?, ?, ?, ?, ?)"#,
+            #"""
+            INSERT OR REPLACE INTO "person" ("id", "name", "age", "email", "score")
+            VALUES (?, ?, ?, ?, ?)
+            """#,
             [.null, "Arthur", 42, .null, 0.0])
         for resolution in ConflictResolution.allCases {
             #expect(Person.insert(arthur, or: resolution).sql.text.hasPrefix("INSERT OR \(resolution.rawValue) INTO"))
         }
         try expectSQL(
             PlaylistTrack.insert(PlaylistTrack(playlistId: 1, trackId: 2)),
-            #"INSERT INTO "PlaylistTrack" ("PlaylistId", "TrackId") VALUES (?, ?)"#, [1, 2])
+            #"""
+            INSERT INTO "PlaylistTrack" ("PlaylistId", "TrackId")
+            VALUES (?, ?)
+            """#, [1, 2])
     }
 
     @Test func rendersUpserts() throws {
@@ -36,7 +45,11 @@ import Testing
             [.null, "Arthur", 42, .null, 0.0])
         try expectSQL(
             PlaylistTrack.upsert(PlaylistTrack(playlistId: 1, trackId: 2)),
-            #"INSERT INTO "PlaylistTrack" ("PlaylistId", "TrackId") VALUES (?, ?) ON CONFLICT ("PlaylistId", "TrackId") DO NOTHING"#,
+            #"""
+            INSERT INTO "PlaylistTrack" ("PlaylistId", "TrackId")
+            VALUES (?, ?)
+            ON CONFLICT ("PlaylistId", "TrackId") DO NOTHING
+            """#,
             [1, 2])
         try expectSQL(
             Person.insert(arthur).onConflict(\.email) { existing, excluded in
@@ -75,10 +88,19 @@ import Testing
             [.null, "Arthur", 42, .null, 0.0])
         try expectSQL(
             Person.update { $0.age.set(to: 1) }.where { $0.id == 2 }.returning(\.name),
-            #"UPDATE "person" SET "age" = ? WHERE "person"."id" = ? RETURNING "person"."name""#, [1, 2])
+            #"""
+            UPDATE "person"
+            SET "age" = ?
+            WHERE "person"."id" = ?
+            RETURNING "person"."name"
+            """#, [1, 2])
         try expectSQL(
             Person.delete().where { $0.age < 18 }.returning(),
-            "DELETE FROM \"person\" WHERE \"person\".\"age\" < ? RETURNING \(personColumns)", [18])
+            """
+            DELETE FROM "person"
+            WHERE "person"."age" < ?
+            RETURNING \(personColumns)
+            """, [18])
     }
 
     // MARK: Update
@@ -90,29 +112,53 @@ import Testing
                 $0.age.set(to: $0.age + 1)
             }
             .where { $0.id == 3 },
-            #"UPDATE "person" SET "name" = ?, "age" = "person"."age" + ? WHERE "person"."id" = ?"#, ["Bob", 1, 3])
+            #"""
+            UPDATE "person"
+            SET "name" = ?, "age" = "person"."age" + ?
+            WHERE "person"."id" = ?
+            """#, ["Bob", 1, 3])
         try expectSQL(
             Person.update(or: .replace) { $0.email.set(to: nil) }.where { $0.age > 1 }.where {
                 $0.age < 9 || $0.name == "x"
             },
-            #"UPDATE OR REPLACE "person" SET "email" = ? WHERE "person"."age" > ? AND ("person"."age" < ? OR "person"."name" = ?)"#,
+            #"""
+            UPDATE OR REPLACE "person"
+            SET "email" = ?
+            WHERE "person"."age" > ? AND ("person"."age" < ? OR "person"."name" = ?)
+            """#,
             [.null, 1, 9, "x"])
         try expectSQL(
-            Person.update { $0.score.set(to: $0.score * 2) }, #"UPDATE "person" SET "score" = "person"."score" * ?"#,
+            Person.update { $0.score.set(to: $0.score * 2) },
+            #"""
+            UPDATE "person"
+            SET "score" = "person"."score" * ?
+            """#,
             [2.0])
     }
 
     @Test func rendersRecordUpdatesWithNumberedParameters() throws {
         try expectSQL(
             UpdateRecord(Person(id: 1, name: "Arthur", age: 42)),
-            #"UPDATE "person" SET "name" = ?2, "age" = ?3, "email" = ?4, "score" = ?5 WHERE "id" = ?1"#,
+            #"""
+            UPDATE "person"
+            SET "name" = ?2, "age" = ?3, "email" = ?4, "score" = ?5
+            WHERE "id" = ?1
+            """#,
             [1, "Arthur", 42, .null, 0.0])
         try expectSQL(
             UpdateRecord(Shelf(building: "A", number: 2, label: "x")),
-            #"UPDATE "shelf" SET "label" = ?3 WHERE "building" = ?1 AND "number" = ?2"#, ["A", 2, "x"])
+            #"""
+            UPDATE "shelf"
+            SET "label" = ?3
+            WHERE "building" = ?1 AND "number" = ?2
+            """#, ["A", 2, "x"])
         try expectSQL(
             UpdateRecord(PlaylistTrack(playlistId: 1, trackId: 2)),
-            #"UPDATE "PlaylistTrack" SET "PlaylistId" = ?1, "TrackId" = ?2 WHERE "PlaylistId" = ?1 AND "TrackId" = ?2"#,
+            #"""
+            UPDATE "PlaylistTrack"
+            SET "PlaylistId" = ?1, "TrackId" = ?2
+            WHERE "PlaylistId" = ?1 AND "TrackId" = ?2
+            """#,
             [1, 2])
     }
 
@@ -120,13 +166,32 @@ import Testing
 
     @Test func rendersDeletesAndKeyLookups() throws {
         try expectSQL(Person.delete(), #"DELETE FROM "person""#)
-        try expectSQL(Person.delete().where { $0.age < 18 }, #"DELETE FROM "person" WHERE "person"."age" < ?"#, [18])
-        try expectSQL(Person.delete(key: 3), #"DELETE FROM "person" WHERE "person"."id" = ?"#, [3])
+        try expectSQL(
+            Person.delete().where { $0.age < 18 },
+            #"""
+            DELETE FROM "person"
+            WHERE "person"."age" < ?
+            """#, [18])
+        try expectSQL(
+            Person.delete(key: 3),
+            #"""
+            DELETE FROM "person"
+            WHERE "person"."id" = ?
+            """#, [3])
         try expectSQL(
             PlaylistTrack.delete(key: (1, 2)),
-            #"DELETE FROM "PlaylistTrack" WHERE "PlaylistTrack"."PlaylistId" = ? AND "PlaylistTrack"."TrackId" = ?"#,
+            #"""
+            DELETE FROM "PlaylistTrack"
+            WHERE "PlaylistTrack"."PlaylistId" = ? AND "PlaylistTrack"."TrackId" = ?
+            """#,
             [1, 2])
-        try expectSQL(Person.find(1), "SELECT \(personColumns) FROM \"person\" WHERE \"person\".\"id\" = ?", [1])
+        try expectSQL(
+            Person.find(1),
+            """
+            SELECT \(personColumns)
+            FROM "person"
+            WHERE "person"."id" = ?
+            """, [1])
         try expectSQL(
             PlaylistTrack.find((1, 3402)).where { $0.trackId > 0 },
             #"SELECT "PlaylistTrack"."PlaylistId", "PlaylistTrack"."TrackId" FROM "PlaylistTrack""#

@@ -1,6 +1,7 @@
 import Foundation
 import Slate
 import SlateTestSupport
+import SlateTestingCore
 import Testing
 
 /// What the builder renders means what the Swift code says: a table at two levels of a statement
@@ -16,13 +17,23 @@ import Testing
             !exists(Employee.where { $0.reportsTo == e.employeeId }.select { $0.employeeId })
         }
         .select { $0.employeeId }
-        try expectSQL(
-            query,
-            #"SELECT "Employee"."EmployeeId" FROM "Employee" WHERE NOT EXISTS (SELECT "Employee_2"."EmployeeId" FROM "Employee" AS "Employee_2" WHERE "Employee_2"."ReportsTo" = "Employee"."EmployeeId")"#
-        )
+        #expect(
+            SQLLayout.lines(query.sql) == """
+                SELECT "Employee"."EmployeeId"
+                FROM "Employee"
+                WHERE NOT EXISTS (
+                  SELECT "Employee_2"."EmployeeId"
+                  FROM "Employee" AS "Employee_2"
+                  WHERE "Employee_2"."ReportsTo" = "Employee"."EmployeeId"
+                )
+                """)
         let expected = try db.fetchAll(
             Int64?.self,
-            "SELECT EmployeeId FROM Employee e WHERE NOT EXISTS (SELECT 1 FROM Employee m WHERE m.ReportsTo = e.EmployeeId)"
+            """
+            SELECT EmployeeId
+            FROM Employee e
+            WHERE NOT EXISTS (SELECT 1 FROM Employee m WHERE m.ReportsTo = e.EmployeeId)
+            """
         )
         let rows = try query.fetchAll(db)
         #expect(rows == expected)
@@ -38,13 +49,23 @@ import Testing
             e.employeeId.in(Employee.where { $0.reportsTo == e.employeeId }.select { $0.reportsTo })
         }
         .select { $0.lastName }
-        try expectSQL(
-            query,
-            #"SELECT "Employee"."LastName" FROM "Employee" WHERE "Employee"."EmployeeId" IN (SELECT "Employee_2"."ReportsTo" FROM "Employee" AS "Employee_2" WHERE "Employee_2"."ReportsTo" = "Employee"."EmployeeId")"#
-        )
+        #expect(
+            SQLLayout.lines(query.sql) == """
+                SELECT "Employee"."LastName"
+                FROM "Employee"
+                WHERE "Employee"."EmployeeId" IN (
+                  SELECT "Employee_2"."ReportsTo"
+                  FROM "Employee" AS "Employee_2"
+                  WHERE "Employee_2"."ReportsTo" = "Employee"."EmployeeId"
+                )
+                """)
         let expected = try db.fetchAll(
             String.self,
-            "SELECT LastName FROM Employee e WHERE e.EmployeeId IN (SELECT m.ReportsTo FROM Employee m WHERE m.ReportsTo = e.EmployeeId)"
+            """
+            SELECT LastName
+            FROM Employee e
+            WHERE e.EmployeeId IN (SELECT m.ReportsTo FROM Employee m WHERE m.ReportsTo = e.EmployeeId)
+            """
         )
         #expect(try query.fetchAll(db) == expected)
         #expect(expected.count == 3)
@@ -59,10 +80,23 @@ import Testing
                 Employee.where { $0.employeeId == e.reportsTo }.select { $0.lastName }
             )
         }
-        try expectSQL(
-            query,
-            #"SELECT "Employee"."EmployeeId", (SELECT count(*) FROM "Employee" AS "Employee_2" WHERE "Employee_2"."ReportsTo" = "Employee"."EmployeeId"), (SELECT "Employee_2"."LastName" FROM "Employee" AS "Employee_2" WHERE "Employee_2"."EmployeeId" = "Employee"."ReportsTo") FROM "Employee" ORDER BY "Employee"."EmployeeId""#
-        )
+        #expect(
+            SQLLayout.lines(query.sql) == """
+                SELECT
+                  "Employee"."EmployeeId",
+                  (
+                    SELECT count(*)
+                    FROM "Employee" AS "Employee_2"
+                    WHERE "Employee_2"."ReportsTo" = "Employee"."EmployeeId"
+                  ),
+                  (
+                    SELECT "Employee_2"."LastName"
+                    FROM "Employee" AS "Employee_2"
+                    WHERE "Employee_2"."EmployeeId" = "Employee"."ReportsTo"
+                  )
+                FROM "Employee"
+                ORDER BY "Employee"."EmployeeId"
+                """)
         // The subqueries' values are optional: `count()` of no row still yields a row, but a
         // scalar subquery that finds no row is NULL (Adams has no manager).
         let rows: [(Int64?, Int?, String?)] = try query.fetchAll(db)
@@ -90,10 +124,16 @@ import Testing
                 Album.where { $0.artistId == artist.artistId }.select { $0.title.min() }
             )
         }
-        try expectSQL(
-            query,
-            #"SELECT (SELECT count(*) FROM "Album" WHERE "Album"."ArtistId" = "Artist"."ArtistId"), (SELECT min("Album"."Title") FROM "Album" WHERE "Album"."ArtistId" = "Artist"."ArtistId") FROM "Artist" WHERE "Artist"."ArtistId" <= ? ORDER BY "Artist"."ArtistId""#,
-            [.integer(3)])
+        #expect(
+            SQLLayout.lines(query.sql) == """
+                SELECT
+                  (SELECT count(*) FROM "Album" WHERE "Album"."ArtistId" = "Artist"."ArtistId"),
+                  (SELECT min("Album"."Title") FROM "Album" WHERE "Album"."ArtistId" = "Artist"."ArtistId")
+                FROM "Artist"
+                WHERE "Artist"."ArtistId" <= ?
+                ORDER BY "Artist"."ArtistId"
+                -- arguments: 3
+                """)
         let rows: [(Int?, String?)] = try query.fetchAll(db)
         #expect(rows.map(\.0) == [2, 2, 1])
         #expect(rows.map(\.1) == ["For Those About To Rock We Salute You", "Balls to the Wall", "Big Ones"])
@@ -108,9 +148,13 @@ import Testing
                 })
         }.select { $0.employeeId }
         #expect(
-            query.sql.text.contains(
-                #"FROM "Customer" JOIN "Employee" AS "Employee_2" ON "Customer"."SupportRepId" = "Employee_2"."EmployeeId" WHERE "Employee_2"."ReportsTo" = "Employee"."EmployeeId")"#
-            ))
+            SQLLayout.lines(query.sql).contains(
+                """
+                  FROM "Customer"
+                  JOIN "Employee" AS "Employee_2" ON "Customer"."SupportRepId" = "Employee_2"."EmployeeId"
+                  WHERE "Employee_2"."ReportsTo" = "Employee"."EmployeeId"
+                )
+                """))
         let expected = try db.fetchAll(
             Int64?.self,
             """
@@ -176,10 +220,13 @@ import Testing
         let query = Employee.leftJoin(Employee.self, as: "manager", on: { $0.reportsTo == $1.employeeId })
             .order { e, _ in e.employeeId }
             .select { e, manager in (e.lastName, manager.lastName, manager.employeeId) }
-        try expectSQL(
-            query,
-            #"SELECT "Employee"."LastName", "manager"."LastName", "manager"."EmployeeId" FROM "Employee" LEFT JOIN "Employee" AS "manager" ON "Employee"."ReportsTo" = "manager"."EmployeeId" ORDER BY "Employee"."EmployeeId""#
-        )
+        #expect(
+            SQLLayout.lines(query.sql) == """
+                SELECT "Employee"."LastName", "manager"."LastName", "manager"."EmployeeId"
+                FROM "Employee"
+                LEFT JOIN "Employee" AS "manager" ON "Employee"."ReportsTo" = "manager"."EmployeeId"
+                ORDER BY "Employee"."EmployeeId"
+                """)
         let rows: [(String, String?, Int64?)] = try query.fetchAll(db)
         #expect(rows.count == 8)
         #expect(rows[0].0 == "Adams" && rows[0].1 == nil && rows[0].2 == nil)
@@ -195,13 +242,24 @@ import Testing
         let query = Invoice.where { invoice in
             InvoiceLine.where { $0.invoiceId == invoice.invoiceId }.select { _ in count() } > 10
         }
-        try expectSQL(
-            query.select { $0.invoiceId },
-            #"SELECT "Invoice"."InvoiceId" FROM "Invoice" WHERE (SELECT count(*) FROM "InvoiceLine" WHERE "InvoiceLine"."InvoiceId" = "Invoice"."InvoiceId") > ?"#,
-            [.integer(10)])
+        #expect(
+            SQLLayout.lines(query.select { $0.invoiceId }.sql) == """
+                SELECT "Invoice"."InvoiceId"
+                FROM "Invoice"
+                WHERE (
+                  SELECT count(*)
+                  FROM "InvoiceLine"
+                  WHERE "InvoiceLine"."InvoiceId" = "Invoice"."InvoiceId"
+                ) > ?
+                -- arguments: 10
+                """)
         let expected = try db.fetchValue(
             Int.self,
-            "SELECT count(*) FROM Invoice i WHERE (SELECT count(*) FROM InvoiceLine l WHERE l.InvoiceId = i.InvoiceId) > 10"
+            """
+            SELECT count(*)
+            FROM Invoice i
+            WHERE (SELECT count(*) FROM InvoiceLine l WHERE l.InvoiceId = i.InvoiceId) > 10
+            """
         )
         #expect(try query.fetchCount(db) == expected)
         // A subquery that finds no row is nil, not a decoding error.
@@ -271,9 +329,12 @@ struct Reminder: PrimaryKeyedTable, Equatable {
     @Test func insertsApplySQLDefaultsAndReadThemBack() throws {
         let db = try Database.memory()
         try db.createTable(for: Reminder.self)
-        try expectSQL(
-            Reminder.insert(Reminder(title: "a")), #"INSERT INTO "reminder" ("id", "title") VALUES (?, ?)"#,
-            [.null, .text("a")])
+        #expect(
+            SQLLayout.lines(Reminder.insert(Reminder(title: "a")).sql) == """
+                INSERT INTO "reminder" ("id", "title")
+                VALUES (?, ?)
+                -- arguments: NULL, 'a'
+                """)
         let inserted = try Reminder.insert(Reminder(title: "a")).execute(db)
         #expect(inserted.count == 1)
         #expect(inserted[0].id == 1 && inserted[0].priority == 3 && inserted[0].createdAt != nil)

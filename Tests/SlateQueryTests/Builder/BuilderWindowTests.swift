@@ -1,6 +1,7 @@
 import Foundation
 import Slate
 import SlateTestSupport
+import SlateTestingCore
 import Testing
 
 @testable import SlateQuery
@@ -18,10 +19,21 @@ import Testing
                 ntile(3).over(window), percentRank().over(window), cumeDist().over(window)
             )
         }
-        try expectSQL(
-            query,
-            #"SELECT "Track"."TrackId", row_number() OVER (PARTITION BY "Track"."AlbumId" ORDER BY "Track"."Milliseconds" DESC), rank() OVER (PARTITION BY "Track"."AlbumId" ORDER BY "Track"."Milliseconds" DESC), dense_rank() OVER (PARTITION BY "Track"."AlbumId" ORDER BY "Track"."UnitPrice"), ntile(?) OVER (PARTITION BY "Track"."AlbumId" ORDER BY "Track"."Milliseconds" DESC), percent_rank() OVER (PARTITION BY "Track"."AlbumId" ORDER BY "Track"."Milliseconds" DESC), cume_dist() OVER (PARTITION BY "Track"."AlbumId" ORDER BY "Track"."Milliseconds" DESC) FROM "Track" WHERE "Track"."AlbumId" <= ? ORDER BY "Track"."AlbumId", "Track"."TrackId""#,
-            [.integer(3), .integer(3)])
+        #expect(
+            SQLLayout.lines(query.sql) == """
+                SELECT
+                  "Track"."TrackId",
+                  row_number() OVER (PARTITION BY "Track"."AlbumId" ORDER BY "Track"."Milliseconds" DESC),
+                  rank() OVER (PARTITION BY "Track"."AlbumId" ORDER BY "Track"."Milliseconds" DESC),
+                  dense_rank() OVER (PARTITION BY "Track"."AlbumId" ORDER BY "Track"."UnitPrice"),
+                  ntile(?) OVER (PARTITION BY "Track"."AlbumId" ORDER BY "Track"."Milliseconds" DESC),
+                  percent_rank() OVER (PARTITION BY "Track"."AlbumId" ORDER BY "Track"."Milliseconds" DESC),
+                  cume_dist() OVER (PARTITION BY "Track"."AlbumId" ORDER BY "Track"."Milliseconds" DESC)
+                FROM "Track"
+                WHERE "Track"."AlbumId" <= ?
+                ORDER BY "Track"."AlbumId", "Track"."TrackId"
+                -- arguments: 3, 3
+                """)
         let rows: [(Int64?, Int, Int, Int, Int, Double, Double)] = try query.fetchAll(db)
         let expected = try db.fetchAll(
             """
@@ -79,10 +91,22 @@ import Testing
                 invoice.total.nthValue(2).over(byDate)
             )
         }
-        try expectSQL(
-            query,
-            #"SELECT lag("Invoice"."Total", ?) OVER (ORDER BY "Invoice"."InvoiceDate", "Invoice"."InvoiceId"), lead("Invoice"."Total", ?, ?) OVER (ORDER BY "Invoice"."InvoiceDate", "Invoice"."InvoiceId"), first_value("Invoice"."Total") OVER (ORDER BY "Invoice"."InvoiceDate", "Invoice"."InvoiceId"), last_value("Invoice"."Total") OVER (ORDER BY "Invoice"."InvoiceDate", "Invoice"."InvoiceId" ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING), nth_value("Invoice"."Total", ?) OVER (ORDER BY "Invoice"."InvoiceDate", "Invoice"."InvoiceId") FROM "Invoice" WHERE "Invoice"."CustomerId" = ? ORDER BY "Invoice"."InvoiceId""#,
-            [.integer(1), .integer(2), .real(0), .integer(2), .integer(2)])
+        #expect(
+            SQLLayout.lines(query.sql) == """
+                SELECT
+                  lag("Invoice"."Total", ?) OVER (ORDER BY "Invoice"."InvoiceDate", "Invoice"."InvoiceId"),
+                  lead("Invoice"."Total", ?, ?) OVER (ORDER BY "Invoice"."InvoiceDate", "Invoice"."InvoiceId"),
+                  first_value("Invoice"."Total") OVER (ORDER BY "Invoice"."InvoiceDate", "Invoice"."InvoiceId"),
+                  last_value("Invoice"."Total") OVER (
+                    ORDER BY "Invoice"."InvoiceDate", "Invoice"."InvoiceId"
+                    ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING
+                  ),
+                  nth_value("Invoice"."Total", ?) OVER (ORDER BY "Invoice"."InvoiceDate", "Invoice"."InvoiceId")
+                FROM "Invoice"
+                WHERE "Invoice"."CustomerId" = ?
+                ORDER BY "Invoice"."InvoiceId"
+                -- arguments: 1, 2, 0.0, 2, 2
+                """)
         let rows: [(Double?, Double, Double?, Double?, Double?)] = try query.fetchAll(db)
         let expected = try db.fetchAll(
             """
@@ -122,10 +146,34 @@ import Testing
                 invoice.total.total().over()
             )
         }
-        try expectSQL(
-            query,
-            #"SELECT sum("Invoice"."Total") OVER (PARTITION BY "Invoice"."CustomerId" ORDER BY "Invoice"."InvoiceDate"), avg("Invoice"."Total") OVER (PARTITION BY "Invoice"."CustomerId" ORDER BY "Invoice"."InvoiceDate" ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING), count(*) OVER (PARTITION BY "Invoice"."CustomerId" ORDER BY "Invoice"."InvoiceDate" GROUPS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW), max("Invoice"."Total") OVER (PARTITION BY "Invoice"."CustomerId" ORDER BY "Invoice"."InvoiceDate" RANGE BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING), total("Invoice"."Total") OVER () FROM "Invoice" WHERE "Invoice"."CustomerId" = ? ORDER BY "Invoice"."InvoiceId""#,
-            [.integer(2)])
+        #expect(
+            SQLLayout.lines(query.sql) == """
+                SELECT
+                  sum("Invoice"."Total") OVER (
+                    PARTITION BY "Invoice"."CustomerId"
+                    ORDER BY "Invoice"."InvoiceDate"
+                  ),
+                  avg("Invoice"."Total") OVER (
+                    PARTITION BY "Invoice"."CustomerId"
+                    ORDER BY "Invoice"."InvoiceDate"
+                    ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING
+                  ),
+                  count(*) OVER (
+                    PARTITION BY "Invoice"."CustomerId"
+                    ORDER BY "Invoice"."InvoiceDate"
+                    GROUPS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+                  ),
+                  max("Invoice"."Total") OVER (
+                    PARTITION BY "Invoice"."CustomerId"
+                    ORDER BY "Invoice"."InvoiceDate"
+                    RANGE BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING
+                  ),
+                  total("Invoice"."Total") OVER ()
+                FROM "Invoice"
+                WHERE "Invoice"."CustomerId" = ?
+                ORDER BY "Invoice"."InvoiceId"
+                -- arguments: 2
+                """)
         let rows: [(Double?, Double?, Int, Double?, Double)] = try query.fetchAll(db)
         let expected = try db.fetchAll(
             """

@@ -1,6 +1,7 @@
 import Foundation
 import Slate
 import SlateTestSupport
+import SlateTestingCore
 import Testing
 
 /// A table whose `NOT NULL` columns have defaults Swift cannot write: the properties are optional
@@ -111,13 +112,23 @@ struct Hits: PrimaryKeyedTable, Equatable {
     // MARK: NOT NULL columns with defaults
 
     @Test func notNullColumnsWithExpressionDefaultsAreLeftOutAndReadBack() throws {
-        try expectSQL(
-            Entry.insert(Entry(body: "a")), #"INSERT INTO "entry" ("id", "body") VALUES (?, ?)"#, [.null, .text("a")])
+        #expect(
+            SQLLayout.lines(Entry.insert(Entry(body: "a")).sql) == """
+                INSERT INTO "entry" ("id", "body")
+                VALUES (?, ?)
+                -- arguments: NULL, 'a'
+                """)
         let db = try Self.entries()
         #expect(
-            try db.fetchValue(String.self, "SELECT sql FROM sqlite_master WHERE name = 'entry'")
-                == #"CREATE TABLE "entry" ("id" INTEGER PRIMARY KEY, "body" TEXT NOT NULL, "addedAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP, "score" INTEGER NOT NULL DEFAULT (40 + 2))"#
-        )
+            SQLLayout.lines(try db.fetchValue(String.self, "SELECT sql FROM sqlite_master WHERE name = 'entry'"))
+                == """
+                CREATE TABLE "entry" (
+                  "id" INTEGER PRIMARY KEY,
+                  "body" TEXT NOT NULL,
+                  "addedAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+                  "score" INTEGER NOT NULL DEFAULT (40 + 2)
+                )
+                """)
         let inserted = try db.insert(Entry(body: "a"))
         #expect(inserted.id == 1)
         #expect(inserted.score == 42)
@@ -145,10 +156,13 @@ struct Hits: PrimaryKeyedTable, Equatable {
         let db = try Self.entries()
         let first = try db.insert(Entry(body: "a", addedAt: Date(timeIntervalSince1970: 86_400), score: 7))
         let upsert = Entry.upsert(Entry(id: first.id, body: "changed"))
-        try expectSQL(
-            upsert,
-            #"INSERT INTO "entry" ("id", "body") VALUES (?, ?) ON CONFLICT ("id") DO UPDATE SET "body" = "excluded"."body""#,
-            [.integer(1), .text("changed")])
+        #expect(
+            SQLLayout.lines(upsert.sql) == """
+                INSERT INTO "entry" ("id", "body")
+                VALUES (?, ?)
+                ON CONFLICT ("id") DO UPDATE SET "body" = "excluded"."body"
+                -- arguments: 1, 'changed'
+                """)
         let stored = try upsert.execute(db)
         #expect(stored == [Entry(id: 1, body: "changed", addedAt: Date(timeIntervalSince1970: 86_400), score: 7)])
         #expect(try db.fetchValue(Int64.self, "SELECT score FROM entry WHERE id = 1") == 7)
@@ -165,9 +179,13 @@ struct Hits: PrimaryKeyedTable, Equatable {
         try db.createTable(for: Hits.self)
         try db.insert(Hits(page: "home", count: 10))
         let upsert = Hits.upsert(Hits(page: "home"))
-        try expectSQL(
-            upsert, #"INSERT INTO "hits" ("page") VALUES (?) ON CONFLICT ("page") DO UPDATE SET "count" = "count""#,
-            [.text("home")])
+        #expect(
+            SQLLayout.lines(upsert.sql) == """
+                INSERT INTO "hits" ("page")
+                VALUES (?)
+                ON CONFLICT ("page") DO UPDATE SET "count" = "count"
+                -- arguments: 'home'
+                """)
         #expect(try upsert.execute(db) == [Hits(page: "home", count: 10)])
         #expect(try Hits.upsert(Hits(page: "about")).execute(db) == [Hits(page: "about", count: 1)])
         #expect(try Hits.upsert(Hits(page: "home", count: 11)).execute(db) == [Hits(page: "home", count: 11)])
@@ -186,10 +204,14 @@ struct Hits: PrimaryKeyedTable, Equatable {
                 excluded.score > existing.score
             }
         }
-        try expectSQL(
-            keepBest(Entry(id: 1, body: "low", score: 20)),
-            #"INSERT INTO "entry" ("id", "body", "score") VALUES (?, ?, ?) ON CONFLICT ("id") DO UPDATE SET "score" = "excluded"."score", "body" = "excluded"."body" WHERE "excluded"."score" > "entry"."score""#,
-            [.integer(1), .text("low"), .integer(20)])
+        #expect(
+            SQLLayout.lines(keepBest(Entry(id: 1, body: "low", score: 20)).sql) == """
+                INSERT INTO "entry" ("id", "body", "score")
+                VALUES (?, ?, ?)
+                ON CONFLICT ("id") DO UPDATE SET "score" = "excluded"."score", "body" = "excluded"."body"
+                WHERE "excluded"."score" > "entry"."score"
+                -- arguments: 1, 'low', 20
+                """)
         // The condition is false: the row is left as it is, and no row comes back.
         let skipped = try keepBest(Entry(id: 1, body: "low", score: 20)).returning { $0.score }.fetchAll(db)
         #expect(skipped.isEmpty)
@@ -204,10 +226,14 @@ struct Hits: PrimaryKeyedTable, Equatable {
         } where: { existing, _ in
             existing.score < 85
         }
-        try expectSQL(
-            bounded,
-            #"INSERT INTO "entry" ("id", "body", "score") VALUES (?, ?, ?) ON CONFLICT ("id") DO UPDATE SET "score" = "excluded"."score" WHERE "entry"."score" < ?"#,
-            [.integer(1), .text("x"), .integer(90), .integer(85)])
+        #expect(
+            SQLLayout.lines(bounded.sql) == """
+                INSERT INTO "entry" ("id", "body", "score")
+                VALUES (?, ?, ?)
+                ON CONFLICT ("id") DO UPDATE SET "score" = "excluded"."score"
+                WHERE "entry"."score" < ?
+                -- arguments: 1, 'x', 90, 85
+                """)
         try bounded.execute(db)
         #expect(try db.fetchValue(Int64.self, "SELECT score FROM entry WHERE id = 1") == 90)
         try bounded.execute(db)

@@ -25,6 +25,15 @@ enum ChinookDatabase {
                     "SELECT TrackId, Name, Composer, Milliseconds FROM Track WHERE AlbumId = :albumId ORDER BY TrackId",
                 arguments: ["albumId": albumId]))
     }
+
+    static func getAlbums(artistId: Int64, albumId: Int64, limit: Int64) -> SQLQuery<String> {
+        SQLQuery(
+            SQL(
+                sql:
+                    "SELECT Title FROM Album WHERE ArtistId = :ArtistId AND AlbumId > :AlbumId ORDER BY AlbumId LIMIT :limit",
+                arguments: ["ArtistId": artistId, "AlbumId": albumId, "limit": limit]),
+            column: String.self)
+    }
 }
 
 func snippetFixtures(db: Database) {}

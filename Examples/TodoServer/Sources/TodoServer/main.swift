@@ -7,7 +7,9 @@ import TodoServerKit
 // stops the server at start with a message that says why (exit status 1).
 do {
     let configuration = try AppConfiguration.fromEnvironment()
-    let app = try await buildApplication(configuration)
+    // The to-do API at the root, and the sync server of issue 35 under /sync.
+    let app = try await buildApplication(
+        configuration, routeGroups: [TodoRoutes(), SyncRoutes(dataDirectory: configuration.dataDirectory)])
     try await app.runService()
 } catch {
     FileHandle.standardError.write(Data("TodoServer: \(error)\n".utf8))

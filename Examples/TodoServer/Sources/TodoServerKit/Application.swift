@@ -34,13 +34,14 @@ public struct AppServices: Sendable {
 /// tables need. The to-do API (``TodoRoutes``) is one; others (sync, issue 35) mount beside it:
 ///
 /// ```swift
-/// let app = try await buildApplication(configuration, routeGroups: [TodoRoutes(), SyncRoutes()])
+/// let app = try await buildApplication(
+///     configuration, routeGroups: [TodoRoutes(), SyncRoutes(dataDirectory: configuration.dataDirectory)])
 /// ```
 public protocol RouteGroup: Sendable {
     /// The path the group's routes are under (`""` for the root, `"sync"` …).
     var pathPrefix: String { get }
-    /// Adds the group's routes.
-    func addRoutes(to group: RouterGroup<AppRequestContext>, services: AppServices)
+    /// Adds the group's routes; an error stops the server at start (a ``StartupError`` says why).
+    func addRoutes(to group: RouterGroup<AppRequestContext>, services: AppServices) throws
     /// Registers the migrations of the group's tables, on SQLite and on PostgreSQL; they run at
     /// boot after the to-do API's.
     func registerMigrations(sqlite: inout Migrator, postgreSQL: inout PostgreSQLMigrator)
@@ -71,13 +72,16 @@ public func buildApplication(
     var services: [any Service] = tracing.services
     var beforeStart: [@Sendable () async throws -> Void] = []
     if let url = configuration.databaseURL {
-        let pg = try PostgreSQLConnection.database(
+        let (pg, pgConfiguration) = try PostgreSQLConnection.database(
             url: url, logger: logger, telemetry: tracing.telemetry, gracePeriod: configuration.shutdownGracePeriod)
         database = .postgreSQL(pg)
         services.append(pg)  // runs the client; shuts down after the HTTP server
         let migrator = postgreSQLMigrator
         beforeStart.append {
             do {
+                // One connection first: an unreachable server or a wrong socket path fails the
+                // start at once with the cause, where the pool would retry for 60 seconds.
+                try await PostgreSQLDatabase.checkConnection(pgConfiguration)
                 try await migrator.migrate(pg)
             } catch {
                 throw StartupError(
@@ -97,7 +101,7 @@ public func buildApplication(
     router.add(middleware: LogRequestsMiddleware(.info))
     router.add(middleware: TracingMiddleware())
     for group in routeGroups {
-        group.addRoutes(to: router.group(RouterPath(group.pathPrefix)), services: appServices)
+        try group.addRoutes(to: router.group(RouterPath(group.pathPrefix)), services: appServices)
     }
 
     var app = Application(

@@ -6,13 +6,14 @@ import SlateTelemetry
 
 /// The PostgreSQL database `DATABASE_URL` names.
 enum PostgreSQLConnection {
-    /// A database on a connection pool to the server of `url`
+    /// A database on a connection pool to the server of `url`, and the pool's configuration (for
+    /// `PostgreSQLDatabase.checkConnection(_:)` at boot)
     /// (`postgres://user:password@host:port/database`; `postgres:` alone takes the `PG*`
     /// variables, where `PGHOST` may be a Unix socket's directory). No TLS.
     static func database(
         url: String, logger: Logger, telemetry: DatabaseTelemetry?, gracePeriod: Duration,
         environment: [String: String] = ProcessInfo.processInfo.environment
-    ) throws -> PostgreSQLDatabase {
+    ) throws -> (database: PostgreSQLDatabase, configuration: PostgresClient.Configuration) {
         var configuration: PostgresClient.Configuration
         let name: String?
         if url == "postgres:" || url == "postgresql:" {
@@ -51,7 +52,7 @@ enum PostgreSQLConnection {
         var database = PostgreSQLDatabase(
             client: client, logger: clientLogger, instrumentation: telemetry, databaseName: name)
         database.shutdownGracePeriod = gracePeriod
-        return database
+        return (database, configuration)
     }
 
     /// `url` without its password, for messages.

@@ -100,6 +100,16 @@ struct ItemPatch: Decodable {
     var done: Bool?
 }
 
+/// An error's JSON body: `{"error": {"status", "code", "message"}}`.
+struct ErrorBody: Encodable {
+    struct Detail: Encodable {
+        var status: Int
+        var code: String
+        var message: String
+    }
+    var error: Detail
+}
+
 struct APIError: Error, HTTPResponseError {
     var status: HTTPResponse.Status
     var code: String
@@ -110,15 +120,8 @@ struct APIError: Error, HTTPResponseError {
         self.message = message
     }
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        struct Body: Encodable {
-            struct Detail: Encodable {
-                var status: Int
-                var code: String
-                var message: String
-            }
-            var error: Detail
-        }
-        let data = try JSONEncoder().encode(Body(error: .init(status: status.code, code: code, message: message)))
+        let data = try JSONEncoder().encode(
+            ErrorBody(error: .init(status: status.code, code: code, message: message)))
         return Response(
             status: status, headers: [.contentType: "application/json; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(bytes: data)))
@@ -366,8 +369,8 @@ do {
             address: .hostname(environment["HOST"] ?? "127.0.0.1", port: Int(environment["PORT"] ?? "") ?? 8081),
             serverName: "TodoServerFluent"),
         onServerRunning: { channel in
-            print("TodoServerFluent listening on \(channel.localAddress?.description ?? "?")")
-            fflush(stdout)
+            let line = "TodoServerFluent listening on \(channel.localAddress?.description ?? "?")\n"
+            FileHandle.standardOutput.write(Data(line.utf8))
         },
         logger: logger)
     try await app.runService()
