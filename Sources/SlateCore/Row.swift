@@ -31,10 +31,15 @@ public struct Row: ~Copyable {
         /// and the statement, unretained (the row is borrowed only while the statement is on it).
         ///
         /// The one `Unmanaged` of `SlateCore` outside C callbacks. A strong reference would make
-        /// the row non-trivial: a retain and a release of the statement per lent row. What that
-        /// costs has not been measured alone yet (issue 30 asks for the figure: it needs a release
-        /// build of the benchmark of its own); see `Benchmarks/README.md`, "Plain code".
-        case statement(OpaquePointer, Unmanaged<Statement>)
+        /// the row non-trivial: a `swift_retain` and a `swift_release` (about 38 instructions, as
+        /// measured in `pk-lookups-100k`) for every `Row` made, and the Codable decoder makes one
+        /// for every value it reads (`RowDecodingState.row`): about 7.6 M instructions, +4.4 %, in
+        /// `fetch-200k-ints` `slate-codable` (`--quick --instructions`; 200,000 values, an
+        /// estimate from the measured per-call cost, not a build without it).
+        ///
+        /// The third payload is the statement's ``NamedReadLog``, which reads by name use without
+        /// going through the statement.
+        case statement(OpaquePointer, Unmanaged<Statement>, UnsafeMutablePointer<NamedReadLog>)
         /// Values copied out of a statement.
         case copied(UnsafePointer<CopiedRow>)
         /// The current row of another engine's result (a PostgreSQL row, in SlatePostgres).
@@ -56,7 +61,8 @@ public struct Row: ~Copyable {
     /// A row reading the current row of `statement`.
     @inlinable
     package init(statement: Statement) {
-        self.init(source: .statement(statement.handle, Unmanaged.passUnretained(statement)))
+        self.init(
+            source: .statement(statement.handle, Unmanaged.passUnretained(statement), statement.namedReadLog))
     }
 
     /// A row reading copied values, valid while `copied` is.
@@ -76,7 +82,7 @@ public struct Row: ~Copyable {
     /// The live statement's `sqlite3_stmt *`, or `nil` for a row that is not a statement's.
     @inlinable
     package var sqliteStatement: OpaquePointer? {
-        if case .statement(let handle, _) = source { return handle }
+        if case .statement(let handle, _, _) = source { return handle }
         return nil
     }
 
@@ -101,17 +107,10 @@ public struct Row: ~Copyable {
         Row(source: source, columnOffset: columnOffset &+ Int32(clamping: offset))
     }
 
-    /// A view of this row for a decoder that must store it during the call that lent the row (a
-    /// `Decoder` class); it must not be used after that call returns.
-    @inlinable
-    package func unsafeView() -> Row {
-        Row(source: source, columnOffset: columnOffset)
-    }
-
     /// The live statement, while the row is lent.
     @usableFromInline
     package var statement: Statement? {
-        if case .statement(_, let statement) = source { return statement.takeUnretainedValue() }
+        if case .statement(_, let statement, _) = source { return statement.takeUnretainedValue() }
         return nil
     }
 
@@ -130,7 +129,7 @@ public struct Row: ~Copyable {
     /// out-of-range column with `NULL` too), so the live case is one `sqlite3_column_count` call.
     @inlinable
     public func isInRange(_ index: Int) -> Bool {
-        if case .statement(let handle, _) = source {
+        if case .statement(let handle, _, _) = source {
             // `position(index)` wraps below `columnOffset` only for an index past any real column.
             let position = position(index)
             return index >= 0 && position >= columnOffset && position < sqlite3_column_count(handle)
@@ -142,7 +141,7 @@ public struct Row: ~Copyable {
     public var count: Int {
         let columns: Int
         switch source {
-        case .statement(let handle, _): columns = Int(sqlite3_column_count(handle))
+        case .statement(let handle, _, _): columns = Int(sqlite3_column_count(handle))
         case .copied(let copied): columns = copied.pointee.values.count
         case .foreign(let foreign): columns = foreign.pointee.columnCount
         }
@@ -153,7 +152,7 @@ public struct Row: ~Copyable {
     public var columnNames: [String] {
         let names: [String]
         switch source {
-        case .statement(_, let statement): names = statement.takeUnretainedValue().columnNames
+        case .statement(_, let statement, _): names = statement.takeUnretainedValue().columnNames
         case .copied(let copied): names = copied.pointee.columnNames
         case .foreign(let foreign): names = foreign.pointee.columnNames
         }
@@ -163,7 +162,7 @@ public struct Row: ~Copyable {
     /// How dates in this row are read.
     public var dateStrategy: DateStrategy {
         switch source {
-        case .statement(_, let statement): statement.takeUnretainedValue().dateStrategy
+        case .statement(_, let statement, _): statement.takeUnretainedValue().dateStrategy
         case .copied(let copied): copied.pointee.dateStrategy
         case .foreign(let foreign): foreign.pointee.dateStrategy
         }
@@ -172,7 +171,7 @@ public struct Row: ~Copyable {
     /// The SQL the row came from, when known.
     public var sql: String? {
         switch source {
-        case .statement(_, let statement): statement.takeUnretainedValue().sql
+        case .statement(_, let statement, _): statement.takeUnretainedValue().sql
         case .copied(let copied): copied.pointee.sql
         case .foreign(let foreign): foreign.pointee.sql
         }
@@ -185,7 +184,7 @@ public struct Row: ~Copyable {
     /// this is the same object.
     package var columnsIdentity: AnyObject? {
         switch source {
-        case .statement(_, let statement): statement.takeUnretainedValue().columnsToken
+        case .statement(_, let statement, _): statement.takeUnretainedValue().columnsToken
         case .copied(let copied): copied.pointee.layout
         case .foreign: nil
         }
@@ -195,7 +194,7 @@ public struct Row: ~Copyable {
     /// `nil`.
     public func index(ofColumn name: String) -> Int? {
         switch source {
-        case .statement(_, let statement) where columnOffset == 0:
+        case .statement(_, let statement, _) where columnOffset == 0:
             return statement.takeUnretainedValue().columnIndexForRead(named: name)
         case .copied(let copied) where columnOffset == 0:
             return copied.pointee.layout.index(ofColumn: name)
@@ -212,7 +211,7 @@ public struct Row: ~Copyable {
     @inlinable
     public func isNull(at index: Int) -> Bool {
         switch source {
-        case .statement(let handle, _):
+        case .statement(let handle, _, _):
             return sqlite3_column_type(handle, position(index)) == SQLITE_NULL
         case .foreign(let foreign):
             let position = position(index)
@@ -227,7 +226,7 @@ public struct Row: ~Copyable {
     public func value(at index: Int) -> SQLValue {
         let position = position(index)
         switch source {
-        case .statement(let handle, _):
+        case .statement(let handle, _, _):
             return Self.readValue(handle, position)
         case .foreign(let foreign):
             let source = foreign.pointee
@@ -269,17 +268,22 @@ public struct Row: ~Copyable {
     /// name in the same order (see `Statement.columnIndexForRead(named:)`).
     @inlinable
     package func read<Value: SQLExtractable>(_ type: Value.Type, named name: String) throws -> Value {
-        if columnOffset == 0, case .statement(_, let statement) = source,
-            let index = statement.takeUnretainedValue().columnIndexForRead(named: name)
+        let index: Int
+        if columnOffset == 0, case .statement(_, _, let log) = source,
+            let recorded = log.pointee.nextRecordedIndex(named: name)
         {
-            return try Value.extract(from: self, at: index)
+            index = recorded
+        } else {
+            index = try columnIndex(named: name)
         }
-        return try Value.extract(from: self, at: columnIndex(named: name))
+        // One call site: the value's read is inlined here, as in a read by position.
+        return try Value.extract(from: self, at: index)
     }
 
     /// The index of column `name` found by ``index(ofColumn:)``, or a ``ResultCode/range`` error
-    /// listing the row's columns.
-    @usableFromInline
+    /// listing the row's columns. The slow path of ``read(_:named:)``, kept a call (`@inline(never)`)
+    /// so that the inlined read stays small: the recorded name's comparison and the value's read.
+    @usableFromInline @inline(never)
     package func columnIndex(named name: String) throws -> Int {
         guard let index = index(ofColumn: name) else { throw missingColumn(name) }
         return index

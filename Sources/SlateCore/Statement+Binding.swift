@@ -75,7 +75,14 @@ extension Statement {
 
     @inlinable
     package func check(_ code: Int32, index: Int) throws {
-        if code != SQLITE_OK { throw bindingFailure(code, index: index) }
+        if code != SQLITE_OK { throw boxedBindingFailure(code, index: index) }
+    }
+
+    /// ``bindingFailure(_:index:)`` as the error thrown: boxing a `DatabaseError` for `throw`
+    /// allocates and copies it, code that every inlined bind would otherwise carry.
+    @usableFromInline @inline(never)
+    package func boxedBindingFailure(_ code: Int32, index: Int) -> any Error {
+        bindingFailure(code, index: index)
     }
 
     @usableFromInline

@@ -52,20 +52,14 @@ public final class Statement {
     /// statement active after `SQLITE_DONE`, so ``step()`` resets it then.
     @usableFromInline package let isExplain: Bool
     private var columnIndexCache: [String: Int32]?
-    /// The column names read by name from the rows of this statement, in the order the first row
-    /// asked for them, with their positions: later rows, which ask in the same order, find each
-    /// name with one comparison.
-    ///
-    /// Kept from dynamic exclusivity checks: each read by name reads the array across the name
-    /// comparison (a call), so the compiler cannot prove the access free of conflicts and checks
-    /// it at run time. Removing the attribute costs 15.2 M instructions, +14 %, in
-    /// `fetch-200k-ints` `slate-row-name` (`--quick --instructions`: one `swift_beginAccess` per
-    /// read, 200,000 of them, 76 instructions each with the access set and its thread-local).
-    @exclusivity(unchecked) private var namedReads: [(name: String, index: Int32)] = []
-    /// The next expected entry of `namedReads`: 0 when a run starts; after the last entry, a read
-    /// of the first entry's name starts the next row's reads (the rows are read in the same order),
-    /// so that ``step()`` writes nothing per row.
-    private var namedReadCursor = 0
+    /// The reads by name of this statement's rows, in memory of its own (see ``NamedReadLog``):
+    /// allocated with the statement, freed in `deinit`, and read by the inlined fast path of
+    /// `Row.read(_:named:)` through the row.
+    @usableFromInline package let namedReadLog: UnsafeMutablePointer<NamedReadLog> = {
+        let log = UnsafeMutablePointer<NamedReadLog>.allocate(capacity: 1)
+        log.initialize(to: NamedReadLog())
+        return log
+    }()
     private var cachedColumnNames: [String]?
     private var cachedRowLayout: RowLayout?
     /// Whether something was learned from the result columns (their names, the positions of reads
@@ -79,7 +73,10 @@ public final class Statement {
     /// statement is reset, finishes or fails (SQLite re-prepares a statement only in the first
     /// step of a run), cleared by a check made while the statement is on a row. So the state is
     /// checked once per run, not once per row: reads by name test this flag and nothing else.
-    var columnStateNeedsCheck = true
+    var columnStateNeedsCheck: Bool {
+        get { namedReadLog.pointee.columnStateNeedsCheck }
+        set { namedReadLog.pointee.columnStateNeedsCheck = newValue }
+    }
     /// SQLite's count of re-preparations when the column state was learned; -1 when the library
     /// cannot tell (the column names are compared instead).
     private var columnStateReprepareCount: Int32 = 0
@@ -165,6 +162,8 @@ public final class Statement {
     deinit {
         tracker?.forget(handle)
         sqlite3_finalize(handle)
+        namedReadLog.deinitialize(count: 1)
+        namedReadLog.deallocate()
     }
 
     // MARK: Execution
@@ -188,7 +187,7 @@ public final class Statement {
     /// step (the statement is then reset).
     @usableFromInline
     func stepEnded(_ code: Int32) throws -> Bool {
-        namedReadCursor = 0
+        namedReadLog.pointee.cursor = 0
         if code == SQLITE_DONE {
             // SQLite does not halt an EXPLAIN at SQLITE_DONE: left so (a cached statement after
             // run()), it counts as active, and the connection's autocommit read transaction is
@@ -211,7 +210,7 @@ public final class Statement {
     @discardableResult
     public func reset() throws -> Statement {
         lastArguments = nil
-        namedReadCursor = 0
+        namedReadLog.pointee.cursor = 0
         finishedWithoutReset = false
         columnStateNeedsCheck = true
         let code = sqlite3_reset(handle)
@@ -222,10 +221,18 @@ public final class Statement {
     /// Resets without reporting the previous run's error, which was already thrown.
     @usableFromInline
     package func resetQuietly() {
-        namedReadCursor = 0
+        namedReadLog.pointee.cursor = 0
         finishedWithoutReset = false
         columnStateNeedsCheck = true
         sqlite3_reset(handle)
+    }
+
+    /// Checks the statement in (``isCheckedOut``) and resets it quietly: one call where a caller in
+    /// another module would make two.
+    @usableFromInline
+    package func checkInAndReset() {
+        checkedOut = false
+        resetQuietly()
     }
 
     /// Sets every parameter back to `NULL`.
@@ -372,8 +379,8 @@ public final class Statement {
         cachedColumnNames = nil
         cachedRowLayout = nil
         columnIndexCache = nil
-        namedReads = []
-        namedReadCursor = 0
+        namedReadLog.pointee.entries = []
+        namedReadLog.pointee.cursor = 0
         columnsTokenStorage = nil
     }
 
@@ -424,24 +431,28 @@ public final class Statement {
     @usableFromInline
     package func columnIndexForRead(named name: String) -> Int? {
         checkColumnStateBeforeNamedRead()
-        var cursor = namedReadCursor
+        let log = namedReadLog
+        let count = log.pointee.entries.count
+        var cursor = log.pointee.cursor
         // After the last recorded read, the first one again: the next row's reads have begun.
-        if cursor == namedReads.count, cursor > 0, namedReads[0].name == name { cursor = 0 }
-        if cursor < namedReads.count {
-            let entry = namedReads[cursor]
+        if cursor == count, cursor > 0, log.pointee.entries[0].name == name { cursor = 0 }
+        if cursor < count {
+            let entry = log.pointee.entries[cursor]
             if entry.name == name {
-                namedReadCursor = cursor &+ 1
+                log.pointee.cursor = cursor &+ 1
                 return entry.index >= 0 ? Int(entry.index) : nil
             }
             return columnIndex(named: name)
         }
         let index = columnIndex(named: name)
         // Record the reads of the first rows; a statement read by name in an unusual pattern stops
-        // recording, and its reads look names up.
-        if namedReads.count < 256 {
+        // recording, and its reads look names up. (`columnIndex(named:)` may have forgotten the
+        // log, after a re-preparation: the entry then starts a new one.)
+        if log.pointee.entries.count < NamedReadLog.maximumEntries {
             // SQLite's column positions fit an Int32 (at most 32,767 columns).
-            namedReads.append((name, index.map { Int32(truncatingIfNeeded: $0) } ?? -1))
-            namedReadCursor = cursor &+ 1
+            log.pointee.entries.append(
+                NamedReadLog.Entry(name: name, index: index.map { Int32(truncatingIfNeeded: $0) } ?? -1))
+            log.pointee.cursor = log.pointee.entries.count
         }
         return index
     }

@@ -112,9 +112,19 @@ extension Statement {
     public func bind<Value: SQLBindable>(_ value: Value, at index: Int) throws {
         do {
             try value.bind(to: self, at: index)
-        } catch let error as DatabaseError {
-            throw withContext(error)
+        } catch {
+            // The cast and the context are out of line: the inlined bind stays one call into SQLite
+            // and one comparison.
+            throw withContext(anyError: error)
         }
+    }
+
+    /// `error` with the statement's SQL and arguments when it is a ``DatabaseError`` without
+    /// them; any other error as it is.
+    @usableFromInline
+    package func withContext(anyError error: any Error) -> any Error {
+        guard let error = error as? DatabaseError else { return error }
+        return withContext(error)
     }
 
     func bindExistential(_ value: (any SQLBindable)?, at index: Int) throws {

@@ -212,10 +212,7 @@ extension Database {
         -> Record?
     {
         guard let statement = try findStatement(Record.self, keyValues: keyValues) else { return nil }
-        defer {
-            statement.isCheckedOut = false
-            statement.resetQuietly()
-        }
+        defer { statement.checkInAndReset() }
         return try Record(row: Row(statement: statement))
     }
 

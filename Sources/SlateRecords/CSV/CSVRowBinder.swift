@@ -17,7 +17,6 @@ final class CSVRowBinder {
 
     /// Binds one row's fields, which point into `buffer`, to the parameters from
     /// `firstParameter` on.
-    @inline(__always)
     func bind(
         _ fields: UnsafePointer<CSVReader.Field>, to statement: OpaquePointer, firstParameter: Int32,
         buffer base: UnsafeMutablePointer<UInt8>
@@ -97,7 +96,6 @@ final class CSVRowBinder {
         }
     }
 
-    @inline(__always)
     private func bindText(
         _ statement: OpaquePointer, _ parameter: Int32, _ bytes: UnsafeMutablePointer<UInt8>, _ count: Int
     ) -> Int32 {

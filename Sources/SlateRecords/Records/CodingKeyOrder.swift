@@ -27,6 +27,17 @@ struct CodingKeyOrder {
         isRecording = false
     }
 
+    /// The slot of `key` when it is the next key of the recorded order and has one (the fast path:
+    /// one comparison), else `nil`: the caller then asks ``slot(forKey:resolve:)``.
+    mutating func followingSlot(forKey key: String) -> Int? {
+        let next = cursor
+        guard !isRecording, next < requests.count, requests[next].key == key else { return nil }
+        let slot = requests[next].slot
+        guard slot >= 0 else { return nil }
+        cursor = next &+ 1
+        return slot
+    }
+
     /// The slot of `key`, or `nil` when it has none. `resolve` finds it (or returns `-1`) the first
     /// time the key is seen.
     mutating func slot(forKey key: String, resolve: (String) -> Int) -> Int? {

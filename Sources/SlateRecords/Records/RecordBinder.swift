@@ -36,26 +36,35 @@ final class RecordBinder {
     private let positions: [String: Int]
     /// The parameter of each coding key, by name: the tracked path.
     private var keyOrder = CodingKeyOrder()
-    /// The first complete record's requests, in order (while the first record is encoded, the
-    /// requests so far). Later records follow it when ``hasOrder``.
-    ///
-    /// Kept from dynamic exclusivity checks: every key reads the array across the name comparison
-    /// (a call), so the compiler cannot prove the access free of conflicts and checks it at run
-    /// time. Removing the attribute costs about 3.8 M instructions, +7 %, in `insert-50k`
-    /// `slate-codable` (`--quick --instructions`: one `swift_beginAccess` per key, 50,000, about 76
-    /// instructions each; all the checks of the clean build came to 4.6 M); a binder is used by one
-    /// thread at a time, and no access to it overlaps another.
-    @exclusivity(unchecked) private var order: [Request] = []
+    /// What every key of a record uses: the recorded order, and where the current record is in it.
+    struct Following {
+        /// The first complete record's requests, in order (while the first record is encoded, the
+        /// requests so far). Later records follow it when ``RecordBinder/hasOrder``.
+        var order: [Request] = []
+        /// Whether the current record has followed `order` so far, untracked.
+        var isFollowing = false
+        /// The next request of `order` the current record is expected to make.
+        var cursor = 0
+    }
+
+    /// The state every key uses, in memory of its own (allocated with the binder, freed in
+    /// `deinit`): as a stored property of the class, every key read the array across the name
+    /// comparison (a call), so the compiler checked the access at run time (`swift_beginAccess`),
+    /// while memory reached through a pointer is not checked. Kept from the checks by
+    /// `@exclusivity(unchecked)` before, removing the attribute cost about 3.8 M instructions, +7 %,
+    /// in `insert-50k` `slate-codable` (`--quick --instructions`, one check per key). A binder is
+    /// used by one thread at a time, and no Swift access to this memory spans a call.
+    private let following: UnsafeMutablePointer<Following> = {
+        let following = UnsafeMutablePointer<Following>.allocate(capacity: 1)
+        following.initialize(to: Following())
+        return following
+    }()
     /// Whether `order` is complete and binds distinct parameters, so that records can follow it.
     private var hasOrder = false
     /// Parameters that no request of `order` binds: a record that follows the order binds them `NULL`.
     private var uncovered: [Int] = []
     /// Whether the first record is being encoded.
     private var isRecording = true
-    /// Whether the current record has followed `order` so far, untracked.
-    private var isFollowing = false
-    /// The next request of `order` the current record is expected to make.
-    private var cursor = 0
     /// Whether each parameter (index `position - firstIndex`) was bound by the current record,
     /// while it is tracked. Every index written comes from `positions`, so it is in range.
     private var bound: [Bool]
@@ -90,12 +99,21 @@ final class RecordBinder {
         self.bound = Array(repeating: false, count: columns.count)
     }
 
+    deinit {
+        following.deinitialize(count: 1)
+        following.deallocate()
+    }
+
     /// The keyed container for `Key` over this binder: the kept one when it has that key type.
     func keyedContainer<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        if let keyedContainer, keyedContainer.keyType == ObjectIdentifier(Key.self),
-            let slot = keyedContainer.slot as? KeyedEncodingSlot<Key>
-        {
-            return slot.container
+        if let keyedContainer, keyedContainer.keyType == ObjectIdentifier(Key.self) {
+            // The slot was made below for this key type, which the identifier just compared is.
+            // `unsafeDowncast` rather than `as?`: this code is generic over `Key` and runs
+            // unspecialized (the record's `encode(to:)` calls it through `Encoder`), so the checked
+            // cast looked up `KeyedEncodingSlot<Key>`'s metadata in the runtime's tables for every
+            // record: 1,625,000 instructions, +3.5 %, in `insert-50k` `slate-codable`
+            // (`--quick --instructions`, 325 a record). Debug builds still check the cast.
+            return unsafeDowncast(keyedContainer.slot, to: KeyedEncodingSlot<Key>.self).container
         }
         let container = KeyedEncodingContainer(RecordBindingContainer<Key>(binder: self))
         keyedContainer = (ObjectIdentifier(Key.self), KeyedEncodingSlot(container))
@@ -109,23 +127,25 @@ final class RecordBinder {
 
     /// Binds every column of `record`; columns it did not encode are bound as `NULL`.
     func bind<Record: Encodable>(_ record: Record) throws {
-        cursor = 0
+        following.pointee.cursor = 0
         keyOrder.begin()
         // A first record that threw part of the way leaves requests to record again.
-        if isRecording { order.removeAll(keepingCapacity: true) }
-        isFollowing = hasOrder
-        if !isFollowing { startTracking() }
+        if isRecording { following.pointee.order.removeAll(keepingCapacity: true) }
+        following.pointee.isFollowing = hasOrder
+        if !hasOrder { startTracking() }
         try record.encode(to: RecordBindingEncoder(binder: self))
         // A record that made every request of the order bound every parameter it covers.
-        if !isFollowing || cursor != order.count || !uncovered.isEmpty { try finish() }
+        let followed = following.pointee.isFollowing && following.pointee.cursor == following.pointee.order.count
+        if !followed || !uncovered.isEmpty { try finish() }
     }
 
     /// Tracks the rest of the record parameter by parameter: the requests it made so far followed
     /// `order`, so their parameters are the bound ones.
     private func startTracking() {
-        isFollowing = false
+        following.pointee.isFollowing = false
         for index in bound.indices { bound[index] = false }
-        for request in order[..<cursor] where request.parameter >= 0 {
+        let state = following.pointee
+        for request in state.order[..<state.cursor] where request.parameter >= 0 {
             bound[Int(request.parameter) - firstIndex] = true
         }
     }
@@ -133,10 +153,11 @@ final class RecordBinder {
     /// Ends a record: binds `NULL` to every parameter it did not bind, and after the first
     /// record, keeps its order.
     private func finish() throws {
-        if isFollowing {
+        let state = following.pointee
+        if state.isFollowing {
             // The record bound exactly the parameters of `order[..<cursor]`, which holds each
             // parameter once.
-            for request in order[cursor...] where request.parameter >= 0 {
+            for request in state.order[state.cursor...] where request.parameter >= 0 {
                 try statement.bindNull(at: Int(request.parameter))
             }
             for position in uncovered { try statement.bindNull(at: position) }
@@ -154,10 +175,10 @@ final class RecordBinder {
         isRecording = false
         keyOrder.finish()
         var covered = Array(repeating: false, count: bound.count)
-        for request in order where request.parameter >= 0 {
+        for request in following.pointee.order where request.parameter >= 0 {
             let index = Int(request.parameter) - firstIndex
             if covered[index] {
-                order = []
+                following.pointee.order = []
                 return
             }
             covered[index] = true
@@ -168,9 +189,13 @@ final class RecordBinder {
 
     /// The parameter for the key called `key`, or `nil` when it is not a column.
     private func parameter(forKey key: String) -> Int32? {
-        if isFollowing, cursor < order.count, order[cursor].key == key {
-            let parameter = order[cursor].parameter
-            cursor &+= 1
+        let following = self.following
+        let cursor = following.pointee.cursor
+        if following.pointee.isFollowing, cursor < following.pointee.order.count,
+            following.pointee.order[cursor].key == key
+        {
+            let parameter = following.pointee.order[cursor].parameter
+            following.pointee.cursor = cursor &+ 1
             return parameter >= 0 ? parameter : nil
         }
         return trackedParameter(forKey: key)
@@ -179,11 +204,11 @@ final class RecordBinder {
     /// ``parameter(forKey:)`` by name, with the parameter marked as bound; while recording, the
     /// request is recorded.
     private func trackedParameter(forKey key: String) -> Int32? {
-        if isFollowing { startTracking() }
+        if following.pointee.isFollowing { startTracking() }
         let position = keyOrder.slot(forKey: key) { key in positions[columnNames[key] ?? key] ?? -1 }
         // Every position fits an `Int32` (see `init`).
         let parameter = position.flatMap { Int32(exactly: $0) }
-        if isRecording { order.append(Request(key: key, parameter: parameter ?? -1)) }
+        if isRecording { following.pointee.order.append(Request(key: key, parameter: parameter ?? -1)) }
         guard let parameter, let position else { return nil }
         bound[position - firstIndex] = true
         return parameter
@@ -194,7 +219,14 @@ final class RecordBinder {
     func bindInt64(_ value: Int64, forKey key: String) throws {
         guard let parameter = parameter(forKey: key) else { return }
         let code = sqlite3_bind_int64(handle, parameter, value)
-        if code != SQLITE_OK { throw statement.bindingFailure(code, index: Int(parameter)) }
+        if code != SQLITE_OK { throw bindingFailure(code, parameter: parameter) }
+    }
+
+    /// The error of a bind SQLite refused. A call of its own, so that the binds, which run for
+    /// every key, stay small.
+    @inline(never)
+    private func bindingFailure(_ code: Int32, parameter: Int32) -> any Error {
+        statement.bindingFailure(code, index: Int(parameter))
     }
 
     func bind<Value: SQLBindable>(_ value: Value, forKey key: String) throws {

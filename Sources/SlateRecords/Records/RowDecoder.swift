@@ -39,16 +39,22 @@ public final class RowDecoder {
 
     /// Decodes `type` from `row`.
     public func decode<Value: Decodable>(_ type: Value.Type, from row: borrowing Row) throws -> Value {
-        let sql = row.sql
         let columns = row.columnsIdentity
         let state: RowDecodingState
         // The key order learned from earlier rows holds for rows of the same SQL over the same
-        // columns (not after SQLite re-prepared the statement with other columns).
-        if let current = self.state, sql != nil, current.sql == sql, current.columns === columns {
+        // columns (not after SQLite re-prepared the statement with other columns). The columns'
+        // identity is one statement's (its columns token, or the layout of the rows copied from
+        // it), so the same identity is the same SQL: compared first, without copying the SQL.
+        if let current = self.state, columns != nil, current.columns === columns {
             state = current
         } else {
-            state = RowDecodingState(row: row, sql: sql, columns: columns, columnNames: columnNames)
-            self.state = sql == nil ? nil : state
+            let sql = row.sql
+            if let current = self.state, sql != nil, current.sql == sql, current.columns === columns {
+                state = current
+            } else {
+                state = RowDecodingState(row: row, sql: sql, columns: columns, columnNames: columnNames)
+                self.state = sql == nil ? nil : state
+            }
         }
         guard state.isDecoding else { return try Self.decodeOutermost(type, from: row, state: state) }
         let outer = state.begin(row)
@@ -83,124 +89,6 @@ public final class RowDecoder {
     /// Decodes `type` from a copied row.
     public func decode<Value: Decodable>(_ type: Value.Type, from row: CopiedRow) throws -> Value {
         try row.withRow { try decode(type, from: $0) }
-    }
-}
-
-/// What decoding the rows of one statement shares: the current row, and which column each coding
-/// key reads.
-///
-/// Each decode gets a new ``generation``, and the decoder and keyed containers it hands out carry
-/// it: they read only while it is the state's current generation, which ends when the decode
-/// returns or throws. So a decoder or container that `init(from:)` kept cannot read the row after
-/// the call that lent it (for a copied row, freed memory), nor the row of a later decode. Each
-/// decode hands out containers of its own: one handed out before could have been kept.
-final class RowDecodingState {
-    // `row` and `keyOrder` are kept from dynamic exclusivity checks: every `decode` reads the row
-    // across the value's read (calls into SQLite) and updates the key order across the name
-    // comparison, so the compiler cannot prove those accesses free of conflicts and checks them at
-    // run time. Removing both costs 51.4 M instructions, +21 %, in `fetch-200k-ints`
-    // `slate-codable` (`--quick --instructions`: 460,003 `swift_beginAccess`, about 220,000 for
-    // each, 111 instructions apiece with the access set and its thread-local); the state belongs
-    // to one decoder, used by one thread at a time, and no access to them overlaps another.
-
-    /// A view of the row being decoded, valid from `begin(_:)` until the decode that lent the row
-    /// returns (a `Decoder` must hold what it reads, and a `Row` is only borrowed); read only
-    /// through a decoder or container whose generation is ``generation``.
-    @exclusivity(unchecked) private(set) var row: Row
-    /// The decode in progress; `0` when none is (a kept decoder or container never matches it).
-    private(set) var generation: UInt = 0
-    /// The generation the next decode gets: every decode of this state gets its own.
-    private var nextGeneration: UInt = 1
-    let sql: String?
-    /// The row's ``SlateCore/Row/columnsIdentity`` when the key order was learned: the order holds
-    /// for rows with the same one.
-    let columns: AnyObject?
-    let columnNames: [String: String]
-    /// The column of each coding key (see `row`).
-    @exclusivity(unchecked) private var keyOrder = CodingKeyOrder()
-
-    init(row: borrowing Row, sql: String?, columns: AnyObject?, columnNames: [String: String]) {
-        self.row = row.unsafeView()
-        self.sql = sql
-        self.columns = columns
-        self.columnNames = columnNames
-    }
-
-    /// Whether a decode is in progress (``begin(_:)`` or ``beginOutermost(_:)`` without its end).
-    var isDecoding: Bool { generation != 0 }
-
-    /// Starts decoding `row` under a new generation when no decode is in progress; returns the
-    /// generation. ``endOutermost()`` ends it.
-    func beginOutermost(_ row: borrowing Row) -> UInt {
-        self.row = row.unsafeView()
-        let generation = nextGeneration
-        self.generation = generation
-        // Wrapping takes 2^64 decodes; it skips 0, the generation of no decode.
-        nextGeneration = generation == .max ? 1 : generation &+ 1
-        keyOrder.begin()
-        return generation
-    }
-
-    /// Ends the decode ``beginOutermost(_:)`` started, returned or thrown: its decoder and
-    /// containers stop reading. (The row view is left as it is: nothing reads it in generation 0.)
-    func endOutermost() {
-        generation = 0
-    }
-
-    /// Starts decoding `row` under a new generation; returns what a decode already in progress (a
-    /// decode nested in `init(from:)`) had, for ``end(restoring:)``.
-    func begin(_ row: borrowing Row) -> OuterDecode {
-        let outer = OuterDecode(row: self.row.unsafeView(), generation: generation)
-        self.row = row.unsafeView()
-        generation = nextGeneration
-        // Wrapping takes 2^64 decodes; it skips 0, the generation of no decode.
-        nextGeneration = nextGeneration == .max ? 1 : nextGeneration &+ 1
-        keyOrder.begin()
-        return outer
-    }
-
-    /// Ends the current decode, returned or thrown: its decoder and containers stop reading.
-    func end(restoring outer: borrowing OuterDecode) {
-        row = outer.row.unsafeView()
-        generation = outer.generation
-    }
-
-    /// What a decode replaced when it began: restored when it ends.
-    struct OuterDecode: ~Copyable {
-        let row: Row
-        let generation: UInt
-    }
-
-    /// Marks the key order of the first complete record as the one later records follow.
-    func finish() {
-        keyOrder.finish()
-    }
-
-    /// Throws unless `generation` is the decode in progress: one comparison per read. (A kept
-    /// container's generation is a past one, and the generation is `0` between decodes.)
-    func check(_ generation: UInt) throws {
-        guard generation == self.generation else { throw staleUse() }
-    }
-
-    /// The error for a decoder or container used after its decode ended.
-    func staleUse() -> DatabaseError {
-        DatabaseError(
-            resultCode: .misuse,
-            message:
-                "a Decoder or decoding container of a row was used after the init(from:) it was made for returned; "
-                + "a row is read only during that call: keep the decoded values, not the decoder",
-            sql: sql)
-    }
-
-    /// The column of the coding key called `key`, or `nil` when the row has none.
-    func index(ofKey key: String) -> Int? {
-        keyOrder.slot(forKey: key) { key in
-            row.index(ofColumn: columnName(ofKey: key)) ?? -1
-        }
-    }
-
-    func columnName(ofKey key: String) -> String {
-        columnNames[key] ?? key
     }
 }
 
@@ -274,47 +162,137 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
         state.row.isNull(at: try requireIndex(key))
     }
 
-    func read<Value: SQLExtractable>(_ type: Value.Type, _ key: Key) throws -> Value {
-        let index = try requireIndex(key)
-        return try Value.extract(from: state.row, at: index)
+    // Each standard type's `decode` makes one call into the state, which is not generic, with the
+    // concrete type: the check, the column and the read are specialized there for that type. (A
+    // helper generic over the value's type would run unspecialized here, where `Key` is generic.)
+
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+        guard let value = try state.read(type, forKey: key.stringValue, generation: generation) else {
+            throw missingColumn(key)
+        }
+        return value
+    }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String {
+        guard let value = try state.read(type, forKey: key.stringValue, generation: generation) else {
+            throw missingColumn(key)
+        }
+        return value
+    }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+        guard let value = try state.read(type, forKey: key.stringValue, generation: generation) else {
+            throw missingColumn(key)
+        }
+        return value
+    }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
+        guard let value = try state.read(type, forKey: key.stringValue, generation: generation) else {
+            throw missingColumn(key)
+        }
+        return value
+    }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+        guard let value = try state.read(type, forKey: key.stringValue, generation: generation) else {
+            throw missingColumn(key)
+        }
+        return value
+    }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
+        guard let value = try state.read(type, forKey: key.stringValue, generation: generation) else {
+            throw missingColumn(key)
+        }
+        return value
+    }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
+        guard let value = try state.read(type, forKey: key.stringValue, generation: generation) else {
+            throw missingColumn(key)
+        }
+        return value
+    }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
+        guard let value = try state.read(type, forKey: key.stringValue, generation: generation) else {
+            throw missingColumn(key)
+        }
+        return value
+    }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
+        guard let value = try state.read(type, forKey: key.stringValue, generation: generation) else {
+            throw missingColumn(key)
+        }
+        return value
+    }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
+        guard let value = try state.read(type, forKey: key.stringValue, generation: generation) else {
+            throw missingColumn(key)
+        }
+        return value
+    }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
+        guard let value = try state.read(type, forKey: key.stringValue, generation: generation) else {
+            throw missingColumn(key)
+        }
+        return value
+    }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
+        guard let value = try state.read(type, forKey: key.stringValue, generation: generation) else {
+            throw missingColumn(key)
+        }
+        return value
+    }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
+        guard let value = try state.read(type, forKey: key.stringValue, generation: generation) else {
+            throw missingColumn(key)
+        }
+        return value
+    }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
+        guard let value = try state.read(type, forKey: key.stringValue, generation: generation) else {
+            throw missingColumn(key)
+        }
+        return value
     }
 
-    /// One lookup for `decodeIfPresent`: `nil` for a missing column or `NULL`.
-    func readIfPresent<Value: SQLExtractable>(_ type: Value.Type, _ key: Key) throws -> Value? {
-        try state.check(generation)
-        guard let index = state.index(ofKey: key.stringValue) else { return nil }
-        return try Value.extractIfPresent(from: state.row, at: index)
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+        try state.readIfPresent(type, forKey: key.stringValue, generation: generation)
     }
-
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try read(type, key) }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try read(type, key) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try read(type, key) }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try read(type, key) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try read(type, key) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try read(type, key) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try read(type, key) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try read(type, key) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try read(type, key) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try read(type, key) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try read(type, key) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try read(type, key) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try read(type, key) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try read(type, key) }
-
-    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try readIfPresent(type, key) }
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try readIfPresent(type, key) }
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try readIfPresent(type, key) }
-    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try readIfPresent(type, key) }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try readIfPresent(type, key) }
-    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try readIfPresent(type, key) }
-    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try readIfPresent(type, key) }
-    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try readIfPresent(type, key) }
-    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try readIfPresent(type, key) }
-    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try readIfPresent(type, key) }
-    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try readIfPresent(type, key) }
-    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try readIfPresent(type, key) }
-    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try readIfPresent(type, key) }
-    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try readIfPresent(type, key) }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        try state.readIfPresent(type, forKey: key.stringValue, generation: generation)
+    }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        try state.readIfPresent(type, forKey: key.stringValue, generation: generation)
+    }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
+        try state.readIfPresent(type, forKey: key.stringValue, generation: generation)
+    }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+        try state.readIfPresent(type, forKey: key.stringValue, generation: generation)
+    }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
+        try state.readIfPresent(type, forKey: key.stringValue, generation: generation)
+    }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
+        try state.readIfPresent(type, forKey: key.stringValue, generation: generation)
+    }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
+        try state.readIfPresent(type, forKey: key.stringValue, generation: generation)
+    }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
+        try state.readIfPresent(type, forKey: key.stringValue, generation: generation)
+    }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
+        try state.readIfPresent(type, forKey: key.stringValue, generation: generation)
+    }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
+        try state.readIfPresent(type, forKey: key.stringValue, generation: generation)
+    }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
+        try state.readIfPresent(type, forKey: key.stringValue, generation: generation)
+    }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
+        try state.readIfPresent(type, forKey: key.stringValue, generation: generation)
+    }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
+        try state.readIfPresent(type, forKey: key.stringValue, generation: generation)
+    }
 
     func decode<Value: Decodable>(_ type: Value.Type, forKey key: Key) throws -> Value {
         let index = try requireIndex(key)

@@ -1,0 +1,63 @@
+/// The reads by name of a statement's rows: which column each name read, in the order the first
+/// row asked for them, so that later rows, which ask in the same order, find each name with one
+/// comparison.
+///
+/// A statement keeps its log in memory of its own (``Statement/namedReadLog``, allocated with the
+/// statement and freed with it) rather than in stored properties of the class: a read by name is
+/// inlined into the caller's module, and there a stored property of a class costs a dynamic
+/// exclusivity check (`swift_beginAccess`) per access, while memory reached through a pointer is
+/// not checked at run time. The log is the "struct for the loop's duration" of issue 30, kept for
+/// the statement's life because a row can be read by name through any of the APIs that lend one.
+/// What the class fields cost: 15.2 M instructions, +14 %, in `fetch-200k-ints` `slate-row-name`
+/// (`--quick --instructions`, one `swift_beginAccess` per read); see `Benchmarks/README.md`.
+///
+/// Like the statement, the log is used by one thread at a time.
+@usableFromInline
+package struct NamedReadLog {
+    /// One recorded read: the name, and its column (`-1`: the row has no such column).
+    @usableFromInline
+    package struct Entry {
+        @usableFromInline package var name: String
+        @usableFromInline package var index: Int32
+
+        @usableFromInline
+        package init(name: String, index: Int32) {
+            self.name = name
+            self.index = index
+        }
+    }
+
+    /// The reads of the first rows, in order (at most ``maximumEntries``).
+    @usableFromInline package var entries: [Entry] = []
+    /// The next expected entry: 0 when a run starts; after the last entry, a read of the first
+    /// entry's name starts the next row's reads (the rows are read in the same order), so that a
+    /// step writes nothing per row.
+    @usableFromInline package var cursor = 0
+    /// Whether a run may have started since the statement's column state was last checked (set
+    /// when the statement is reset, finishes or fails): the next read by name takes the slow path,
+    /// which checks that SQLite did not re-prepare the statement with other columns.
+    @usableFromInline package var columnStateNeedsCheck = true
+
+    /// A statement read by name in an unusual pattern stops recording, and its reads look names up.
+    package static let maximumEntries = 256
+
+    @usableFromInline
+    package init() {}
+
+    /// The column of a read of `name` when it is the next recorded read, else `nil` (the caller
+    /// then takes the slow path, `Statement.columnIndexForRead(named:)`). Inlined: one string
+    /// comparison, which for the same literal is a comparison of its bits.
+    @inlinable
+    package mutating func nextRecordedIndex(named name: String) -> Int? {
+        if columnStateNeedsCheck { return nil }
+        var next = cursor
+        let count = entries.count
+        // After the last recorded read, the first one again: the next row's reads have begun.
+        if next == count { next = 0 }
+        guard next < count, entries[next].name == name else { return nil }
+        let index = entries[next].index
+        guard index >= 0 else { return nil }
+        cursor = next &+ 1
+        return Int(index)
+    }
+}
