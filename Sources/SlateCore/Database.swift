@@ -13,6 +13,8 @@ import Foundation
 /// let count = try db.fetchValue(Int.self, "SELECT count(*) FROM player")
 /// ```
 public final class Database {
+    // More than 15 stored properties, on purpose: each is state of the one connection; its hooks,
+    // traces and sessions are grouped in their registries already.
     /// The raw `sqlite3 *` handle, for calling the C API directly. Do not close it.
     public let handle: OpaquePointer
     /// Where the database lives.

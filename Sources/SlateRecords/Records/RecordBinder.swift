@@ -19,6 +19,9 @@ import SlateQuery
 /// that does not match (a skipped optional, another order, another key type) sends the rest of
 /// that record through the tracked path, which finds each key by name and binds `NULL` to every
 /// parameter the record did not bind.
+///
+/// More than 15 stored properties, on purpose: the recorded order and the per-record matching
+/// state are read for every key bound, so they stay in this one object.
 final class RecordBinder {
     /// A recorded request: a key's bits and the parameter it binds (`-1`: not a column). The
     /// parameter is an `Int32`, SQLite's own type for it, so that binding needs no conversion.
