@@ -108,7 +108,8 @@ struct NamingTests {
                 configuration.uuidStorage = .blob
                 configuration.dateStorage = .unixSeconds
                 let source = try CodeGenerator.generate(inputs: [fixture], configuration: configuration)
-                for match in source.matches(of: /[A-Z][A-Za-z0-9]*/) where slateTypes.contains(String(match.0)) {
+                // Whole identifiers: `orderIndex` (a peer schema's column) does not use `Index`.
+                for match in source.matches(of: /\b[A-Z][A-Za-z0-9_]*\b/) where slateTypes.contains(String(match.0)) {
                     used.insert(String(match.0))
                 }
             }
