@@ -170,7 +170,9 @@ public final class Database {
         // Sessions must go before the connection; SQLite refuses to close while statements live,
         // and the connection then stays open with its sessions.
         if sqlite3_next_stmt(handle, nil) == nil { sessions.deleteAll() }
-        let code = sqlite3_close(handle)
+        // Under the interrupt handle's lock: an interrupt from another thread never reaches the
+        // connection while SQLite frees it.
+        let code = interruptHandle.closeConnection { sqlite3_close($0) }
         if code == SQLITE_BUSY {
             var pending: [String] = []
             var statement = sqlite3_next_stmt(handle, nil)
@@ -196,7 +198,7 @@ public final class Database {
         tracing.instrumented?.detach()
         hooks.uninstallAll()  // a zombie connection must not call back into a freed registry
         sessions.deleteAll()  // a session must not outlive its connection
-        sqlite3_close_v2(handle)
+        _ = interruptHandle.closeConnection { sqlite3_close_v2($0) }
         markClosed()
     }
 
@@ -205,7 +207,6 @@ public final class Database {
             instrumented.instrumentation.record(.connectionClosed(instrumented.trace))
         }
         isClosed = true
-        interruptHandle.invalidate()
         hooks.removeAll()
         tracing.removeAll()
         regionTracker = nil
