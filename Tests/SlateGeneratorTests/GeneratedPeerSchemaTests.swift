@@ -13,7 +13,7 @@ import Testing
 @Suite("Generated associations on peer-shaped schemas")
 struct GeneratedPeerSchemaTests {
     typealias Work = HardCases.Work
-    typealias Shelf = HardCases.Shelve
+    typealias Shelf = HardCases.Shelf
     typealias Folder = HardCases.Folder
     typealias Conversation = HardCases.ModelConversation
     typealias Message = HardCases.ModelMessage
@@ -79,8 +79,8 @@ struct GeneratedPeerSchemaTests {
         let source = try CodeGenerator.generate(inputs: [TestFiles.fixture("peers/reference_library.sql")])
         let members = Self.columnsMembers(source)
         // `shelf` and `works` are columns: the associations take other names.
-        #expect(members["Work"]?.contains("shelfShelve") == true)
-        #expect(members["Shelve"]?.contains("works2") == true)
+        #expect(members["Work"]?.contains("shelfShelf") == true)
+        #expect(members["Shelf"]?.contains("works2") == true)
         // Two keys to one table: each named by its columns.
         for name in [
             "workNotesByWorkID", "workNotesByParentWorkID", "relatedWorksByWorkID", "relatedWorksByRelatedWorkID",
@@ -154,7 +154,7 @@ struct GeneratedPeerSchemaTests {
         #expect(shelves.map { $0.1.map(\.key) } == [["A", "B"], []])
 
         let works = try Work.all().order(by: \.workID)
-            .including(optional: \.shelfShelve)
+            .including(optional: \.shelfShelf)
             .including(all: \.labels) { $0.order(by: \.labelID) }
             .fetchAll(db)
         #expect(works.map { $0.1?.shelfType } == ["user", "user", nil])

@@ -47,6 +47,11 @@ struct NamingTests {
         #expect(Naming.plural("Customers") == "Customers")
         #expect(Naming.plural("Key") == "Keys")
         #expect(Naming.plural("SalesFor1997") == "SalesFor1997")
+        // -f, -fe: "shelves" is not the plural of "shelve" (a peer-shaped schema's table).
+        #expect(Naming.singular("shelves") == "shelf")
+        #expect(Naming.singular("BookShelves") == "BookShelf")
+        #expect(Naming.plural("Shelf") == "Shelves")
+        #expect(Naming.singular("valves") == "valve")
     }
 
     @Test func generatedNamesNeverCollide() throws {
