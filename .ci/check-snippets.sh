@@ -56,9 +56,15 @@ manifest_api="$toolchain/lib/swift/pm/ManifestAPI"
 work=.build/snippets
 mkdir -p "$work"
 checker="$work/check-snippets"
-if [ ! -x "$checker" ] || [ .ci/check-snippets.swift -nt "$checker" ]; then
+sources=(.ci/check-snippets/*.swift)
+stale=false
+[ -x "$checker" ] || stale=true
+for source in "${sources[@]}"; do
+    if [ "$source" -nt "$checker" ]; then stale=true; fi
+done
+if $stale; then
     swiftc -parse-as-library -swift-version 6 -module-cache-path "$work/ModuleCache" \
-        .ci/check-snippets.swift -o "$checker"
+        "${sources[@]}" -o "$checker"
 fi
 
 if [ ${#files[@]} -eq 0 ]; then

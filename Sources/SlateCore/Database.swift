@@ -13,6 +13,8 @@ import Foundation
 /// let count = try db.fetchValue(Int.self, "SELECT count(*) FROM player")
 /// ```
 public final class Database {
+    // More than 15 stored properties, on purpose: each is state of the one connection; its hooks,
+    // traces and sessions are grouped in their registries already.
     /// The raw `sqlite3 *` handle, for calling the C API directly. Do not close it.
     public let handle: OpaquePointer
     /// Where the database lives.
@@ -173,7 +175,9 @@ public final class Database {
         // Sessions must go before the connection; SQLite refuses to close while statements live,
         // and the connection then stays open with its sessions.
         if sqlite3_next_stmt(handle, nil) == nil { sessions.deleteAll() }
-        let code = sqlite3_close(handle)
+        // Under the interrupt handle's lock: an interrupt from another thread never reaches the
+        // connection while SQLite frees it.
+        let code = interruptHandle.closeConnection { sqlite3_close($0) }
         if code == SQLITE_BUSY {
             var pending: [String] = []
             var statement = sqlite3_next_stmt(handle, nil)
@@ -200,7 +204,7 @@ public final class Database {
         tracing.instrumented?.detach()
         hooks.uninstallAll()  // a zombie connection must not call back into a freed registry
         sessions.deleteAll()  // a session must not outlive its connection
-        sqlite3_close_v2(handle)
+        _ = interruptHandle.closeConnection { sqlite3_close_v2($0) }
         markClosed()
     }
 
@@ -209,7 +213,6 @@ public final class Database {
             instrumented.instrumentation.record(.connectionClosed(instrumented.trace))
         }
         isClosed = true
-        interruptHandle.invalidate()
         hooks.removeAll()
         tracing.removeAll()
         regionTracker = nil

@@ -9,13 +9,13 @@ import Foundation
 public final class InterruptHandle: @unchecked Sendable {
     // @unchecked Sendable: `connection`, the only mutable state, is read and written only while
     // `lock` is held, and `sqlite3_interrupt` is documented as safe to call from any thread while
-    // the connection is open. `Database` calls `invalidate()` when it closes the connection; it
-    // does so just after `sqlite3_close` returns, so an `interrupt()` racing a `close()` can still
-    // reach the closed connection (issue 33 report: invalidate under the lock before closing).
+    // the connection is open. `Database` closes the connection through `closeConnection(_:)`,
+    // which holds the lock while SQLite closes it: an `interrupt()` racing a close either runs
+    // before it, on the open connection, or after it, and then does nothing.
     private let lock = NSLock()
     private var connection: OpaquePointer?
 
-    init(_ connection: OpaquePointer) {
+    package init(_ connection: OpaquePointer) {
         self.connection = connection
     }
 
@@ -26,10 +26,16 @@ public final class InterruptHandle: @unchecked Sendable {
         if let connection { sqlite3_interrupt(connection) }
     }
 
-    func invalidate() {
+    /// Closes the connection with `close` (`sqlite3_close` or `sqlite3_close_v2`) while no
+    /// ``interrupt()`` can run, and forgets it when `close` returns `SQLITE_OK`. Returns what
+    /// `close` returned: on `SQLITE_BUSY` the connection stays open, and interruptible.
+    package func closeConnection(_ close: (OpaquePointer) -> Int32) -> Int32 {
         lock.lock()
-        connection = nil
-        lock.unlock()
+        defer { lock.unlock() }
+        guard let connection else { return SQLITE_OK }
+        let code = close(connection)
+        if code == SQLITE_OK { self.connection = nil }
+        return code
     }
 }
 

@@ -190,7 +190,7 @@ final class DecodeDomain {
             row in
             try expressions.indices.map { index in
                 try StoredValue.read(
-                    row, value: 5 * index, type: 5 * index + 1, bytes: 5 * index + 2, date: 5 * index + 3)
+                    row, value: 4 * index, type: 4 * index + 1, bytes: 4 * index + 2, date: 4 * index + 3)
             }
         }
     }

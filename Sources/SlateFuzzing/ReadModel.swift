@@ -9,7 +9,7 @@ struct StoredValue {
     /// The exact bytes of TEXT or BLOB.
     var bytes: [UInt8] = []
     var isValidUTF8 = true
-    /// SQLite's own reading of TEXT as a date (`strftime`), in milliseconds since 1970; `nil` when
+    /// SQLite's own reading of TEXT as a date (`julianday`), in milliseconds since 1970; `nil` when
     /// SQLite reads no date from it.
     var sqliteDateMilliseconds: Int64?
     /// Whether the read is from a live row (the C API's fast paths) or a copied one (boxed values).
@@ -21,14 +21,23 @@ struct StoredValue {
 
 extension StoredValue {
     /// The SQL that reads column `name` as ``read(_:value:type:bytes:date:)`` wants it: the value,
-    /// `typeof`, the bytes, and SQLite's reading as a date (two columns).
+    /// `typeof`, the bytes, and SQLite's reading as a date (``sqliteInstantMilliseconds(of:)``).
     static func selection(of name: String) -> [String] {
-        [name, "typeof(\(name))", "CAST(\(name) AS BLOB)", "strftime('%s', \(name))", "strftime('%f', \(name))"]
+        [name, "typeof(\(name))", "CAST(\(name) AS BLOB)", sqliteInstantMilliseconds(of: name)]
+    }
+
+    /// SQL for the instant SQLite's date functions read from `expression`, in milliseconds since
+    /// 1970, or NULL: its Julian day number, whose error is far below a millisecond for years 0000
+    /// to 9999, so rounding recovers SQLite's integer milliseconds. Not `strftime('%s')` with
+    /// `strftime('%f')`: `%f` prints the seconds as parsed, so `…:59.9999` printed 59.999 beside
+    /// the `%s` of the instant, the next minute: a second too late together.
+    static func sqliteInstantMilliseconds(of expression: String) -> String {
+        "CAST(round((julianday(\(expression)) - 2440587.5) * 86400000) AS INTEGER)"
     }
 
     /// The stored value of column `value`, read through SQL (`typeof` in column `type`,
-    /// `CAST(… AS BLOB)` in column `bytes`, `strftime('%s')` and `strftime('%f')` in columns `date`
-    /// and `date + 1`) rather than through the conversions under test.
+    /// `CAST(… AS BLOB)` in column `bytes`, SQLite's instant in milliseconds in column `date`)
+    /// rather than through the conversions under test.
     static func read(_ row: borrowing Row, value column: Int, type: Int, bytes: Int, date: Int) throws -> StoredValue {
         switch try row.decode(String.self, at: type) {
         case "integer":
@@ -40,11 +49,7 @@ extension StoredValue {
             let valid = String(validating: raw, as: UTF8.self)
             var stored = StoredValue(
                 value: .text(valid ?? String(decoding: raw, as: UTF8.self)), bytes: raw, isValidUTF8: valid != nil)
-            if let seconds = try row.decode(String?.self, at: date).flatMap({ Int64($0) }),
-                let fraction = try row.decode(String?.self, at: date + 1).flatMap({ Double($0) })
-            {
-                stored.sqliteDateMilliseconds = seconds * 1000 + Int64((fraction * 1000).rounded()) % 1000
-            }
+            stored.sqliteDateMilliseconds = try row.decode(Int64?.self, at: date)
             return stored
         case "blob":
             let raw = try row.decode([UInt8]?.self, at: bytes) ?? []
@@ -381,17 +386,15 @@ enum ExactConversion {
             break
         }
         guard let db = try? Database(location: .inMemory),
-            let parts = try? db.fetchAll(
+            let instant = try? db.fetchAll(
                 SQL(
-                    sql: "SELECT strftime('%s', ?1), strftime('%f', ?1)",
+                    sql: "SELECT " + StoredValue.sqliteInstantMilliseconds(of: "?1"),
                     arguments: [String(decoding: bytes, as: UTF8.self)]),
-                { row in
-                    (try row.decode(String?.self, at: 0), try row.decode(String?.self, at: 1))
-                }
+                { row in try row.decode(Int64?.self, at: 0) }
             ).first,
-            let seconds = parts.0.flatMap({ Int64($0) }), let fraction = parts.1.flatMap({ Double($0) })
+            let milliseconds = instant
         else { return nil }
-        return (seconds - offset) * 1000 + Int64((fraction * 1000).rounded()) % 1000
+        return milliseconds - offset * 1000
     }
 
     /// A number as a date under `strategy`, from the strategy's definition.

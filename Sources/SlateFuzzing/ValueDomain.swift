@@ -16,7 +16,7 @@ final class ValueDomain {
         let names = columns
         let parts =
             names + names.map { "typeof(\($0))" } + names.map { "CAST(\($0) AS BLOB)" }
-            + names.flatMap { ["strftime('%s', \($0))", "strftime('%f', \($0))"] }
+            + names.map { StoredValue.sqliteInstantMilliseconds(of: $0) }
         return "SELECT " + parts.joined(separator: ", ") + " FROM v"
     }()
 
@@ -71,7 +71,7 @@ final class ValueDomain {
             for column in 0..<6 {
                 stored.append(
                     try StoredValue.read(
-                        row, value: column, type: 6 + column, bytes: 12 + column, date: 18 + 2 * column))
+                        row, value: column, type: 6 + column, bytes: 12 + column, date: 18 + column))
             }
             var liveAnswers: [[ReadAnswer]] = []
             for column in 0..<6 {

@@ -86,8 +86,9 @@ public enum CodeGenerator {
     /// `warn` receives what was accepted with a warning (``SchemaAndQueries/warnings``: a schema
     /// file's double-quoted strings, with file and line) and what the generated code works around
     /// but the schema should say, such as a UUID column without `COLLATE NOCASE`
-    /// (``SlateSchema/DatabaseSchema/uuidCollationWarnings``). Each prints as the line to show
-    /// (`file:line: warning: …`, or `warning: …`).
+    /// (``SlateSchema/DatabaseSchema/uuidCollationWarnings``; only with the `text` UUID storage:
+    /// 16-byte blobs have no letter case). Each prints as the line to show (`file:line: warning: …`,
+    /// or `warning: …`).
     ///
     /// - Throws: ``SchemaError`` when the inputs cannot be read, ``GeneratorError`` for invalid
     ///   options.
@@ -100,7 +101,9 @@ public enum CodeGenerator {
         let schema = loaded.schema
         if let warn {
             loaded.warnings.forEach(warn)
-            schema.uuidCollationWarnings.forEach { warn(SchemaWarning(message: $0)) }
+            if configuration.uuidStorage == .text {
+                schema.uuidCollationWarnings.forEach { warn(SchemaWarning(message: $0)) }
+            }
         }
         let source: GenerationOptions.Source
         let firstName: String

@@ -12,6 +12,9 @@ import SlateQuery
 // - on the referenced table, a `HasMany` named after the plural of the child type (`Artist.albums`),
 //   with `By` and the key's columns when the child has several keys to it or is the same table
 //   (`Employee.employeesByReportsTo`);
+// - a key is named by its columns (`foreignKey: [...]`) whenever the child's schema holds several
+//   keys to the parent's table, counting those that give no association, so that the runtime,
+//   which looks among all of them, never finds the association ambiguous;
 // - on each side of a linking table (exactly two foreign keys, to two other tables, and no other
 //   columns: `PlaylistTrack`), a `HasMany` through it (`Playlist.tracks`, `Track.playlists`).
 //
@@ -31,7 +34,11 @@ extension GenerationModel {
             for key in child.foreignKeys {
                 guard let parent = key.parent else { continue }
                 let parentRecord = records[parent]
-                let siblings = child.foreignKeys.filter { $0.parent == parent }.count
+                // Every key of the generated schema to the parent's table counts, resolved or not
+                // (a key naming columns the parent lacks): the runtime chooses among them all.
+                let siblings = child.foreignKeys.filter {
+                    $0.key.referencedTable.caseInsensitiveEquals(parentRecord.sqlName)
+                }.count
                 let columnNames = key.columns.map { child.properties[$0].sqlName }
                 let named = siblings > 1 ? columnNames : nil
                 let keyText = columnNames.joined(separator: ", ")

@@ -24,6 +24,8 @@ struct GenerationModel {
     var usesSlate: Bool { configuration.style != .raw }
 }
 
+/// One table, view or virtual table as the generator writes it: more than 15 stored properties, on
+/// purpose, each a plain fact of the schema the templates read.
 struct RecordModel {
     enum Kind: Equatable {
         case table
@@ -53,7 +55,6 @@ struct RecordModel {
     var indexes: [TableSchema.Index]
     /// Multi-column `UNIQUE` constraints.
     var uniqueConstraints: [[String]] = []
-    /// Method names claimed on the record, for relationship helpers.
     /// The arguments of a virtual table's module, `""` for other records.
     var virtualArguments: String
     /// The associations written in the record's `Columns` (`GenerationModel+Associations.swift`).

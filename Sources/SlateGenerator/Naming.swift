@@ -122,6 +122,8 @@ public enum Naming {
         "person": "people", "child": "children", "man": "men", "woman": "women", "mouse": "mice", "goose": "geese",
         "foot": "feet", "tooth": "teeth", "ox": "oxen", "datum": "data", "criterion": "criteria",
         "index": "indexes", "matrix": "matrices", "vertex": "vertices", "status": "statuses", "quiz": "quizzes",
+        "shelf": "shelves", "half": "halves", "wolf": "wolves", "calf": "calves", "knife": "knives", "wife": "wives",
+        "thief": "thieves",
     ]
     /// Words with the same singular and plural, in lowercase.
     static let uncountable: Set<String> = [

@@ -174,4 +174,41 @@ import Testing
         #expect(try db.fetchValue(Int.self, sql: "SELECT '-0'") == 0)
         #expect(try db.fetchValue(Double.self, sql: "SELECT '-0.0'").sign == .minus)
     }
+
+    /// ISO-8601 text with more than three digits of a second is read as SQLite's date functions
+    /// read it (the digits as one number over a power of ten, then `s * 1000 + 0.5` truncated):
+    /// `14.9935` is 14.994 s, where summing the digits' weights one by one gave 14.993 s
+    /// (`slate-fuzz --domain values --seed 2028`, the `Date` reads of
+    /// `"1940-10-14T21:37:14.9935Z"`). Checked against SQLite's own `julianday` for 2,000 seeded
+    /// texts of 4 to 25 fraction digits, offsets and both separators included.
+    @Test func longFractionsOfASecondRoundAsSQLiteRoundsThem() throws {
+        let db = try Database.memory()
+        #expect(
+            try db.fetchValue(Date.self, sql: "SELECT '1940-10-14T21:37:14.9935Z'")
+                == Date(timeIntervalSince1970: -921_896_565.006))
+        var random = SeededGenerator(state: 2028)
+        for _ in 0..<2_000 {
+            let digits = String(
+                (0..<Int.random(in: 4...25, using: &random)).map { _ in
+                    // Mostly 9s and 4s and 5s: the digits where rounding decides.
+                    "94950123456789".randomElement(using: &random) ?? "9"
+                })
+            let second = Int.random(in: 0...59, using: &random)
+            let zone = ["Z", "", "+05:30", "-11:00"].randomElement(using: &random) ?? "Z"
+            let separator = Bool.random(using: &random) ? "T" : " "
+            let text = "1999-12-31\(separator)23:59:\(second < 10 ? "0" : "")\(second).\(digits)\(zone)"
+            // SQLite's instant, in milliseconds since 1970 (its day numbers are exact to far less
+            // than a millisecond here, so rounding recovers its integer milliseconds).
+            let expected = try #require(
+                try db.fetchValue(
+                    Int64?.self, "SELECT CAST(round((julianday(\(text)) - 2440587.5) * 86400000) AS INTEGER)"))
+            let read = try db.fetchValue(Date.self, "SELECT \(text)")
+            #expect(read == Date(timeIntervalSince1970: Double(expected) / 1000), "\(text)")
+        }
+        // Hundreds of digits overflow SQLite's doubles: it answers NULL, and Slate refuses the text
+        // as a date rather than reading some instant.
+        let overflowing = "2000-01-01 00:00:14." + String(repeating: "9", count: 400)
+        #expect(try db.fetchValue(Double?.self, "SELECT julianday(\(overflowing))") == nil)
+        #expect(throws: DatabaseError.self) { try db.fetchValue(Date.self, "SELECT \(overflowing)") }
+    }
 }

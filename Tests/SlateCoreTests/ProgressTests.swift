@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import Slate
 import Testing
@@ -140,5 +141,64 @@ private final class InterruptStopFlag: @unchecked Sendable {
         }
         finished.set()
         #expect(error.resultCode == .interrupt)
+    }
+
+    /// An interrupt racing the connection's close never reaches the freed connection: the close
+    /// holds the handle's lock while SQLite frees it (under AddressSanitizer, which
+    /// `.ci/sanitize-address.sh` runs this suite with, a call on the freed connection is a
+    /// use-after-free report). Afterwards an interrupt does nothing, and a second close too.
+    @Test func interruptsRacingCloseNeverReachAClosedConnection() throws {
+        for round in 0..<200 {
+            let db = try Database.memory()
+            let handle = db.interruptHandle
+            let finished = InterruptStopFlag()
+            let started = InterruptStopFlag()
+            let interrupter = Thread {
+                started.set()
+                while !finished.isSet { handle.interrupt() }
+            }
+            interrupter.start()
+            Self.waitUntilSet(started)
+            if round.isMultiple(of: 2) {
+                // Running a statement first, which the interrupter may stop: only that error.
+                do {
+                    _ = try db.fetchValue(Int.self, sql: "SELECT 1")
+                } catch let error as DatabaseError {
+                    #expect(error.resultCode == .interrupt)
+                }
+            }
+            try db.close()
+            finished.set()
+            handle.interrupt()
+            try db.close()
+            #expect(throws: DatabaseError.self) { _ = try db.fetchValue(Int.self, sql: "SELECT 1") }
+        }
+    }
+
+    /// While SQLite closes a connection, an interrupt from another thread waits: it runs after the
+    /// close, and then does nothing (it never reaches the freed connection).
+    @Test func anInterruptWaitsWhileTheConnectionCloses() throws {
+        var connection: OpaquePointer?
+        #expect(sqlite3_open_v2(":memory:", &connection, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK)
+        let handle = InterruptHandle(try #require(connection))
+        let attempted = InterruptStopFlag()
+        let returned = InterruptStopFlag()
+        let code = handle.closeConnection { connection in
+            Thread {
+                attempted.set()
+                handle.interrupt()
+                returned.set()
+            }.start()
+            Self.waitUntilSet(attempted)
+            Thread.sleep(forTimeInterval: 0.05)
+            // The interrupt is still waiting for the close.
+            #expect(!returned.isSet)
+            return sqlite3_close(connection)
+        }
+        #expect(code == SQLITE_OK)
+        Self.waitUntilSet(returned)
+        // Closed and forgotten: a later interrupt and a second close do nothing.
+        handle.interrupt()
+        #expect(handle.closeConnection { _ in SQLITE_MISUSE } == SQLITE_OK)
     }
 }

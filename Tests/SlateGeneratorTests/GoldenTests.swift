@@ -193,6 +193,29 @@ struct GoldenTests {
         #expect(rowid.contains("var id: Int64\n"))  // BIGINT PRIMARY KEY NOT NULL: required, no default
     }
 
+    /// Text UUIDs in a column without `COLLATE NOCASE` get a warning (the fixtures have three, on
+    /// purpose); 16-byte blobs have no letter case, and get none.
+    @Test func uuidCollationWarningsOnlyForTextStorage() throws {
+        let inputs = [TestFiles.fixture("uuid_key.sql"), TestFiles.fixture("named_queries.sql")]
+        var warnings: [String] = []
+        _ = try CodeGenerator.generate(inputs: inputs, warn: { warnings.append("\($0)") })
+        #expect(
+            warnings.map { $0.components(separatedBy: " holds UUIDs")[0] } == [
+                "warning: column nq_author.token", "warning: column talent_profile.id",
+                "warning: column talent_profile.mentor_id",
+            ])
+        #expect(warnings.allSatisfy { $0.hasSuffix("declare it COLLATE NOCASE") })
+        var configuration = GeneratorConfiguration()
+        configuration.uuidStorage = .blob
+        for style in GeneratorConfiguration.Style.allCases {
+            configuration.style = style
+            var blobWarnings: [String] = []
+            _ = try CodeGenerator.generate(
+                inputs: inputs, configuration: configuration, warn: { blobWarnings.append("\($0)") })
+            #expect(blobWarnings.isEmpty, "\(style)")
+        }
+    }
+
     @Test func largeSchemasGenerateEveryTable() throws {
         // 300 tables of 20 columns and one table of 500 columns.
         var sql = ""

@@ -47,6 +47,11 @@ struct NamingTests {
         #expect(Naming.plural("Customers") == "Customers")
         #expect(Naming.plural("Key") == "Keys")
         #expect(Naming.plural("SalesFor1997") == "SalesFor1997")
+        // -f, -fe: "shelves" is not the plural of "shelve" (a peer-shaped schema's table).
+        #expect(Naming.singular("shelves") == "shelf")
+        #expect(Naming.singular("BookShelves") == "BookShelf")
+        #expect(Naming.plural("Shelf") == "Shelves")
+        #expect(Naming.singular("valves") == "valve")
     }
 
     @Test func generatedNamesNeverCollide() throws {
@@ -108,7 +113,8 @@ struct NamingTests {
                 configuration.uuidStorage = .blob
                 configuration.dateStorage = .unixSeconds
                 let source = try CodeGenerator.generate(inputs: [fixture], configuration: configuration)
-                for match in source.matches(of: /[A-Z][A-Za-z0-9]*/) where slateTypes.contains(String(match.0)) {
+                // Whole identifiers: `orderIndex` (a peer schema's column) does not use `Index`.
+                for match in source.matches(of: /\b[A-Z][A-Za-z0-9_]*\b/) where slateTypes.contains(String(match.0)) {
                     used.insert(String(match.0))
                 }
             }

@@ -12,11 +12,14 @@ enum TestFiles {
     static func fixture(_ name: String) -> URL { fixtures.appendingPathComponent(name) }
     static func resource(_ name: String) -> URL { resources.appendingPathComponent(name) }
 
-    /// Every `.sql` fixture, in name order: together they form the hard-case schema the build
-    /// plugin generates `SlateGeneratorTestsDatabase` from.
+    /// Every `.sql` fixture, in name order, then the peer-shaped schemas of `Fixtures/peers`:
+    /// together they form the hard-case schema the build plugin generates
+    /// `SlateGeneratorTestsDatabase` from.
     static var fixtureScripts: [URL] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: fixtures.path)) ?? []
+        let peers = (try? FileManager.default.contentsOfDirectory(atPath: fixture("peers").path)) ?? []
         return names.filter { $0.hasSuffix(".sql") }.sorted().map(fixture)
+            + peers.filter { $0.hasSuffix(".sql") }.sorted().map { fixture("peers/" + $0) }
     }
 }
 

@@ -216,31 +216,39 @@ enum DateCoding {
         guard let year = number(4), expect(0x2D), let month = number(2), expect(0x2D), let day = number(2),
             (1...12).contains(month), (1...daysInMonth(month, year: year)).contains(day)
         else { return nil }
-        // Whole seconds in UTC, then the milliseconds, added last: the result is the instant
+        // Whole seconds in UTC, then the seconds field's milliseconds, added last: the instant
         // rounded once, as SQLite's date functions compute it, offsets included.
         var seconds = days(fromCivil: year, month, day) * 86_400
-        var milliseconds = 0.0
+        var milliseconds: Int64 = 0
         if let separator = bytes.first, separator == 0x20 || separator == 0x54 {
             bytes = bytes.dropFirst()
             guard let hour = number(2), expect(0x3A), let minute = number(2), hour < 24, minute < 60 else { return nil }
             seconds += hour * 3600 + minute * 60
             if expect(0x3A) {
                 guard let second = number(2), second < 60 else { return nil }
-                seconds += second
+                // The seconds field as SQLite's date.c reads it: the fraction's digits as one
+                // number over a power of ten (both as doubles), added to the whole seconds, then
+                // `(int64)(s * 1000 + 0.5)`. So "14.9935" is 14994 ms, as in SQLite, where summing
+                // the digits' weights one by one gave 14.99349… and 14993 ms.
+                var field = Double(second)
                 if expect(0x2E) {
-                    var scale = 0.1
-                    var fraction = 0.0
+                    var digitsValue = 0.0
+                    var scale = 1.0
                     var digits = 0
                     while let byte = bytes.first, byte >= 0x30 && byte <= 0x39 {
-                        fraction += Double(byte - 0x30) * scale
-                        scale /= 10
+                        digitsValue = digitsValue * 10 + Double(byte - 0x30)
+                        scale *= 10
                         digits += 1
                         bytes = bytes.dropFirst()
                     }
                     guard digits > 0 else { return nil }
-                    // Keep millisecond precision exact, as stored.
-                    milliseconds = (fraction * 1000).rounded()
+                    field += digitsValue / scale
                 }
+                // Hundreds of nines overflow both doubles (infinity over infinity): SQLite
+                // answers NULL, and so the text is not a date.
+                let fieldMilliseconds = field * 1000 + 0.5
+                guard fieldMilliseconds.isFinite, fieldMilliseconds >= 0, fieldMilliseconds < 61_000 else { return nil }
+                milliseconds = Int64(fieldMilliseconds)
             }
             if expect(0x5A) {
                 // Z: already UTC
@@ -254,7 +262,8 @@ enum DateCoding {
             }
         }
         guard bytes.isEmpty else { return nil }
-        return Date(timeIntervalSince1970: Double(seconds) + milliseconds / 1000)
+        // At most ±253,402,300,800 s and 61,000 ms: no overflow in milliseconds.
+        return Date(timeIntervalSince1970: Double(seconds * 1000 + milliseconds) / 1000)
     }
 
     private static func padded(_ value: Int64, _ width: Int) -> String {

@@ -37,7 +37,8 @@ struct ResolvedForeignKey {
             throw DatabaseError(
                 resultCode: .misuse,
                 message: "\(Child.tableName) has \(candidates.count) foreign keys to \(Parent.tableName): \(listed); "
-                    + "name the columns of the one to use with `through:`")
+                    + "name the columns of the one to use (`foreignKey:` in an association, `through:` in "
+                    + "`belonging(to:)` and `referenced(by:)`)")
         }
         let referenced = foreignKey.referencedColumns.isEmpty ? Parent.schema.primaryKey : foreignKey.referencedColumns
         guard referenced.count == foreignKey.columns.count else {

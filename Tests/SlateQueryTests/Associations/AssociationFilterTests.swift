@@ -120,6 +120,36 @@ import Testing
         #expect(texts.isEmpty)
     }
 
+    /// Every other way an association's key can be missing throws the same way, whatever uses it:
+    /// an eager load, a filter or a count; no statement runs.
+    @Test func everyMissingKeyThrowsMisuseBeforeAnythingRuns() throws {
+        var texts: [String] = []
+        let observation = db.trace(.statement) {
+            if case .statement(let statement) = $0 { texts.append(statement.sql) }
+        }
+        defer { observation.cancel() }
+        func misuse(_ body: () throws -> Void) -> String? {
+            let error = #expect(throws: DatabaseError.self) { try body() }
+            #expect(error?.resultCode == .misuse)
+            return error?.message
+        }
+        // BelongsTo: the origin has no key to the target.
+        let belongsTo = misuse { _ = try Album.all().including(optional: \.genreWithoutKey).fetchAll(db) }
+        #expect(belongsTo?.contains("Album has no foreign key to Genre") == true)
+        // Through a linking table that has no key to the origin.
+        let through = misuse { _ = try Artist.all().including(all: \.playlistsWithoutKey).fetchAll(db) }
+        #expect(through?.contains("PlaylistTrack has no foreign key to Artist") == true)
+        #expect(misuse { _ = try Artist.where { $0.playlistsWithoutKey.exists() }.fetchCount(db) } != nil)
+        // Columns named for a key that the target does not declare.
+        let named = misuse { _ = try Artist.all().including(all: \.albumsByTitle).fetchAll(db) }
+        #expect(named?.contains("Album has no foreign key to Artist through (Title)") == true)
+        #expect(misuse { _ = try Artist.all().select { ($0.name, $0.albumsByTitle.count()) }.fetchAll(db) } != nil)
+        // An explicit key naming a column the target does not have.
+        let explicit = misuse { _ = try Artist.all().including(all: \.albumsByMissingColumn).fetchAll(db) }
+        #expect(explicit?.contains("Album has no column Nope") == true)
+        #expect(texts.isEmpty)
+    }
+
     @Test func anAmbiguousForeignKeyThrowsNamingTheCandidates() throws {
         let db = try Database.memory()
         try db.createTable(for: Person.self)
@@ -150,6 +180,21 @@ import Testing
 extension Artist.Columns {
     /// No foreign key links Genre with Artist.
     fileprivate var genres: HasMany<Artist, Genre> { .hasMany(artistId.qualifier) }
+    /// PlaylistTrack has no foreign key to Artist.
+    fileprivate var playlistsWithoutKey: HasMany<Artist, Playlist> {
+        .hasMany(artistId.qualifier, through: PlaylistTrack.self)
+    }
+    /// Album's key to Artist is `ArtistId`, not `Title`.
+    fileprivate var albumsByTitle: HasMany<Artist, Album> { .hasMany(artistId.qualifier, foreignKey: ["Title"]) }
+    /// A key Album's schema does not declare, on a column Album does not have.
+    fileprivate var albumsByMissingColumn: HasMany<Artist, Album> {
+        .hasMany(artistId.qualifier, using: .init(columns: ["Nope"], referencedTable: "Artist"))
+    }
+}
+
+extension Album.Columns {
+    /// Album has no foreign key to Genre.
+    fileprivate var genreWithoutKey: BelongsTo<Album, Genre> { .belongsTo(albumId.qualifier) }
 }
 
 /// Two foreign keys to `Person`: a `Loan`'s borrower and lender.
