@@ -208,7 +208,7 @@ import Testing
             barrierRunning.signal()
         }
         // Wait until the barrier holds new reads back while it waits for the first read.
-        let deadline = Date().addingTimeInterval(120)
+        let deadline = Date().addingTimeInterval(livenessTimeout)
         while !pool.readers.hasActiveBarrier, Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
         #expect(pool.readers.hasActiveBarrier)
         #expect(events.values.isEmpty)  // the barrier waits for the read
@@ -239,7 +239,7 @@ import Testing
         let (pool, directory, _) = try makePool(idleReaderTimeout: 0.05)
         defer { directory.remove() }
         _ = try await pool.read { _ in 1 }
-        let deadline = Date().addingTimeInterval(120)
+        let deadline = Date().addingTimeInterval(livenessTimeout)
         while pool.readerCount > 0, Date() < deadline {
             try await Task.sleep(nanoseconds: 10_000_000)
         }

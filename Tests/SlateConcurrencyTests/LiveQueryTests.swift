@@ -44,7 +44,7 @@ private final class Delivered<Value: Sendable>: @unchecked Sendable {
 
     /// Waits (polling, at most 120 s: a generous limit, reached only when it never holds) until `condition` holds for the values; returns whether it did.
     func wait(until condition: @escaping ([Value]) -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(120)
+        let deadline = Date().addingTimeInterval(livenessTimeout)
         while Date() < deadline {
             if condition(values) { return true }
             try? await Task.sleep(nanoseconds: 1_000_000)
@@ -60,7 +60,7 @@ private final class Delivered<Value: Sendable>: @unchecked Sendable {
 
     /// Waits until an error arrived.
     func waitForError() async -> Bool {
-        let deadline = Date().addingTimeInterval(120)
+        let deadline = Date().addingTimeInterval(livenessTimeout)
         while Date() < deadline, errors.isEmpty {
             try? await Task.sleep(nanoseconds: 1_000_000)
         }
@@ -545,7 +545,7 @@ private func names(_ db: Database) throws -> [String] {
 
 /// Waits (polling, at most 120 s: a generous limit, reached only when it never holds) until `condition` holds; returns whether it did.
 private func waitUntil(_ condition: @Sendable () -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(120)
+    let deadline = Date().addingTimeInterval(livenessTimeout)
     while Date() < deadline {
         if condition() { return true }
         try? await Task.sleep(nanoseconds: 1_000_000)
@@ -563,7 +563,7 @@ private func expectEventually(sourceLocation: SourceLocation = #_sourceLocation,
 
 /// Waits until no live query observes the fixture's writer connection; returns whether one still does.
 private func waitUntilUnobserved(_ fixture: Fixture) async throws -> Bool {
-    let deadline = Date().addingTimeInterval(120)
+    let deadline = Date().addingTimeInterval(livenessTimeout)
     while Date() < deadline {
         if try !fixture.writerIsObserved { return false }
         try await Task.sleep(nanoseconds: 1_000_000)

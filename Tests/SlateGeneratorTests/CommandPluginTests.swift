@@ -3,18 +3,30 @@ import Testing
 
 /// Runs `swift` (the toolchain running these tests) with `arguments`; returns the exit status and
 /// the output and error together.
-private func swiftCommand(_ arguments: [String], in directory: URL) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["swift"] + arguments
-    process.currentDirectoryURL = directory
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+///
+/// On a thread of its own, awaited: a `swift build` takes minutes on a loaded machine, and blocking
+/// one of the cooperative pool's threads (one per core) that long starved the concurrency tests'
+/// tasks, which then never started within their time limit.
+private func swiftCommand(_ arguments: [String], in directory: URL) async throws -> (status: Int32, output: String) {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread {
+            do {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+                process.arguments = ["swift"] + arguments
+                process.currentDirectoryURL = directory
+                let pipe = Pipe()
+                process.standardOutput = pipe
+                process.standardError = pipe
+                try process.run()
+                let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                continuation.resume(returning: (process.terminationStatus, String(decoding: data, as: UTF8.self)))
+            } catch {
+                continuation.resume(throwing: error)
+            }
+        }.start()
+    }
 }
 
 /// The repository holding this test, which the fixture package depends on by path.
@@ -90,16 +102,16 @@ struct CommandPluginTests {
         try write("Sources/OnlySQL/schema.sql", "CREATE TABLE note (id INTEGER PRIMARY KEY, body TEXT NOT NULL);\n")
     }
 
-    func generate(_ extra: [String] = []) throws -> (status: Int32, output: String) {
-        try swiftCommand(
+    func generate(_ extra: [String] = []) async throws -> (status: Int32, output: String) {
+        try await swiftCommand(
             ["package", "--package-path", package.path, "--allow-writing-to-package-directory", "slate-generate"]
                 + extra,
             in: package)
     }
 
-    @Test func generatesForExcludedInputsCollidingNamesAndTargetsWithoutSwiftFiles() throws {
+    @Test func generatesForExcludedInputsCollidingNamesAndTargetsWithoutSwiftFiles() async throws {
         try writePackage()
-        let run = try generate()
+        let run = try await generate()
         #expect(run.status == 0, "\(run.output)")
         let sources = package.appendingPathComponent("Sources")
         let catalog = try String(
@@ -118,28 +130,28 @@ struct CommandPluginTests {
         #expect(run.output.contains("SwiftPM skips a target without Swift files"))
 
         // What was written compiles, and no input is an unhandled file.
-        let build = try swiftCommand(["build", "--package-path", package.path], in: package)
+        let build = try await swiftCommand(["build", "--package-path", package.path], in: package)
         #expect(build.status == 0, "\(build.output)")
         #expect(!build.output.contains("unhandled"))
 
         // Asking for one target processes that one only.
         try FileManager.default.removeItem(at: sources.appendingPathComponent("Catalog/Catalog+Slate.swift"))
-        let only = try generate(["--target", "OnlySQL"])
+        let only = try await generate(["--target", "OnlySQL"])
         #expect(only.status == 0, "\(only.output)")
         #expect(
             !FileManager.default.fileExists(atPath: sources.appendingPathComponent("Catalog/Catalog+Slate.swift").path))
     }
 
-    @Test func aMalformedConfigurationNamesItsFile() throws {
+    @Test func aMalformedConfigurationNamesItsFile() async throws {
         try writePackage()
         let config = package.appendingPathComponent("Sources/Catalog/slate.json")
         try #"{"style": raw}"#.write(to: config, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: config) }
-        let run = try generate(["--target", "Catalog"])
+        let run = try await generate(["--target", "Catalog"])
         #expect(run.status != 0)
         #expect(run.output.contains(config.path))
         #expect(run.output.contains("not valid JSON"))
-        let unknown = try generate(["--target", "NoSuchTarget"])
+        let unknown = try await generate(["--target", "NoSuchTarget"])
         #expect(unknown.status != 0)
         #expect(unknown.output.contains("no target NoSuchTarget"))
     }

@@ -22,6 +22,13 @@ package final class ConcurrentLog<Element: Sendable>: @unchecked Sendable {
     }
 }
 
+/// How long the concurrency tests wait for something that must happen (a task starting, a value
+/// arriving) before they record a failure. Long: under a parallel release build on two cores, the
+/// cooperative pool's threads (one per core) can be held for minutes by the suite's long
+/// synchronous tests (fault sweeps, subprocesses), and a task waits for one of them to start. A
+/// correct run passes in seconds; only a broken one waits this long.
+package let livenessTimeout: TimeInterval = 600
+
 /// A thread-safe flag.
 package final class ConcurrentFlag: @unchecked Sendable {
     // @unchecked Sendable: `value` is only touched while `lock` is held.
@@ -43,7 +50,7 @@ package final class ConcurrentFlag: @unchecked Sendable {
     }
 
     /// Waits until the flag is set, polling, for at most `timeout` seconds. Returns whether it was set.
-    package func wait(timeout: TimeInterval = 120) async -> Bool {
+    package func wait(timeout: TimeInterval = livenessTimeout) async -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while !isSet, Date() < deadline {
             try? await Task.sleep(nanoseconds: 2_000_000)

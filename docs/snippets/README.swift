@@ -30,24 +30,24 @@ enum ChinookDatabase {
 // Chinook's artists, albums and tracks, as the associations example of "Typed tables and queries"
 // reads them. Not in the programs compiled against the SQLCipher build, which has no macros.
 #if canImport(SlateMacros)
-import SlateMacros
+    import SlateMacros
 
-@Table(associations: [.hasMany("albums", Album.self)])
-struct Artist {
-    @PrimaryKey var artistId: Int64?
-    var name: String
-}
+    @Table(associations: [.hasMany("albums", Album.self)])
+    struct Artist {
+        @PrimaryKey var artistId: Int64?
+        var name: String
+    }
 
-@Table(associations: [.hasMany("tracks", Track.self)])
-struct Album {
-    @PrimaryKey var albumId: Int64?
-    var title: String
-    @ForeignKey(Artist.self) var artistId: Int64
-}
+    @Table(associations: [.hasMany("tracks", Track.self)])
+    struct Album {
+        @PrimaryKey var albumId: Int64?
+        var title: String
+        @ForeignKey(Artist.self) var artistId: Int64
+    }
 
-@Table struct Track {
-    @PrimaryKey var trackId: Int64?
-    var name: String
-    @ForeignKey(Album.self) var albumId: Int64?
-}
+    @Table struct Track {
+        @PrimaryKey var trackId: Int64?
+        var name: String
+        @ForeignKey(Album.self) var albumId: Int64?
+    }
 #endif
