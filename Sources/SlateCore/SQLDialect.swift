@@ -99,8 +99,31 @@ extension SQL {
     package func sqliteStatement() throws -> (text: String, arguments: [(any SQLBindable)?]) {
         // Hand-written SQL: as it is.
         if segments.count == 1, case .raw(let text, let arguments) = segments[0] { return (text, arguments) }
+        if let plain = plainSQLiteStatement() { return plain }
         let rendered = try SQLWriter<SQLiteRendering>.render(self)
         return (rendered.text, rendered.arguments)
+    }
+
+    /// The statement when it is made of text and bound values only (an interpolation such as
+    /// `"SELECT … WHERE id = \(id)"`), written as ``SQLWriter`` and ``SQLiteRendering`` write
+    /// them, in one pass without the writer's state; `nil` for any other part. Each run of such a
+    /// statement renders it, so the writer's setup was a cost of every lookup (Benchmarks/README.md,
+    /// "The cost of a query value").
+    private func plainSQLiteStatement() -> (text: String, arguments: [(any SQLBindable)?])? {
+        var text = ""
+        var arguments: [(any SQLBindable)?] = []
+        for segment in segments {
+            switch segment {
+            case .text(let part):
+                text += part
+            case .binding(let value):
+                text += "?"
+                arguments.append(value)
+            default:
+                return nil
+            }
+        }
+        return (text, arguments)
     }
 }
 

@@ -105,9 +105,8 @@ public final class Statement {
             tracker?.beginCapture()
             let code = sqlite3_prepare_v3(database.handle, cString, -1, flags, &statement, &tail)
             footprint = tracker?.endCapture()
-            if code == SQLITE_OK, statement != nil, let tail, Self.containsStatement(tail, connection: database.handle)
-            {
-                return SQLITE_MISUSE
+            if code == SQLITE_OK, statement != nil, let tail {
+                return Self.checkNothingFollows(tail, connection: database.handle)
             }
             return code
         }
@@ -120,6 +119,8 @@ public final class Statement {
                 sql: sql)
         }
         guard code == SQLITE_OK else {
+            // The first statement may have prepared before the check of what follows it failed.
+            sqlite3_finalize(statement)
             throw DatabaseError.lastError(of: database.handle, code: code, sql: sql)
         }
         guard let statement else {
@@ -154,12 +155,19 @@ public final class Statement {
         self.instrumented = database.tracing.instrumented
     }
 
-    /// Whether `text` holds another statement (not just whitespace, semicolons or comments).
-    private static func containsStatement(_ text: UnsafePointer<CChar>, connection: OpaquePointer) -> Bool {
+    /// What follows a prepared statement's text: `SQLITE_OK` when nothing but whitespace, comments
+    /// and semicolons; `SQLITE_MISUSE` when another statement, or text SQLite cannot read as one;
+    /// otherwise the error that kept SQLite from telling (an interrupt from another thread, no
+    /// memory), which the caller reports as it is rather than as several statements.
+    private static func checkNothingFollows(_ text: UnsafePointer<CChar>, connection: OpaquePointer) -> Int32 {
         var next: OpaquePointer?
         let code = sqlite3_prepare_v3(connection, text, -1, 0, &next, nil)
         defer { sqlite3_finalize(next) }
-        return code != SQLITE_OK || next != nil
+        switch code & 0xFF {
+        case SQLITE_OK: return next == nil ? SQLITE_OK : SQLITE_MISUSE
+        case SQLITE_ERROR: return SQLITE_MISUSE
+        default: return code
+        }
     }
 
     deinit {

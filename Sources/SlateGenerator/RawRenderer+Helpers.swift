@@ -45,6 +45,13 @@ extension RawRenderer {
 
     /// Helpers shared by the functions of one generated file. They are `fileprivate`, so several
     /// generated files in one module do not clash.
+    ///
+    /// `slateRawTransient`'s `unsafeBitCast` is not a speed-up: the raw style's code imports only
+    /// SQLite's own module, which cannot export the C macro `SQLITE_TRANSIENT`
+    /// (`(sqlite3_destructor_type)-1`), and this cast is the one way to spell that value in Swift
+    /// without a C shim of Slate's (the library itself uses `slate_sqlite_transient()` in
+    /// CSQLite's shim.h). The value is the one SQLite documents, so the cast depends on no private
+    /// layout.
     static let helperSource = #"""
         /// `SQLITE_TRANSIENT`: SQLite copies bound text and blobs before the call returns.
         fileprivate var slateRawTransient: sqlite3_destructor_type { unsafeBitCast(-1, to: sqlite3_destructor_type.self) }

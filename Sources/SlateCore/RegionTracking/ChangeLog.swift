@@ -8,7 +8,7 @@
 // commit the levels merge into one change set, sealed until the commit is known to have landed.
 
 /// The changes of a connection's open transaction, by observed table slot.
-struct ChangeLog {
+final class ChangeLog {
     /// Changes made since a savepoint began (or the transaction, for the first level).
     struct Level {
         var name: String?
@@ -43,37 +43,37 @@ struct ChangeLog {
     var updateColumnsMemo: (slot: Int, epoch: Int, columns: ColumnSet, rowsTrusted: Bool)?
 
     /// The running write statement and its footprint.
-    mutating func setCurrentWrite(_ statement: OpaquePointer?, footprint: StatementFootprint?) {
+    func setCurrentWrite(_ statement: OpaquePointer?, footprint: StatementFootprint?) {
         currentWrite = statement
         currentFootprint = footprint
     }
 
     /// A statement SQLite recompiled after it started now has `footprint` (`nil`: unknown).
-    mutating func writeWasRecompiled(_ statement: OpaquePointer, footprint: StatementFootprint?) {
+    func writeWasRecompiled(_ statement: OpaquePointer, footprint: StatementFootprint?) {
         guard currentWrite == statement else { return }
         currentFootprint = footprint
         updateColumnsMemo = nil
         if footprint == nil { markEverythingChanged() }
     }
 
-    mutating func forget(_ statement: OpaquePointer) {
+    func forget(_ statement: OpaquePointer) {
         if currentWrite == statement { setCurrentWrite(nil, footprint: nil) }
     }
 
     /// The open level changes everything, as far as live queries can tell.
-    mutating func markEverythingChanged() {
+    func markEverythingChanged() {
         levels[levels.count - 1].everything = true
     }
 
     /// Forgets every change (the last observer left, or the transaction rolled back).
-    mutating func reset() {
+    func reset() {
         levels = [Level()]
         sealed = nil
     }
 
     // MARK: Savepoints
 
-    mutating func apply(_ operation: SavepointOperation) {
+    func apply(_ operation: SavepointOperation) {
         switch operation {
         case .begin(let name):
             levels.append(Level(name: name))
@@ -95,7 +95,7 @@ struct ChangeLog {
 
     /// The columns the running UPDATE assigns in the table of `slot` (`key`), and whether the
     /// rowids it reports identify the rows (not when it assigns a key column).
-    mutating func updatedColumns(slot: Int, key: @autoclosure () -> TableKey) -> (ColumnSet, Bool) {
+    func updatedColumns(slot: Int, key: @autoclosure () -> TableKey) -> (ColumnSet, Bool) {
         if let memo = updateColumnsMemo, memo.slot == slot, memo.epoch == statementEpoch {
             return (memo.columns, memo.rowsTrusted)
         }
@@ -108,7 +108,7 @@ struct ChangeLog {
         return (columns, rowsTrusted)
     }
 
-    mutating func recordChange(slot: Int, columns: ColumnSet, rowID: Int64?) {
+    func recordChange(slot: Int, columns: ColumnSet, rowID: Int64?) {
         let top = levels.count - 1
         guard levels[top].tables[slot] != nil else {
             levels[top].tables[slot] = TableRegion(columns: columns, rows: rowID.map { .some([$0]) } ?? .all)
@@ -131,7 +131,7 @@ struct ChangeLog {
 
     /// The commit hook: the changes of all levels become the transaction's, sealed until the
     /// commit is known to have landed.
-    mutating func seal() {
+    func seal() {
         var merged = sealed ?? Level()
         for level in levels { merged.merge(level) }
         levels = [Level()]
@@ -141,7 +141,7 @@ struct ChangeLog {
     /// The sealed changes, taken out; when the commit did not land (`committed` is false, the
     /// connection is still in a transaction after a busy commit), they go back to the open
     /// transaction and `nil` comes back.
-    mutating func takeSealed(committed: Bool) -> Level? {
+    func takeSealed(committed: Bool) -> Level? {
         guard let pending = sealed else { return nil }
         sealed = nil
         guard committed else {

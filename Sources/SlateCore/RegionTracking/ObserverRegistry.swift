@@ -42,7 +42,7 @@ package final class CommitObserver: @unchecked Sendable {
 }
 
 /// The observers of a connection's commits and the tables they read.
-struct ObserverRegistry {
+final class ObserverRegistry {
     /// A table some observer's region names: changes are filed by slot.
     struct Slot {
         let key: TableKey
@@ -78,7 +78,7 @@ struct ObserverRegistry {
     private var tableMemos: [TableMemo] = []
 
     /// Starts counting an observer. Returns whether it is the first one.
-    mutating func attach(_ observer: CommitObserver) -> Bool {
+    func attach(_ observer: CommitObserver) -> Bool {
         let id = ObjectIdentifier(observer)
         guard entries[id] == nil else { return false }
         entries[id] = Entry(observer: observer)
@@ -87,7 +87,7 @@ struct ObserverRegistry {
     }
 
     /// Removes an observer. Returns whether it was the last one; `nil` when it was not attached.
-    mutating func detach(_ observer: CommitObserver) -> Bool? {
+    func detach(_ observer: CommitObserver) -> Bool? {
         let id = ObjectIdentifier(observer)
         guard let entry = entries.removeValue(forKey: id) else { return nil }
         removeInterest(of: entry, id: id)
@@ -98,7 +98,7 @@ struct ObserverRegistry {
     /// Sets the region of an attached observer; `inTransaction` when the connection is in a
     /// transaction (the observer then hears of the next commit whatever it changed). Returns
     /// whether the observer is attached.
-    mutating func setRegion(_ region: DatabaseRegion, for observer: CommitObserver, inTransaction: Bool) -> Bool {
+    func setRegion(_ region: DatabaseRegion, for observer: CommitObserver, inTransaction: Bool) -> Bool {
         let id = ObjectIdentifier(observer)
         guard var entry = entries[id] else { return false }
         removeInterest(of: entry, id: id)
@@ -116,7 +116,7 @@ struct ObserverRegistry {
         return true
     }
 
-    private mutating func removeInterest(of entry: Entry, id: ObjectIdentifier) {
+    private func removeInterest(of entry: Entry, id: ObjectIdentifier) {
         for (slot, table) in entry.region {
             slots[slot].observerCount -= 1
             slots[slot].observers.remove(id)
@@ -124,7 +124,7 @@ struct ObserverRegistry {
         }
     }
 
-    private mutating func addSlot(_ key: TableKey) -> Int {
+    private func addSlot(_ key: TableKey) -> Int {
         slots.append(Slot(key: key))
         slotIndex[key] = slots.count - 1
         tableMemos.removeAll()
@@ -137,12 +137,12 @@ struct ObserverRegistry {
     }
 
     /// Forgets which tables the update hook's pointers named (the schema changed).
-    mutating func forgetTablePointers() {
+    func forgetTablePointers() {
         tableMemos.removeAll()
     }
 
     /// The slot of the table the update hook names, or -1 when no observer ever read it.
-    mutating func resolveSlot(database: UnsafePointer<CChar>, table: UnsafePointer<CChar>) -> Int {
+    func resolveSlot(database: UnsafePointer<CChar>, table: UnsafePointer<CChar>) -> Int {
         for memo in tableMemos where memo.table == table && memo.database == database {
             let same = memo.tableName.matches(table) && memo.databaseName.matches(database)
             if same { return memo.slot }
@@ -160,7 +160,7 @@ struct ObserverRegistry {
 
     /// The observers a landed commit's changes concern; those waiting for the next commit stop
     /// waiting. The others hear of the commit they skip (`onSkippedCommit`) here.
-    mutating func observers(concernedBy change: ChangeLog.Level) -> [CommitObserver] {
+    func observers(concernedBy change: ChangeLog.Level) -> [CommitObserver] {
         var notified: [CommitObserver] = []
         for (id, entry) in entries {
             if entry.notifiesAtNextCommit || change.everything || entry.isFullDatabase || Self.matches(entry, change) {

@@ -3,7 +3,7 @@
 // into every region being recorded, narrowed to the rows the query builder's hint names.
 
 /// The regions being recorded on a connection.
-struct ReadRecorder {
+final class ReadRecorder {
     /// One region being recorded (`trackingRegion` calls may nest).
     final class Recording {
         var region = DatabaseRegion.empty
@@ -16,29 +16,29 @@ struct ReadRecorder {
     /// Whether a region is being recorded.
     var isRecording: Bool { !recordings.isEmpty }
 
-    mutating func begin() -> Recording {
+    func begin() -> Recording {
         let recording = Recording()
         recordings.append(recording)
         return recording
     }
 
-    mutating func end(_ recording: Recording) {
+    func end(_ recording: Recording) {
         recordings.removeAll { $0 === recording }
         if recordings.isEmpty { rowIDHints.removeAll() }
     }
 
     /// Notes that the next run of `statement` reads only some rows of its table.
-    mutating func noteRowIDHint(_ hint: RowIDHint, for statement: OpaquePointer) {
+    func noteRowIDHint(_ hint: RowIDHint, for statement: OpaquePointer) {
         rowIDHints[statement] = hint
     }
 
-    mutating func forget(_ statement: OpaquePointer) {
+    func forget(_ statement: OpaquePointer) {
         rowIDHints.removeValue(forKey: statement)
     }
 
     /// Adds the reads of a statement that starts, `nil` when they cannot be known (every region
     /// then depends on the whole database). `tableInfo` says which column is a table's rowid.
-    mutating func record(
+    func record(
         _ footprint: StatementFootprint?, of statement: OpaquePointer, tableInfo: (TableKey) -> TableInfo?
     ) {
         let hint = rowIDHints.removeValue(forKey: statement)

@@ -11,7 +11,7 @@ import Foundation
 // update hook reports its rows) comes from the one PRAGMA reader, `SchemaIntrospection`.
 
 /// The footprints of a connection's statements, and what they need to know of its tables.
-struct StatementFootprints {
+final class StatementFootprints {
     /// A statement whose footprint is known.
     struct KnownStatement {
         var footprint: StatementFootprint
@@ -51,29 +51,29 @@ struct StatementFootprints {
 
     // MARK: Capturing
 
-    mutating func beginCapture() {
+    func beginCapture() {
         captures.append(FootprintBuilder())
     }
 
-    mutating func endCapture() -> FootprintBuilder {
+    func endCapture() -> FootprintBuilder {
         captures.popLast() ?? FootprintBuilder()
     }
 
     /// Keeps the footprint of a statement Slate prepared, once what it needs to know of its
     /// tables is known (`tablesToRead(for:)`, `readTableInfo(_:connection:)`).
-    mutating func register(_ statement: OpaquePointer, builder: FootprintBuilder) {
+    func register(_ statement: OpaquePointer, builder: FootprintBuilder) {
         let footprint = builder.footprint(sql: sqlite3_sql(statement)) { tableInfos[$0] }
         known[statement] = KnownStatement(
             footprint: footprint, recompilations: recompilationCount(statement), generation: generation,
             foreignSQL: nil)
     }
 
-    mutating func forget(_ statement: OpaquePointer) {
+    func forget(_ statement: OpaquePointer) {
         known.removeValue(forKey: statement)
     }
 
     /// The authorizer: records into the capture in progress, or into the orphan builder.
-    mutating func authorize(
+    func authorize(
         action: Int32, first: UnsafePointer<CChar>?, second: UnsafePointer<CChar>?, database: UnsafePointer<CChar>?
     ) -> Int32 {
         if suspended > 0 { return SQLITE_OK }
@@ -89,7 +89,7 @@ struct StatementFootprints {
     }
 
     /// Forgets the orphan reports (a statement started: they were its, or nobody's).
-    mutating func clearOrphans() {
+    func clearOrphans() {
         orphans = FootprintBuilder()
     }
 
@@ -126,7 +126,7 @@ struct StatementFootprints {
     /// statement prepared through the C API gets the reports collected since then when it is the
     /// connection's newest statement. Either may include more than the statement's own reports
     /// (another statement prepared meanwhile): more tables, never fewer.
-    mutating func footprint(startingStatement statement: OpaquePointer) -> StatementFootprint? {
+    func footprint(startingStatement statement: OpaquePointer) -> StatementFootprint? {
         if let entry = known[statement] {
             if isCurrent(entry, statement) { return entry.footprint }
             if entry.foreignSQL == nil, hasUsableOrphans {
@@ -163,7 +163,7 @@ struct StatementFootprints {
 
     /// The footprint of a statement SQLite recompiled after it started, rebuilt from the orphan
     /// reports, or `nil` when they cannot tell (the statement is then forgotten).
-    mutating func rebuildRecompiled(_ statement: OpaquePointer) -> StatementFootprint? {
+    func rebuildRecompiled(_ statement: OpaquePointer) -> StatementFootprint? {
         if hasUsableOrphans, var entry = known[statement] {
             let rebuilt = orphans.footprint(sql: sqlite3_sql(statement)) { tableInfos[$0] }
             entry.footprint = rebuilt
@@ -179,7 +179,7 @@ struct StatementFootprints {
     }
 
     /// A statement that changes the schema runs: what was read of the tables may no longer hold.
-    mutating func schemaWillChange() {
+    func schemaWillChange() {
         generation &+= 1
         tableInfos.removeAll()
     }
@@ -192,10 +192,10 @@ struct StatementFootprints {
     }
 
     /// Marks the start and end of the tracker's own queries: their reports are not the user's.
-    mutating func suspend() { suspended += 1 }
-    mutating func resume() { suspended -= 1 }
+    func suspend() { suspended += 1 }
+    func resume() { suspended -= 1 }
 
-    mutating func setTableInfo(_ info: TableInfo, for key: TableKey) {
+    func setTableInfo(_ info: TableInfo, for key: TableKey) {
         tableInfos[key] = info
     }
 

@@ -68,7 +68,7 @@ extension Select where Root: PrimaryKeyedTable {
     /// once per record type and connection runs, with the key bound by position.
     @inlinable
     public func fetchOne(_ db: Database) throws -> Root? {
-        if storedClauses == nil, let keyValues = primaryKeyLookup {
+        if case .primaryKeyLookup(let keyValues) = contents {
             return try db.findRecord(Root.self, keyValues: keyValues)
         }
         return try db.withStatement(clauses.renderForOne()) { statement in

@@ -396,6 +396,25 @@ func extractNext<Value: SQLExtractable>(_ type: Value.Type, from row: borrowing 
     return value
 }
 
+/// What a ``Select`` holds besides its qualifier: nothing yet (every record of its table), the
+/// key values of `Root.find(key)` (while nothing else was added), or the clauses a builder method
+/// changed, boxed.
+///
+/// One enum rather than two optionals, and the clauses behind one reference, so that a query is a
+/// few words and `Root.find(key).fetchOne(db)` runs on it in registers. Measured (Benchmarks/README.md,
+/// "The cost of a query value"): with one more word in `Select` (the statement level, when it was
+/// added beside the two optionals), the optimizer copied and destroyed the query on every
+/// lookup (+3% instructions in `pk-lookups-100k`, `slate-find`).
+@usableFromInline
+package enum SelectContents: Sendable {
+    /// Every record of the table: the clauses are made when asked.
+    case table
+    /// `Root.find(key)`: the key values, bound by position to the statement kept per record type.
+    case primaryKeyLookup(PrimaryKeyValues)
+    /// The clauses a builder method changed.
+    case clauses(StoredSelectClauses)
+}
+
 /// The clauses a ``Select`` stores once a builder method changed them, behind one reference.
 /// Immutable: a change stores a new box.
 @usableFromInline
@@ -424,18 +443,16 @@ public struct Select<Root: Table>: SelectStatement {
     /// that `Root.find(key).fetchOne(db)` renders nothing and runs the statement prepared once per
     /// record type.
     public var clauses: SelectClauses {
-        get { storedClauses?.clauses ?? initialClauses() }
-        set {
-            storedClauses = StoredSelectClauses(newValue)
-            primaryKeyLookup = nil
+        get {
+            if case .clauses(let stored) = contents { return stored.clauses }
+            return initialClauses()
         }
+        set { contents = .clauses(StoredSelectClauses(newValue)) }
     }
 
-    /// The clauses, once a builder method changed them. Boxed, so that a query is a few words:
-    /// `Root.find(key).fetchOne(db)` moves it around without copying a whole `SelectClauses`.
-    @usableFromInline package var storedClauses: StoredSelectClauses?
-    /// The key values of `Root.find(key)`, while nothing else was added.
-    @usableFromInline package var primaryKeyLookup: PrimaryKeyValues?
+    /// Nothing yet, the key of `Root.find(key)`, or the clauses a builder method changed: one
+    /// stored property, so that a query stays a few words (see ``SelectContents``).
+    @usableFromInline package var contents: SelectContents
     /// The explicit alias qualifying the columns, if any.
     @usableFromInline let alias: String?
     /// The number of the statement's level (``SQLScope``).
@@ -448,6 +465,7 @@ public struct Select<Root: Table>: SelectStatement {
     public init(alias: String? = nil) {
         self.alias = alias
         self.level = SQLScope.next()
+        self.contents = .table
     }
 
     /// Selects the record of `Root` whose primary key columns hold `keyValues`. Inlinable, so
@@ -456,14 +474,14 @@ public struct Select<Root: Table>: SelectStatement {
     init(primaryKeyValues keyValues: PrimaryKeyValues) {
         self.alias = nil
         self.level = SQLScope.next()
-        self.primaryKeyLookup = keyValues
+        self.contents = .primaryKeyLookup(keyValues)
     }
 
     /// `SELECT <every column> FROM "Root"`, with the primary key condition of a `find`.
     private func initialClauses() -> SelectClauses {
         let qualifier = self.qualifier
         var clauses = SelectClauses.table(Root.self, qualifier: qualifier, level: level)
-        if let keyValues = primaryKeyLookup, let keyed = Root.self as? any PrimaryKeyedTable.Type {
+        if case .primaryKeyLookup(let keyValues) = contents, let keyed = Root.self as? any PrimaryKeyedTable.Type {
             clauses.predicates.append(keyed.primaryKeyPredicate(values: keyValues.array, qualifier: qualifier))
         }
         return clauses

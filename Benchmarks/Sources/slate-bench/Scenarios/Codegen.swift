@@ -5,9 +5,10 @@ import Foundation
 /// writing the file).
 ///
 /// The generator library (`SlateGenerator`) is not a product of the Slate package, so the harness
-/// cannot call it in-process; it runs the `slate` tool instead: the `SlateCLI` executable that
-/// SwiftPM builds for SlateBuildPlugin, in the harness's own configuration (`-O` in release), next to
-/// `slate-bench` as `SlateCLI-tool` (`SLATE_CLI=/path/to/slate` overrides it). There is no C API equivalent, so these scenarios have
+/// cannot call it in-process; it runs the generator's tool instead: the `SlateGenerateTool`
+/// executable that SwiftPM builds for SlateBuildPlugin, in the harness's own configuration (`-O` in
+/// release), next to `slate-bench` as `SlateGenerateTool-tool` (`SLATE_CLI=/path/to/slate`
+/// overrides it). There is no C API equivalent, so these scenarios have
 /// no `raw` baseline: their ratios are `-` in the table and `null` in the JSON.
 ///
 /// Verified every iteration: the output file is deleted first (the tool skips writing an unchanged
@@ -120,8 +121,9 @@ enum Codegen {
         }
     }
 
-    /// The `slate` tool: `$SLATE_CLI`, else `SlateCLI-tool` (the plugin's build of it), `SlateCLI` or
-    /// `slate` next to this executable.
+    /// The generator: `$SLATE_CLI`, else `SlateGenerateTool-tool` (the build plugin's tool, which takes
+    /// the same `generate INPUT --output FILE` arguments), `SlateCLI-tool`, `SlateCLI` or `slate` next
+    /// to this executable.
     static func locateTool() throws -> URL {
         if let path = ProcessInfo.processInfo.environment["SLATE_CLI"], !path.isEmpty {
             guard FileManager.default.isExecutableFile(atPath: path) else {
@@ -131,14 +133,15 @@ enum Codegen {
         }
         let executable = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
         let directory = executable.resolvingSymlinksInPath().deletingLastPathComponent()
-        for name in ["SlateCLI-tool", "SlateCLI", "slate"] {
+        for name in ["SlateGenerateTool-tool", "SlateCLI-tool", "SlateCLI", "slate"] {
             let candidate = directory.appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
         }
         throw HarnessError(
             """
-            codegen: no SlateCLI-tool, SlateCLI or slate executable next to \(directory.path). SwiftPM builds SlateCLI \
-            there for SlateBuildPlugin when it builds slate-bench; or set SLATE_CLI to the slate tool.
+            codegen: no SlateGenerateTool-tool, SlateCLI-tool, SlateCLI or slate executable next to \
+            \(directory.path). SwiftPM builds SlateGenerateTool there for SlateBuildPlugin when it builds \
+            slate-bench; or set SLATE_CLI to the slate tool.
             """)
     }
 
