@@ -44,6 +44,19 @@ extension Database {
         return statement
     }
 
+    /// One of Slate's own fixed statements — the transaction engine's (`BEGIN`, `COMMIT` …), the
+    /// schema reader's look-ups in `sqlite_schema` — prepared the first time and kept for the
+    /// connection's lifetime, apart from the statement cache, so that its capacity and clearing
+    /// never affect them. Only for a bounded set of texts, run to completion and reset by the
+    /// caller: a kept statement is never handed out twice at once.
+    package func fixedStatement(sql: String) throws -> Statement {
+        try checkOpen()
+        if let kept = controlStatements[sql] { return kept }
+        let statement = try Statement(database: self, sql: sql, persistent: true)
+        controlStatements[sql] = statement
+        return statement
+    }
+
     /// Finalizes every cached statement. Useful after schema changes in long-lived connections.
     public func clearStatementCache() {
         statementCache = statementCache.filter { $0.value.isCheckedOut }

@@ -264,13 +264,7 @@ extension Database {
     /// `keep` (a bounded set of texts), else prepared for this run.
     private func runControl(_ sql: String, keep: Bool) throws {
         try checkOpen()
-        let statement: Statement
-        if keep, let kept = controlStatements[sql] {
-            statement = kept
-        } else {
-            statement = try Statement(database: self, sql: sql, persistent: keep)
-            if keep { controlStatements[sql] = statement }
-        }
+        let statement = keep ? try fixedStatement(sql: sql) : try Statement(database: self, sql: sql, persistent: false)
         defer { statement.resetQuietly() }
         while try statement.step() {}
     }

@@ -32,7 +32,7 @@ public final class Database {
     var statementCacheGeneration = 0
     /// What higher layers keep per connection, such as the SQL the query layer renders once per
     /// table type (a find by primary key), so repeated one-record calls skip rendering.
-    var attachments = Attachments()
+    let attachments = Attachments()
     /// Observers installed through the hook APIs, kept alive for the C callbacks.
     let hooks = HookRegistry()
     /// Trace observers, kept alive for the C callback.
@@ -49,8 +49,9 @@ public final class Database {
     package internal(set) var closedReason: String?
     /// How many savepoints the transaction engine has open, for generated savepoint names.
     var savepointDepth = 0
-    /// The transaction engine's fixed statements (`BEGIN`, `COMMIT`, `ROLLBACK` …), by SQL text,
-    /// kept apart from the statement cache so its capacity and clearing never affect them.
+    /// Slate's own fixed statements, by SQL text: the transaction engine's (`BEGIN`, `COMMIT`,
+    /// `ROLLBACK` …) and the schema reader's look-ups (see ``fixedStatement(sql:)``), kept apart
+    /// from the statement cache so its capacity and clearing never affect them.
     var controlStatements: [String: Statement] = [:]
     #if SQLCipher
         /// The key the connection uses now: the configuration's, until ``changeKey(to:)``.

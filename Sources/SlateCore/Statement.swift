@@ -86,7 +86,7 @@ public final class Statement {
     private var columnsTokenStorage: ColumnsToken?
     /// Objects that higher layers attach to this statement: a Codable record's decoder, which
     /// learns the key order of the statement's rows; its binder.
-    var attachments = Attachments()
+    let attachments = Attachments()
     /// The live-query tracker that keeps this statement's footprint, told when it is finalized.
     var tracker: RegionTracker?
     /// The connection's instrumentation, told when a step fails (its trace events cannot say so).

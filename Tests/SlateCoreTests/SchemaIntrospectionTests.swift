@@ -79,6 +79,133 @@ import Testing
         }
     }
 
+    /// The statements on the C handle that are alive (prepared and not finalized).
+    static func liveStatementCount(_ db: Database) -> Int {
+        var count = 0
+        var statement = sqlite3_next_stmt(db.handle, nil)
+        while let current = statement {
+            count += 1
+            statement = sqlite3_next_stmt(db.handle, current)
+        }
+        return count
+    }
+
+    /// The look-ups in `sqlite_schema` run through statements the connection keeps: reused, they
+    /// answer for the schema as it is now — after `ALTER TABLE`, after a table is dropped and made
+    /// again, after a rename — and no statement is added per read nor enters the statement cache.
+    @Test func keptLookupsAnswerAfterSchemaChanges() throws {
+        let db = try Database(location: .inMemory)
+        try db.execute(
+            sql: """
+                CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT);
+                CREATE INDEX t_a ON t(a);
+                """)
+        let first = try #require(try db.tableSchema(named: "T"))
+        #expect(first.name == "t")
+        #expect(first.columns.map(\.name) == ["id", "a"])
+        #expect(first.indexes.map(\.name) == ["t_a"])
+        #expect(first.indexes.first?.sql == "CREATE INDEX t_a ON t(a)")
+        let kept = Self.liveStatementCount(db)
+        #expect(kept > 0)
+        #expect(db.cachedStatementCount == 0)
+        // A table named otherwise than stored still gets its indexes' statements.
+        let respelled = try SchemaIntrospection.readTable(
+            db, name: "T", kind: .table(isWithoutRowID: false, isStrict: false))
+        #expect(respelled.indexes.first?.sql == "CREATE INDEX t_a ON t(a)")
+
+        try db.execute(
+            sql: """
+                ALTER TABLE t ADD COLUMN b INTEGER NOT NULL DEFAULT 0;
+                CREATE UNIQUE INDEX t_b ON t(b) WHERE b > 0;
+                """)
+        let altered = try #require(try db.tableSchema(named: "t"))
+        #expect(altered.columns.map(\.name) == ["id", "a", "b"])
+        #expect(altered.indexes.map(\.name) == ["t_a", "t_b"])
+        #expect(altered.indexes.last?.sql == "CREATE UNIQUE INDEX t_b ON t(b) WHERE b > 0")
+        #expect(altered.indexes.last?.condition == "b > 0")
+
+        try db.execute(
+            sql: """
+                DROP TABLE t;
+                CREATE TABLE t (key TEXT PRIMARY KEY, v REAL UNIQUE) WITHOUT ROWID;
+                CREATE INDEX t_a ON t(v DESC, key);
+                """)
+        let remade = try #require(try db.tableSchema(named: "t"))
+        #expect(remade.columns.map(\.name) == ["key", "v"])
+        #expect(remade.isWithoutRowID)
+        #expect(remade.columns.last?.isUnique == true)
+        #expect(remade.indexes.map(\.name) == ["t_a"])
+        #expect(remade.indexes.first?.sql == "CREATE INDEX t_a ON t(v DESC, key)")
+
+        try db.execute(sql: "ALTER TABLE t RENAME TO renamed")
+        #expect(try db.tableSchema(named: "t") == nil)
+        #expect(
+            try db.tableSchema(named: "renamed")?.indexes.first?.sql == "CREATE INDEX t_a ON \"renamed\"(v DESC, key)")
+
+        // The same statements served every read.
+        #expect(Self.liveStatementCount(db) == kept)
+        #expect(db.cachedStatementCount == 0)
+        // And the connection closes: they are finalized with it.
+        try db.close()
+    }
+
+    /// A kept look-up of `main` never answers for an attached database with the same table name,
+    /// nor the other way round.
+    @Test func keptLookupsKeepTheirSchema() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let db = try Database(location: .inMemory)
+        try db.execute(sql: "ATTACH DATABASE ? AS other", arguments: [directory.path("other.sqlite")])
+        try db.execute(
+            sql: """
+                CREATE TABLE main.t (a INTEGER);
+                CREATE INDEX main.t_main ON t(a);
+                CREATE TABLE other.t (b TEXT, c TEXT);
+                CREATE INDEX other.t_other ON t(c, b);
+                """)
+        for _ in 0..<2 {
+            let main = try #require(try db.tableSchema(named: "t"))
+            #expect(main.columns.map(\.name) == ["a"])
+            #expect(main.indexes.map(\.sql) == ["CREATE INDEX t_main ON t(a)"])
+            let connection = SchemaIntrospection.Connection.database(db)
+            #expect(
+                try SchemaIntrospection.indexSQLs(ofTable: "t", schema: "other", in: connection)
+                    == ["t_other": "CREATE INDEX t_other ON t(c, b)"])
+            #expect(
+                try SchemaIntrospection.indexSQLs(ofTable: "t", in: connection) == [
+                    "t_main": "CREATE INDEX t_main ON t(a)"
+                ])
+            #expect(
+                try SchemaIntrospection.object(named: "t", schema: "other", in: connection)?.sql.contains("b TEXT")
+                    == true)
+            #expect(try SchemaIntrospection.tableListEntry(ofTable: "t", schema: "other", in: connection)?.name == "t")
+        }
+        try db.execute(sql: "DETACH DATABASE other")
+        #expect(try db.tableSchema(named: "t")?.columns.map(\.name) == ["a"])
+        try db.close()
+    }
+
+    /// The schema table is not a table of `sqlite_schema`: no schema is read for it, under any of
+    /// its names; views and virtual tables are told apart by `PRAGMA table_list`.
+    @Test func kindsAndTheSchemaTable() throws {
+        let db = try Database(location: .inMemory)
+        try db.execute(
+            sql: """
+                CREATE TABLE t (id INTEGER PRIMARY KEY AUTOINCREMENT, s TEXT) STRICT;
+                CREATE VIEW v AS SELECT id FROM t;
+                CREATE VIRTUAL TABLE f USING fts5(title, body);
+                """)
+        for name in ["sqlite_master", "sqlite_schema", "SQLITE_MASTER", "sqlite_temp_master", "missing"] {
+            #expect(try db.tableSchema(named: name) == nil, "\(name)")
+        }
+        #expect(try db.tableSchema(named: "sqlite_sequence")?.columns.map(\.name) == ["name", "seq"])
+        #expect(try db.tableSchema(named: "V")?.kind == .view)
+        #expect(try db.tableSchema(named: "f")?.kind == .virtual(module: "fts5", arguments: "title, body"))
+        let table = try #require(try db.tableSchema(named: "t"))
+        #expect(table.isStrict == Database.sqliteVersionNumber >= 3_037_000)
+        #expect(table.columns.first?.isAutoIncrement == true)
+    }
+
     @Test func virtualTableModules() {
         #expect(SchemaIntrospection.virtualModule("CREATE VIRTUAL TABLE s USING fts5(title, body)")?.module == "fts5")
         #expect(

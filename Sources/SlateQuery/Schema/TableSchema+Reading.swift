@@ -19,10 +19,21 @@ extension Database {
     ///
     /// A read never changes anything.
     public func tableSchema(named name: String) throws -> TableSchema? {
-        guard let object = try SchemaIntrospection.object(named: name, in: .database(self)) else { return nil }
-        if object.type == "view" { return try viewSchema(named: object.name) }
-        let kind = try SchemaIntrospection.tableKind(self, name: object.name, sql: object.sql)
-        return try SchemaIntrospection.readTable(self, name: object.name, kind: kind)
+        let connection = SchemaIntrospection.Connection.database(self)
+        guard SchemaIntrospection.hasTableList else {
+            guard let object = try SchemaIntrospection.object(named: name, in: connection) else { return nil }
+            if object.type == "view" { return try viewSchema(named: object.name) }
+            let kind = try SchemaIntrospection.tableKind(self, name: object.name, sql: object.sql)
+            return try SchemaIntrospection.readTable(self, name: object.name, kind: kind)
+        }
+        // `PRAGMA table_list` finds the table, its stored name and kind without reading
+        // `sqlite_schema` (a scan: it has no index); only a virtual table's module and arguments
+        // need its `CREATE` statement from there.
+        guard let entry = try SchemaIntrospection.tableListEntry(ofTable: name, in: connection) else { return nil }
+        if entry.type == "view" { return try viewSchema(named: entry.name) }
+        let sql = entry.type == "virtual" ? try SchemaIntrospection.object(named: entry.name, in: connection)?.sql : nil
+        let kind = SchemaIntrospection.tableKind(entry, sql: sql ?? "")
+        return try SchemaIntrospection.readTable(self, name: entry.name, kind: kind)
     }
 
     /// The names of the `main` database's tables, sorted, without SQLite's internal `sqlite_*`
@@ -64,15 +75,8 @@ extension SchemaIntrospection {
 
     /// The kind of table `name`: `PRAGMA table_list` on SQLite 3.37+, else from its SQL.
     package static func tableKind(_ db: Database, name: String, sql: String) throws -> TableKind {
-        let virtual = virtualModule(sql)
-        if let entry = try tableListEntry(ofTable: name, in: .database(db)) {
-            switch entry.type {
-            case "virtual": return .virtual(module: virtual?.module ?? "", arguments: virtual?.arguments ?? "")
-            case "shadow": return .shadow
-            default: return .table(isWithoutRowID: entry.isWithoutRowID, isStrict: entry.isStrict)
-            }
-        }
-        if let virtual { return .virtual(module: virtual.module, arguments: virtual.arguments) }
+        if let entry = try tableListEntry(ofTable: name, in: .database(db)) { return tableKind(entry, sql: sql) }
+        if let virtual = virtualModule(sql) { return .virtual(module: virtual.module, arguments: virtual.arguments) }
         // `WITHOUT ROWID` and `STRICT` follow the column list's closing parenthesis.
         var lexer = SQLLexer(sql)
         var options: [SQLLexer.Token] = []
@@ -83,6 +87,18 @@ extension SchemaIntrospection {
             isWithoutRowID: options.contains { lexer.isKeyword($0, "WITHOUT") }
                 && options.contains { lexer.isKeyword($0, "ROWID") },
             isStrict: options.contains { lexer.isKeyword($0, "STRICT") })
+    }
+
+    /// The kind `entry` of `PRAGMA table_list` says, with a virtual table's module and arguments
+    /// from its `CREATE` statement `sql`.
+    package static func tableKind(_ entry: TableListEntry, sql: String) -> TableKind {
+        switch entry.type {
+        case "virtual":
+            let virtual = virtualModule(sql)
+            return .virtual(module: virtual?.module ?? "", arguments: virtual?.arguments ?? "")
+        case "shadow": return .shadow
+        default: return .table(isWithoutRowID: entry.isWithoutRowID, isStrict: entry.isStrict)
+        }
     }
 
     /// Reads table `name` of kind `kind`.
@@ -176,12 +192,19 @@ extension SchemaIntrospection {
         var sql: String?
     }
 
+    /// The indexes of `table`, with the `CREATE INDEX` statements of the created ones (those of
+    /// `UNIQUE` and `PRIMARY KEY` constraints have none), read in one look-up for the table.
     static func readIndexList(_ db: Database, table: String) throws -> [IndexEntry] {
-        try indexes(ofTable: table, in: .database(db)).map { index in
-            IndexEntry(
-                name: index.name, columns: try indexColumns(ofIndex: index.name, in: .database(db)),
-                isUnique: index.isUnique, origin: index.origin, isPartial: index.isPartial,
-                sql: try indexSQL(named: index.name, in: .database(db)))
+        let connection = Connection.database(db)
+        let list = try indexes(ofTable: table, in: connection)
+        let isCreated = { (index: Index) in index.origin != "u" && index.origin != "pk" }
+        let statements = list.contains(where: isCreated) ? try indexSQLs(ofTable: table, in: connection) : [:]
+        return try list.map { index in
+            // By its own name when `table` is not spelled as stored (the look-up compares exactly).
+            let sql = isCreated(index) ? try statements[index.name] ?? indexSQL(named: index.name, in: connection) : nil
+            return IndexEntry(
+                name: index.name, columns: try indexColumns(ofIndex: index.name, in: connection),
+                isUnique: index.isUnique, origin: index.origin, isPartial: index.isPartial, sql: sql)
         }
         .sorted { $0.name < $1.name }
     }
