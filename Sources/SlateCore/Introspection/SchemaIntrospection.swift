@@ -49,11 +49,12 @@ package enum SchemaIntrospection {
     // `SELECT … FROM pragma_table_xinfo(?1, ?2)` prepared once and reused: the table-valued form
     // prepares that same `PRAGMA` statement inside SQLite on every run (the pragma virtual table's
     // `xFilter`), and its rows then pass through the virtual table. Measured with callgrind on the
-    // 50 tables of `schema-check-50` (SQLite 3.40.1, C API, instructions per table): `table_xinfo`
-    // prepared per read 61,200, table-valued and reused 101,900; `index_info` 18,300 against
-    // 31,000; `index_list` 22,000 against 36,000. What a kept statement does save is the
-    // compilation of a `SELECT` on `sqlite_schema`: an index's statement by name, 149,600
-    // prepared per read against 112,200 reused (both scan the table, which has no index).
+    // 50 tables of `schema-check-50` (SQLite 3.40.1, C API, `Benchmarks/pragma-forms`,
+    // instructions a read): `table_xinfo` prepared per read 60,400, table-valued and reused
+    // 101,200; `index_list` 21,200 against 35,300; `index_info` 17,500 against 30,200. What a kept
+    // statement does save is the compilation of a `SELECT` on `sqlite_schema`: an index's
+    // statement by name, 149,000 prepared per read against 111,300 reused (both scan the table,
+    // which has no index).
 
     /// Whether `schema` is one whose fixed look-ups a `Database` keeps prepared: `main` and
     /// `temp`, a bounded set (attached databases come and go under names the application picks).
@@ -199,8 +200,8 @@ package enum SchemaIntrospection {
     /// The `CREATE INDEX` statements of the indexes of table `table`, named as SQLite stores it
     /// (compared exactly), by index name as stored; automatic indexes, which have none, are left
     /// out. One look-up in `sqlite_schema` for all of them. (The exact comparison, first, costs a
-    /// third less than `type` first and the name without regard to case: 88,000 instructions
-    /// against 126,000 on the 150 rows of `schema-check-50`.)
+    /// third less than `type` first and the name without regard to case: 87,200 instructions
+    /// against 125,300 on the 150 rows of `schema-check-50`.)
     package static func indexSQLs(ofTable table: String, schema: String = "main", in connection: Connection) throws
         -> [String: String]
     {
