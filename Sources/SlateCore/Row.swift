@@ -30,12 +30,12 @@ public struct Row: ~Copyable {
         /// The current row of a live statement: its `sqlite3_stmt *`, read by every typed read,
         /// and the statement, unretained (the row is borrowed only while the statement is on it).
         ///
-        /// The one `Unmanaged` of `SlateCore` outside C callbacks. A strong reference would make
-        /// the row non-trivial: a `swift_retain` and a `swift_release` (about 38 instructions, as
-        /// measured in `pk-lookups-100k`) for every `Row` made, and the Codable decoder makes one
-        /// for every value it reads (`RowDecodingState.row`): about 7.6 M instructions, +4.4 %, in
-        /// `fetch-200k-ints` `slate-codable` (`--quick --instructions`; 200,000 values, an
-        /// estimate from the measured per-call cost, not a build without it).
+        /// The one `Unmanaged` of `SlateCore` outside C callbacks. A strong reference makes the
+        /// row non-trivial: a `swift_retain` and a `swift_release` for every `Row` made, and the
+        /// Codable decoder makes one for every value it reads (`RowDecodingState.row`). Measured
+        /// with a build that held `Statement` strongly here (session 40, `--quick --instructions`):
+        /// `fetch-200k-ints` `slate-codable` 170.18 M → 194.41 M instructions, +14.2 %;
+        /// `slate-record` and `slate-row-index` unchanged (55.54 M: their loops keep one row).
         ///
         /// The third payload is the statement's ``NamedReadLog``, which reads by name use without
         /// going through the statement.
