@@ -78,7 +78,7 @@ run() {
     fi
     env "${env[@]}" "$binary" >"$work/$name-$engine.log" 2>&1 &
     pid=$!
-    until grep -q "listening on" "$work/$name-$engine.log"; do
+    until grep -qs "listening on" "$work/$name-$engine.log"; do
         kill -0 "$pid" 2>/dev/null || { cat "$work/$name-$engine.log"; exit 1; }
         sleep 0.1
     done
