@@ -11,6 +11,7 @@
 #   OUT=/tmp/fuzz-2026 .ci/fuzz-long.sh                where the chunk logs go (and where a rerun resumes)
 #   .ci/fuzz-long.sh --summary                         only print the totals of the logs in OUT
 #   FUZZ=.build/release/slate-fuzz .ci/fuzz-long.sh    use that binary, without building
+#   NICE=0 .ci/fuzz-long.sh                            the chunks at that niceness (default 19)
 #   LANES=2 LANE=0 .ci/fuzz-long.sh &                  chunks k with k % 2 == 0 (start LANE=1 beside it
 #   LANES=2 LANE=1 .ci/fuzz-long.sh &                  with the same OUT: two cores, no chunk run twice)
 #
@@ -61,7 +62,7 @@ for ((k = lane; k < chunks; k += lanes)); do
         log="$out/$domain.$k.log"
         # A chunk whose log ends with its summary is done: a rerun resumes after it.
         if [ -f "$log" ] && grep -q "cases in" "$log"; then continue; fi
-        if ! nice -n 19 "$fuzz" --domain "$domain" --cases "$chunk" --seed $((seed + k)) >"$log.tmp" 2>&1; then
+        if ! nice -n "${NICE:-19}" "$fuzz" --domain "$domain" --cases "$chunk" --seed $((seed + k)) >"$log.tmp" 2>&1; then
             status=1
             echo "finding in $domain, seed $((seed + k)) (log: $log)" >&2
             grep -E "replay|finding|--case" "$log.tmp" | head -n 20 >&2 || true
