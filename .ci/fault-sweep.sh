@@ -24,7 +24,6 @@ case "${1:-}" in
     *) echo "usage: .ci/fault-sweep.sh [--full | --points N]" >&2; exit 2 ;;
 esac
 export SLATE_FAULT_REPORT_DIR=${SLATE_FAULT_REPORT_DIR:-$PWD/.build/fault-sweeps}
-export SLATE_PG_FAULTS=1  # the PostgreSQL fault tests, opt-in in the default `swift test`
 mkdir -p "$SLATE_FAULT_REPORT_DIR"
 log=$SLATE_FAULT_REPORT_DIR/swift-test.log
 start=$SECONDS

@@ -11,6 +11,9 @@
 #   OUT=/tmp/fuzz-2026 .ci/fuzz-long.sh                where the chunk logs go (and where a rerun resumes)
 #   .ci/fuzz-long.sh --summary                         only print the totals of the logs in OUT
 #   FUZZ=.build/release/slate-fuzz .ci/fuzz-long.sh    use that binary, without building
+#   NICE=0 .ci/fuzz-long.sh                            the chunks at that niceness (default 19)
+#   LANES=2 LANE=0 .ci/fuzz-long.sh &                  chunks k with k % 2 == 0 (start LANE=1 beside it
+#   LANES=2 LANE=1 .ci/fuzz-long.sh &                  with the same OUT: two cores, no chunk run twice)
 #
 # On a shared machine it runs under `nice -n 19`, one chunk at a time. A release build of slate-fuzz
 # (about 10 minutes on 2 cores) runs the cases several times faster than a debug one; set
@@ -24,6 +27,8 @@ seed=${SEED:-2026}
 domains=${DOMAINS:-sql,values,decode,schemas}
 configuration=${CONFIGURATION:-release}
 out=${OUT:-$PWD/.build-fuzz-long/seed-$seed}
+lanes=${LANES:-1}
+lane=${LANE:-0}
 mkdir -p "$out"
 
 summary() {
@@ -52,12 +57,12 @@ fi
 chunks=$(((cases + chunk - 1) / chunk))
 status=0
 # Chunk by chunk across the domains, so that a run stopped early has figures for each of them.
-for ((k = 0; k < chunks; k++)); do
+for ((k = lane; k < chunks; k += lanes)); do
     for domain in ${domains//,/ }; do
         log="$out/$domain.$k.log"
         # A chunk whose log ends with its summary is done: a rerun resumes after it.
         if [ -f "$log" ] && grep -q "cases in" "$log"; then continue; fi
-        if ! nice -n 19 "$fuzz" --domain "$domain" --cases "$chunk" --seed $((seed + k)) >"$log.tmp" 2>&1; then
+        if ! nice -n "${NICE:-19}" "$fuzz" --domain "$domain" --cases "$chunk" --seed $((seed + k)) >"$log.tmp" 2>&1; then
             status=1
             echo "finding in $domain, seed $((seed + k)) (log: $log)" >&2
             grep -E "replay|finding|--case" "$log.tmp" | head -n 20 >&2 || true

@@ -99,7 +99,10 @@ struct ReadAnswer {
     var verdict: Verdict
     /// Hash of the value read, or of the error's code; equal answers have equal fingerprints.
     var fingerprint: Int
-    var shown: String
+    /// The value read, rendered short; rendered only when a report needs it (most reads are
+    /// exact, and rendering every one was most of the values domain's time).
+    var show: () -> String
+    var shown: String { show() }
 }
 
 /// A read of a column as one Swift type, judged against the exact conversion.
@@ -119,28 +122,34 @@ struct Probe {
                 value = try read(row, index)
             } catch let error as DatabaseError {
                 return ReadAnswer(
-                    verdict: .refused, fingerprint: -1, shown: "DatabaseError \(error.extendedResultCode.rawValue)")
+                    verdict: .refused, fingerprint: -1, show: { "DatabaseError \(error.extendedResultCode.rawValue)" })
             } catch {
                 return ReadAnswer(
                     verdict: .foreignError("\(type(of: error)): \(String(String(describing: error).prefix(200)))"),
-                    fingerprint: -2, shown: "\(type(of: error))")
+                    fingerprint: -2, show: { "\(type(of: error))" })
             }
             var hasher = Hasher()
-            hasher.combine(value)
+            if let bytes = value as? [UInt8] {
+                // Whole buffers at once: `combine(_:)` on an array hashes byte by byte.
+                hasher.combine(bytes.count)
+                bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+            } else {
+                hasher.combine(value)
+            }
             let fingerprint = hasher.finalize()
-            let shown = Show.value(value)
+            let show = { Show.value(value) }
             let expectation = model(stored)
             if let exact = expectation.exact, (expectation.same ?? same)(value, exact) {
-                return ReadAnswer(verdict: .exact, fingerprint: fingerprint, shown: shown)
+                return ReadAnswer(verdict: .exact, fingerprint: fingerprint, show: show)
             }
             if let issue = expectation.classify?(value) {
-                return ReadAnswer(verdict: .known(issue), fingerprint: fingerprint, shown: shown)
+                return ReadAnswer(verdict: .known(issue), fingerprint: fingerprint, show: show)
             }
             let wanted =
                 expectation.exact.map { "the exact \(Show.value($0))" }
                 ?? "a DatabaseError (no exact \(Value.self) exists)"
             return ReadAnswer(
-                verdict: .lie("read \(shown), expected \(wanted)"), fingerprint: fingerprint, shown: shown)
+                verdict: .lie("read \(show()), expected \(wanted)"), fingerprint: fingerprint, show: show)
         }
     }
 }

@@ -131,23 +131,25 @@ final class ValueDomain {
         _ answer: ReadAnswer, probe: String, stored: StoredValue, column: Int, roundTrip: Bool, _ written: WrittenValue,
         _ context: inout CaseContext
     ) {
-        let place =
+        // Rendered only for a report: most answers are exact.
+        func place() -> String {
             "\(written.description), column \(columns[column]) stores \(stored.value.fuzzDescription)\(stored.isValidUTF8 ? "" : " (not UTF-8)"), \(stored.isLive ? "live" : "copied") row"
+        }
         switch answer.verdict {
         case .exact:
             context.report.exact += 1
         case .refused:
             if roundTrip {
-                context.finding("stored, but not read back: \(probe)", place)
+                context.finding("stored, but not read back: \(probe)", place())
             } else {
                 context.report.refused += 1
             }
         case .known(let issue):
-            context.report.recordKnown(issue, "\(probe): \(place): read \(answer.shown)")
+            context.report.recordKnown(issue, "\(probe): \(place()): read \(answer.shown)")
         case .lie(let message):
-            context.finding("lie: \(probe)", "\(place): \(message)")
+            context.finding("lie: \(probe)", "\(place()): \(message)")
         case .foreignError(let message):
-            context.finding("a read threw something else than DatabaseError: \(probe)", "\(place): \(message)")
+            context.finding("a read threw something else than DatabaseError: \(probe)", "\(place()): \(message)")
         }
     }
 

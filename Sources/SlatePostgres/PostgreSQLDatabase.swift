@@ -106,7 +106,7 @@ public struct PostgreSQLDatabase: PostgreSQLQueryable {
     ) async throws -> sending Result {
         try gate.enter()
         defer { gate.leave() }
-        return try await withConnection { connection in
+        return try await withConnection(sql: nil) { connection in
             let trace = connectionTrace(id: connection.id)
             let report = PostgresTransactionReport.begin(instrumentation, kind: .serverTransaction, connection: trace)
             let transaction = PostgreSQLTransaction(
@@ -141,20 +141,55 @@ public struct PostgreSQLDatabase: PostgreSQLQueryable {
 }
 
 extension PostgreSQLDatabase {
-    /// `client.withConnection`, with a failure to connect explained (`PostgreSQLError.explainingConnectionFailure`).
-    func withConnection<Result>(_ body: (PostgresConnection) async throws -> sending Result) async throws
-        -> sending Result
+    /// How many connections a statement or a transaction takes from the pool, at most, when the
+    /// pool hands out connections that are already closed (nothing was sent on them).
+    static let leaseAttempts = 3
+
+    /// `client.withConnection`, with a failure to connect explained
+    /// (`PostgreSQLError.explainingConnectionFailure`, naming `sql`), and two guards against
+    /// postgres-nio's pool (PostgresClosedConnections.swift): a connection handed out already closed
+    /// is given back and another one taken (nothing was sent on it; at most ``leaseAttempts`` in
+    /// all), and a connection that closed while `body` used it is given back only once its close
+    /// has completed, so that the pool never hands it out again.
+    func withConnection<Result>(sql: String?, _ body: (PostgresConnection) async throws -> sending Result)
+        async throws -> sending Result
     {
-        var leased = false
-        do {
-            return try await client.withConnection { connection in
-                leased = true
-                return try await body(connection)
+        var attempt = 1
+        while true {
+            var leased = false
+            let lease: Lease<Result>
+            do {
+                lease = try await client.withConnection { connection -> sending Lease<Result> in
+                    leased = true
+                    if connection.isClosed && attempt < Self.leaseAttempts {
+                        await connection.waitUntilClosedIfClosing()
+                        return .closedBeforeUse
+                    }
+                    do {
+                        let result = try await body(connection)
+                        await connection.waitUntilClosedIfClosing()
+                        return .used(result)
+                    } catch {
+                        await connection.waitUntilClosedIfClosing()
+                        throw error
+                    }
+                }
+            } catch let error where !leased && !(error is CancellationError) && !(error is PSQLError) {
+                throw PostgreSQLError.explainingConnectionFailure(error, sql: sql)
             }
-        } catch let error where !leased && !(error is CancellationError) && !(error is PSQLError) {
-            throw PostgreSQLError.explainingConnectionFailure(error, sql: nil)
+            // The last attempt runs `body` whatever the connection's state: its first statement fails.
+            switch consume lease {
+            case .used(let result): return result
+            case .closedBeforeUse: attempt += 1
+            }
         }
     }
+}
+
+/// What one lease of ``PostgreSQLDatabase/withConnection(sql:_:)`` gave.
+private enum Lease<Result> {
+    case used(Result)
+    case closedBeforeUse
 }
 
 /// A transaction in progress, on one connection: pass it wherever a ``PostgreSQLQueryable`` is
@@ -227,9 +262,9 @@ public struct PostgreSQLTransaction: PostgreSQLQueryable {
     }
 
     /// `ROLLBACK TO SAVEPOINT name` and `RELEASE SAVEPOINT name`, or `ROLLBACK` for `nil`, after
-    /// an error that the caller rethrows. When that fails, the connection is closed, so that the
-    /// pool never hands out a connection in the middle of a transaction (and the statements that
-    /// follow on it fail).
+    /// an error that the caller rethrows. When that fails, the connection is closed, and this
+    /// returns once it is, so that the pool never hands out a connection in the middle of a
+    /// transaction (and the statements that follow on it fail).
     func rollBack(to savepoint: String?) async {
         do {
             if let savepoint {
@@ -239,7 +274,7 @@ public struct PostgreSQLTransaction: PostgreSQLQueryable {
                 try await control("ROLLBACK")
             }
         } catch {
-            connection.close().whenComplete { _ in }
+            await connection.closeAndWait()
         }
     }
 }
@@ -353,62 +388,5 @@ extension PostgreSQLQueryable {
             throw DatabaseError(resultCode: .notFound, message: "the query returned no row", sql: sql.text)
         }
         return value
-    }
-}
-
-extension PostgresConnection {
-    /// Sends `query` on this connection, like `query(_:logger:)`, but fails with a connection
-    /// error (``PostgreSQLError`` without SQLSTATE, ``SlateCore/ResultCode/ioError``) once the
-    /// connection is closed, instead of waiting forever.
-    ///
-    /// With postgres-nio 1.33.2, a query sent on a connection the server has already closed (a
-    /// backend terminated, or a server restarted, while a transaction holds the connection between
-    /// two statements) never completes: the write reaches a channel without its handlers and the
-    /// query's promise is never fulfilled (PostgresFaultTests, docs/RELIABILITY.md). Only the
-    /// connection of a transaction needs this: the pool hands out open connections.
-    func queryFailingOnClose(_ query: PostgresQuery, logger: Logger) async throws -> PostgresRowSequence {
-        let closed = PostgreSQLError(
-            sqlState: nil,
-            message:
-                "serverClosedConnection: the connection was closed (by the server, or the network failed) before the"
-                + " statement completed; the transaction was rolled back by the server",
-            sql: query.sql, driverCode: "serverClosedConnection")
-        if isClosed { throw closed }
-        let outcome = QueryOutcome()
-        return try await withCheckedThrowingContinuation { continuation in
-            outcome.start(continuation)
-            Task {
-                do {
-                    outcome.finish(.success(try await self.query(query, logger: logger)))
-                } catch {
-                    outcome.finish(.failure(error))
-                }
-            }
-            // The query's own error, when postgres-nio reports one (a server error with its
-            // SQLSTATE), comes first: the closed connection's answers only if it has not within 100 ms.
-            let loop = eventLoop
-            closeFuture.whenComplete { _ in
-                loop.scheduleTask(in: .milliseconds(100)) { outcome.finish(.failure(closed)) }
-            }
-        }
-    }
-}
-
-/// The first of a query's result and its connection's closing, delivered once.
-private final class QueryOutcome: @unchecked Sendable {
-    // @unchecked Sendable: the continuation is read and cleared under the lock.
-    private let lock = NSLock()
-    private var continuation: CheckedContinuation<PostgresRowSequence, any Error>?
-
-    func start(_ continuation: CheckedContinuation<PostgresRowSequence, any Error>) {
-        lock.withLock { self.continuation = continuation }
-    }
-
-    func finish(_ result: Result<PostgresRowSequence, any Error>) {
-        let continuation = lock.withLock {
-            defer { self.continuation = nil }
-            return self.continuation
-        }
-        continuation?.resume(with: result)
     }
 }

@@ -100,9 +100,15 @@ public struct PostgreSQLError: Error, Sendable, CustomStringConvertible {
 }
 
 extension PostgreSQLError {
-    /// The error of a failed query, with the statement's SQL and values.
+    /// The error of a failed query, with the statement's SQL and values. A query failed because
+    /// its connection closed after the server's own error (the `FATAL` of a terminated backend,
+    /// `57P01`) carries that error's SQLSTATE and message, with the driver's code (such as
+    /// `clientClosedConnection`).
     init(_ error: PSQLError, sql: String?, arguments: [SQLValue]?) {
-        if let info = error.serverInfo {
+        if error.serverInfo == nil, let cause = error.underlying as? PSQLError, cause.serverInfo != nil {
+            self.init(cause, sql: sql, arguments: arguments)
+            driverCode = "\(error.code)"
+        } else if let info = error.serverInfo {
             self.init(
                 sqlState: info[.sqlState], message: info[.message] ?? "\(error.code)", detail: info[.detail],
                 hint: info[.hint], sql: sql, arguments: arguments)
@@ -110,11 +116,18 @@ extension PostgreSQLError {
             tableName = info[.tableName]
             columnName = info[.columnName]
         } else {
-            let underlying = error.underlying.map { ": \(String(describing: $0).truncatedForMessages)" } ?? ""
             self.init(
-                sqlState: nil, message: "\(error.code)\(underlying)", sql: sql, arguments: arguments,
+                sqlState: nil, message: Self.driverMessage(error), sql: sql, arguments: arguments,
                 driverCode: "\(error.code)")
         }
+    }
+
+    /// A driver error's code, then its causes': a `PSQLError` describes itself only as "Generic
+    /// description to prevent accidental leakage of sensitive data".
+    private static func driverMessage(_ error: any Error) -> String {
+        guard let error = error as? PSQLError else { return String(describing: error).truncatedForMessages }
+        guard let underlying = error.underlying else { return "\(error.code)" }
+        return "\(error.code): " + driverMessage(underlying)
     }
 }
 

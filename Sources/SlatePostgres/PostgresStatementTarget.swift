@@ -34,15 +34,26 @@ enum PostgresStatementTarget {
         case .database(let database):
             try database.gate.enter()
             defer { database.gate.leave() }
-            try await Self.run(
-                query, text: text, arguments: arguments, instrumentation: database.instrumentation,
-                connection: database.connectionTrace(id: 0), transaction: nil,
-                send: { try await database.client.query(query, logger: database.logger) }, body)
+            // On a connection of its own rather than through `client.query`, which waits forever
+            // when the connection closes before the query reaches it (PostgresClosedConnections.swift).
+            try await database.withConnection(sql: text) { connection in
+                try await Self.run(
+                    query, text: text, arguments: arguments, instrumentation: database.instrumentation,
+                    connection: database.connectionTrace(id: 0), transaction: nil,
+                    send: {
+                        try await connection.queryFailingOnClose(query, logger: database.logger, outcomeUnknown: true)
+                    }, body)
+            }
         case .transaction(let transaction):
+            // Only a COMMIT cut short may have committed: any other statement's transaction is
+            // rolled back by the server when the connection closes.
             try await Self.run(
                 query, text: text, arguments: arguments, instrumentation: transaction.instrumentation,
                 connection: transaction.connectionTrace, transaction: transaction.transactionToken,
-                send: { try await transaction.connection.queryFailingOnClose(query, logger: transaction.logger) }, body)
+                send: {
+                    try await transaction.connection.queryFailingOnClose(
+                        query, logger: transaction.logger, outcomeUnknown: text == "COMMIT")
+                }, body)
         }
     }
 
@@ -89,7 +100,7 @@ enum PostgresStatementTarget {
         } catch let error as PSQLError {
             throw PostgreSQLError(error, sql: text, arguments: PostgresStatementRunner.argumentValues(arguments()))
         } catch let error as PostgreSQLError {
-            throw error  // a transaction's connection closed (queryFailingOnClose): already explained
+            throw error  // the connection closed (queryFailingOnClose): already explained
         } catch let error where !(error is CancellationError) {
             throw PostgreSQLError.explainingConnectionFailure(error, sql: text)
         }

@@ -77,7 +77,10 @@
                 bin + "/pg_ctl",
                 [
                     "-D", directory + "/data", "-l", directory + "/server.log", "-w", "-t", "60",
-                    "-o", "-k \(directory) -c listen_addresses='' -F -c max_connections=60", "start",
+                    "-o",
+                    "-k \(directory) -c listen_addresses='' -F -c max_connections=60 -c log_connections=on"
+                        + " -c log_disconnections=on -c log_statement=all -c log_line_prefix='%m [%p] %d '",
+                    "start",
                 ])
         }
 
@@ -91,10 +94,21 @@
             var configuration = PostgresClient.Configuration(
                 unixSocketPath: directory + "/.s.PGSQL.5432", username: "postgres", password: nil, database: database)
             configuration.options.maximumConnections = connections
-            let client = PostgresClient(configuration: configuration)
+            let client = PostgresClient(configuration: configuration, backgroundLogger: Self.logger)
             Task.detached { await client.run() }
             return client
         }
+
+        /// postgres-nio's log, at trace level on standard error with SLATE_PG_FAULTS_TRACE=1 (to see
+        /// where a fault test waits), otherwise nothing.
+        static let logger: Logger = {
+            guard ProcessInfo.processInfo.environment["SLATE_PG_FAULTS_TRACE"] == "1" else {
+                return Logger(label: "FaultPostgresServer", factory: { _ in SwiftLogNoOpLogHandler() })
+            }
+            var logger = Logger(label: "FaultPostgresServer", factory: { StreamLogHandler.standardError(label: $0) })
+            logger.logLevel = .trace
+            return logger
+        }()
 
         /// Creates an empty database and returns its name.
         func createDatabase(prefix: String) throws -> String {

@@ -1,0 +1,146 @@
+#if canImport(SlatePostgres)
+    import Foundation
+    import Logging
+    import PostgresNIO
+    import Slate
+    @testable import SlatePostgres
+    import Testing
+
+    extension PostgresFaultTests {
+        /// Statements on connections the server closed (docs/RELIABILITY.md, "a statement hung forever
+        /// on a connection the server had closed"). Every wait is bounded: a hang fails the test. Nested
+        /// in the serialized suite, so that its restart of the server never runs at the same time.
+        @Suite struct ClosedConnections {
+            /// The cause, shown on postgres-nio alone: a query written to a connection whose close has
+            /// completed never completes (vapor/postgres-nio#487, reverted by #501). If this test fails,
+            /// postgres-nio fixed it, and `queryFailingOnClose` may go.
+            @Test func postgresNIONeverCompletesAQueryOnAClosedConnection() async throws {
+                try await PostgresFaultTests.guarded {
+                    let server = try await FaultPostgresServer.shared.value
+                    let client = server.client(database: "postgres", connections: 1)
+                    try await client.withConnection { connection in
+                        try await Self.terminate(connection, on: server)
+                        let completed = await Self.completes(within: 2) {
+                            _ = try await connection.query("SELECT 1", logger: FaultPostgresServer.logger)
+                        }
+                        #expect(!completed, "postgres-nio now completes a query on a closed connection")
+                        // Slate's send fails at once, saying that nothing was sent.
+                        let error = await #expect(throws: PostgreSQLError.self) {
+                            try await PostgresFaultTests.within(10) {
+                                _ = try await connection.queryFailingOnClose(
+                                    "SELECT 1", logger: FaultPostgresServer.logger, outcomeUnknown: true)
+                            }
+                        }
+                        #expect(error?.driverCode == "serverClosedConnection")
+                        #expect(
+                            error?.message.contains("before the statement was sent") == true,
+                            "\(String(describing: error))")
+                    }
+                }
+            }
+
+            /// The hang of 2026-11-29: a transaction whose backend was terminated gave its connection
+            /// back to the pool while the connection was closing; the pool handed it to the next
+            /// statement, which waited forever. On a pool of one connection, the statement right after
+            /// each failed transaction must run, on a new connection. Without the fix, this timed out
+            /// (the statement never completed) in 2 runs of 3 with 25 rounds, 3 of 3 with 100.
+            @Test func theStatementAfterATerminatedTransactionRuns() async throws {
+                try await PostgresFaultTests.guarded {
+                    let server = try await FaultPostgresServer.shared.value
+                    let name = try server.createDatabase(prefix: "fault_closed")
+                    let pg = PostgreSQLDatabase(
+                        client: server.client(database: name, connections: 1), logger: FaultPostgresServer.logger)
+                    var pids: Set<Int> = []
+                    for round in 1...100 {
+                        try await PostgresFaultTests.within(30) {
+                            let error = await #expect(throws: PostgreSQLError.self) {
+                                try await pg.transaction { tx in
+                                    try await tx.execute("SELECT 1")
+                                    try server.terminateBackend(
+                                        try await tx.fetchValue(Int.self, "SELECT pg_backend_pid()"))
+                                    try await tx.execute("SELECT 2")
+                                }
+                            }
+                            #expect(
+                                error?.sqlState == "57P01" || error?.driverCode != nil,
+                                "round \(round): \(String(describing: error))")
+                        }
+                        let pid = try await PostgresFaultTests.within(30) {
+                            try await pg.fetchValue(Int.self, "SELECT pg_backend_pid()")
+                        }
+                        #expect(pids.insert(pid).inserted, "round \(round): a backend served twice")
+                    }
+                }
+            }
+
+            /// A connection that closed while it sat idle in the pool (its backend terminated) is not
+            /// used again: the next statement runs on a new connection. (This passed before the fix
+            /// too: the pool forgets a connection once its close completes. Within the close, Slate
+            /// takes another connection, since nothing was sent on the closed one; no test reaches
+            /// that window on purpose.)
+            @Test func aConnectionClosedWhileIdleIsNotUsedAgain() async throws {
+                try await PostgresFaultTests.guarded {
+                    let server = try await FaultPostgresServer.shared.value
+                    let name = try server.createDatabase(prefix: "fault_idle")
+                    let pg = PostgreSQLDatabase(
+                        client: server.client(database: name, connections: 1), logger: FaultPostgresServer.logger)
+                    for round in 1...10 {
+                        let pid = try await PostgresFaultTests.within(30) {
+                            try await pg.fetchValue(Int.self, "SELECT pg_backend_pid()")
+                        }
+                        try server.terminateBackend(pid)
+                        // Until the client has read the server's goodbye, the connection looks open: a
+                        // statement sent then fails with a clear error. Once it is closed, none fails.
+                        try await Self.waitForClose(of: pid, on: server)
+                        let next = try await PostgresFaultTests.within(30) {
+                            try await pg.fetchValue(Int.self, "SELECT pg_backend_pid()")
+                        }
+                        #expect(next != pid, "round \(round)")
+                    }
+                }
+            }
+
+            /// Terminates the backend of `connection` and waits until the connection is closed.
+            static func terminate(_ connection: PostgresConnection, on server: FaultPostgresServer) async throws {
+                var pid = 0
+                for try await row in try await connection.query(
+                    "SELECT pg_backend_pid()", logger: FaultPostgresServer.logger)
+                {
+                    pid = try row.decode(Int.self)
+                }
+                try server.terminateBackend(pid)
+                try await PostgresFaultTests.within(10) { try await connection.closeFuture.get() }
+            }
+
+            /// Waits (at most 10 s) until the server no longer lists backend `pid`, then 200 ms for the
+            /// client to read the connection's end.
+            static func waitForClose(of pid: Int, on server: FaultPostgresServer) async throws {
+                let deadline = Date().addingTimeInterval(10)
+                while try server.psql("SELECT count(*) FROM pg_stat_activity WHERE pid = \(pid)")
+                    .trimmingCharacters(in: .whitespacesAndNewlines) != "0"
+                {
+                    guard Date() < deadline else {
+                        throw FaultPostgresServer.ServerError(message: "backend \(pid) lives on")
+                    }
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+                try await Task.sleep(for: .milliseconds(200))
+            }
+
+            /// Whether `body` returns (or throws) within `limit`; a body that never does is left behind.
+            static func completes(within seconds: Double, _ body: @escaping @Sendable () async throws -> Void) async
+                -> Bool
+            {
+                do {
+                    try await PostgresFaultTests.within(seconds) {
+                        do { try await body() } catch {}
+                        return true
+                    }
+                    return true
+                } catch {
+                    return false
+                }
+            }
+        }
+    }
+#endif
