@@ -34,8 +34,8 @@ public struct Row: ~Copyable {
         /// row non-trivial: a `swift_retain` and a `swift_release` for every `Row` made, and the
         /// Codable decoder makes one for every value it reads (`RowDecodingState.row`). Measured
         /// with a build that held `Statement` strongly here (session 40, `--quick --instructions`):
-        /// `fetch-200k-ints` `slate-codable` 170.18 M → 194.41 M instructions, +14.2 %;
-        /// `slate-record` and `slate-row-index` unchanged (55.54 M: their loops keep one row).
+        /// `fetch-200k-ints` `slate-codable` 170.18 M → 195.39 M instructions, +14.8 %;
+        /// `slate-record` 55.54 M → 56.50 M, +1.7 % (`slate-row-name` +1.8 %).
         ///
         /// The third payload is the statement's ``NamedReadLog``, which reads by name use without
         /// going through the statement.
