@@ -56,13 +56,10 @@ public final class Statement {
     @usableFromInline package let isExplain: Bool
     private var columnIndexCache: [String: Int32]?
     /// The reads by name of this statement's rows, in memory of its own (see ``NamedReadLog``):
-    /// allocated with the statement, freed in `deinit`, and read by the inlined fast path of
-    /// `Row.read(_:named:)` through the row.
-    @usableFromInline package let namedReadLog: UnsafeMutablePointer<NamedReadLog> = {
-        let log = UnsafeMutablePointer<NamedReadLog>.allocate(capacity: 1)
-        log.initialize(to: NamedReadLog())
-        return log
-    }()
+    /// allocated once the statement is prepared (the last thing an initializer does, so that an
+    /// initializer that throws leaves nothing allocated), freed in `deinit`, and read by the
+    /// inlined fast path of `Row.read(_:named:)` through the row.
+    @usableFromInline package let namedReadLog: UnsafeMutablePointer<NamedReadLog>
     private var cachedColumnNames: [String]?
     private var cachedRowLayout: RowLayout?
     /// Whether something was learned from the result columns (their names, the positions of reads
@@ -138,10 +135,19 @@ public final class Statement {
         self.dateStrategy = database.configuration.dateStrategy
         self.includesArgumentsInErrors = database.configuration.includesArgumentsInErrors
         self.instrumented = database.tracing.instrumented
+        self.namedReadLog = Self.makeNamedReadLog()
         if let tracker, let footprint {
             tracker.register(statement, builder: footprint)
             self.tracker = tracker
         }
+    }
+
+    /// A fresh ``namedReadLog``. Allocated after every check that can throw: memory reached through
+    /// a pointer has no destructor, and an initializer that throws frees only what has one.
+    private static func makeNamedReadLog() -> UnsafeMutablePointer<NamedReadLog> {
+        let log = UnsafeMutablePointer<NamedReadLog>.allocate(capacity: 1)
+        log.initialize(to: NamedReadLog())
+        return log
     }
 
     /// Wraps a statement prepared by the caller, which hands over ownership.
@@ -153,6 +159,7 @@ public final class Statement {
         self.dateStrategy = database.configuration.dateStrategy
         self.includesArgumentsInErrors = database.configuration.includesArgumentsInErrors
         self.instrumented = database.tracing.instrumented
+        self.namedReadLog = Self.makeNamedReadLog()
     }
 
     /// What follows a prepared statement's text: `SQLITE_OK` when nothing but whitespace, comments

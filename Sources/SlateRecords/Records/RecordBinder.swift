@@ -53,12 +53,10 @@ final class RecordBinder {
     /// while memory reached through a pointer is not checked. Kept from the checks by
     /// `@exclusivity(unchecked)` before, removing the attribute cost about 3.8 M instructions, +7 %,
     /// in `insert-50k` `slate-codable` (`--quick --instructions`, one check per key). A binder is
-    /// used by one thread at a time, and no Swift access to this memory spans a call.
-    private let following: UnsafeMutablePointer<Following> = {
-        let following = UnsafeMutablePointer<Following>.allocate(capacity: 1)
-        following.initialize(to: Following())
-        return following
-    }()
+    /// used by one thread at a time, and no Swift access to this memory spans a call. Allocated at
+    /// the end of `init`, after its check that can throw: memory reached through a pointer has no
+    /// destructor, and an initializer that throws frees only what has one.
+    private let following: UnsafeMutablePointer<Following>
     /// Whether `order` is complete and binds distinct parameters, so that records can follow it.
     private var hasOrder = false
     /// Parameters that no request of `order` binds: a record that follows the order binds them `NULL`.
@@ -97,6 +95,9 @@ final class RecordBinder {
         }
         self.positions = positions
         self.bound = Array(repeating: false, count: columns.count)
+        let following = UnsafeMutablePointer<Following>.allocate(capacity: 1)
+        following.initialize(to: Following())
+        self.following = following
     }
 
     deinit {
