@@ -23,6 +23,7 @@ enum ConcurrencyReport {
         print("Concurrent reads: a WAL DatabasePool, N reader threads each making \(readsPerReader) reads of")
         print("\(rowsPerRead) rows (`pool.read`, keyed_item by key range into structs) while one writer thread")
         print("commits one-row updates (`pool.write`) until the readers are done. \(cores) cores.")
+        print("Both libraries at synchronous = NORMAL, GRDB's pool default (Slate keeps SQLite's FULL).")
         print("")
         print("readers | slate reads/s | grdb reads/s | slate/grdb | slate commits/s | grdb commits/s")
         print("------- | ------------- | ------------ | ---------- | --------------- | --------------")
@@ -30,14 +31,10 @@ enum ConcurrencyReport {
         let grdbPath = directory.appendingPathComponent("c-grdb.sqlite").path
         try makeFile(slatePath)
         try makeFile(grdbPath)
-        let slate = try Slate.DatabasePool(path: slatePath, maximumReaderCount: 8)
-        let grdb = try GRDB.DatabasePool(
-            path: grdbPath,
-            configuration: {
-                var configuration = GRDB.Configuration()
-                configuration.maximumReaderCount = 8
-                return configuration
-            }())
+        let slate = try Slate.DatabasePool(
+            path: slatePath, configuration: Durability.slate(.normal), maximumReaderCount: 8)
+        let grdb = try Durability.grdbPool(path: grdbPath, .normal, readers: 8)
+        try Durability.check(slate, grdb, .normal)
         for readers in [1, 2, 4, 8] {
             // Alternate which library goes first, as the harness alternates contenders.
             let slateFirst = readers % 4 != 2
@@ -75,6 +72,43 @@ enum ConcurrencyReport {
                     + String(format: "%.2f", slateResult.readsPerSecond / grdbResult.readsPerSecond)
                     + " | \(Int(slateResult.commitsPerSecond)) | \(Int(grdbResult.commitsPerSecond))")
         }
+        try fullDurability(readsPerReader: readsPerReader, directory: directory)
+    }
+
+    /// One reader beside the writer with both libraries at `synchronous = FULL`, Slate's default:
+    /// every commit waits for the disk.
+    static func fullDurability(readsPerReader: Int, directory: URL) throws {
+        let slatePath = directory.appendingPathComponent("c-slate-full.sqlite").path
+        let grdbPath = directory.appendingPathComponent("c-grdb-full.sqlite").path
+        try makeFile(slatePath)
+        try makeFile(grdbPath)
+        let slate = try Slate.DatabasePool(path: slatePath, configuration: Durability.slate(.full))
+        let grdb = try Durability.grdbPool(path: grdbPath, .full, readers: 8)
+        try Durability.check(slate, grdb, .full)
+        let slateResult = try measure(readers: 1, readsPerReader: readsPerReader) { start in
+            _ = try slate.read { db in
+                try db.fetchAll(
+                    KeyedItem.self, sql: KeyedItem.selectRange, arguments: [start, start + rowsPerRead - 1])
+            }
+        } write: { id in
+            try slate.write { db in
+                try db.execute(sql: "UPDATE keyed_item SET i0 = i0 + 1 WHERE id = ?", arguments: [id])
+            }
+        }
+        let grdbResult = try measure(readers: 1, readsPerReader: readsPerReader) { start in
+            _ = try grdb.read { db in
+                try KeyedItem.fetchAll(db, sql: KeyedItem.selectRange, arguments: [start, start + rowsPerRead - 1])
+            }
+        } write: { id in
+            try grdb.write { db in
+                try db.execute(sql: "UPDATE keyed_item SET i0 = i0 + 1 WHERE id = ?", arguments: [id])
+            }
+        }
+        print("")
+        print("Both at synchronous = FULL (Slate's default: a commit is on disk when it returns), 1 reader:")
+        print(
+            "  slate \(Int(slateResult.readsPerSecond)) reads/s, \(Int(slateResult.commitsPerSecond)) commits/s"
+                + "    grdb \(Int(grdbResult.readsPerSecond)) reads/s, \(Int(grdbResult.commitsPerSecond)) commits/s")
     }
 
     /// What one measurement counted over its window.

@@ -299,17 +299,21 @@ enum ObservationBenchmarks {
         print()
         print("Live queries: commit-to-delivery latency (from the last statement of the")
         print("write transaction, so the commit itself is included, to the callback on a serial queue)")
-        for observers in [1, 100] {
-            // 100 observers: a tenth of the commits, each delivered 100 times.
-            let rounds = observers == 1 ? latencyRounds : latencyRounds / 10
+        print("Both libraries at synchronous = NORMAL (GRDB's pool default), then both at FULL (Slate's).")
+        for (observers, level) in [(1, Durability.normal), (100, .normal), (1, .full)] {
+            // 100 observers: a tenth of the commits, each delivered 100 times. At FULL each commit
+            // waits for the disk's flush: a tenth of the commits too.
+            let rounds = observers == 1 && level == .normal ? latencyRounds : latencyRounds / 10
+            let name = "\(observers)-\(level.rawValue)"
             let slate = try slateLatencies(
-                observers: observers, rounds: rounds,
-                path: directory.appendingPathComponent("l-slate-\(observers).sqlite").path)
+                observers: observers, rounds: rounds, level: level,
+                path: directory.appendingPathComponent("l-slate-\(name).sqlite").path)
             let grdb = try grdbLatencies(
-                observers: observers, rounds: rounds,
-                path: directory.appendingPathComponent("l-grdb-\(observers).sqlite").path)
+                observers: observers, rounds: rounds, level: level,
+                path: directory.appendingPathComponent("l-grdb-\(name).sqlite").path)
             print(
-                "  \(observers) observer(s), \(rounds) commits: slate p50 \(format(percentile(slate, 0.5))) p99 \(format(percentile(slate, 0.99)))"
+                "  \(level.rawValue), \(observers) observer(s), \(rounds) commits:"
+                    + " slate p50 \(format(percentile(slate, 0.5))) p99 \(format(percentile(slate, 0.99)))"
                     + "    grdb p50 \(format(percentile(grdb, 0.5))) p99 \(format(percentile(grdb, 0.99)))")
         }
     }
@@ -391,8 +395,9 @@ enum ObservationBenchmarks {
         return probe.fetchCount - 2
     }
 
-    static func slateLatencies(observers: Int, rounds: Int, path: String) throws -> [Duration] {
-        let pool = try Slate.DatabasePool(path: path)
+    static func slateLatencies(observers: Int, rounds: Int, level: Durability, path: String) throws -> [Duration] {
+        let pool = try Slate.DatabasePool(path: path, configuration: Durability.slate(level))
+        try Durability.check(pool, level)
         try pool.write { db in
             try db.execute(sql: ObservedSchema.createTables)
             try db.execute(sql: ObservedSchema.seed)
@@ -420,8 +425,8 @@ enum ObservationBenchmarks {
         return probe.latencies
     }
 
-    static func grdbLatencies(observers: Int, rounds: Int, path: String) throws -> [Duration] {
-        let pool = try GRDB.DatabasePool(path: path)
+    static func grdbLatencies(observers: Int, rounds: Int, level: Durability, path: String) throws -> [Duration] {
+        let pool = try Durability.grdbPool(path: path, level)
         try pool.write { db in
             try db.execute(sql: ObservedSchema.createTables)
             try db.execute(sql: ObservedSchema.seed)
