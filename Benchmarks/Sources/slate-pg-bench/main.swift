@@ -1,5 +1,6 @@
 // slate-pg-bench: typed fetch and typed insert through SlatePostgres against hand-written
-// postgres-nio code, on the same PostgreSQL server in the same run.
+// postgres-nio code and Fluent (FluentPeers.swift), on the same PostgreSQL server in the same run.
+// Before the timed rounds, each contender runs once and is checked (`Scenario.check`).
 //
 //     swift run -c release --package-path Benchmarks slate-pg-bench [--quick] [--rounds N] [--instructions]
 //         [--scenario PREFIX] [--keep-callgrind DIRECTORY]
@@ -167,6 +168,25 @@ struct Scenario {
     let name: String
     let contenders: [Contender]
     var reset: () async throws -> Void = {}
+    /// Checks one iteration of a contender, before `reset`: `produced` is what it added to the
+    /// checksum. Throws when the contender did not do the scenario's work.
+    var check: (_ produced: Int) async throws -> Void = { _ in }
+}
+
+/// Before the timed rounds: each of `scenario`'s contenders once, checked by the scenario's
+/// `check`, so that a contender that reads or writes the wrong rows fails the run instead of
+/// being timed.
+func checkContenders(of scenario: Scenario) async throws {
+    for contender in scenario.contenders {
+        let before = checksum.total
+        try await contender.body()
+        do {
+            try await scenario.check(checksum.total &- before)
+        } catch {
+            throw CommandFailure(description: "\(scenario.name) \(contender.name): \(error)")
+        }
+        try await scenario.reset()
+    }
 }
 
 /// Times `scenario`'s contenders in alternating order, round after round, and returns each one's
@@ -319,7 +339,12 @@ func scenarios(
                     let items = try await Item.all().fetchAll(pg)
                     checksum.add(items.count)
                 },
-            ] + fluent.contenders(scenario: "fetch-all", insertCount: insertCount)),
+            ] + fluent.contenders(scenario: "fetch-all", insertCount: insertCount),
+            check: { produced in
+                guard produced == rowCount else {
+                    throw CommandFailure(description: "fetched \(produced) rows, expected \(rowCount)")
+                }
+            }),
         // Typed insert: one statement per record, in a transaction, reading back the key.
         Scenario(
             name: "insert-\(insertCount)",
@@ -342,7 +367,21 @@ func scenarios(
             ] + fluent.contenders(scenario: "insert", insertCount: insertCount),
             // The fetched rows have ids 1...rowCount: the inserted ones go, so that fetch-all
             // always reads rowCount rows (also in the callgrind child, which runs after).
-            reset: { try await pg.execute("DELETE FROM item WHERE id > \(Int64(rowCount))") }),
+            reset: { try await pg.execute("DELETE FROM item WHERE id > \(Int64(rowCount))") },
+            // Each contender adds the keys it read back: the new rows' count and key sum must match.
+            check: { produced in
+                let rows = try await client.query(
+                    "SELECT count(*)::bigint, coalesce(sum(id), 0)::bigint FROM item WHERE id > \(Int64(rowCount))",
+                    logger: logger)
+                for try await (count, keys) in rows.decode((Int64, Int64).self) {
+                    guard count == Int64(insertCount), keys == Int64(produced) else {
+                        throw CommandFailure(
+                            description:
+                                "\(count) new rows with key sum \(keys), expected \(insertCount) rows with key sum \(produced)"
+                        )
+                    }
+                }
+            }),
     ]
 }
 
@@ -370,6 +409,18 @@ let checksum = Checksum()
 // MARK: Main
 
 let arguments = CommandLine.arguments
+if arguments.contains("--help") || arguments.contains("-h") {
+    print(
+        """
+        usage: slate-pg-bench [--quick] [--rounds N] [--instructions] [--scenario PREFIX] [--keep-callgrind DIRECTORY]
+          --quick                     2,000 rows fetched and 500 inserted, 3 rounds (default 20,000 and 5,000, 10 rounds)
+          --rounds N                  timed rounds after the warm-up round
+          --instructions              then each contender's client instructions under valgrind --tool=callgrind
+          --scenario PREFIX           only the scenarios whose name starts with PREFIX (fetch, insert)
+          --keep-callgrind DIRECTORY  with --instructions, keep each callgrind child's output there
+        """)
+    exit(0)
+}
 let quick = arguments.contains("--quick")
 let rounds =
     arguments.firstIndex(of: "--rounds").flatMap { arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil }
@@ -465,6 +516,12 @@ func benchmark() async throws {
     let every = scenarios(
         client: client, pg: pg, fluent: fluent, logger: logger, rowCount: rowCount, insertCount: insertCount)
     let all = every.filter { scenario in scenarioPrefix.map { scenario.name.hasPrefix($0) } ?? true }
+    for scenario in all {
+        try await checkContenders(of: scenario)
+    }
+    print(
+        "checked: each contender once, before timing (fetch: \(rowCount) rows; insert: \(insertCount) new rows, keys read back)"
+    )
     var timings: [[(median: Double, minimum: Double)]] = []
     for scenario in all {
         timings.append(try await time(scenario, rounds: rounds))
