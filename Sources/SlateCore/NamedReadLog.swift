@@ -53,17 +53,12 @@ package struct NamedReadLog {
     @inlinable
     package mutating func nextRecordedIndex(named name: String) -> Int? {
         if columnStateNeedsCheck { return nil }
-        var next = cursor
         let count = entries.count
         // After the last recorded read, the first one again: the next row's reads have begun.
-        if next == count { next = 0 }
-        guard UInt(bitPattern: next) < UInt(bitPattern: count) else { return nil }
-        // In range (just checked): read through the buffer, with no second bounds check, and
-        // before the cursor's store (after which the array's count would be loaded again).
-        let index: UInt16? = entries.withUnsafeBufferPointer { entries in
-            entries[next].name == name ? entries[next].index : nil
-        }
-        guard let index else { return nil }
+        let next = cursor == count ? 0 : cursor
+        guard next >= 0, next < count, entries[next].name == name else { return nil }
+        // Read before the cursor's store, after which the array's count would be checked again.
+        let index = entries[next].index
         cursor = next &+ 1
         return Int(index)
     }
