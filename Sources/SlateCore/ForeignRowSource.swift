@@ -41,24 +41,28 @@ package protocol ForeignRowSource: AnyObject {
 
 extension Row {
     // The foreign fast paths of the typed reads: `nil` for a row of SQLite (or a copied row), or
-    // when the engine holds another kind of value, which the exact rules then read.
+    // when the engine holds another kind of value, which the exact rules then read. Calls, not
+    // inlined: a foreign read already makes a call through the existential, and inlined (its copy
+    // of the existential, the witness call) these made the inlinable readers too large for the
+    // optimizer to inline a record's optional reads (`northwind-orders` `slate-generated`: see
+    // Benchmarks/README.md, session 41).
 
     /// Column `index` of a foreign row as an integer, when its engine stores one there.
-    @inlinable
+    @usableFromInline
     package func foreignInteger(at index: Int) -> Int64? {
         guard case .foreign(let foreign) = source else { return nil }
         return foreign.pointee.integer(at: Int(position(index)))
     }
 
     /// Column `index` of a foreign row as a double, when its engine stores one there.
-    @inlinable
+    @usableFromInline
     package func foreignReal(at index: Int) -> Double? {
         guard case .foreign(let foreign) = source else { return nil }
         return foreign.pointee.real(at: Int(position(index)))
     }
 
     /// Column `index` of a foreign row as text, when its engine stores text there.
-    @inlinable
+    @usableFromInline
     package func foreignText(at index: Int) -> String? {
         guard case .foreign(let foreign) = source else { return nil }
         return foreign.pointee.text(at: Int(position(index)))

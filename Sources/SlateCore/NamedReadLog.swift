@@ -14,14 +14,17 @@
 /// Like the statement, the log is used by one thread at a time.
 @usableFromInline
 package struct NamedReadLog {
-    /// One recorded read: the name, and its column (`-1`: the row has no such column).
+    /// One recorded read: the name, and its column. A read of a missing column is not recorded
+    /// (it is looked up each time; the reads after it still follow the log), so the fast path
+    /// tests no "missing" mark; and an index is at most 32,766 (SQLite's limit on columns), so the
+    /// read that follows needs no range check of it.
     @usableFromInline
     package struct Entry {
         @usableFromInline package var name: String
-        @usableFromInline package var index: Int32
+        @usableFromInline package var index: UInt16
 
         @usableFromInline
-        package init(name: String, index: Int32) {
+        package init(name: String, index: UInt16) {
             self.name = name
             self.index = index
         }
@@ -50,13 +53,12 @@ package struct NamedReadLog {
     @inlinable
     package mutating func nextRecordedIndex(named name: String) -> Int? {
         if columnStateNeedsCheck { return nil }
-        var next = cursor
         let count = entries.count
         // After the last recorded read, the first one again: the next row's reads have begun.
-        if next == count { next = 0 }
-        guard next < count, entries[next].name == name else { return nil }
+        let next = cursor == count ? 0 : cursor
+        guard next >= 0, next < count, entries[next].name == name else { return nil }
+        // Read before the cursor's store, after which the array's count would be checked again.
         let index = entries[next].index
-        guard index >= 0 else { return nil }
         cursor = next &+ 1
         return Int(index)
     }

@@ -268,22 +268,29 @@ public struct Row: ~Copyable {
     /// name in the same order (see `Statement.columnIndexForRead(named:)`).
     @inlinable
     package func read<Value: SQLExtractable>(_ type: Value.Type, named name: String) throws -> Value {
-        let index: Int
         if columnOffset == 0, case .statement(_, _, let log) = source,
             let recorded = log.pointee.nextRecordedIndex(named: name)
         {
-            index = recorded
-        } else {
-            index = try columnIndex(named: name)
+            // The value's read inlined here, for a recorded column only: its position is known
+            // to be in range, so the read has no clamp of the index.
+            return try Value.extract(from: self, at: recorded)
         }
-        // One call site: the value's read is inlined here, as in a read by position.
-        return try Value.extract(from: self, at: index)
+        return try read(Value.self, lookingUp: name)
+    }
+
+    /// The slow path of ``read(_:named:)``: the column found by ``columnIndex(named:)``, then the
+    /// value's read. Specialized for the caller's type but kept a call (`@inline(never)`), so that
+    /// the inlined read stays small: the recorded name's comparison and the value's read (one read
+    /// inlined for both paths cost 4 more instructions a read, its clamp of the index to `Int32`,
+    /// in `fetch-200k-ints` `slate-row-name`).
+    @inlinable @inline(never)
+    package func read<Value: SQLExtractable>(_ type: Value.Type, lookingUp name: String) throws -> Value {
+        try Value.extract(from: self, at: try columnIndex(named: name))
     }
 
     /// The index of column `name` found by ``index(ofColumn:)``, or a ``ResultCode/range`` error
-    /// listing the row's columns. The slow path of ``read(_:named:)``, kept a call (`@inline(never)`)
-    /// so that the inlined read stays small: the recorded name's comparison and the value's read.
-    @usableFromInline @inline(never)
+    /// listing the row's columns.
+    @usableFromInline
     package func columnIndex(named name: String) throws -> Int {
         guard let index = index(ofColumn: name) else { throw missingColumn(name) }
         return index

@@ -458,18 +458,19 @@ public final class Statement {
             let entry = log.pointee.entries[cursor]
             if entry.name == name {
                 log.pointee.cursor = cursor &+ 1
-                return entry.index >= 0 ? Int(entry.index) : nil
+                return Int(entry.index)
             }
             return columnIndex(named: name)
         }
         let index = columnIndex(named: name)
         // Record the reads of the first rows; a statement read by name in an unusual pattern stops
         // recording, and its reads look names up. (`columnIndex(named:)` may have forgotten the
-        // log, after a re-preparation: the entry then starts a new one.)
-        if log.pointee.entries.count < NamedReadLog.maximumEntries {
-            // SQLite's column positions fit an Int32 (at most 32,767 columns).
-            log.pointee.entries.append(
-                NamedReadLog.Entry(name: name, index: index.map { Int32(truncatingIfNeeded: $0) } ?? -1))
+        // log, after a re-preparation: the entry then starts a new one.) A missing column is not
+        // recorded (see `NamedReadLog.Entry`).
+        if let index, let position = UInt16(exactly: index),
+            log.pointee.entries.count < NamedReadLog.maximumEntries
+        {
+            log.pointee.entries.append(NamedReadLog.Entry(name: name, index: position))
             log.pointee.cursor = log.pointee.entries.count
         }
         return index
