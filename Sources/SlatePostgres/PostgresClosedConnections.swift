@@ -23,10 +23,11 @@ extension PostgresConnection {
     ///     never arrived (a `COMMIT`, or a statement outside a transaction); otherwise the error
     ///     says that the server rolls the open transaction back.
     ///   - watch: This connection's watch (``ClosingConnectionWatch/of(_:)``), taken once per
-    ///     lease or transaction.
+    ///     lease or transaction; `nil` looks it up.
     func queryFailingOnClose(
-        _ query: PostgresQuery, logger: Logger, outcomeUnknown: Bool, watch: ClosingConnectionWatch
+        _ query: PostgresQuery, logger: Logger, outcomeUnknown: Bool, watch: ClosingConnectionWatch? = nil
     ) async throws -> PostgresRowSequence {
+        let watch = watch ?? ClosingConnectionWatch.of(self)
         if isClosed {
             throw PostgreSQLError.connectionClosed(sql: query.sql, sent: false, outcomeUnknown: outcomeUnknown)
         }
