@@ -110,7 +110,8 @@ public struct PostgreSQLDatabase: PostgreSQLQueryable {
             let trace = connectionTrace(id: connection.id)
             let report = PostgresTransactionReport.begin(instrumentation, kind: .serverTransaction, connection: trace)
             let transaction = PostgreSQLTransaction(
-                connection: connection, logger: logger, savepointDepth: 0, instrumentation: instrumentation,
+                connection: connection, closeWatch: ClosingConnectionWatch.of(connection), logger: logger,
+                savepointDepth: 0, instrumentation: instrumentation,
                 connectionTrace: trace, transactionToken: report?.token)
             let begin = level.map { "BEGIN ISOLATION LEVEL " + $0.rawValue } ?? "BEGIN"
             do {
@@ -204,6 +205,8 @@ public struct PostgreSQLTransaction: PostgreSQLQueryable {
     }
 
     let connection: PostgresConnection
+    /// The connection's watch, which fails its statements if it closes (looked up once).
+    let closeWatch: ClosingConnectionWatch
     let logger: Logger
     let savepointDepth: Int
     let instrumentation: (any DatabaseInstrumentation)?
@@ -226,7 +229,7 @@ public struct PostgreSQLTransaction: PostgreSQLQueryable {
         let report = PostgresTransactionReport.begin(
             instrumentation, kind: .savepoint, connection: connectionTrace, enclosing: transactionToken)
         let inner = PostgreSQLTransaction(
-            connection: connection, logger: logger, savepointDepth: savepointDepth + 1,
+            connection: connection, closeWatch: closeWatch, logger: logger, savepointDepth: savepointDepth + 1,
             instrumentation: instrumentation, connectionTrace: connectionTrace,
             transactionToken: report?.token ?? transactionToken)
         do {

@@ -18,19 +18,24 @@ extension PostgresConnection {
     /// error (``PostgreSQLError`` without SQLSTATE, ``SlateCore/ResultCode/ioError``, driver code
     /// `serverClosedConnection`) once the connection is closed, instead of waiting forever.
     ///
-    /// - Parameter outcomeUnknown: Whether the statement could have taken effect although its result
-    ///   never arrived (a `COMMIT`, or a statement outside a transaction); otherwise the error says
-    ///   that the server rolls the open transaction back.
-    func queryFailingOnClose(_ query: PostgresQuery, logger: Logger, outcomeUnknown: Bool) async throws
-        -> PostgresRowSequence
-    {
+    /// - Parameters:
+    ///   - outcomeUnknown: Whether the statement could have taken effect although its result
+    ///     never arrived (a `COMMIT`, or a statement outside a transaction); otherwise the error
+    ///     says that the server rolls the open transaction back.
+    ///   - watch: This connection's watch (``ClosingConnectionWatch/of(_:)``), taken once per
+    ///     lease or transaction; `nil` looks it up.
+    func queryFailingOnClose(
+        _ query: PostgresQuery, logger: Logger, outcomeUnknown: Bool, watch: ClosingConnectionWatch? = nil
+    ) async throws -> PostgresRowSequence {
+        let watch = watch ?? ClosingConnectionWatch.of(self)
         if isClosed {
             throw PostgreSQLError.connectionClosed(sql: query.sql, sent: false, outcomeUnknown: outcomeUnknown)
         }
-        let closed = PostgreSQLError.connectionClosed(sql: query.sql, sent: true, outcomeUnknown: outcomeUnknown)
+        // The query runs in a task of its own, so that its caller, waiting on the continuation,
+        // can be resumed by the close when the query never completes. The error is built only
+        // then: a statement records its SQL and whether its outcome is unknown.
         return try await withCheckedThrowingContinuation { continuation in
-            let outcome = OnceContinuation(continuation)
-            ClosingConnectionWatch.shared.fail(outcome, with: closed, when: self)
+            let id = watch.register(continuation, sql: query.sql, outcomeUnknown: outcomeUnknown)
             Task {
                 let result: Result<PostgresRowSequence, any Error>
                 do {
@@ -38,8 +43,7 @@ extension PostgresConnection {
                 } catch {
                     result = .failure(error)
                 }
-                ClosingConnectionWatch.shared.forget(outcome, on: self)
-                outcome.resume(with: result)
+                watch.finish(id, with: result)
             }
         }
     }
@@ -89,52 +93,108 @@ extension PostgreSQLError {
     }
 }
 
-/// Fails the statements waiting on a connection 100 ms after the connection closes, unless their
-/// own result (a server error with its SQLSTATE, which postgres-nio reports as it closes) came
-/// first. One callback on each connection's close future, whatever the number of statements.
+/// The statements waiting on one connection: fails them 100 ms after the connection closes, unless
+/// their own result (a server error with its SQLSTATE, which postgres-nio reports as it closes)
+/// came first. One watch, and one callback on the close future, per connection; a transaction
+/// (or a lease of the pool) looks its connection's watch up once, not per statement.
+///
+/// A statement's record is a plain value in the watch's list (its continuation, SQL and flag),
+/// added and removed under the watch's lock: whoever removes it — the statement's result or the
+/// close — resumes its continuation, so it is resumed once without a lock of its own, and the
+/// error exists only for a connection that closed. (A lock, a once-continuation and a ready-made
+/// error per statement, and two look-ups of a dictionary of connections, cost ~13,000
+/// instructions per record in `insert-5000`; see Benchmarks/README.md.)
 final class ClosingConnectionWatch: @unchecked Sendable {
-    // @unchecked Sendable: `watched` is read and written under the lock.
-    static let shared = ClosingConnectionWatch()
+    // @unchecked Sendable: `waiting`, `nextID` and `isClosed` are read and written under the lock.
 
-    private struct Watched {
-        /// Kept so that the connection, whose identity is the key, lives until it closes.
-        let connection: PostgresConnection
-        var waiting: [ObjectIdentifier: (OnceContinuation<PostgresRowSequence, any Error>, PostgreSQLError)] = [:]
+    /// A statement waiting for its result.
+    private struct Waiting {
+        let id: UInt64
+        let continuation: CheckedContinuation<PostgresRowSequence, any Error>
+        let sql: String
+        let outcomeUnknown: Bool
     }
 
+    let connection: PostgresConnection
     private let lock = NSLock()
-    private var watched: [ObjectIdentifier: Watched] = [:]
+    /// The statements waiting, in the order they were sent (usually one).
+    private var waiting: [Waiting] = []
+    private var nextID: UInt64 = 0
+    /// Whether the connection's close has completed.
+    private var isClosed = false
 
-    /// Fails `outcome` with `error` if `connection` closes before ``forget(_:on:)``.
-    func fail(
-        _ outcome: OnceContinuation<PostgresRowSequence, any Error>, with error: PostgreSQLError,
-        when connection: PostgresConnection
-    ) {
+    private init(_ connection: PostgresConnection) {
+        self.connection = connection
+    }
+
+    /// The watches of the connections not closed yet, by connection.
+    private final class Registry: @unchecked Sendable {
+        // @unchecked Sendable: `watches` is read and written under the lock.
+        let lock = NSLock()
+        var watches: [ObjectIdentifier: ClosingConnectionWatch] = [:]
+    }
+    private static let registry = Registry()
+
+    /// The watch of `connection`.
+    static func of(_ connection: PostgresConnection) -> ClosingConnectionWatch {
         let key = ObjectIdentifier(connection)
-        let isNew = lock.withLock {
-            let isNew = watched[key] == nil
-            var entry = watched[key] ?? Watched(connection: connection)
-            entry.waiting[ObjectIdentifier(outcome)] = (outcome, error)
-            watched[key] = entry
-            return isNew
+        let (watch, isNew) = registry.lock.withLock {
+            if let watch = registry.watches[key] { return (watch, false) }
+            let watch = ClosingConnectionWatch(connection)
+            registry.watches[key] = watch
+            return (watch, true)
         }
         // Outside the lock: on a connection already closed, the callback runs at once. A connection
-        // whose entry its close removed gets a new entry and a new callback, which runs at once.
-        if isNew { connection.closeFuture.whenComplete { _ in self.closed(connection) } }
-    }
-
-    /// Stops watching `outcome`, whose result arrived.
-    func forget(_ outcome: OnceContinuation<PostgresRowSequence, any Error>, on connection: PostgresConnection) {
-        lock.withLock {
-            _ = watched[ObjectIdentifier(connection)]?.waiting.removeValue(forKey: ObjectIdentifier(outcome))
+        // whose watch its close removed gets a new watch and a new callback, which runs at once.
+        if isNew {
+            connection.closeFuture.whenComplete { _ in
+                registry.lock.withLock { _ = registry.watches.removeValue(forKey: key) }
+                watch.connectionClosed()
+            }
         }
+        return watch
     }
 
-    private func closed(_ connection: PostgresConnection) {
-        let waiting = lock.withLock { watched.removeValue(forKey: ObjectIdentifier(connection))?.waiting ?? [:] }
-        guard !waiting.isEmpty else { return }
+    /// Watches a statement sent on the connection: its continuation is resumed with a connection
+    /// error if the connection closes before ``finish(_:with:)``. Returns the statement's id.
+    func register(
+        _ continuation: CheckedContinuation<PostgresRowSequence, any Error>, sql: String, outcomeUnknown: Bool
+    ) -> UInt64 {
+        let (id, closed) = lock.withLock {
+            nextID &+= 1
+            waiting.append(Waiting(id: nextID, continuation: continuation, sql: sql, outcomeUnknown: outcomeUnknown))
+            return (nextID, isClosed)
+        }
+        if closed { failWaitingSoon() }
+        return id
+    }
+
+    /// Resumes the statement `id` with its `result`, unless the close resumed it first.
+    func finish(_ id: UInt64, with result: Result<PostgresRowSequence, any Error>) {
+        let continuation = lock.withLock { () -> CheckedContinuation<PostgresRowSequence, any Error>? in
+            guard let index = waiting.firstIndex(where: { $0.id == id }) else { return nil }
+            return waiting.remove(at: index).continuation
+        }
+        continuation?.resume(with: result)
+    }
+
+    private func connectionClosed() {
+        lock.withLock { isClosed = true }
+        failWaitingSoon()
+    }
+
+    /// Fails, 100 ms from now, the statements still waiting then.
+    private func failWaitingSoon() {
         connection.eventLoop.scheduleTask(in: .milliseconds(100)) {
-            for (outcome, error) in waiting.values { outcome.resume(with: .failure(error)) }
+            let failed = self.lock.withLock {
+                defer { self.waiting = [] }
+                return self.waiting
+            }
+            for statement in failed {
+                statement.continuation.resume(
+                    throwing: PostgreSQLError.connectionClosed(
+                        sql: statement.sql, sent: true, outcomeUnknown: statement.outcomeUnknown))
+            }
         }
     }
 }

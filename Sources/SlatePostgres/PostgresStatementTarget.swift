@@ -37,11 +37,13 @@ enum PostgresStatementTarget {
             // On a connection of its own rather than through `client.query`, which waits forever
             // when the connection closes before the query reaches it (PostgresClosedConnections.swift).
             try await database.withConnection(sql: text) { connection in
+                let watch = ClosingConnectionWatch.of(connection)
                 try await Self.run(
                     query, text: text, arguments: arguments, instrumentation: database.instrumentation,
                     connection: database.connectionTrace(id: 0), transaction: nil,
                     send: {
-                        try await connection.queryFailingOnClose(query, logger: database.logger, outcomeUnknown: true)
+                        try await connection.queryFailingOnClose(
+                            query, logger: database.logger, outcomeUnknown: true, watch: watch)
                     }, body)
             }
         case .transaction(let transaction):
@@ -52,7 +54,8 @@ enum PostgresStatementTarget {
                 connection: transaction.connectionTrace, transaction: transaction.transactionToken,
                 send: {
                     try await transaction.connection.queryFailingOnClose(
-                        query, logger: transaction.logger, outcomeUnknown: text == "COMMIT")
+                        query, logger: transaction.logger, outcomeUnknown: text == "COMMIT",
+                        watch: transaction.closeWatch)
                 }, body)
         }
     }
