@@ -451,13 +451,17 @@ public final class Statement {
         checkColumnStateBeforeNamedRead()
         let log = namedReadLog
         let count = log.pointee.entries.count
-        var cursor = log.pointee.cursor
-        // After the last recorded read, the first one again: the next row's reads have begun.
-        if cursor == count, cursor > 0, log.pointee.entries[0].name == name { cursor = 0 }
+        var cursor = Int(log.pointee.cursor)
+        // After the last recorded read, the first one again: the next row's reads have begun, and
+        // from now on the last entry leads to the first (the fast path then never comes here).
+        if cursor == count, cursor > 0, log.pointee.entries[0].name == name {
+            cursor = 0
+            log.pointee.entries[count - 1].successor = 0
+        }
         if cursor < count {
             let entry = log.pointee.entries[cursor]
             if entry.name == name {
-                log.pointee.cursor = cursor &+ 1
+                log.pointee.cursor = entry.successor
                 return Int(entry.index)
             }
             return columnIndex(named: name)
@@ -470,8 +474,10 @@ public final class Statement {
         if let index, let position = UInt16(exactly: index),
             log.pointee.entries.count < NamedReadLog.maximumEntries
         {
-            log.pointee.entries.append(NamedReadLog.Entry(name: name, index: position))
-            log.pointee.cursor = log.pointee.entries.count
+            // At most `maximumEntries`: a `UInt16`.
+            let successor = UInt16(log.pointee.entries.count + 1)
+            log.pointee.entries.append(NamedReadLog.Entry(name: name, index: position, successor: successor))
+            log.pointee.cursor = successor
         }
         return index
     }

@@ -73,4 +73,30 @@ import Testing
         }
         #expect(rows == [[3, 1], [10, 20, 30], [200]])
     }
+
+    /// After the first row's reads, the log's last entry leads back to its first: a name read
+    /// for the first time in a later row, a name read twice in one row and a second run of the
+    /// statement still read their own columns.
+    @Test func namesFirstReadInLaterRowsAndRepeatedNamesReadTheirColumns() throws {
+        let db: Database = try table()
+        let statement: Statement = try db.prepare(sql: "SELECT a, b, c FROM t ORDER BY a")
+        var results: [[Int]] = []
+        for _ in 0..<2 {
+            var index = 0
+            while try statement.step() {
+                try statement.withCurrentRow { row in
+                    defer { index += 1 }
+                    // The first row records a, b; the second adds c after them, and reads a again;
+                    // the third reads a, b, c.
+                    switch index {
+                    case 0: results.append([try row["a"], try row["b"]])
+                    case 1: results.append([try row["a"], try row["b"], try row["c"], try row["a"]])
+                    default: results.append([try row["a"], try row["b"], try row["c"]])
+                    }
+                }
+            }
+        }
+        let run: [[Int]] = [[1, 2], [10, 20, 30, 10], [100, 200, 300]]
+        #expect(results == run + run)
+    }
 }
