@@ -28,13 +28,19 @@ enum Durability: String {
     }
 
     /// A GRDB pool with `readers` readers whose writer runs at `level`. GRDB sets NORMAL on its
-    /// writer after the configuration's `prepareDatabase` runs, so the level is set once the pool
-    /// is open (only the writer's setting matters: readers do not commit).
+    /// writer after the configuration's `prepareDatabase` runs, so another level is set once the
+    /// pool is open (only the writer's setting matters: readers do not commit). NORMAL is left to
+    /// GRDB, and the check reads the level outside a transaction. Setting NORMAL again and checking
+    /// inside `write` made half of the `--quick` reports fail later, GRDB's writer refused with
+    /// `SQLITE_BUSY` on `BEGIN IMMEDIATE` beside 8 readers (GRDB's writer does not wait for locks by
+    /// default); as written here, 8 runs of 8 passed. Which of the two caused it was not analysed.
     static func grdbPool(path: String, _ level: Durability, readers: Int = 5) throws -> GRDB.DatabasePool {
         var configuration = GRDB.Configuration()
         configuration.maximumReaderCount = readers
         let pool = try GRDB.DatabasePool(path: path, configuration: configuration)
-        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(level.rawValue)") }
+        if level != .normal {
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(level.rawValue)") }
+        }
         try check(pool, level)
         return pool
     }
@@ -54,7 +60,7 @@ enum Durability: String {
     }
 
     static func check(_ grdb: GRDB.DatabasePool, _ level: Durability) throws {
-        let found = try grdb.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
+        let found = try grdb.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
         guard found == level.pragmaValue else {
             throw HarnessError(
                 "GRDB's writer runs at synchronous = \(String(describing: found)), not \(level.pragmaValue)")
