@@ -221,6 +221,12 @@ final class RecordBinder {
 
     /// Binds an integer that is exactly an `Int64` (every fixed-width integer type but `UInt` and
     /// `UInt64`, and `Bool` as 0 or 1): what its ``SQLBindable/bind(to:at:)`` does.
+    ///
+    /// Inlined into the keyed container's `encode` (the one caller that runs for every key): as a
+    /// call of its own, its prologue, epilogue and the key's and value's moves into registers cost
+    /// 1,150,000 instructions, +2.7 %, in `insert-50k` `slate-codable` (`--quick --instructions`,
+    /// 42.67 M → 43.81 M, 23 a key).
+    @inline(__always)
     func bindInt64(_ value: Int64, forKey key: String) throws {
         guard let parameter = parameter(forKey: key) else { return }
         let code = sqlite3_bind_int64(handle, parameter, value)
