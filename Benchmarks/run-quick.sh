@@ -93,13 +93,14 @@ for scenario in scenarios:
         errors.append(f"{name}: a raw contender in a scenario whose baseline is null")
     for c in contenders:
         # `codable-floor` is a reference, not a peer: the C API plus the least any Decoder/Encoder
-        # can do (Benchmarks/README.md); it only makes sense beside raw.
-        if c == "codable-floor":
+        # can do (Benchmarks/README.md), and `codable-floor-per-row` the same with a container per
+        # row; they only make sense beside raw.
+        if c in ("codable-floor", "codable-floor-per-row"):
             if not has_raw:
-                errors.append(f"{name}: codable-floor in a scenario without a raw baseline")
+                errors.append(f"{name}: {c} in a scenario without a raw baseline")
         elif c not in ("raw", "sqlite3-shell") and not c.startswith(("slate-", "grdb-", "sqlitenio-", "fluent-")):
             errors.append(
-                f"{name}: contender {c} is not raw, sqlite3-shell, codable-floor, slate-*, grdb-*, sqlitenio-* or fluent-*")
+                f"{name}: contender {c} is not raw, sqlite3-shell, codable-floor(-per-row), slate-*, grdb-*, sqlitenio-* or fluent-*")
     for result in results:
         keys = ["median_s", "min_s", "max_s", "rows_per_s"]
         if has_raw:

@@ -12,8 +12,12 @@ import CSQLite
 // standard library's share (the synthesized `init(from:)`, `KeyedDecodingContainer`, its box and
 // the witness calls) is all that is left above `raw`: the floor under any `Codable` fetch.
 //
-// Like Slate, it keeps the one keyed container it made and hands it out again for every row (a new
-// one per row would add an allocation and generic metadata look-ups that a decoder can avoid).
+// It keeps the one keyed container it made and hands it out again for every row (a new one per row
+// would add an allocation and generic metadata look-ups that a decoder can avoid). Slate cannot:
+// a container that `init(from:)` keeps must never read a later row (`KeptDecoderTests`), and a
+// container handed out again is the kept one. `codable-floor-per-row` is the same floor with a new
+// keyed container for every row: the least a `Decoder` with that guarantee can do, which no
+// checks of its own, no key look-up and no guard add to.
 
 /// The statement a `codable-floor` decode reads, and the next column to read.
 final class CodableFetchFloorCursor {
@@ -24,8 +28,12 @@ final class CodableFetchFloorCursor {
     /// its key type.
     @exclusivity(unchecked) var container: (keyType: ObjectIdentifier, holder: AnyObject)?
 
-    init(_ statement: RawStatement) {
+    /// Whether every row gets a new keyed container (`codable-floor-per-row`) rather than the kept one.
+    let containerPerRow: Bool
+
+    init(_ statement: RawStatement, containerPerRow: Bool = false) {
         self.statement = statement
+        self.containerPerRow = containerPerRow
     }
 
     /// The column of this `decode`, and moves on to the next one.
@@ -68,6 +76,7 @@ struct CodableFetchFloorDecoder: Decoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         cursor.column = 0
+        if cursor.containerPerRow { return KeyedDecodingContainer(CodableFetchFloorContainer<Key>(cursor: cursor)) }
         if let kept = cursor.container, kept.keyType == ObjectIdentifier(Key.self) {
             // Made below for `Key` (checked above).
             return unsafeDowncast(kept.holder, to: CodableFetchFloorContainerHolder<Key>.self).container
@@ -167,6 +176,13 @@ extension FetchIntegers.Fixture {
     func codableFloor(_ stopwatch: Stopwatch) throws -> Checksum {
         try stopwatch.measure { try CodableFetchFloorCursor(rawSelect).decodeAll(CodableItem.self) }.checksum
     }
+
+    /// `codable-floor-per-row`: the same, with a new keyed container for every row.
+    func codableFloorPerRow(_ stopwatch: Stopwatch) throws -> Checksum {
+        try stopwatch.measure {
+            try CodableFetchFloorCursor(rawSelect, containerPerRow: true).decodeAll(CodableItem.self)
+        }.checksum
+    }
 }
 
 extension FetchMixed.Fixture {
@@ -174,11 +190,25 @@ extension FetchMixed.Fixture {
     func codableFloor(_ stopwatch: Stopwatch) throws -> Checksum {
         try stopwatch.measure { try CodableFetchFloorCursor(rawSelect).decodeAll(CodableMixedItem.self) }.checksum
     }
+
+    /// `codable-floor-per-row`: the same, with a new keyed container for every row.
+    func codableFloorPerRow(_ stopwatch: Stopwatch) throws -> Checksum {
+        try stopwatch.measure {
+            try CodableFetchFloorCursor(rawSelect, containerPerRow: true).decodeAll(CodableMixedItem.self)
+        }.checksum
+    }
 }
 
 extension NorthwindOrders.Fixture {
     /// `codable-floor`: `CodableOrder` decoded with `raw`'s calls (see the top of this file).
     func codableFloor(_ stopwatch: Stopwatch) throws -> Checksum {
         try stopwatch.measure { try CodableFetchFloorCursor(rawSelect).decodeAll(CodableOrder.self) }.checksum
+    }
+
+    /// `codable-floor-per-row`: the same, with a new keyed container for every row.
+    func codableFloorPerRow(_ stopwatch: Stopwatch) throws -> Checksum {
+        try stopwatch.measure {
+            try CodableFetchFloorCursor(rawSelect, containerPerRow: true).decodeAll(CodableOrder.self)
+        }.checksum
     }
 }

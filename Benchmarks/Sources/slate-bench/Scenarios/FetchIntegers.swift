@@ -21,6 +21,7 @@ enum FetchIntegers {
                 Contender("slate-generated", fixture.slateGenerated),
                 Contender("slate-codable", fixture.slateCodable),
                 Contender("codable-floor", fixture.codableFloor),
+                Contender("codable-floor-per-row", fixture.codableFloorPerRow),
                 Contender("grdb-row-index", fixture.grdbRowIndex),
                 Contender("grdb-row-name", fixture.grdbRowName),
                 Contender("grdb-record", fixture.grdbRecord),

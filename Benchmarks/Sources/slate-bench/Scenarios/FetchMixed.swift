@@ -20,6 +20,7 @@ enum FetchMixed {
                 Contender("slate-record", fixture.slateRecord),
                 Contender("slate-codable", fixture.slateCodable),
                 Contender("codable-floor", fixture.codableFloor),
+                Contender("codable-floor-per-row", fixture.codableFloorPerRow),
                 Contender("grdb-record", fixture.grdbRecord),
                 Contender("grdb-codable", fixture.grdbCodable),
             ])

@@ -24,6 +24,7 @@ enum NorthwindOrders {
                 Contender("slate-generated-public", fixture.slateGeneratedPublic),
                 Contender("slate-codable", fixture.slateCodable),
                 Contender("codable-floor", fixture.codableFloor),
+                Contender("codable-floor-per-row", fixture.codableFloorPerRow),
                 Contender("grdb-record", fixture.grdbRecord),
                 Contender("grdb-codable", fixture.grdbCodable),
             ])
