@@ -33,8 +33,7 @@ import Testing
         let started = ConcurrentFlag()
         let (error, elapsed) = try await cancelWhenStarted(started) {
             try await queue.read { db in
-                started.set()
-                return try db.fetchValue(Int.self, sql: longCountingQuerySQL)
+                return try countLongSettingWhenRunning(db, started)
             }
         }
         expectCancellation(error, elapsed: elapsed)
@@ -52,8 +51,7 @@ import Testing
         let (error, elapsed) = try await cancelWhenStarted(started) {
             try await queue.write { db in
                 try db.execute("INSERT INTO t(x) VALUES (\(1))")
-                started.set()
-                return try db.fetchValue(Int.self, sql: longCountingQuerySQL)
+                return try countLongSettingWhenRunning(db, started)
             }
         }
         expectCancellation(error, elapsed: elapsed)
@@ -93,8 +91,7 @@ import Testing
         let readStarted = ConcurrentFlag()
         let read = try await cancelWhenStarted(readStarted) {
             try await pool.read { db in
-                readStarted.set()
-                return try db.fetchValue(Int.self, sql: longCountingQuerySQL)
+                return try countLongSettingWhenRunning(db, readStarted)
             }
         }
         expectCancellation(read.error, elapsed: read.elapsed)
@@ -103,8 +100,7 @@ import Testing
         let write = try await cancelWhenStarted(writeStarted) {
             try await pool.write { db in
                 try db.execute("INSERT INTO t(x) VALUES (\(1))")
-                writeStarted.set()
-                return try db.fetchValue(Int.self, sql: longCountingQuerySQL)
+                return try countLongSettingWhenRunning(db, writeStarted)
             }
         }
         expectCancellation(write.error, elapsed: write.elapsed)
@@ -168,8 +164,7 @@ import Testing
         let started = ConcurrentFlag()
         let (error, elapsed) = try await cancelWhenStarted(started) {
             try await service.run { db in
-                started.set()
-                return try db.fetchValue(Int.self, sql: longCountingQuerySQL)
+                return try countLongSettingWhenRunning(db, started)
             }
         }
         expectCancellation(error, elapsed: elapsed)
@@ -182,8 +177,7 @@ import Testing
         let started = ConcurrentFlag()
         let task = Task {
             try await queue.read { db in
-                started.set()
-                return try db.fetchValue(Int.self, sql: longCountingQuerySQL)
+                return try countLongSettingWhenRunning(db, started)
             }
         }
         #expect(await started.wait())

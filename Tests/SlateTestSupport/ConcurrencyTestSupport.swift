@@ -96,11 +96,30 @@ extension Result {
     }
 }
 
-/// A query that takes many seconds unless interrupted.
+/// A query that takes minutes unless interrupted (a count to a billion: about 200 s here), so that
+/// a test whose cancellation or interrupt is delayed by a loaded machine still finds it running.
 package let longCountingQuerySQL = """
-    WITH RECURSIVE counter(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM counter WHERE x < 50000000)
+    WITH RECURSIVE counter(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM counter WHERE x < 1000000000)
     SELECT count(*) FROM counter
     """
+
+/// Runs a query like ``longCountingQuerySQL`` on `db` and sets `running` from inside it, through a
+/// SQL function its first row calls: the flag is set only once the statement runs. An interrupt sent
+/// after that reaches the statement, while one sent before the statement starts (with the flag set
+/// by the caller just before the query) would be lost, and the query would run to its end.
+package func countLongSettingWhenRunning(_ db: Database, _ running: ConcurrentFlag) throws -> Int {
+    try db.createFunction("slate_test_running", argumentCount: 0) { _ in
+        running.set()
+        return 1
+    }
+    return try db.fetchValue(
+        Int.self,
+        sql: """
+            WITH RECURSIVE counter(x) AS (
+                SELECT slate_test_running() UNION ALL SELECT x + 1 FROM counter WHERE x < 1000000000)
+            SELECT count(*) FROM counter
+            """)
+}
 
 /// Creates a fresh database file path in a new temporary directory.
 package func makeTemporaryDatabase(_ name: String = "test.sqlite") throws -> (
