@@ -30,9 +30,9 @@ import PostgresNIO
 // and postgres-nio's future resumes it there, without a thread switch; a pool statement for its
 // send only. The check of `inEventLoop` decides; nothing relies on where the runtime happens to be.
 // This replaced a `Task` per statement racing the query against the connection's close, which cost
-// ~7,400 instructions per record in `insert-5000` (1.168× the hand-written postgres-nio code; 1.04×
-// with this: Benchmarks/README.md, session 42). A connection that is closed or closing goes back to
-// the pool only once the pool has forgotten it (`waitUntilClosedIfClosing`).
+// ~7,400 instructions per record in `insert-5000` (1.155–1.168× the hand-written postgres-nio
+// code; 1.04–1.07× with this: Benchmarks/README.md, session 42). A connection that is closed or
+// closing goes back to the pool only once the pool has forgotten it (`waitUntilClosedIfClosing`).
 
 /// A `TaskExecutor` that runs its jobs on one SwiftNIO event loop.
 final class EventLoopTaskExecutor: TaskExecutor {
