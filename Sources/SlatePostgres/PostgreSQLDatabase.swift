@@ -93,6 +93,10 @@ public struct PostgreSQLDatabase: PostgreSQLQueryable {
     /// Runs `body` in a transaction on one connection of the pool: `BEGIN`, then `COMMIT` when
     /// `body` returns, or `ROLLBACK` when it throws (or is cancelled), rethrowing its error.
     ///
+    /// The transaction prefers its connection's event loop as its task's executor: `body`'s code
+    /// that is not isolated to an actor runs on the loop, between its statements. Keep long
+    /// computations out of `body`: while they run, the loop serves none of its other connections.
+    ///
     /// ```swift
     /// try await pg.transaction { tx in
     ///     try await Player.update { $0.score.set(to: $0.score + 1) }.where { $0.id == id }.execute(tx)
@@ -107,37 +111,52 @@ public struct PostgreSQLDatabase: PostgreSQLQueryable {
         try gate.enter()
         defer { gate.leave() }
         return try await withConnection(sql: nil) { connection in
-            let trace = connectionTrace(id: connection.id)
-            let report = PostgresTransactionReport.begin(instrumentation, kind: .serverTransaction, connection: trace)
-            let transaction = PostgreSQLTransaction(
-                connection: connection, closeWatch: ClosingConnectionWatch.of(connection), logger: logger,
-                savepointDepth: 0, instrumentation: instrumentation,
-                connectionTrace: trace, transactionToken: report?.token)
-            let begin = level.map { "BEGIN ISOLATION LEVEL " + $0.rawValue } ?? "BEGIN"
-            do {
-                try await transaction.control(begin)
-            } catch {
-                report?.end(error: error)
-                throw error
+            let executor = EventLoopTaskExecutor(connection.eventLoop)
+            // The whole transaction prefers its connection's loop: each statement is checked and
+            // sent there (PostgresClosedConnections.swift), and the task stays on the loop between
+            // them instead of hopping to the global pool and back for each.
+            let result = try await withTaskExecutorPreference(executor) {
+                SentResult(value: try await run(on: connection, executor: executor, isolation: level, body))
             }
-            let result: Result
-            do {
-                result = try await body(transaction)
-            } catch {
-                await transaction.rollBack(to: nil)
-                report?.end(error: error)
-                throw error
-            }
-            do {
-                try await transaction.control("COMMIT")
-            } catch {
-                await transaction.rollBack(to: nil)
-                report?.end(error: error)
-                throw error
-            }
-            report?.end(error: nil)
-            return result
+            return result.value
         }
+    }
+
+    /// The transaction of ``transaction(isolation:_:)`` on `connection`, from `BEGIN` to `COMMIT`.
+    private func run<Result>(
+        on connection: PostgresConnection, executor: EventLoopTaskExecutor,
+        isolation level: PostgreSQLTransaction.IsolationLevel?,
+        _ body: (PostgreSQLTransaction) async throws -> sending Result
+    ) async throws -> sending Result {
+        let trace = connectionTrace(id: connection.id)
+        let report = PostgresTransactionReport.begin(instrumentation, kind: .serverTransaction, connection: trace)
+        let transaction = PostgreSQLTransaction(
+            connection: connection, executor: executor, logger: logger, savepointDepth: 0,
+            instrumentation: instrumentation, connectionTrace: trace, transactionToken: report?.token)
+        let begin = level.map { "BEGIN ISOLATION LEVEL " + $0.rawValue } ?? "BEGIN"
+        do {
+            try await transaction.control(begin)
+        } catch {
+            report?.end(error: error)
+            throw error
+        }
+        let result: Result
+        do {
+            result = try await body(transaction)
+        } catch {
+            await transaction.rollBack(to: nil)
+            report?.end(error: error)
+            throw error
+        }
+        do {
+            try await transaction.control("COMMIT")
+        } catch {
+            await transaction.rollBack(to: nil)
+            report?.end(error: error)
+            throw error
+        }
+        report?.end(error: nil)
+        return result
     }
 }
 
@@ -187,6 +206,13 @@ extension PostgreSQLDatabase {
     }
 }
 
+/// The result of a transaction's body on its way out of `withTaskExecutorPreference`, which does
+/// not return a `sending` result.
+private struct SentResult<Value>: @unchecked Sendable {
+    // @unchecked Sendable: `value` is the body's `sending` result, handed on once, to the caller.
+    let value: Value
+}
+
 /// What one lease of ``PostgreSQLDatabase/withConnection(sql:_:)`` gave.
 private enum Lease<Result> {
     case used(Result)
@@ -205,8 +231,9 @@ public struct PostgreSQLTransaction: PostgreSQLQueryable {
     }
 
     let connection: PostgresConnection
-    /// The connection's watch, which fails its statements if it closes (looked up once).
-    let closeWatch: ClosingConnectionWatch
+    /// The connection's event loop as a task executor, where each statement checks the connection
+    /// and is sent (`queryFailingOnClose`); one per transaction, its savepoints included.
+    let executor: EventLoopTaskExecutor
     let logger: Logger
     let savepointDepth: Int
     let instrumentation: (any DatabaseInstrumentation)?
@@ -229,7 +256,7 @@ public struct PostgreSQLTransaction: PostgreSQLQueryable {
         let report = PostgresTransactionReport.begin(
             instrumentation, kind: .savepoint, connection: connectionTrace, enclosing: transactionToken)
         let inner = PostgreSQLTransaction(
-            connection: connection, closeWatch: closeWatch, logger: logger, savepointDepth: savepointDepth + 1,
+            connection: connection, executor: executor, logger: logger, savepointDepth: savepointDepth + 1,
             instrumentation: instrumentation, connectionTrace: connectionTrace,
             transactionToken: report?.token ?? transactionToken)
         do {

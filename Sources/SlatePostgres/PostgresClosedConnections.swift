@@ -9,43 +9,88 @@ import PostgresNIO
 // its pool can hand out a connection whose close is under way: given back to the pool after its
 // channel went inactive but before its close future completed (which is when the pool forgets it),
 // it is idle again, and the next statement written to it waits forever (docs/RELIABILITY.md, "a
-// statement hung forever on a connection the server had closed"). Slate's statements therefore
-// wait for the first of their result and their connection's closing, and a connection that is
-// closed or closing goes back to the pool only once the pool has forgotten it.
+// statement hung forever on a connection the server had closed").
+//
+// Slate closes that race instead of racing it: it checks the connection and writes the statement
+// on the connection's event loop, in one stretch that nothing on the loop can come between. In
+// SwiftNIO 2.101.3 and postgres-nio 1.33.2:
+// - `isClosed` is `!channel.isActive`; the channel's `close0` (on the loop) sets it false before it
+//   fires `channelInactive`, and removes the handlers later still, in a task of its own on the loop;
+// - `PostgresConnection.query(_:logger:)` (`nonisolated(nonsending)`: postgres-nio builds with
+//   `NonisolatedNonsendingByDefault`) calls `channel.write` before its first suspension, and
+//   `ChannelPipeline.write` runs inline when called on the loop;
+// - postgres-nio's channel handler completes every query written to it: at once with
+//   `clientClosedConnection`/`serverClosedConnection` when its connection is closing or closed, and
+//   with the closing error, on `channelInactive`, for those queued or running.
+// So, on the loop, a statement is either written while the handler is in the pipeline (postgres-nio
+// completes it: its result, or an error) or refused by Slate before it is sent. To be there, the
+// task prefers the connection's loop as its executor (`EventLoopTaskExecutor`; SwiftNIO 2.101.3
+// has no `TaskExecutor` of its own): a transaction for its whole closure
+// (`PostgreSQLDatabase.transaction`), so that it stays on the loop from statement to statement
+// and postgres-nio's future resumes it there, without a thread switch; a pool statement for its
+// send only. The check of `inEventLoop` decides; nothing relies on where the runtime happens to be.
+// This replaced a `Task` per statement racing the query against the connection's close, which cost
+// ~7,400 instructions per record in `insert-5000` (1.155–1.168× the hand-written postgres-nio
+// code; 1.04–1.07× with this: Benchmarks/README.md, session 42). A connection that is closed or
+// closing goes back to the pool only once the pool has forgotten it (`waitUntilClosedIfClosing`).
+
+/// A `TaskExecutor` that runs its jobs on one SwiftNIO event loop.
+final class EventLoopTaskExecutor: TaskExecutor {
+    let eventLoop: any EventLoop
+
+    init(_ eventLoop: any EventLoop) {
+        self.eventLoop = eventLoop
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        eventLoop.execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+}
 
 extension PostgresConnection {
     /// Sends `query` on this connection, like `query(_:logger:)`, but fails with a connection
     /// error (``PostgreSQLError`` without SQLSTATE, ``SlateCore/ResultCode/ioError``, driver code
-    /// `serverClosedConnection`) once the connection is closed, instead of waiting forever.
+    /// `serverClosedConnection`) when the connection is closed, instead of waiting forever.
     ///
     /// - Parameters:
     ///   - outcomeUnknown: Whether the statement could have taken effect although its result
     ///     never arrived (a `COMMIT`, or a statement outside a transaction); otherwise the error
     ///     says that the server rolls the open transaction back.
-    ///   - watch: This connection's watch (``ClosingConnectionWatch/of(_:)``), taken once per
-    ///     lease or transaction; `nil` looks it up.
+    ///   - executor: This connection's loop as a task executor, made once per lease or
+    ///     transaction; preferred for the send when the task is not on the loop already.
     func queryFailingOnClose(
-        _ query: PostgresQuery, logger: Logger, outcomeUnknown: Bool, watch: ClosingConnectionWatch? = nil
+        _ query: PostgresQuery, logger: Logger, outcomeUnknown: Bool, executor: EventLoopTaskExecutor
     ) async throws -> PostgresRowSequence {
-        let watch = watch ?? ClosingConnectionWatch.of(self)
-        if isClosed {
-            throw PostgreSQLError.connectionClosed(sql: query.sql, sent: false, outcomeUnknown: outcomeUnknown)
-        }
-        // The query runs in a task of its own, so that its caller, waiting on the continuation,
-        // can be resumed by the close when the query never completes. The error is built only
-        // then: a statement records its SQL and whether its outcome is unknown.
-        return try await withCheckedThrowingContinuation { continuation in
-            let id = watch.register(continuation, sql: query.sql, outcomeUnknown: outcomeUnknown)
-            Task {
-                let result: Result<PostgresRowSequence, any Error>
-                do {
-                    result = .success(try await self.query(query, logger: logger))
-                } catch {
-                    result = .failure(error)
+        do {
+            if eventLoop.inEventLoop {
+                // Already on the loop (in a transaction, which prefers it): no suspension from the
+                // check to postgres-nio's write (`query` is `nonisolated(nonsending)`: no hop).
+                if isClosed {
+                    throw PostgreSQLError.connectionClosed(sql: query.sql, sent: false, outcomeUnknown: false)
                 }
-                watch.finish(id, with: result)
+                return try await self.query(query, logger: logger)
             }
+            return try await withTaskExecutorPreference(executor) {
+                try await sendOnItsLoop(query, logger: logger)
+            }
+        } catch let error as PSQLError where error.isConnectionClosure {
+            throw PostgreSQLError.connectionClosed(
+                sql: query.sql, sent: true, outcomeUnknown: outcomeUnknown, driverCode: "\(error.code)")
         }
+    }
+
+    /// Checks, on the connection's loop, that the connection is open, and writes `query`.
+    @concurrent private func sendOnItsLoop(_ query: PostgresQuery, logger: Logger) async throws -> PostgresRowSequence {
+        // With the loop as the task's executor preference, a `@concurrent` function runs on it;
+        // should the runtime not have switched, a yield enqueues the task on its preferred executor.
+        if !eventLoop.inEventLoop { await Task.yield() }
+        guard eventLoop.inEventLoop else { throw PostgreSQLError.notOnTheConnectionsLoop(sql: query.sql) }
+        if isClosed {
+            throw PostgreSQLError.connectionClosed(sql: query.sql, sent: false, outcomeUnknown: false)
+        }
+        // No suspension from the check to postgres-nio's write: the close cannot come between.
+        return try await self.query(query, logger: logger)
     }
 
     /// Returns once the connection's close has completed, and postgres-nio's pool has forgotten
@@ -75,127 +120,44 @@ extension PostgresConnection {
 extension PostgreSQLError {
     /// The error of a statement whose connection closed before its result arrived (`sent`), or
     /// before it was sent.
-    static func connectionClosed(sql: String, sent: Bool, outcomeUnknown: Bool) -> PostgreSQLError {
+    static func connectionClosed(
+        sql: String, sent: Bool, outcomeUnknown: Bool, driverCode: String = "serverClosedConnection"
+    ) -> PostgreSQLError {
+        // postgres-nio's `clientClosedConnection` also covers a close of its own (a pool shutting
+        // down): only its `serverClosedConnection`, and a connection found closed, name the server.
+        let closed =
+            sent && driverCode != "serverClosedConnection"
+            ? "the connection was closed" : "the connection was closed (by the server, or the network failed)"
         let what: String
         if !sent {
-            what = "the connection was closed (by the server, or the network failed) before the statement was sent"
+            what = closed + " before the statement was sent"
         } else if outcomeUnknown {
-            what =
-                "the connection was closed (by the server, or the network failed) before the statement's result"
-                + " arrived: whether it took effect is unknown"
+            what = closed + " before the statement's result arrived: whether it took effect is unknown"
         } else {
-            what =
-                "the connection was closed (by the server, or the network failed) before the statement completed;"
-                + " the server rolls the open transaction back"
+            what = closed + " before the statement completed; the server rolls the open transaction back"
         }
-        return PostgreSQLError(
-            sqlState: nil, message: "serverClosedConnection: " + what, sql: sql, driverCode: "serverClosedConnection")
+        return PostgreSQLError(sqlState: nil, message: driverCode + ": " + what, sql: sql, driverCode: driverCode)
+    }
+
+    /// The error of a statement that was not sent because it did not run on its connection's event
+    /// loop, where Slate must check the connection before sending (never seen: the task's executor
+    /// preference puts it there).
+    static func notOnTheConnectionsLoop(sql: String) -> PostgreSQLError {
+        PostgreSQLError(
+            sqlState: nil,
+            message:
+                "notOnEventLoop: the statement was not sent: it did not run on its connection's event loop, where"
+                + " Slate checks that the connection is open",
+            sql: sql, driverCode: "notOnEventLoop")
     }
 }
 
-/// The statements waiting on one connection: fails them 100 ms after the connection closes, unless
-/// their own result (a server error with its SQLSTATE, which postgres-nio reports as it closes)
-/// came first. One watch, and one callback on the close future, per connection; a transaction
-/// (or a lease of the pool) looks its connection's watch up once, not per statement.
-///
-/// A statement's record is a plain value in the watch's list (its continuation, SQL and flag),
-/// added and removed under the watch's lock: whoever removes it — the statement's result or the
-/// close — resumes its continuation, so it is resumed once without a lock of its own, and the
-/// error exists only for a connection that closed. (A lock, a once-continuation and a ready-made
-/// error per statement, and two look-ups of a dictionary of connections, cost ~13,000
-/// instructions per record in `insert-5000`; see Benchmarks/README.md.)
-final class ClosingConnectionWatch: @unchecked Sendable {
-    // @unchecked Sendable: `waiting`, `nextID` and `isClosed` are read and written under the lock.
-
-    /// A statement waiting for its result.
-    private struct Waiting {
-        let id: UInt64
-        let continuation: CheckedContinuation<PostgresRowSequence, any Error>
-        let sql: String
-        let outcomeUnknown: Bool
-    }
-
-    let connection: PostgresConnection
-    private let lock = NSLock()
-    /// The statements waiting, in the order they were sent (usually one).
-    private var waiting: [Waiting] = []
-    private var nextID: UInt64 = 0
-    /// Whether the connection's close has completed.
-    private var isClosed = false
-
-    private init(_ connection: PostgresConnection) {
-        self.connection = connection
-    }
-
-    /// The watches of the connections not closed yet, by connection.
-    private final class Registry: @unchecked Sendable {
-        // @unchecked Sendable: `watches` is read and written under the lock.
-        let lock = NSLock()
-        var watches: [ObjectIdentifier: ClosingConnectionWatch] = [:]
-    }
-    private static let registry = Registry()
-
-    /// The watch of `connection`.
-    static func of(_ connection: PostgresConnection) -> ClosingConnectionWatch {
-        let key = ObjectIdentifier(connection)
-        let (watch, isNew) = registry.lock.withLock {
-            if let watch = registry.watches[key] { return (watch, false) }
-            let watch = ClosingConnectionWatch(connection)
-            registry.watches[key] = watch
-            return (watch, true)
-        }
-        // Outside the lock: on a connection already closed, the callback runs at once. A connection
-        // whose watch its close removed gets a new watch and a new callback, which runs at once.
-        if isNew {
-            connection.closeFuture.whenComplete { _ in
-                registry.lock.withLock { _ = registry.watches.removeValue(forKey: key) }
-                watch.connectionClosed()
-            }
-        }
-        return watch
-    }
-
-    /// Watches a statement sent on the connection: its continuation is resumed with a connection
-    /// error if the connection closes before ``finish(_:with:)``. Returns the statement's id.
-    func register(
-        _ continuation: CheckedContinuation<PostgresRowSequence, any Error>, sql: String, outcomeUnknown: Bool
-    ) -> UInt64 {
-        let (id, closed) = lock.withLock {
-            nextID &+= 1
-            waiting.append(Waiting(id: nextID, continuation: continuation, sql: sql, outcomeUnknown: outcomeUnknown))
-            return (nextID, isClosed)
-        }
-        if closed { failWaitingSoon() }
-        return id
-    }
-
-    /// Resumes the statement `id` with its `result`, unless the close resumed it first.
-    func finish(_ id: UInt64, with result: Result<PostgresRowSequence, any Error>) {
-        let continuation = lock.withLock { () -> CheckedContinuation<PostgresRowSequence, any Error>? in
-            guard let index = waiting.firstIndex(where: { $0.id == id }) else { return nil }
-            return waiting.remove(at: index).continuation
-        }
-        continuation?.resume(with: result)
-    }
-
-    private func connectionClosed() {
-        lock.withLock { isClosed = true }
-        failWaitingSoon()
-    }
-
-    /// Fails, 100 ms from now, the statements still waiting then.
-    private func failWaitingSoon() {
-        connection.eventLoop.scheduleTask(in: .milliseconds(100)) {
-            let failed = self.lock.withLock {
-                defer { self.waiting = [] }
-                return self.waiting
-            }
-            for statement in failed {
-                statement.continuation.resume(
-                    throwing: PostgreSQLError.connectionClosed(
-                        sql: statement.sql, sent: true, outcomeUnknown: statement.outcomeUnknown))
-            }
-        }
+extension PSQLError {
+    /// Whether postgres-nio failed the query because its connection closed, without an error of
+    /// the server's (such as the `57P01` of a terminated backend, which keeps its SQLSTATE).
+    var isConnectionClosure: Bool {
+        guard serverInfo == nil, (underlying as? PSQLError)?.serverInfo == nil else { return false }
+        return code == .serverClosedConnection || code == .clientClosedConnection || code == .uncleanShutdown
     }
 }
 

@@ -37,13 +37,13 @@ enum PostgresStatementTarget {
             // On a connection of its own rather than through `client.query`, which waits forever
             // when the connection closes before the query reaches it (PostgresClosedConnections.swift).
             try await database.withConnection(sql: text) { connection in
-                let watch = ClosingConnectionWatch.of(connection)
+                let executor = EventLoopTaskExecutor(connection.eventLoop)
                 try await Self.run(
                     query, text: text, arguments: arguments, instrumentation: database.instrumentation,
                     connection: database.connectionTrace(id: 0), transaction: nil,
                     send: {
                         try await connection.queryFailingOnClose(
-                            query, logger: database.logger, outcomeUnknown: true, watch: watch)
+                            query, logger: database.logger, outcomeUnknown: true, executor: executor)
                     }, body)
             }
         case .transaction(let transaction):
@@ -55,7 +55,7 @@ enum PostgresStatementTarget {
                 send: {
                     try await transaction.connection.queryFailingOnClose(
                         query, logger: transaction.logger, outcomeUnknown: text == "COMMIT",
-                        watch: transaction.closeWatch)
+                        executor: transaction.executor)
                 }, body)
         }
     }

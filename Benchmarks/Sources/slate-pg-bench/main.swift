@@ -3,10 +3,13 @@
 // Before the timed rounds, each contender runs once and is checked (`Scenario.check`).
 //
 //     swift run -c release --package-path Benchmarks slate-pg-bench [--quick] [--rounds N] [--instructions]
-//         [--scenario PREFIX] [--keep-callgrind DIRECTORY]
+//         [--scenario PREFIX] [--contenders NAMES] [--keep-callgrind DIRECTORY]
 //
 // `--scenario fetch` / `--scenario insert`: only the scenarios whose name starts with PREFIX (each
 // with all its contenders, so the hand-written code is still measured in the same run).
+// `--contenders slate-postgres`: only the contenders named (comma-separated) beside the hand-written
+// baseline, which always runs (a partial run without Fluent's callgrind children takes a minute
+// instead of seven).
 // `--keep-callgrind DIRECTORY`: with `--instructions`, keeps each child's callgrind output there
 // (`<scenario>_<contender>-<iterations>.out`, for `callgrind_annotate --inclusive=yes`).
 //
@@ -166,7 +169,7 @@ struct Contender {
 /// from the same table.
 struct Scenario {
     let name: String
-    let contenders: [Contender]
+    var contenders: [Contender]
     var reset: () async throws -> Void = {}
     /// Checks one iteration of a contender, before `reset`: `produced` is what it added to the
     /// checksum. Throws when the contender did not do the scenario's work.
@@ -412,11 +415,13 @@ let arguments = CommandLine.arguments
 if arguments.contains("--help") || arguments.contains("-h") {
     print(
         """
-        usage: slate-pg-bench [--quick] [--rounds N] [--instructions] [--scenario PREFIX] [--keep-callgrind DIRECTORY]
+        usage: slate-pg-bench [--quick] [--rounds N] [--instructions] [--scenario PREFIX] [--contenders NAMES]
+              [--keep-callgrind DIRECTORY]
           --quick                     2,000 rows fetched and 500 inserted, 3 rounds (default 20,000 and 5,000, 10 rounds)
           --rounds N                  timed rounds after the warm-up round
           --instructions              then each contender's client instructions under valgrind --tool=callgrind
           --scenario PREFIX           only the scenarios whose name starts with PREFIX (fetch, insert)
+          --contenders NAMES          only these contenders (comma-separated) beside the baseline
           --keep-callgrind DIRECTORY  with --instructions, keep each callgrind child's output there
         """)
     exit(0)
@@ -440,6 +445,9 @@ let childIterations =
 let countsInstructions = arguments.contains("--instructions")
 let scenarioPrefix = arguments.firstIndex(of: "--scenario").flatMap {
     arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil
+}
+let contenderNames = arguments.firstIndex(of: "--contenders").flatMap {
+    arguments.indices.contains($0 + 1) ? Set(arguments[$0 + 1].split(separator: ",").map(String.init)) : nil
 }
 let keptCallgrindDirectory = arguments.firstIndex(of: "--keep-callgrind").flatMap {
     arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil
@@ -515,7 +523,16 @@ func benchmark() async throws {
     let fluent = try FluentPostgres(socketDirectory: directory, logger: logger)
     let every = scenarios(
         client: client, pg: pg, fluent: fluent, logger: logger, rowCount: rowCount, insertCount: insertCount)
-    let all = every.filter { scenario in scenarioPrefix.map { scenario.name.hasPrefix($0) } ?? true }
+    let all = every.filter { scenario in scenarioPrefix.map { scenario.name.hasPrefix($0) } ?? true }.map {
+        scenario in
+        guard let contenderNames else { return scenario }
+        var kept = scenario
+        kept.contenders = scenario.contenders.enumerated().filter {
+            $0.offset == 0 || contenderNames.contains($0.element.name)
+        }
+        .map(\.element)
+        return kept
+    }
     for scenario in all {
         try await checkContenders(of: scenario)
     }

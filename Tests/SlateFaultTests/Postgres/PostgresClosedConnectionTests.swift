@@ -28,7 +28,8 @@
                         let error = await #expect(throws: PostgreSQLError.self) {
                             try await PostgresFaultTests.within(10) {
                                 _ = try await connection.queryFailingOnClose(
-                                    "SELECT 1", logger: FaultPostgresServer.logger, outcomeUnknown: true)
+                                    "SELECT 1", logger: FaultPostgresServer.logger, outcomeUnknown: true,
+                                    executor: EventLoopTaskExecutor(connection.eventLoop))
                             }
                         }
                         #expect(error?.driverCode == "serverClosedConnection")
@@ -36,6 +37,92 @@
                             error?.message.contains("before the statement was sent") == true,
                             "\(String(describing: error))")
                     }
+                }
+            }
+
+            /// In a transaction, whose statements run on their connection's event loop, a statement on a
+            /// connection whose close has completed fails at once, saying that nothing was sent (without
+            /// the check on the loop, postgres-nio 1.33.2 would drop it and the transaction would wait
+            /// forever); the transaction is rolled back and the pool serves the next statement.
+            @Test func aStatementAfterTheCloseInATransactionFailsUnsent() async throws {
+                try await PostgresFaultTests.guarded {
+                    let server = try await FaultPostgresServer.shared.value
+                    let name = try server.createDatabase(prefix: "fault_unsent")
+                    let pg = PostgreSQLDatabase(
+                        client: server.client(database: name, connections: 1), logger: FaultPostgresServer.logger)
+                    try await pg.execute("CREATE TABLE t(x INTEGER)")
+                    let error = await #expect(throws: PostgreSQLError.self) {
+                        try await PostgresFaultTests.within(30) {
+                            try await pg.transaction { tx in
+                                try await tx.execute("INSERT INTO t VALUES (1)")
+                                try await Self.terminate(tx.connection, on: server)
+                                try await tx.execute("INSERT INTO t VALUES (2)")
+                            }
+                        }
+                    }
+                    #expect(error?.driverCode == "serverClosedConnection", "\(String(describing: error))")
+                    #expect(error?.resultCode == .ioError)
+                    #expect(error?.sql == "INSERT INTO t VALUES (2)")
+                    #expect(
+                        error?.message.contains("before the statement was sent") == true, "\(String(describing: error))"
+                    )
+                    let count = try await PostgresFaultTests.within(30) {
+                        try await pg.fetchValue(Int.self, "SELECT count(*)::integer FROM t")
+                    }
+                    #expect(count == 0)
+                }
+            }
+
+            /// A statement cut off by its connection's close (here the client's, while the server
+            /// sleeps; a statement without rows, whose result postgres-nio gives only once it completed) fails
+            /// with a connection error that says what is known: outside a transaction,
+            /// whether it took effect is unknown; inside one, the server rolls it back.
+            @Test(arguments: [true, false])
+            func aStatementCutOffSaysWhatIsKnown(outcomeUnknown: Bool) async throws {
+                try await PostgresFaultTests.guarded {
+                    let server = try await FaultPostgresServer.shared.value
+                    let client = server.client(database: "postgres", connections: 1)
+                    try await client.withConnection { connection in
+                        let closing = Task {
+                            try await Task.sleep(for: .milliseconds(300))
+                            try await connection.close().get()
+                        }
+                        let error = await #expect(throws: PostgreSQLError.self) {
+                            try await PostgresFaultTests.within(10) {
+                                _ = try await connection.queryFailingOnClose(
+                                    "DO $$BEGIN PERFORM pg_sleep(5); END$$", logger: FaultPostgresServer.logger,
+                                    outcomeUnknown: outcomeUnknown,
+                                    executor: EventLoopTaskExecutor(connection.eventLoop))
+                            }
+                        }
+                        try await closing.value
+                        #expect(error?.sqlState == nil, "\(String(describing: error))")
+                        #expect(error?.resultCode == .ioError)
+                        #expect(error?.driverCode == "clientClosedConnection", "\(String(describing: error))")
+                        let known =
+                            outcomeUnknown ? "whether it took effect is unknown" : "rolls the open transaction back"
+                        #expect(error?.message.contains(known) == true, "\(String(describing: error))")
+                    }
+                }
+            }
+
+            /// A transaction's task runs on its connection's event loop from statement to statement
+            /// (it prefers the loop as its executor), instead of hopping to the global pool and back
+            /// for each.
+            @Test func aTransactionStaysOnItsConnectionsLoop() async throws {
+                try await PostgresFaultTests.guarded {
+                    let server = try await FaultPostgresServer.shared.value
+                    let pg = PostgreSQLDatabase(
+                        client: server.client(database: "postgres", connections: 1), logger: FaultPostgresServer.logger)
+                    let onLoop = try await pg.transaction { tx in
+                        var onLoop: [Bool] = []
+                        for _ in 0..<3 {
+                            _ = try await tx.fetchValue(Int.self, "SELECT 1")
+                            onLoop.append(tx.connection.eventLoop.inEventLoop)
+                        }
+                        return onLoop
+                    }
+                    #expect(onLoop == [true, true, true])
                 }
             }
 
