@@ -95,7 +95,9 @@ public struct PostgreSQLDatabase: PostgreSQLQueryable {
     ///
     /// The transaction prefers its connection's event loop as its task's executor: `body`'s code
     /// that is not isolated to an actor runs on the loop, between its statements. Keep long
-    /// computations out of `body`: while they run, the loop serves none of its other connections.
+    /// computations out of `body`, or run them elsewhere (an actor of their own, or
+    /// `withTaskExecutorPreference(globalConcurrentExecutor) { … }`): while they run on the loop, it
+    /// serves none of its other connections.
     ///
     /// ```swift
     /// try await pg.transaction { tx in
