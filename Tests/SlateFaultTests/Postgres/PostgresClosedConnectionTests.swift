@@ -126,6 +126,32 @@
                 }
             }
 
+            /// Work that a transaction's closure moves off its connection's loop (as the PostgreSQL
+            /// article advises for long computations) runs off it, and the statements after it are
+            /// still sent (checked on the loop for their send) and committed.
+            @Test func workMovedOffTheLoopInATransactionStillCommits() async throws {
+                try await PostgresFaultTests.guarded {
+                    let server = try await FaultPostgresServer.shared.value
+                    let name = try server.createDatabase(prefix: "off_loop")
+                    let pg = PostgreSQLDatabase(
+                        client: server.client(database: name, connections: 1), logger: FaultPostgresServer.logger)
+                    try await pg.execute("CREATE TABLE t(x INTEGER)")
+                    let offLoop = try await pg.transaction { tx in
+                        try await tx.execute("INSERT INTO t VALUES (1)")
+                        let offLoop = await withTaskExecutorPreference(globalConcurrentExecutor) {
+                            !tx.connection.eventLoop.inEventLoop
+                        }
+                        try await withTaskExecutorPreference(globalConcurrentExecutor) {
+                            try await tx.execute("INSERT INTO t VALUES (2)")
+                        }
+                        try await tx.execute("INSERT INTO t VALUES (3)")
+                        return offLoop
+                    }
+                    #expect(offLoop)
+                    #expect(try await pg.fetchAll(Int.self, "SELECT x FROM t ORDER BY x") == [1, 2, 3])
+                }
+            }
+
             /// The hang of 2026-11-29: a transaction whose backend was terminated gave its connection
             /// back to the pool while the connection was closing; the pool handed it to the next
             /// statement, which waited forever. On a pool of one connection, the statement right after
