@@ -1,5 +1,6 @@
 import Foundation
 import Slate
+import SlateTestSupport
 import Testing
 
 @testable import SlateRecords
@@ -19,15 +20,9 @@ import Testing
         return try db.fetchAll(sql) { row in try decoder.decode(Small.self, from: row) }
     }
 
+    /// Whether `body` threw a ``DatabaseError`` with ``ResultCode/mismatch``.
     func mismatch(_ body: () throws -> Void) -> Bool {
-        do {
-            try body()
-            return false
-        } catch let error as DatabaseError {
-            return error.resultCode == .mismatch
-        } catch {
-            return false
-        }
+        capturedDatabaseError(body)?.resultCode == .mismatch
     }
 
     @Test func integersThatFitReadAsStored() throws {

@@ -46,10 +46,7 @@
             /// forever); the transaction is rolled back and the pool serves the next statement.
             @Test func aStatementAfterTheCloseInATransactionFailsUnsent() async throws {
                 try await PostgresFaultTests.guarded {
-                    let server = try await FaultPostgresServer.shared.value
-                    let name = try server.createDatabase(prefix: "fault_unsent")
-                    let pg = PostgreSQLDatabase(
-                        client: server.client(database: name, connections: 1), logger: FaultPostgresServer.logger)
+                    let (server, _, pg) = try await PostgresFaultTests.database("fault_unsent", connections: 1)
                     try await pg.execute("CREATE TABLE t(x INTEGER)")
                     let error = await #expect(throws: PostgreSQLError.self) {
                         try await PostgresFaultTests.within(30) {
@@ -131,10 +128,7 @@
             /// still sent (checked on the loop for their send) and committed.
             @Test func workMovedOffTheLoopInATransactionStillCommits() async throws {
                 try await PostgresFaultTests.guarded {
-                    let server = try await FaultPostgresServer.shared.value
-                    let name = try server.createDatabase(prefix: "off_loop")
-                    let pg = PostgreSQLDatabase(
-                        client: server.client(database: name, connections: 1), logger: FaultPostgresServer.logger)
+                    let (_, _, pg) = try await PostgresFaultTests.database("off_loop", connections: 1)
                     try await pg.execute("CREATE TABLE t(x INTEGER)")
                     let offLoop = try await pg.transaction { tx in
                         try await tx.execute("INSERT INTO t VALUES (1)")
@@ -159,10 +153,7 @@
             /// (the statement never completed) in 2 runs of 3 with 25 rounds, 3 of 3 with 100.
             @Test func theStatementAfterATerminatedTransactionRuns() async throws {
                 try await PostgresFaultTests.guarded {
-                    let server = try await FaultPostgresServer.shared.value
-                    let name = try server.createDatabase(prefix: "fault_closed")
-                    let pg = PostgreSQLDatabase(
-                        client: server.client(database: name, connections: 1), logger: FaultPostgresServer.logger)
+                    let (server, _, pg) = try await PostgresFaultTests.database("fault_closed", connections: 1)
                     var pids: Set<Int> = []
                     for round in 1...100 {
                         try await PostgresFaultTests.within(30) {
@@ -193,10 +184,7 @@
             /// that window on purpose.)
             @Test func aConnectionClosedWhileIdleIsNotUsedAgain() async throws {
                 try await PostgresFaultTests.guarded {
-                    let server = try await FaultPostgresServer.shared.value
-                    let name = try server.createDatabase(prefix: "fault_idle")
-                    let pg = PostgreSQLDatabase(
-                        client: server.client(database: name, connections: 1), logger: FaultPostgresServer.logger)
+                    let (server, _, pg) = try await PostgresFaultTests.database("fault_idle", connections: 1)
                     for round in 1...10 {
                         let pid = try await PostgresFaultTests.within(30) {
                             try await pg.fetchValue(Int.self, "SELECT pg_backend_pid()")

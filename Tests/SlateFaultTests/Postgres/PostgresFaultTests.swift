@@ -16,7 +16,7 @@
     @Suite(.serialized, .enabled(if: FaultPostgresServer.isAvailable, "no PostgreSQL server binaries"))
     struct PostgresFaultTests {
         /// A fresh database on the fault tests' own server.
-        func database(_ prefix: String, connections: Int = 4) async throws -> (
+        static func database(_ prefix: String, connections: Int = 4) async throws -> (
             server: FaultPostgresServer, name: String, pg: PostgreSQLDatabase
         ) {
             let server = try await FaultPostgresServer.shared.value
@@ -75,7 +75,7 @@
         @Test(arguments: [false, true])
         func backendTerminatedInTheMiddleOfATransaction(everyBackend: Bool) async throws {
             try await Self.guarded {
-                let (server, name, pg) = try await database("fault_tx")
+                let (server, name, pg) = try await Self.database("fault_tx")
                 try await pg.execute("CREATE TABLE account(id INTEGER PRIMARY KEY, balance INTEGER NOT NULL)")
                 try await pg.execute("INSERT INTO account VALUES (1, 100), (2, 0)")
                 let error = await #expect(throws: (any Error).self) {
@@ -121,7 +121,7 @@
 
         @Test func backendTerminatedInTheMiddleOfAMigration() async throws {
             try await Self.guarded {
-                let (server, _, pg) = try await database("fault_migration")
+                let (server, _, pg) = try await Self.database("fault_migration")
                 let kills = KillSwitch()
                 var registering = PostgreSQLMigrator()
                 registering.registerMigration("create") { tx in
@@ -158,7 +158,7 @@
         /// without an error.
         @Test func backendCancelledDuringAStreamingFetch() async throws {
             try await Self.guarded {
-                let (server, _, pg) = try await database("fault_stream")
+                let (server, _, pg) = try await Self.database("fault_stream")
                 let (count, outOfOrder, error) = await Self.fetchCutShort(pg, total: 200_000) { pid in
                     try server.cancelBackend(pid)
                 }
@@ -179,7 +179,7 @@
         @Test(.enabled(if: ProcessInfo.processInfo.environment["SLATE_PG_CRASH_REPRO"] == "1"))
         func backendTerminatedDuringAStreamingFetch() async throws {
             try await Self.guarded {
-                let (server, _, pg) = try await database("fault_stream_kill")
+                let (server, _, pg) = try await Self.database("fault_stream_kill")
                 let (count, outOfOrder, error) = await Self.fetchCutShort(pg, total: 200_000) { pid in
                     try server.terminateBackend(pid)
                 }
@@ -212,7 +212,7 @@
 
         @Test func serverRestartWhileThePoolIsBusy() async throws {
             try await Self.guarded {
-                let (server, _, pg) = try await database("fault_restart", connections: 4)
+                let (server, _, pg) = try await Self.database("fault_restart", connections: 4)
                 try await pg.execute(
                     "CREATE TABLE half(pair INTEGER NOT NULL, side INTEGER NOT NULL, PRIMARY KEY (pair, side))")
                 let log = WorkLog()
@@ -275,7 +275,7 @@
 
         @Test func statementTimeout() async throws {
             try await Self.guarded {
-                let (_, _, pg) = try await database("fault_timeout")
+                let (_, _, pg) = try await Self.database("fault_timeout")
                 try await pg.execute("CREATE TABLE t(x INTEGER NOT NULL)")
                 let error = await #expect(throws: PostgreSQLError.self) {
                     try await pg.transaction { tx in
