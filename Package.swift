@@ -399,7 +399,9 @@ let package = Package(
         // which the tests kill and restart).
         .testTarget(
             name: "SlateFaultTests",
-            dependencies: ["SlateTestingFaults", "SlateTestSupport", "Slate", "CSQLite", "SlatePostgres"]
+            dependencies: [
+                "SlateTestingFaults", "SlateTestSupport", "Slate", "CSQLite", "SlatePostgres", "SlatePostgresTesting",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]
@@ -421,10 +423,11 @@ if ProcessInfo.processInfo.environment["SLATE_CORE_ONLY"] == "1" {
     ]
     package.targets.removeAll { !runtime.contains($0.name) && !runtimeTests.contains($0.name) }
     // The fault tests' PostgreSQL part compiles only with SlatePostgres (`#if canImport`).
+    let postgresTargets: Set<String> = ["SlatePostgres", "SlatePostgresTesting"]
     for target in package.targets where target.name == "SlateFaultTests" {
         target.dependencies.removeAll { dependency in
             switch dependency {
-            case .targetItem(name: "SlatePostgres", _), .byNameItem(name: "SlatePostgres", _): return true
+            case .targetItem(let name, _), .byNameItem(let name, _): return postgresTargets.contains(name)
             default: return false
             }
         }

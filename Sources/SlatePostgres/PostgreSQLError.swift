@@ -63,7 +63,11 @@ public struct PostgreSQLError: Error, Sendable, CustomStringConvertible {
     /// ``ResultCode/range``), serialization failures and deadlocks → ``ResultCode/busy``, a
     /// cancelled statement (`57014`) → ``ResultCode/interrupt``, insufficient privilege (`42501`)
     /// → ``ResultCode/permission``, a read-only transaction (`25006`) → ``ResultCode/readOnly``,
-    /// a connection failure → ``ResultCode/ioError``; anything else → ``ResultCode/error``.
+    /// a connection failure (no SQLSTATE, or class `08`) and a connection the server ended or
+    /// refused (`57P01` admin shutdown, `57P02` crash shutdown, `57P03` cannot connect now,
+    /// `57P05` idle session timeout) → ``ResultCode/ioError``; anything else →
+    /// ``ResultCode/error``. So `resultCode == .ioError` alone tells that the connection is gone,
+    /// whether the server said why or the driver saw it close.
     public var resultCode: ResultCode {
         guard let sqlState else { return .ioError }
         switch sqlState {
@@ -76,6 +80,7 @@ public struct PostgreSQLError: Error, Sendable, CustomStringConvertible {
         case "57014": return .interrupt
         case "42501": return .permission
         case "25006": return .readOnly
+        case "57P01", "57P02", "57P03", "57P05": return .ioError
         default: break
         }
         if sqlState.hasPrefix("23") { return .constraint }

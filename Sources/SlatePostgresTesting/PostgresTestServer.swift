@@ -63,7 +63,7 @@ public enum PostgresTestServer {
     }
 
     /// Whether the server runs as another user (`postgres`), because the tests run as root.
-    private static let runsAsPostgresUser = getuid() == 0
+    package static let runsAsPostgresUser = getuid() == 0
 
     /// The data directory of the running server, for the exit handler (a C function pointer, which
     /// can capture nothing). `nonisolated(unsafe)`: written once, by `start()`, which runs once (in
@@ -86,7 +86,7 @@ public enum PostgresTestServer {
         atexit {
             guard let directory = PostgresTestServer.startedDirectory, let bin = PostgresTestServer.binDirectory
             else { return }
-            try? PostgresTestServer.runAsServerUser(
+            _ = try? PostgresTestServer.runAsServerUser(
                 bin + "/pg_ctl", ["-D", directory + "/data", "-m", "immediate", "-w", "stop"])
             try? FileManager.default.removeItem(atPath: directory)
         }
@@ -119,7 +119,7 @@ public enum PostgresTestServer {
             let directory = parent + "/" + name
             if let bin = binDirectory, FileManager.default.fileExists(atPath: directory + "/data/postmaster.pid") {
                 // Fails when the server is gone too (a stale postmaster.pid): deleted all the same.
-                try? runAsServerUser(bin + "/pg_ctl", ["-D", directory + "/data", "-m", "immediate", "-w", "stop"])
+                _ = try? runAsServerUser(bin + "/pg_ctl", ["-D", directory + "/data", "-m", "immediate", "-w", "stop"])
             }
             if (try? FileManager.default.removeItem(atPath: directory)) != nil { removed.append(directory) }
         }
@@ -164,15 +164,22 @@ public enum PostgresTestServer {
         return client
     }
 
-    static func runAsServerUser(_ executable: String, _ arguments: [String]) throws {
+    /// Runs a server program (`initdb`, `pg_ctl`) as the user the server runs as: `postgres` when
+    /// the tests run as root, otherwise the tests' own.
+    @discardableResult
+    package static func runAsServerUser(_ executable: String, _ arguments: [String]) throws -> String {
         if runsAsPostgresUser {
-            try run("/usr/sbin/runuser", ["-u", "postgres", "--", executable] + arguments)
-        } else {
-            try run(executable, arguments)
+            return try run("/usr/sbin/runuser", ["-u", "postgres", "--", executable] + arguments)
         }
+        return try run(executable, arguments)
     }
 
-    static func run(_ executable: String, _ arguments: [String]) throws {
+    /// Runs a program, waits for it, and returns what it printed (standard output and error).
+    ///
+    /// - Throws: ``ServerError`` with that output when it cannot start or exits with a status
+    ///   other than 0.
+    @discardableResult
+    package static func run(_ executable: String, _ arguments: [String]) throws -> String {
         // posix_spawn and waitpid rather than Foundation's Process, whose waitUntilExit can miss
         // the exit of a child (pg_ctl) whose own child (the server) lives on. Output goes to a file,
         // which the server inherits too, so nothing waits for a pipe to close.
@@ -197,11 +204,13 @@ public enum PostgresTestServer {
         while waitpid(pid, &status, 0) == -1 {
             guard errno == EINTR else { throw ServerError(message: "waitpid failed for \(executable)") }
         }
+        // A log that cannot be read reads as empty: the exit status alone decides success.
+        let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
-            let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
             throw ServerError(
                 message: "\(executable) \(arguments.joined(separator: " ")) failed (status \(status)): \(output)")
         }
+        return output
     }
 
     /// A failure to start or stop the server, with what the command printed.

@@ -4,6 +4,7 @@
     import PostgresNIO
     import Slate
     import SlatePostgres
+    import SlatePostgresTesting
 
     /// A PostgreSQL server the fault tests own, apart from the one the other PostgreSQL suites
     /// share (`Sources/SlatePostgresTesting/PostgresTestServer.swift`), because these tests kill its
@@ -16,18 +17,8 @@
     /// It runs as the `postgres` user when the tests run as root (PostgreSQL refuses root), and the
     /// suites skip without server binaries.
     final class FaultPostgresServer: Sendable {
-        /// The directory of `initdb`, `pg_ctl` and `psql`, or `nil`.
-        static let binDirectory: String? = {
-            let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
-            for version in versions.sorted(by: { (Int($0) ?? 0) > (Int($1) ?? 0) }) {
-                let directory = "/usr/lib/postgresql/\(version)/bin"
-                if FileManager.default.isExecutableFile(atPath: directory + "/initdb") { return directory }
-            }
-            for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
-                if FileManager.default.isExecutableFile(atPath: directory + "/initdb") { return String(directory) }
-            }
-            return nil
-        }()
+        /// The directory of `initdb`, `pg_ctl` and `psql`, or `nil`: the shared server's.
+        static var binDirectory: String? { PostgresTestServer.binDirectory }
 
         static var isAvailable: Bool { binDirectory != nil }
 
@@ -42,17 +33,20 @@
         let directory: String
         private let bin: String
 
-        private static let runsAsPostgresUser = getuid() == 0
         nonisolated(unsafe) private static var startedDirectory: String?
 
         private init() throws {
-            guard let bin = Self.binDirectory else { throw ServerError(message: "no PostgreSQL server binaries") }
+            guard let bin = Self.binDirectory else {
+                throw PostgresTestServer.ServerError(message: "no PostgreSQL server binaries")
+            }
             self.bin = bin
             directory =
                 FileManager.default.temporaryDirectory
                 .appendingPathComponent("slate-postgres-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            if Self.runsAsPostgresUser { try Self.run("/bin/chown", ["postgres:postgres", directory]) }
+            if PostgresTestServer.runsAsPostgresUser {
+                try PostgresTestServer.run("/bin/chown", ["postgres:postgres", directory])
+            }
             try runAsServerUser(
                 bin + "/initdb",
                 ["-D", directory + "/data", "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8", "--locale=C"])
@@ -60,12 +54,8 @@
             atexit {
                 guard let directory = FaultPostgresServer.startedDirectory, let bin = FaultPostgresServer.binDirectory
                 else { return }
-                let stop = [bin + "/pg_ctl", "-D", directory + "/data", "-m", "immediate", "-w", "stop"]
-                if FaultPostgresServer.runsAsPostgresUser {
-                    _ = try? FaultPostgresServer.run("/usr/sbin/runuser", ["-u", "postgres", "--"] + stop)
-                } else {
-                    _ = try? FaultPostgresServer.run(stop[0], Array(stop.dropFirst()))
-                }
+                _ = try? PostgresTestServer.runAsServerUser(
+                    bin + "/pg_ctl", ["-D", directory + "/data", "-m", "immediate", "-w", "stop"])
                 try? FileManager.default.removeItem(atPath: directory)
             }
             try start()
@@ -140,7 +130,7 @@
         /// Runs `sql` on the `postgres` database through `psql` and returns its unaligned output.
         @discardableResult
         func psql(_ sql: String, database: String = "postgres") throws -> String {
-            try Self.run(
+            try PostgresTestServer.run(
                 bin + "/psql",
                 [
                     "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", directory, "-U", "postgres", "-d", database,
@@ -149,49 +139,7 @@
         }
 
         private func runAsServerUser(_ executable: String, _ arguments: [String]) throws {
-            if Self.runsAsPostgresUser {
-                try Self.run("/usr/sbin/runuser", ["-u", "postgres", "--", executable] + arguments)
-            } else {
-                try Self.run(executable, arguments)
-            }
-        }
-
-        /// Runs a program with posix_spawn (Foundation's Process can miss the exit of `pg_ctl`,
-        /// whose child lives on) and returns its output.
-        @discardableResult
-        static func run(_ executable: String, _ arguments: [String]) throws -> String {
-            let log = FileManager.default.temporaryDirectory
-                .appendingPathComponent("slate-fault-postgres-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).log")
-                .path
-            defer { try? FileManager.default.removeItem(atPath: log) }
-            var actions = posix_spawn_file_actions_t()
-            posix_spawn_file_actions_init(&actions)
-            defer { posix_spawn_file_actions_destroy(&actions) }
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-            posix_spawn_file_actions_adddup2(&actions, 1, 2)
-            let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-            defer { argv.forEach { free($0) } }
-            var pid = pid_t()
-            let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
-            guard spawned == 0 else {
-                throw ServerError(message: "cannot run \(executable): \(String(cString: strerror(spawned)))")
-            }
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) == -1 {
-                guard errno == EINTR else { throw ServerError(message: "waitpid failed for \(executable)") }
-            }
-            let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-            guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
-                throw ServerError(
-                    message: "\(executable) \(arguments.joined(separator: " ")) failed (status \(status)): \(output)")
-            }
-            return output
-        }
-
-        struct ServerError: Error, CustomStringConvertible {
-            let message: String
-            var description: String { message }
+            try PostgresTestServer.runAsServerUser(executable, arguments)
         }
     }
 #endif

@@ -4,6 +4,7 @@
     import PostgresNIO
     import Slate
     @testable import SlatePostgres
+    import SlatePostgresTesting
     import Testing
 
     extension PostgresFaultTests {
@@ -221,7 +222,7 @@
                     .trimmingCharacters(in: .whitespacesAndNewlines) != "0"
                 {
                     guard Date() < deadline else {
-                        throw FaultPostgresServer.ServerError(message: "backend \(pid) lives on")
+                        throw PostgresTestServer.ServerError(message: "backend \(pid) lives on")
                     }
                     try await Task.sleep(for: .milliseconds(20))
                 }

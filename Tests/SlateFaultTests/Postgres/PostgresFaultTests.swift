@@ -3,6 +3,7 @@
     import PostgresNIO
     import Slate
     @testable import SlatePostgres
+    import SlatePostgresTesting
     import Testing
 
     /// PostgreSQL servers that go away: a backend terminated in the middle of a transaction, of a
@@ -29,15 +30,16 @@
         }
 
         /// An error is clear when it carries PostgreSQL's SQLSTATE (`57P01`, the backend was
-        /// terminated), or says the connection failed (``ResultCode/ioError``) with the driver's
-        /// code; it is always a ``PostgreSQLError`` naming the statement.
+        /// terminated), or says the connection failed with the driver's code; either way its
+        /// ``ResultCode`` is ``ResultCode/ioError`` (one check tells that the connection is gone),
+        /// and it is a ``PostgreSQLError`` naming the statement.
         static func expectClear(_ error: any Error, sourceLocation: SourceLocation = #_sourceLocation) {
             guard let error = error as? PostgreSQLError else {
                 Issue.record("not a PostgreSQLError: \(type(of: error)) \(error)", sourceLocation: sourceLocation)
                 return
             }
             #expect(
-                error.sqlState == "57P01" || (error.sqlState == nil && error.resultCode == .ioError),
+                error.resultCode == .ioError && (error.sqlState == "57P01" || error.sqlState == nil),
                 "\(error)", sourceLocation: sourceLocation)
             #expect(error.sql != nil, "\(error)", sourceLocation: sourceLocation)
             print("PostgreSQL fault surfaced as: sqlState \(error.sqlState ?? "none"), \(error.resultCode): \(error)")
@@ -57,7 +59,7 @@
             _ seconds: Double, _ body: @escaping @Sendable () async throws -> Value
         ) async throws -> Value {
             let work = Task { try await body() }
-            let timedOut = FaultPostgresServer.ServerError(message: "timed out after \(seconds) s")
+            let timedOut = PostgresTestServer.ServerError(message: "timed out after \(seconds) s")
             let result: Result<Value, any Error> = await withCheckedContinuation { continuation in
                 let first = OnceContinuation(continuation)
                 Task { first.resume(with: .success(await work.result)) }
