@@ -50,7 +50,9 @@ products=$(grep -oE '\.(library|executable|plugin)\(name: "[A-Za-z0-9_-]+"' Pack
 while IFS= read -r match; do
     [ -z "$match" ] && continue
     name=$(echo "$match" | sed -E 's/.*name: *"([^"]+)", *package: *"Slate".*/\1/')
-    if ! echo "$products" | grep -qx "$name"; then
+    # A string match, not `echo | grep -q`: under `pipefail`, grep's early exit can end echo with
+    # SIGPIPE and fail the pipeline although the name was found (seen once in CI).
+    if [[ $'\n'"$products"$'\n' != *$'\n'"$name"$'\n'* ]]; then
         fail "${match%%:*}: no product \"$name\" in Package.swift (products: $(echo $products))"
     fi
 done < <(echo "$documents" | xargs grep -noE '\.(product|plugin)\(name: *"[^"]+", *package: *"Slate"\)' 2>/dev/null || true)

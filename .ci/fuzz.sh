@@ -50,10 +50,10 @@ step "type-checking $compile_sample generated sources against the built modules"
 bin=$(swift build --show-bin-path)
 modules=$bin/Modules
 [ -f "$modules/Slate.swiftmodule" ] || modules=$bin/Modules-tool
-args_line=$(grep 'args: \[' .build/debug.yaml | grep '"-module-name","Slate",' | head -n 1)
+args_line=$(grep 'args: \[' .build/debug.yaml | grep '"-module-name","Slate",' | sed -n 1p)
 mapfile -t cflags < <(sed 's/.*args: \[//; s/\]$//' <<<"$args_line" | tr ',' '\n' | tr -d '"' \
     | awk 'take { print "-Xcc"; print; take = 0; next } $0 == "-Xcc" { take = 1 }')
-plugin=$(grep -o 'load-plugin-executable","-Xfrontend","[^"]*SlateMacrosPlugin[^"]*"' .build/debug.yaml | head -n 1 \
+plugin=$(grep -o 'load-plugin-executable","-Xfrontend","[^"]*SlateMacrosPlugin[^"]*"' .build/debug.yaml | sed -n 1p \
     | sed 's/.*","//; s/"$//')
 checked=0
 for source in "$work"/schemas/*.swift; do

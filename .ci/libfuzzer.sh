@@ -24,7 +24,7 @@ objects=()
 for target in CSQLite SlateCore SlateConcurrency SlateQuery SlateRecords Slate SlateSchema SlateCodeModel SlateGenerator SlateSync SlateFuzzing; do
     for object in "$build/$target.build"/*.o; do [ -f "$object" ] && objects+=("$object"); done
 done
-flags=$(grep 'args: \[' "$scratch/debug.yaml" | grep '"-module-name","SlateFuzzing",' | head -n 1 \
+flags=$(grep 'args: \[' "$scratch/debug.yaml" | grep '"-module-name","SlateFuzzing",' | sed -n 1p \
     | sed 's/.*args: \[//; s/\]$//' | tr ',' '\n' | tr -d '"' \
     | awk 'take { print "-Xcc"; print; take = 0; next } $0 == "-Xcc" { take = 1 }')
 mapfile -t cflags <<<"$flags"

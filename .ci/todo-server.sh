@@ -55,7 +55,7 @@ start_server() {
         sleep 0.1
     done
     local port
-    port=$(grep -o "TodoServer listening on [^ ]*" "$log" | head -n 1 | sed -E 's/.*:([0-9]+)\)?$/\1/')
+    port=$(grep -o "TodoServer listening on [^ ]*" "$log" | sed -n 1p | sed -E 's/.*:([0-9]+)\)?$/\1/')
     base="http://127.0.0.1:$port"
 }
 

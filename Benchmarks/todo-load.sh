@@ -83,7 +83,7 @@ run() {
         sleep 0.1
     done
     local port
-    port=$(grep -o "listening on [^ ]*" "$work/$name-$engine.log" | head -n 1 | sed -E 's/.*:([0-9]+)\)?$/\1/')
+    port=$(grep -o "listening on [^ ]*" "$work/$name-$engine.log" | sed -n 1p | sed -E 's/.*:([0-9]+)\)?$/\1/')
     local base="http://127.0.0.1:$port"
     python3 Benchmarks/todo-load-client.py seed "$base"
     wrk -t2 -c"$connections" -d5s -s Benchmarks/todo-wrk.lua "$base" >/dev/null   # warm-up
