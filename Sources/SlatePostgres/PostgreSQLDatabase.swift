@@ -136,29 +136,9 @@ public struct PostgreSQLDatabase: PostgreSQLQueryable {
             connection: connection, executor: executor, logger: logger, savepointDepth: 0,
             instrumentation: instrumentation, connectionTrace: trace, transactionToken: report?.token)
         let begin = level.map { "BEGIN ISOLATION LEVEL " + $0.rawValue } ?? "BEGIN"
-        do {
-            try await transaction.control(begin)
-        } catch {
-            report?.end(error: error)
-            throw error
-        }
-        let result: Result
-        do {
-            result = try await body(transaction)
-        } catch {
-            await transaction.rollBack(to: nil)
-            report?.end(error: error)
-            throw error
-        }
-        do {
-            try await transaction.control("COMMIT")
-        } catch {
-            await transaction.rollBack(to: nil)
-            report?.end(error: error)
-            throw error
-        }
-        report?.end(error: nil)
-        return result
+        return try await transaction.bracket(
+            begin: begin, end: "COMMIT", undoing: nil, undoWhenEndFails: true, report: report
+        ) { try await body(transaction) }
     }
 }
 
@@ -261,23 +241,38 @@ public struct PostgreSQLTransaction: PostgreSQLQueryable {
             connection: connection, executor: executor, logger: logger, savepointDepth: savepointDepth + 1,
             instrumentation: instrumentation, connectionTrace: connectionTrace,
             transactionToken: report?.token ?? transactionToken)
+        return try await bracket(
+            begin: "SAVEPOINT " + name.quotedIdentifier, end: "RELEASE SAVEPOINT " + name.quotedIdentifier,
+            undoing: name, undoWhenEndFails: false, report: report
+        ) { try await body(inner) }
+    }
+
+    /// Runs `body` between the control statements `begin` and `end` (`BEGIN` and `COMMIT`, or
+    /// `SAVEPOINT` and `RELEASE SAVEPOINT`) sent on this transaction, and ends `report` with the
+    /// outcome. When `body` throws, or `end` fails and `undoWhenEndFails`, rolls back (to
+    /// `savepoint`, or the whole transaction for `nil`: ``rollBack(to:)``) and rethrows.
+    fileprivate func bracket<Result>(
+        begin: String, end: String, undoing savepoint: String?, undoWhenEndFails: Bool,
+        report: PostgresTransactionReport?, _ body: () async throws -> sending Result
+    ) async throws -> sending Result {
         do {
-            try await control("SAVEPOINT " + name.quotedIdentifier)
+            try await control(begin)
         } catch {
             report?.end(error: error)
             throw error
         }
         let result: Result
         do {
-            result = try await body(inner)
+            result = try await body()
         } catch {
-            await rollBack(to: name)
+            await rollBack(to: savepoint)
             report?.end(error: error)
             throw error
         }
         do {
-            try await control("RELEASE SAVEPOINT " + name.quotedIdentifier)
+            try await control(end)
         } catch {
+            if undoWhenEndFails { await rollBack(to: savepoint) }
             report?.end(error: error)
             throw error
         }
